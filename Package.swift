@@ -1,0 +1,60 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+/// Settings every Swift target shares (the swift-log convention): explicit `any`,
+/// imports visible only where declared, and internal imports unless a type is re-exported.
+let strictSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "Reservoir",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "reservoir", targets: ["reservoir"]),
+        .library(name: "Pipeline", targets: ["Pipeline"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // C libraries of the field, each wrapped by a module map and a shim only.
+        .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "libcrypto",
+                       providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CLibXML2", path: "Sources/CLibXML2", pkgConfig: "libxml-2.0",
+                       providers: [.apt(["libxml2-dev"])]),
+        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
+                       providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CResolv", path: "Sources/CResolv"),
+
+        // One library target per pipeline stage; dependencies point down the pipeline.
+        .target(name: "MIME", swiftSettings: strictSettings),
+        .target(name: "DNS", dependencies: ["CResolv"], swiftSettings: strictSettings),
+        .target(name: "DKIM", dependencies: ["MIME", "DNS", "COpenSSL"], swiftSettings: strictSettings),
+        .target(name: "Markup", dependencies: ["CLibXML2"], swiftSettings: strictSettings),
+        .target(name: "Reservations", dependencies: ["Markup"], swiftSettings: strictSettings),
+        .target(name: "EventStore", dependencies: ["Reservations", "CSQLite"], swiftSettings: strictSettings),
+        .target(name: "ICalendar", dependencies: ["EventStore", "Reservations"], swiftSettings: strictSettings),
+        .target(name: "Pipeline",
+                dependencies: ["MIME", "DNS", "DKIM", "Markup", "Reservations", "EventStore", "ICalendar"],
+                swiftSettings: strictSettings),
+        .executableTarget(name: "reservoir",
+                          dependencies: ["Pipeline",
+                                         .product(name: "ArgumentParser", package: "swift-argument-parser")],
+                          swiftSettings: strictSettings),
+
+        .testTarget(name: "MIMETests", dependencies: ["MIME"], swiftSettings: strictSettings),
+        .testTarget(name: "DNSTests", dependencies: ["DNS"], swiftSettings: strictSettings),
+        .testTarget(name: "DKIMTests", dependencies: ["DKIM", "MIME", "DNS"], swiftSettings: strictSettings),
+        .testTarget(name: "MarkupTests", dependencies: ["Markup"], swiftSettings: strictSettings),
+        .testTarget(name: "ReservationsTests", dependencies: ["Reservations", "Markup"], swiftSettings: strictSettings),
+        .testTarget(name: "EventStoreTests", dependencies: ["EventStore", "Reservations", "Markup"], swiftSettings: strictSettings),
+        .testTarget(name: "ICalendarTests", dependencies: ["ICalendar", "EventStore", "Reservations", "Markup"], swiftSettings: strictSettings),
+        .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "MIME", "DNS", "DKIM", "Reservations", "EventStore"],
+                    swiftSettings: strictSettings),
+        .testTarget(name: "ReservoirCLITests", dependencies: ["reservoir"], swiftSettings: strictSettings),
+    ],
+    swiftLanguageModes: [.v6]
+)

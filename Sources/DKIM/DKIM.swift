@@ -1,0 +1,1 @@
+// DKIM stage; see docs/ARCHITECTURE.md.

@@ -1,0 +1,1 @@
+// DNS stage; see docs/ARCHITECTURE.md.

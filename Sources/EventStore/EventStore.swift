@@ -1,0 +1,1 @@
+// EventStore stage; see docs/ARCHITECTURE.md.

@@ -1,0 +1,1 @@
+// ICalendar stage; see docs/ARCHITECTURE.md.

@@ -1,0 +1,118 @@
+/// The header section of a message or of a MIME part: its fields in order and where the body
+/// begins.
+///
+/// Parsing never fails: a line that is neither a field nor a continuation ends the header
+/// section if it comes first (a garbage line before the first field is skipped with a
+/// diagnostic), and more than ``Limits/maxHeaderFields`` fields are dropped with a diagnostic.
+public struct HeaderSection: Sendable {
+    public private(set) var fields: [HeaderField]
+    /// First byte of the body (after the empty line), or the end of the input when there is none.
+    public let bodyStart: Int
+    public private(set) var diagnostics: [MIMEDiagnostic]
+
+    public init(fields: [HeaderField], bodyStart: Int, diagnostics: [MIMEDiagnostic] = []) {
+        self.fields = fields
+        self.bodyStart = bodyStart
+        self.diagnostics = diagnostics
+    }
+
+    /// The first field with this name, from the top.
+    public func first(_ name: String) -> HeaderField? {
+        fields.first { $0.hasName(name) }
+    }
+
+    /// Every field with this name, from the top.
+    public func all(_ name: String) -> [HeaderField] {
+        fields.filter { $0.hasName(name) }
+    }
+
+    /// Splits `bytes[range]` into header fields. Accepts CRLF and bare LF line ends alike.
+    public static func parse(_ bytes: [UInt8], in range: Range<Int>) -> HeaderSection {
+        var fields: [HeaderField] = []
+        var diagnostics: [MIMEDiagnostic] = []
+        var i = range.lowerBound
+        let end = range.upperBound
+
+        // RFC 5322 does not allow a BOM; senders write one anyway. Skip it.
+        if end - i >= 3, bytes[i] == 0xEF, bytes[i + 1] == 0xBB, bytes[i + 2] == 0xBF {
+            i += 3
+            diagnostics.append(MIMEDiagnostic(.byteOrderMark, at: range.lowerBound))
+        }
+
+        while i < end {
+            let lineStart = i
+            let lineEnd = Self.lineEnd(bytes, from: i, end: end)   // index of CR or LF or end
+            let next = Self.afterLineBreak(bytes, at: lineEnd, end: end)
+            if lineEnd == lineStart {
+                // The empty line separating header and body.
+                return HeaderSection(fields: fields, bodyStart: next, diagnostics: diagnostics)
+            }
+            guard let colon = Self.fieldColon(bytes, lineStart, lineEnd) else {
+                if bytes[lineStart] == 0x20 || bytes[lineStart] == 0x09, fields.isEmpty {
+                    // A continuation with nothing to continue: skip it.
+                    diagnostics.append(MIMEDiagnostic(.garbageLine, at: lineStart))
+                    i = next
+                    continue
+                }
+                if fields.isEmpty, Self.looksLikeMboxFromLine(bytes, lineStart, lineEnd) || lineStart == range.lowerBound {
+                    diagnostics.append(MIMEDiagnostic(.garbageLine, at: lineStart))
+                    i = next
+                    continue
+                }
+                // Not a header line: the header section ends here without an empty line.
+                diagnostics.append(MIMEDiagnostic(.missingHeaderBodySeparator, at: lineStart))
+                return HeaderSection(fields: fields, bodyStart: lineStart, diagnostics: diagnostics)
+            }
+            // Continuation lines start with white space (RFC 5322 §2.2.3).
+            var fieldEnd = lineEnd
+            var cursor = next
+            while cursor < end, bytes[cursor] == 0x20 || bytes[cursor] == 0x09 {
+                fieldEnd = Self.lineEnd(bytes, from: cursor, end: end)
+                cursor = Self.afterLineBreak(bytes, at: fieldEnd, end: end)
+            }
+            if fields.count < Limits.maxHeaderFields {
+                var nameEnd = colon
+                while nameEnd > lineStart, bytes[nameEnd - 1] == 0x20 || bytes[nameEnd - 1] == 0x09 { nameEnd -= 1 }
+                let name = String(decoding: bytes[lineStart..<nameEnd], as: UTF8.self)
+                fields.append(HeaderField(name: name, rawRange: lineStart..<cursor, valueRange: (colon + 1)..<fieldEnd))
+            } else if fields.count == Limits.maxHeaderFields {
+                diagnostics.append(MIMEDiagnostic(.tooManyHeaderFields, at: lineStart))
+            }
+            i = cursor
+        }
+        return HeaderSection(fields: fields, bodyStart: end, diagnostics: diagnostics)
+    }
+
+    /// Index of the CR of a CRLF, of a bare LF, or `end`.
+    @inline(__always)
+    static func lineEnd(_ bytes: [UInt8], from start: Int, end: Int) -> Int {
+        var i = start
+        while i < end {
+            let b = bytes[i]
+            if b == 0x0A { return i }
+            if b == 0x0D, i + 1 < end, bytes[i + 1] == 0x0A { return i }
+            i += 1
+        }
+        return end
+    }
+
+    @inline(__always)
+    static func afterLineBreak(_ bytes: [UInt8], at lineEnd: Int, end: Int) -> Int {
+        if lineEnd >= end { return end }
+        return bytes[lineEnd] == 0x0D ? min(lineEnd + 2, end) : lineEnd + 1
+    }
+
+    /// The colon ending a field name: printable US-ASCII except colon (RFC 5322 §3.6.8),
+    /// optionally followed by white space before the colon (obsolete syntax, §4.5).
+    static func fieldColon(_ bytes: [UInt8], _ start: Int, _ end: Int) -> Int? {
+        var i = start
+        while i < end, bytes[i] >= 33, bytes[i] <= 126, bytes[i] != 0x3A { i += 1 }
+        if i == start { return nil }
+        while i < end, bytes[i] == 0x20 || bytes[i] == 0x09 { i += 1 }
+        return i < end && bytes[i] == 0x3A ? i : nil
+    }
+
+    static func looksLikeMboxFromLine(_ bytes: [UInt8], _ start: Int, _ end: Int) -> Bool {
+        end - start >= 5 && bytes[start..<(start + 5)].elementsEqual("From ".utf8)
+    }
+}

@@ -1,0 +1,1 @@
+// Markup stage; see docs/ARCHITECTURE.md.

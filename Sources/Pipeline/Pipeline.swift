@@ -1,0 +1,1 @@
+// Pipeline stage; see docs/ARCHITECTURE.md.

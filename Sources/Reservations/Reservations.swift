@@ -1,0 +1,1 @@
+// Reservations stage; see docs/ARCHITECTURE.md.
