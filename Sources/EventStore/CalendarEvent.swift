@@ -1,0 +1,184 @@
+/// Identifies one calendar event: the booking (container) and the part of it (item), as
+/// Apple's reservation API does with a container and an item reference.
+public struct EventKey: Hashable, Sendable, Comparable, CustomStringConvertible {
+    public let container: String
+    public let item: String
+
+    public init(container: String, item: String) {
+        self.container = container
+        self.item = item
+    }
+
+    public var description: String { "\(container)/\(item)" }
+
+    public static func < (lhs: Self, rhs: Self) -> Bool {
+        (lhs.container, lhs.item) < (rhs.container, rhs.item)
+    }
+}
+
+/// RFC 5545 §3.8.1.11 event status.
+public enum EventStatus: String, Sendable, Equatable {
+    case confirmed = "CONFIRMED"
+    case tentative = "TENTATIVE"
+    case cancelled = "CANCELLED"
+}
+
+/// A point in time as the reservation wrote it: the text, and when an offset was given the
+/// instant; without an offset the time is wall-clock ("floating", RFC 5545 §3.3.5 form 1).
+public struct EventTime: Sendable, Equatable {
+    /// The ISO 8601 text as written in the markup.
+    public let text: String
+    /// Civil date and time as written: `YYYY-MM-DDTHH:MM:SS`.
+    public let local: String
+    /// Seconds east of UTC, nil for floating time.
+    public let offsetSeconds: Int?
+    /// Unix time, nil for floating time.
+    public let epochSeconds: Int64?
+
+    public init(text: String, local: String, offsetSeconds: Int?, epochSeconds: Int64?) {
+        self.text = text
+        self.local = local
+        self.offsetSeconds = offsetSeconds
+        self.epochSeconds = epochSeconds
+    }
+
+    /// For ordering and "upcoming" checks: the instant, or the wall-clock time read as UTC.
+    public var sortKey: Int64 {
+        if let epochSeconds { return epochSeconds }
+        return CivilTime.epochSeconds(ofLocal: local) ?? 0
+    }
+}
+
+/// What the store keeps for one reservation item: the event as a calendar shows it.
+public struct CalendarEvent: Sendable, Equatable {
+    public var key: EventKey
+    /// Reservation category (`food`, `flight`, …).
+    public var category: String
+    public var title: String
+    public var start: EventTime?
+    public var end: EventTime?
+    public var location: String?
+    public var notes: String
+    public var url: String?
+    public var status: EventStatus
+    /// Online check-in window (a flight with `checkinUrl`), Unix seconds.
+    public var checkinOpens: Int64?
+    public var checkinCloses: Int64?
+    /// The reservation as schema.org JSON-LD, for `events --json`.
+    public var reservationJSON: String
+
+    public init(key: EventKey, category: String, title: String, start: EventTime?, end: EventTime?,
+                location: String?, notes: String, url: String?, status: EventStatus,
+                checkinOpens: Int64? = nil, checkinCloses: Int64? = nil, reservationJSON: String) {
+        self.key = key
+        self.category = category
+        self.title = title
+        self.start = start
+        self.end = end
+        self.location = location
+        self.notes = notes
+        self.url = url
+        self.status = status
+        self.checkinOpens = checkinOpens
+        self.checkinCloses = checkinCloses
+        self.reservationJSON = reservationJSON
+    }
+}
+
+/// The message a change came from, recorded with every change.
+public struct MessageProvenance: Sendable, Equatable {
+    public var messageID: String?
+    public var path: String?
+    /// The DKIM `d=` domain that vouched for the message; nil when trusted without DKIM.
+    public var signingDomain: String?
+    /// The message's `Date:` as Unix seconds; orders versions of one reservation.
+    public var messageDate: Int64?
+    /// When this process handled it (Unix seconds); breaks ties between equal dates.
+    public var arrival: Int64
+
+    public init(messageID: String?, path: String?, signingDomain: String?, messageDate: Int64?, arrival: Int64) {
+        self.messageID = messageID
+        self.path = path
+        self.signingDomain = signingDomain
+        self.messageDate = messageDate
+        self.arrival = arrival
+    }
+}
+
+/// An event as stored, with its revision number (RFC 5545 SEQUENCE).
+public struct StoredEvent: Sendable, Equatable {
+    public var event: CalendarEvent
+    public var sequence: Int
+    /// The signing domain of the message that created the event; only it may change it.
+    public var ownerDomain: String?
+    public var createdAt: Int64
+    public var updatedAt: Int64
+
+    public init(event: CalendarEvent, sequence: Int, ownerDomain: String?, createdAt: Int64, updatedAt: Int64) {
+        self.event = event
+        self.sequence = sequence
+        self.ownerDomain = ownerDomain
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+    }
+}
+
+/// What applying one reservation did to the store.
+public enum EventChange: Sendable, Equatable {
+    case created(StoredEvent)
+    /// The event changed; `previous` is how it looked before.
+    case updated(StoredEvent, previous: StoredEvent)
+    case cancelled(StoredEvent, previous: StoredEvent?)
+    /// Same content as stored, or the same message again: nothing changed.
+    case unchanged(StoredEvent)
+    /// The message is older than the one the event was last changed by.
+    case olderThanStored(StoredEvent)
+    /// A domain other than the one that created the event tried to change it.
+    case refusedOtherDomain(StoredEvent, domain: String?)
+
+    public var stored: StoredEvent {
+        switch self {
+        case .created(let e), .updated(let e, _), .cancelled(let e, _), .unchanged(let e),
+             .olderThanStored(let e), .refusedOtherDomain(let e, _):
+            return e
+        }
+    }
+
+    /// A stable word for JSON and logs.
+    public var kind: String {
+        switch self {
+        case .created: "created"
+        case .updated: "updated"
+        case .cancelled: "cancelled"
+        case .unchanged: "unchanged"
+        case .olderThanStored: "older-than-stored"
+        case .refusedOtherDomain: "refused-other-domain"
+        }
+    }
+}
+
+/// One line of an event's history: which message changed it, and how.
+public struct HistoryEntry: Sendable, Equatable {
+    public var key: EventKey
+    public var sequence: Int
+    public var change: String
+    public var messageID: String?
+    public var path: String?
+    public var signingDomain: String?
+    public var messageDate: Int64?
+    public var appliedAt: Int64
+    public var summary: String
+
+    public init(key: EventKey, sequence: Int, change: String, messageID: String?, path: String?,
+                signingDomain: String?, messageDate: Int64?, appliedAt: Int64, summary: String) {
+        self.key = key
+        self.sequence = sequence
+        self.change = change
+        self.messageID = messageID
+        self.path = path
+        self.signingDomain = signingDomain
+        self.messageDate = messageDate
+        self.appliedAt = appliedAt
+        self.summary = summary
+    }
+}

@@ -1,0 +1,25 @@
+/// The one error the store throws: the environment failed (file, disk, database, network).
+public struct EventStoreError: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Kind: String, Sendable {
+        case cannotOpen = "cannot-open"
+        case busy
+        case diskFull = "disk-full"
+        case readOnly = "read-only"
+        case corrupt
+        case database
+        case unsupportedURL = "unsupported-url"
+        case schemaTooNew = "schema-too-new"
+    }
+
+    public let kind: Kind
+    public let message: String
+
+    public init(_ kind: Kind, _ message: String) {
+        self.kind = kind
+        self.message = message
+    }
+
+    public var description: String { message }
+
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.kind == rhs.kind }
+}

@@ -1,0 +1,178 @@
+internal import CSQLite
+import Glibc
+
+/// One SQLite connection, owned by exactly one Swift object that closes it.
+///
+/// Not `Sendable`: a connection is used from one thread at a time (SQLite's default
+/// serialized mode would allow more, but the store opens one connection per process).
+final class SQLiteDatabase {
+    private var handle: OpaquePointer?
+    let path: String
+
+    /// Opens (creating when missing) the database at `path` with WAL journaling and a busy
+    /// timeout, so that concurrent deliveries wait for each other instead of failing.
+    init(path: String, busyTimeoutMilliseconds: Int32) throws(EventStoreError) {
+        self.path = path
+        var db: OpaquePointer?
+        // "The database is opened for reading and writing, and is created if it does not
+        // already exist." (sqlite3_open_v2, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        guard rc == SQLITE_OK, let db else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            sqlite3_close(db)
+            throw EventStoreError(.cannotOpen, "cannot open \(path): \(message)")
+        }
+        handle = db
+        sqlite3_busy_timeout(db, busyTimeoutMilliseconds)
+        sqlite3_extended_result_codes(db, 1)
+        try execute("PRAGMA journal_mode=WAL")
+        try execute("PRAGMA synchronous=NORMAL")
+        try execute("PRAGMA foreign_keys=ON")
+    }
+
+    deinit {
+        // sqlite3_close_v2 defers the close until every statement is finalized.
+        sqlite3_close_v2(handle)
+    }
+
+    var db: OpaquePointer? { handle }
+
+    func execute(_ sql: String) throws(EventStoreError) {
+        var errorMessage: UnsafeMutablePointer<CChar>?
+        let rc = sqlite3_exec(handle, sql, nil, nil, &errorMessage)
+        if rc != SQLITE_OK {
+            let text = errorMessage.map { String(cString: $0) } ?? "error \(rc)"
+            sqlite3_free(errorMessage)
+            throw EventStoreError(Self.kind(of: rc), "\(text) (in: \(sql.prefix(60)))")
+        }
+    }
+
+    func prepare(_ sql: String) throws(EventStoreError) -> SQLiteStatement {
+        var statement: OpaquePointer?
+        let rc = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
+        guard rc == SQLITE_OK, let statement else {
+            throw EventStoreError(Self.kind(of: rc), "\(lastError) (in: \(sql.prefix(60)))")
+        }
+        return SQLiteStatement(statement, database: self)
+    }
+
+    var lastError: String { String(cString: sqlite3_errmsg(handle)) }
+
+    /// Runs `body` inside `BEGIN IMMEDIATE … COMMIT`, rolling back when it throws. IMMEDIATE
+    /// takes the write lock up front, so two deliveries never both read-then-write stale rows.
+    func transaction<T>(_ body: () throws(EventStoreError) -> T) throws(EventStoreError) -> T {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let value = try body()
+            try execute("COMMIT")
+            return value
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    static func kind(of rc: Int32) -> EventStoreError.Kind {
+        switch rc & 0xFF {
+        case SQLITE_BUSY, SQLITE_LOCKED: .busy
+        case SQLITE_FULL: .diskFull
+        case SQLITE_READONLY, SQLITE_PERM, SQLITE_CANTOPEN: .readOnly
+        case SQLITE_CORRUPT, SQLITE_NOTADB: .corrupt
+        default: .database
+        }
+    }
+}
+
+/// A prepared statement, finalized when released.
+final class SQLiteStatement {
+    private let statement: OpaquePointer
+    private let database: SQLiteDatabase
+
+    init(_ statement: OpaquePointer, database: SQLiteDatabase) {
+        self.statement = statement
+        self.database = database
+    }
+
+    deinit { sqlite3_finalize(statement) }
+
+    func bind(_ values: [SQLiteValue]) throws(EventStoreError) {
+        sqlite3_reset(statement)
+        sqlite3_clear_bindings(statement)
+        for (offset, value) in values.enumerated() {
+            let index = Int32(offset + 1)
+            let rc: Int32
+            switch value {
+            case .null: rc = sqlite3_bind_null(statement, index)
+            case .integer(let v): rc = sqlite3_bind_int64(statement, index, v)
+            case .text(let v): rc = sqlite3_bind_text(statement, index, v, -1, reservoir_sqlite_transient())
+            }
+            if rc != SQLITE_OK { throw EventStoreError(.database, "bind failed: \(database.lastError)") }
+        }
+    }
+
+    /// Steps once; true when a row is available.
+    func step() throws(EventStoreError) -> Bool {
+        let rc = sqlite3_step(statement)
+        switch rc {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        default: throw EventStoreError(SQLiteDatabase.kind(of: rc), database.lastError)
+        }
+    }
+
+    func run(_ values: [SQLiteValue] = []) throws(EventStoreError) {
+        try bind(values)
+        while try step() {}
+    }
+
+    func rows(_ values: [SQLiteValue] = []) throws(EventStoreError) -> [SQLiteRow] {
+        try bind(values)
+        var result: [SQLiteRow] = []
+        while try step() {
+            let count = sqlite3_column_count(statement)
+            var row: [SQLiteValue] = []
+            row.reserveCapacity(Int(count))
+            for column in 0..<count {
+                switch sqlite3_column_type(statement, column) {
+                case SQLITE_NULL: row.append(.null)
+                case SQLITE_INTEGER: row.append(.integer(sqlite3_column_int64(statement, column)))
+                default:
+                    if let text = sqlite3_column_text(statement, column) {
+                        row.append(.text(String(cString: text)))
+                    } else {
+                        row.append(.null)
+                    }
+                }
+            }
+            result.append(SQLiteRow(values: row))
+        }
+        return result
+    }
+}
+
+enum SQLiteValue: Equatable {
+    case null
+    case integer(Int64)
+    case text(String)
+
+    init(_ text: String?) { self = text.map { .text($0) } ?? .null }
+    init(_ number: Int64?) { self = number.map { .integer($0) } ?? .null }
+    init(_ number: Int?) { self = number.map { .integer(Int64($0)) } ?? .null }
+}
+
+struct SQLiteRow {
+    let values: [SQLiteValue]
+    func text(_ i: Int) -> String? {
+        guard i < values.count else { return nil }
+        switch values[i] {
+        case .text(let v): return v
+        case .integer(let v): return String(v)
+        case .null: return nil
+        }
+    }
+    func integer(_ i: Int) -> Int64? {
+        guard i < values.count, case .integer(let v) = values[i] else { return nil }
+        return v
+    }
+}

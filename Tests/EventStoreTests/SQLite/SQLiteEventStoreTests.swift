@@ -1,0 +1,150 @@
+import Foundation
+import Testing
+@testable import EventStore
+
+/// A fresh store in a temporary directory, removed at the end of the test.
+struct TemporaryStore {
+    let directory: String
+    let path: String
+
+    init() {
+        directory = NSTemporaryDirectory() + "reservoir-store-\(UUID().uuidString)"
+        path = directory + "/nested/events.sqlite3"
+    }
+
+    func open() throws -> SQLiteEventStore { try SQLiteEventStore(path: path) }
+    func remove() { try? FileManager.default.removeItem(atPath: directory) }
+}
+
+func dinner(at local: String, offset: Int = -7 * 3600, status: EventStatus = .confirmed,
+            container: String = "IWDSCA", item: String = "1") -> CalendarEvent {
+    let epoch = CivilTime.epochSeconds(ofLocal: local).map { $0 - Int64(offset) }
+    let sign = offset < 0 ? "-" : "+"
+    let text = local + sign + CivilTime.pad(abs(offset) / 3600, 2) + ":00"
+    return CalendarEvent(
+        key: EventKey(container: container, item: item), category: "food", title: "Reservation: EPIC Steak",
+        start: EventTime(text: text, local: local, offsetSeconds: offset, epochSeconds: epoch),
+        end: nil, location: "EPIC Steak, 369 The Embarcadero, San Francisco", notes: "Party of 2",
+        url: nil, status: status, reservationJSON: "{}")
+}
+
+func message(_ id: String, date: Int64, domain: String? = "epicsteak.example", arrival: Int64 = 100) -> MessageProvenance {
+    MessageProvenance(messageID: id, path: nil, signingDomain: domain, messageDate: date, arrival: arrival)
+}
+
+@Suite("SQLite event store")
+struct SQLiteEventStoreTests {
+    @Test("confirm, move and cancel leave one event, cancelled, at sequence 2")
+    func lifecycle() throws {
+        let tmp = TemporaryStore(); defer { tmp.remove() }
+        let store = try tmp.open()
+        let created = try store.apply(dinner(at: "2031-05-12T19:30:00"), from: message("<a@x>", date: 1000))
+        guard case .created(let first) = created else { Issue.record("expected created, got \(created.kind)"); return }
+        #expect(first.sequence == 0)
+
+        let moved = try store.apply(dinner(at: "2031-05-12T18:30:00"), from: message("<b@x>", date: 2000))
+        guard case .updated(let second, let previous) = moved else { Issue.record("expected updated, got \(moved.kind)"); return }
+        #expect(second.sequence == 1)
+        #expect(previous.event.start?.local == "2031-05-12T19:30:00")
+
+        let cancelled = try store.apply(dinner(at: "2031-05-12T18:30:00", status: .cancelled), from: message("<c@x>", date: 3000))
+        guard case .cancelled(let third, _) = cancelled else { Issue.record("expected cancelled, got \(cancelled.kind)"); return }
+        #expect(third.sequence == 2)
+
+        let all = try store.events()
+        #expect(all.count == 1)
+        #expect(all.first?.event.status == .cancelled)
+        #expect(all.first?.event.start?.local == "2031-05-12T18:30:00")
+        #expect(try store.history("IWDSCA").map(\.change) == ["created", "updated", "cancelled"])
+    }
+
+    @Test("the same message again changes nothing")
+    func replay() throws {
+        let tmp = TemporaryStore(); defer { tmp.remove() }
+        let store = try tmp.open()
+        _ = try store.apply(dinner(at: "2031-05-12T19:30:00"), from: message("<a@x>", date: 1000))
+        _ = try store.apply(dinner(at: "2031-05-12T18:30:00"), from: message("<b@x>", date: 2000))
+        // Replaying the first message must not move the dinner back.
+        let replay = try store.apply(dinner(at: "2031-05-12T19:30:00"), from: message("<a@x>", date: 1000, arrival: 500))
+        #expect(replay.kind == "unchanged")
+        #expect(try store.event(EventKey(container: "IWDSCA", item: "1"))?.event.start?.local == "2031-05-12T18:30:00")
+        #expect(try store.event(EventKey(container: "IWDSCA", item: "1"))?.sequence == 1)
+    }
+
+    @Test("an older message processed after a newer one does not overwrite it")
+    func olderMessage() throws {
+        let tmp = TemporaryStore(); defer { tmp.remove() }
+        let store = try tmp.open()
+        _ = try store.apply(dinner(at: "2031-05-12T18:30:00", status: .cancelled), from: message("<c@x>", date: 3000))
+        let older = try store.apply(dinner(at: "2031-05-12T19:30:00"), from: message("<a@x>", date: 1000))
+        #expect(older.kind == "older-than-stored")
+        let stored = try #require(try store.event(EventKey(container: "IWDSCA", item: "1")))
+        #expect(stored.event.status == .cancelled)
+        #expect(stored.sequence == 0)
+    }
+
+    @Test("identical content from a new message is unchanged and keeps the sequence")
+    func identicalContent() throws {
+        let tmp = TemporaryStore(); defer { tmp.remove() }
+        let store = try tmp.open()
+        _ = try store.apply(dinner(at: "2031-05-12T19:30:00"), from: message("<a@x>", date: 1000))
+        let again = try store.apply(dinner(at: "2031-05-12T19:30:00"), from: message("<reminder@x>", date: 2000))
+        #expect(again.kind == "unchanged")
+        #expect(again.stored.sequence == 0)
+    }
+
+    @Test("only the domain that created a booking may change it")
+    func otherDomain() throws {
+        let tmp = TemporaryStore(); defer { tmp.remove() }
+        let store = try tmp.open()
+        _ = try store.apply(dinner(at: "2031-05-12T19:30:00"), from: message("<a@x>", date: 1000))
+        let forged = try store.apply(dinner(at: "2031-05-12T19:30:00", status: .cancelled),
+                                     from: message("<evil@x>", date: 2000, domain: "attacker.example"))
+        #expect(forged.kind == "refused-other-domain")
+        #expect(try store.event(EventKey(container: "IWDSCA", item: "1"))?.event.status == .confirmed)
+        #expect(try store.history("IWDSCA").last?.change == "refused")
+    }
+
+    @Test("items of one booking are separate events")
+    func items() throws {
+        let tmp = TemporaryStore(); defer { tmp.remove() }
+        let store = try tmp.open()
+        _ = try store.apply(dinner(at: "2031-05-12T19:30:00", container: "K7Q2PX", item: "UA123"), from: message("<a@x>", date: 1000))
+        _ = try store.apply(dinner(at: "2031-05-15T08:00:00", container: "K7Q2PX", item: "UA456"), from: message("<a@x>", date: 1000))
+        let all = try store.events()
+        #expect(all.map(\.event.key.item) == ["UA123", "UA456"])
+    }
+
+    @Test("the store file is private to its owner and survives reopening")
+    func fileMode() throws {
+        let tmp = TemporaryStore(); defer { tmp.remove() }
+        do {
+            let store = try tmp.open()
+            _ = try store.apply(dinner(at: "2031-05-12T19:30:00"), from: message("<a@x>", date: 1000))
+        }
+        let attributes = try FileManager.default.attributesOfItem(atPath: tmp.path)
+        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+        let reopened = try tmp.open()
+        #expect(try reopened.events().count == 1)
+    }
+
+    @Test("a store written by a newer schema is refused, not damaged")
+    func newerSchema() throws {
+        let tmp = TemporaryStore(); defer { tmp.remove() }
+        do {
+            let store = try tmp.open()
+            _ = store
+        }
+        let db = try SQLiteDatabase(path: tmp.path, busyTimeoutMilliseconds: 100)
+        try db.execute("PRAGMA user_version = 99")
+        #expect(throws: EventStoreError(.schemaTooNew, "")) { try tmp.open() }
+    }
+
+    @Test("store URLs", arguments: [
+        ("postgres://db.example/reservoir", EventStoreError.Kind.unsupportedURL),
+        ("ftp://x/y", EventStoreError.Kind.unsupportedURL),
+    ])
+    func storeURL(url: String, kind: EventStoreError.Kind) {
+        #expect(throws: EventStoreError(kind, "")) { _ = try EventStoreLocation.open(url) }
+    }
+}
