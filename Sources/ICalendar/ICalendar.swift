@@ -1,1 +1,0 @@
-// ICalendar stage; see docs/ARCHITECTURE.md.

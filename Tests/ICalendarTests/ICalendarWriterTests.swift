@@ -1,0 +1,122 @@
+import Foundation
+import Testing
+import EventStore
+@testable import ICalendar
+
+func stored(title: String = "Reservation: EPIC Steak", local: String = "2031-05-12T19:30:00", offset: Int? = -25_200,
+            status: EventStatus = .confirmed, sequence: Int = 0, notes: String = "Party of 2",
+            location: String? = "EPIC Steak, 369 The Embarcadero, San Francisco, CA 94105") -> StoredEvent {
+    let epoch = offset.flatMap { o in CivilTime.epochSeconds(ofLocal: local).map { $0 - Int64(o) } }
+    let start = EventTime(text: local, local: local, offsetSeconds: offset, epochSeconds: epoch)
+    let end = EventTime(text: local, local: local, offsetSeconds: offset, epochSeconds: epoch.map { $0 + 7200 })
+    let event = CalendarEvent(key: EventKey(container: "IWDSCA", item: "1"), category: "food", title: title,
+                              start: start, end: offset == nil ? nil : end, location: location, notes: notes,
+                              url: "https://epicsteak.example/r/IWDSCA", status: status, reservationJSON: "{}")
+    return StoredEvent(event: event, sequence: sequence, ownerDomain: "epicsteak.example", createdAt: 1_900_000_000, updatedAt: 1_900_000_100)
+}
+
+@Suite("iCalendar writer")
+struct ICalendarWriterTests {
+    let writer = ICalendarWriter(now: 1_900_000_000)
+
+    @Test("a confirmed dinner becomes one VEVENT in UTC with the reservation's instant")
+    func basicEvent() {
+        let ics = writer.write([stored()])
+        #expect(ics.hasPrefix("BEGIN:VCALENDAR\r\nVERSION:2.0\r\n"))
+        #expect(ics.hasSuffix("END:VCALENDAR\r\n"))
+        // 19:30 at -07:00 is 02:30 UTC the next day.
+        #expect(ics.contains("\r\nDTSTART:20310513T023000Z\r\n"))
+        #expect(ics.contains("\r\nDTEND:20310513T043000Z\r\n"))
+        #expect(ics.contains("\r\nSTATUS:CONFIRMED\r\n"))
+        #expect(ics.contains("\r\nUID:IWDSCA-1@reservoir\r\n"))
+        #expect(ics.contains("\r\nLOCATION:EPIC Steak\\, 369 The Embarcadero\\, San Francisco\\, CA 94105\r\n"))
+    }
+
+    @Test("cancelled events keep their UID and carry the store's sequence")
+    func cancelled() {
+        let ics = writer.write([stored(status: .cancelled, sequence: 2)])
+        #expect(ics.contains("\r\nSTATUS:CANCELLED\r\n"))
+        #expect(ics.contains("\r\nSEQUENCE:2\r\n"))
+        #expect(ics.contains("\r\nUID:IWDSCA-1@reservoir\r\n"))
+    }
+
+    @Test("wall-clock times without an offset stay floating")
+    func floating() {
+        let ics = writer.write([stored(offset: nil)])
+        #expect(ics.contains("\r\nDTSTART:20310512T193000\r\n"))
+    }
+
+    @Test("text escaping", arguments: [
+        ("a;b", "a\\;b"), ("a,b", "a\\,b"), ("a\\b", "a\\\\b"), ("a\nb", "a\\nb"), ("a\r\nb", "a\\nb"), ("tab\there", "tab\there"),
+    ])
+    func escaping(input: String, expected: String) {
+        #expect(ICalendarWriter.escape(input) == expected)
+    }
+
+    @Test("long lines fold at 75 octets without splitting UTF-8 characters")
+    func folding() {
+        let notes = String(repeating: "Größe ✈︎ ", count: 30)
+        let ics = writer.write([stored(notes: notes)])
+        for line in ics.components(separatedBy: "\r\n") {
+            #expect(line.utf8.count <= 75)
+        }
+        // Unfolding gives back the escaped text exactly.
+        // Unfold at the octet level (RFC 5545 §3.1), as a parser does.
+        var unfolded: [UInt8] = []
+        let bytes = Array(ics.utf8)
+        var i = 0
+        while i < bytes.count {
+            if i + 2 < bytes.count, bytes[i] == 0x0D, bytes[i + 1] == 0x0A, bytes[i + 2] == 0x20 { i += 3; continue }
+            unfolded.append(bytes[i]); i += 1
+        }
+        let expected = Array(("DESCRIPTION:" + ICalendarWriter.escape(notes) + "\r\n").utf8)
+        #expect(unfolded.firstRange(of: expected) != nil)
+    }
+
+    @Test("python's icalendar parser reads the export", .enabled(if: PythonICalendar.available))
+    func parsesWithPythonICalendar() throws {
+        let ics = writer.write([stored(status: .cancelled, sequence: 2), stored(title: "Flight: UA 123 from SFO to EWR")])
+        let output = try PythonICalendar.summarize(ics)
+        #expect(output == [
+            "Reservation: EPIC Steak|CANCELLED|2|2031-05-13 02:30:00+00:00",
+            "Flight: UA 123 from SFO to EWR|CONFIRMED|0|2031-05-13 02:30:00+00:00",
+        ])
+    }
+}
+
+/// Debian's python3-icalendar as an independent parser of our output.
+enum PythonICalendar {
+    static let python = "/usr/bin/python3"
+
+    static var available: Bool {
+        guard FileManager.default.isExecutableFile(atPath: python) else { return false }
+        return (try? run(["-c", "import icalendar"], input: "")) != nil
+    }
+
+    static func summarize(_ ics: String) throws -> [String] {
+        let script = """
+        import sys, icalendar
+        cal = icalendar.Calendar.from_ical(sys.stdin.buffer.read())
+        for ev in cal.walk('VEVENT'):
+            print('%s|%s|%s|%s' % (ev.get('SUMMARY'), ev.get('STATUS'), ev.get('SEQUENCE'), ev.decoded('DTSTART')))
+        """
+        return try run(["-c", script], input: ics).split(separator: "\n").map(String.init)
+    }
+
+    static func run(_ arguments: [String], input: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = arguments
+        let stdin = Pipe(), stdout = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        stdin.fileHandleForWriting.write(Data(input.utf8))
+        try stdin.fileHandleForWriting.close()
+        let data = stdout.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw CocoaError(.fileReadUnknown) }
+        return String(decoding: data, as: UTF8.self)
+    }
+}
