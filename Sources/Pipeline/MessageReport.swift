@@ -1,0 +1,48 @@
+public import MIME
+public import DKIM
+public import Reservations
+public import EventStore
+
+/// Everything Reservoir learned about one message: what it is, who vouched for it, which
+/// reservations it carries, and what they did to the store.
+public struct MessageReport: Sendable {
+    public var origin: MessageOrigin
+    public var subject: String?
+    /// The From addresses (more than one is suspicious and never trusted).
+    public var from: [MailboxAddress]
+    public var messageID: String?
+    /// The `Date:` field as Unix seconds.
+    public var date: Int64?
+    public var signatures: [DKIMVerification]
+    public var trust: TrustDecision
+    public var items: [ReportedReservation]
+    public var diagnostics: [ReportDiagnostic]
+
+    public var fromDomain: String? { from.count == 1 ? from.first?.domain : nil }
+    public var hasReservations: Bool { !items.isEmpty }
+}
+
+/// One reservation of a message, the event it maps to, and what happened in the store.
+public struct ReportedReservation: Sendable {
+    public var reservation: Reservation
+    public var event: CalendarEvent
+    /// Nil when nothing was stored: untrusted, or run without a store.
+    public var change: EventChange?
+}
+
+/// A note about the message for people and programs: a stable code and a sentence.
+public struct ReportDiagnostic: Sendable, Equatable {
+    public enum Stage: String, Sendable {
+        case mime, dkim, markup, reservations, trust, store
+    }
+
+    public var stage: Stage
+    public var code: String
+    public var message: String
+
+    public init(stage: Stage, code: String, message: String) {
+        self.stage = stage
+        self.code = code
+        self.message = message
+    }
+}

@@ -1,1 +1,0 @@
-// Pipeline stage; see docs/ARCHITECTURE.md.

@@ -1,0 +1,76 @@
+public import MIME
+public import DNS
+public import DKIM
+import Markup
+public import Reservations
+public import EventStore
+
+/// Runs one message through every stage: MIME → DKIM → markup → reservations → trust →
+/// store. Never throws for malformed mail; environment failures (the store) are reported in
+/// ``MessageReport/diagnostics`` so a filter can still pass the message on.
+public final class ReservationPipeline {
+    public let verifier: DKIMVerifier
+    public let policy: TrustPolicy
+    public let store: (any EventStore)?
+    /// The clock: `x=` expiry, "already ended", and the arrival time recorded in the store.
+    public let now: Int64
+    /// Keep reservations that already ended (archives); normally they are dropped.
+    public let includePast: Bool
+
+    public init(resolver: any TXTResolver, policy: TrustPolicy, store: (any EventStore)?, now: Int64, includePast: Bool = false) {
+        self.verifier = DKIMVerifier(resolver: resolver, now: now)
+        self.policy = policy
+        self.store = store
+        self.now = now
+        self.includePast = includePast
+    }
+
+    public func process(_ raw: RawMessage) -> MessageReport {
+        let message = Message(bytes: raw.bytes)
+        var diagnostics: [ReportDiagnostic] = message.diagnostics.map {
+            ReportDiagnostic(stage: .mime, code: $0.code.rawValue, message: $0.description)
+        }
+
+        let signatures = verifier.verify(message)
+        var fromDomains = message.from.map(\.domain)
+        if message.fromFieldCount > 1, fromDomains.count < message.fromFieldCount {
+            fromDomains += Array(repeating: fromDomains.first ?? "", count: message.fromFieldCount - fromDomains.count)
+        }
+        let trust = policy.decide(signatures: signatures, fromDomains: fromDomains)
+
+        // Markup from every HTML part, in message order.
+        var items: [StructuredItem] = []
+        for part in message.htmlParts {
+            let html = message.text(of: part)
+            let extraction = MarkupExtractor.extract(html: Array(html.utf8))
+            items += extraction.items
+            diagnostics += extraction.diagnostics.map { ReportDiagnostic(stage: .markup, code: $0.code, message: $0.message) }
+        }
+        let extraction = ReservationReader.read(items, now: includePast ? nil : now)
+        diagnostics += extraction.diagnostics.map { ReportDiagnostic(stage: .reservations, code: $0.code.rawValue, message: $0.message) }
+
+        let provenance = MessageProvenance(
+            messageID: message.messageID, path: raw.origin.path, signingDomain: trust.vouchingDomain,
+            messageDate: message.date?.epochSeconds, arrival: now)
+        var reported: [ReportedReservation] = []
+        for reservation in extraction.reservations {
+            let event = CalendarEvent(reservation)
+            var change: EventChange?
+            if trust.trusted, let store {
+                do {
+                    change = try store.apply(event, from: provenance)
+                } catch {
+                    diagnostics.append(ReportDiagnostic(stage: .store, code: "store-failed", message: error.message))
+                }
+            }
+            reported.append(ReportedReservation(reservation: reservation, event: event, change: change))
+        }
+        if !extraction.reservations.isEmpty, !trust.trusted {
+            diagnostics.append(ReportDiagnostic(stage: .trust, code: "untrusted", message: trust.reason))
+        }
+
+        return MessageReport(
+            origin: raw.origin, subject: message.subject, from: message.from, messageID: message.messageID,
+            date: message.date?.epochSeconds, signatures: signatures, trust: trust, items: reported, diagnostics: diagnostics)
+    }
+}

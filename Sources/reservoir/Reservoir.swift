@@ -1,0 +1,26 @@
+import ArgumentParser
+
+@main
+struct Reservoir: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "reservoir",
+        abstract: "Turn the reservation emails you receive into trustworthy calendar events.",
+        discussion: """
+            Reads schema.org reservation markup (JSON-LD and Microdata) from mail, trusts it only \
+            when a DKIM signature aligned with the From domain vouches for it, and keeps the \
+            events in a store you can export as iCalendar.
+
+            Try it on the samples:
+              reservoir banner Maildir-samples/cur/* --keys Maildir-samples/keys.zone --allow-any-domain
+            """,
+        version: ReservoirVersion.current,
+        subcommands: [
+            ScanCommand.self, BannerCommand.self, VerifyCommand.self, ExtractCommand.self,
+            EventsCommand.self, SignCommand.self,
+        ]
+    )
+}
+
+enum ReservoirVersion {
+    static let current = "0.1.0"
+}
