@@ -1,4 +1,5 @@
 import ArgumentParser
+import Glibc
 
 @main
 struct Reservoir: ParsableCommand {
@@ -19,6 +20,20 @@ struct Reservoir: ParsableCommand {
             EventsCommand.self, SignCommand.self,
         ]
     )
+
+    /// Environment failures exit with their sysexits code; everything else as the argument
+    /// parser decides (usage errors: 64).
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch let failure as CommandFailure {
+            Output.error(failure.description)
+            Glibc.exit(failure.exitCode)
+        } catch {
+            exit(withError: error)
+        }
+    }
 }
 
 enum ReservoirVersion {

@@ -1,0 +1,51 @@
+import ArgumentParser
+import Pipeline
+
+struct BannerCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "banner",
+        abstract: "Show the one-glance summary of a message's reservations.",
+        discussion: """
+            What, when, where, status, and who vouched for it. Trusted reservations are recorded \
+            in the store; the banner says what changed there (new, moved, cancelled).
+
+            Examples:
+              reservoir banner message.eml
+              reservoir banner - < message.eml --keys Maildir-samples/keys.zone --allow-any-domain
+            """)
+
+    @Argument(help: ArgumentHelp("Message files, or - for standard input.", valueName: "file"))
+    var files: [String] = ["-"]
+
+    @OptionGroup var keys: KeyOptions
+    @OptionGroup var policy: PolicyOptions
+    @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var clock: ClockOptions
+
+    @Flag(name: .customLong("json"), help: "Print one JSON object per message.")
+    var json = false
+
+    @Flag(name: .customLong("no-store"), help: "Do not record anything; only show.")
+    var noStore = false
+
+    @Flag(name: .customLong("include-past"), help: "Keep reservations that already ended.")
+    var includePast = false
+
+    func run() throws {
+        let runner = try CommandRunner(keys: keys, policy: policy, store: noStore ? nil : storeOptions, clock: clock, includePast: includePast)
+        let style = BannerStyle.forStandardOutput()
+        var first = true
+        for file in files {
+            let raw = try runner.read(file)
+            let report = runner.pipeline.process(raw)
+            if json {
+                Output.line(BannerRenderer.json(report))
+            } else {
+                if !first { Output.line("") }
+                Output.write(BannerRenderer(style: style).render(report))
+            }
+            first = false
+            try runner.check(report)
+        }
+    }
+}

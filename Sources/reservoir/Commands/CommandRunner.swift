@@ -1,0 +1,131 @@
+import ArgumentParser
+import Glibc
+import DNS
+import MIME
+import EventStore
+import Pipeline
+
+/// Builds the pipeline from the common options and maps environment failures to exit codes
+/// (sysexits.h), in one place.
+struct CommandRunner {
+    let pipeline: ReservationPipeline
+
+    init(keys: KeyOptions?, policy: PolicyOptions, store: StoreOptions?, clock: ClockOptions, includePast: Bool) throws {
+        let now = try clock.resolve()
+        let resolver = try Self.resolver(keys)
+        var allowed = policy.allowDomain
+        if let file = policy.allowedDomainsFile {
+            guard let text = FileText.read(file) else {
+                throw CommandFailure.unreadable(file, "cannot read the allowed-domains file")
+            }
+            allowed += TrustPolicy.allowedDomains(fromFileText: text)
+        }
+        let trust = TrustPolicy(allowedDomains: allowed, allowAnyDomain: policy.allowAnyDomain,
+                                allowUnverified: policy.allowUnverified, publicSuffixes: PublicSuffixList.load())
+        var eventStore: (any EventStore)?
+        if let store {
+            do {
+                eventStore = try EventStoreLocation.open(store.store)
+            } catch {
+                throw CommandFailure.store(error.message)
+            }
+        }
+        pipeline = ReservationPipeline(resolver: resolver, policy: trust, store: eventStore, now: now, includePast: includePast)
+    }
+
+    static func resolver(_ keys: KeyOptions?) throws -> any TXTResolver {
+        // Commands that verify nothing get a resolver that knows no keys.
+        guard let keys else { return KeysFile(text: "") }
+        if let file = keys.keysFile {
+            do {
+                return try KeysFile(path: file)
+            } catch {
+                throw CommandFailure.unreadable(file, "cannot read the keys file: \(error)")
+            }
+        }
+        var system = SystemResolver(timeoutSeconds: keys.dnsTimeout)
+        if let server = keys.dnsServer {
+            guard let configured = SystemResolver(server: server, timeoutSeconds: keys.dnsTimeout) else {
+                throw ValidationError("--dns-server takes HOST[:PORT] with an IPv4 address (got \(server))")
+            }
+            system = configured
+        }
+        return CachingResolver(wrapping: system)
+    }
+
+    /// One message from a file, or from standard input for `-`.
+    func read(_ file: String) throws -> RawMessage {
+        do {
+            return file == "-" ? try MessageSource.standardInput() : try MessageSource.file(file)
+        } catch {
+            throw CommandFailure.unreadable(file, "\(error)")
+        }
+    }
+
+    /// Every message under a path: a Maildir, an mbox or a file.
+    func messages(at path: String) throws -> MessageSource {
+        do {
+            return try MessageSource(path: path)
+        } catch {
+            throw CommandFailure.unreadable(path, "\(error)")
+        }
+    }
+
+    func check(_ report: MessageReport) throws {
+        if let failure = report.diagnostics.first(where: { $0.stage == .store }) {
+            throw CommandFailure.store(failure.message)
+        }
+    }
+}
+
+/// Environment failures, each with what to do about it and its sysexits code.
+enum CommandFailure: Error, CustomStringConvertible {
+    case unreadable(String, String)
+    case store(String)
+
+    var description: String {
+        switch self {
+        case .unreadable(let path, let why): "\(path): \(why)"
+        case .store(let why): "the event store failed: \(why) (check --store and the disk; nothing was lost from the mail)"
+        }
+    }
+
+    /// sysexits.h: EX_NOINPUT 66, EX_TEMPFAIL 75.
+    var exitCode: Int32 {
+        switch self {
+        case .unreadable: 66
+        case .store: 75
+        }
+    }
+}
+
+enum FileText {
+    /// The whole file as UTF-8 text, or nil when it cannot be read. For small files
+    /// (allowed-domain lists).
+    static func read(_ path: String) -> String? {
+        guard let file = fopen(path, "r") else { return nil }
+        defer { fclose(file) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 16_384)
+        while true {
+            let n = fread(&buffer, 1, buffer.count, file)
+            if n <= 0 { break }
+            bytes += buffer[0..<n]
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
+
+enum Output {
+    static func write(_ text: String) {
+        fputs(text, stdout)
+    }
+
+    static func line(_ text: String) {
+        fputs(text + "\n", stdout)
+    }
+
+    static func error(_ text: String) {
+        fputs("reservoir: " + text + "\n", stderr)
+    }
+}

@@ -1,0 +1,65 @@
+import ArgumentParser
+import EventStore
+import ICalendar
+import Pipeline
+
+struct EventsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "events",
+        abstract: "List the stored events, or export them as iCalendar.",
+        discussion: """
+            Examples:
+              reservoir events                      upcoming events
+              reservoir events --all --json         every event as schema.org JSON-LD, cancelled ones too
+              reservoir events --ics > trips.ics    an RFC 5545 calendar to import or subscribe to
+              reservoir events --history IWDSCA     why an event looks as it does
+            """)
+
+    @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var clock: ClockOptions
+
+    @Flag(name: .customLong("all"), help: "Include past and cancelled events.")
+    var all = false
+
+    @Flag(name: .customLong("json"), help: "Print the stored reservations as schema.org JSON-LD.")
+    var json = false
+
+    @Flag(name: .customLong("ics"), help: "Write an RFC 5545 iCalendar object.")
+    var ics = false
+
+    @Option(name: .customLong("history"), help: ArgumentHelp("Show the changes of one booking (reservation number).", valueName: "id"))
+    var history: String?
+
+    func validate() throws {
+        if [json, ics, history != nil].filter({ $0 }).count > 1 {
+            throw ValidationError("choose one of --json, --ics and --history")
+        }
+    }
+
+    func run() throws {
+        let now = try clock.resolve()
+        let store: any EventStore
+        do {
+            store = try EventStoreLocation.open(storeOptions.store)
+        } catch {
+            throw CommandFailure.store(error.message)
+        }
+        do {
+            if let history {
+                Output.write(EventListRenderer.history(try store.history(history), id: history))
+                return
+            }
+            let stored = try store.events()
+            if ics {
+                Output.write(ICalendarWriter(now: now).write(stored))
+            } else if json {
+                Output.line(EventListRenderer.json(stored))
+            } else {
+                let shown = all ? stored : stored.filter { EventListRenderer.isUpcoming($0, now: now) }
+                Output.write(EventListRenderer(style: BannerStyle.forStandardOutput()).text(shown, now: now, all: all))
+            }
+        } catch {
+            throw CommandFailure.store(error.message)
+        }
+    }
+}
