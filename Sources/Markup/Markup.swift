@@ -1,1 +1,0 @@
-// Markup stage; see docs/ARCHITECTURE.md.

@@ -1,0 +1,39 @@
+/// One top-level schema.org item found in an HTML part, as a JSON-LD style object
+/// (`@type` plus properties). Microdata items are converted to the same shape, so later
+/// stages read one model.
+public struct StructuredItem: Sendable, Equatable {
+    public enum Source: String, Sendable {
+        case jsonLD = "json-ld"
+        case microdata
+    }
+
+    public var value: JSONValue
+    public var source: Source
+
+    public init(value: JSONValue, source: Source) {
+        self.value = value
+        self.source = source
+    }
+}
+
+/// Something the extractor repaired or dropped: a stable code and a sentence.
+public struct MarkupDiagnostic: Sendable, Equatable {
+    public var code: String
+    public var message: String
+
+    public init(code: String, message: String) {
+        self.code = code
+        self.message = message
+    }
+}
+
+/// What one HTML part yields.
+public struct MarkupExtraction: Sendable {
+    public var items: [StructuredItem]
+    public var diagnostics: [MarkupDiagnostic]
+
+    public init(items: [StructuredItem] = [], diagnostics: [MarkupDiagnostic] = []) {
+        self.items = items
+        self.diagnostics = diagnostics
+    }
+}
