@@ -38,16 +38,8 @@ public final class ReservationPipeline {
         }
         let trust = policy.decide(signatures: signatures, fromDomains: fromDomains)
 
-        // Markup from every HTML part, in message order.
-        var items: [StructuredItem] = []
-        for part in message.htmlParts {
-            let html = message.text(of: part)
-            let extraction = MarkupExtractor.extract(html: Array(html.utf8))
-            items += extraction.items
-            diagnostics += extraction.diagnostics.map { ReportDiagnostic(stage: .markup, code: $0.code, message: $0.message) }
-        }
-        let extraction = ReservationReader.read(items, now: includePast ? nil : now)
-        diagnostics += extraction.diagnostics.map { ReportDiagnostic(stage: .reservations, code: $0.code.rawValue, message: $0.message) }
+        let extraction = readReservations(message)
+        diagnostics += extraction.diagnostics
 
         let provenance = MessageProvenance(
             messageID: message.messageID, path: raw.origin.path, signingDomain: trust.vouchingDomain,
@@ -72,5 +64,29 @@ public final class ReservationPipeline {
         return MessageReport(
             origin: raw.origin, subject: message.subject, from: message.from, messageID: message.messageID,
             date: message.date?.epochSeconds, signatures: signatures, trust: trust, items: reported, diagnostics: diagnostics)
+    }
+
+    /// The reservations a message's markup describes, trusted or not (`reservoir extract`).
+    public func extract(_ raw: RawMessage) -> MessageExtraction {
+        let message = Message(bytes: raw.bytes)
+        var result = readReservations(message)
+        result.diagnostics = message.diagnostics.map {
+            ReportDiagnostic(stage: .mime, code: $0.code.rawValue, message: $0.description)
+        } + result.diagnostics
+        return result
+    }
+
+    /// Markup from every HTML part in message order, read as reservations.
+    func readReservations(_ message: Message) -> MessageExtraction {
+        var items: [StructuredItem] = []
+        var diagnostics: [ReportDiagnostic] = []
+        for part in message.htmlParts {
+            let extraction = MarkupExtractor.extract(html: Array(message.text(of: part).utf8))
+            items += extraction.items
+            diagnostics += extraction.diagnostics.map { ReportDiagnostic(stage: .markup, code: $0.code, message: $0.message) }
+        }
+        let read = ReservationReader.read(items, now: includePast ? nil : now)
+        diagnostics += read.diagnostics.map { ReportDiagnostic(stage: .reservations, code: $0.code.rawValue, message: $0.message) }
+        return MessageExtraction(reservations: read.reservations, diagnostics: diagnostics)
     }
 }

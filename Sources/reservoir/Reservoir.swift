@@ -16,7 +16,8 @@ struct Reservoir: ParsableCommand {
             """,
         version: ReservoirVersion.current,
         subcommands: [
-            ScanCommand.self, BannerCommand.self, VerifyCommand.self, ExtractCommand.self,
+            ScanCommand.self, FilterCommand.self, IngestCommand.self, BannerCommand.self,
+            VerifyCommand.self, ExtractCommand.self,
             EventsCommand.self, SignCommand.self,
         ]
     )

@@ -125,6 +125,20 @@ enum Output {
         fputs(text + "\n", stdout)
     }
 
+    /// Raw bytes to standard output, retrying short writes; false when stdout is gone.
+    static func bytes(_ bytes: [UInt8]) -> Bool {
+        fflush(stdout)
+        return bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return true }
+            var offset = 0
+            while offset < buffer.count {
+                let n = Glibc.write(STDOUT_FILENO, base + offset, buffer.count - offset)
+                if n > 0 { offset += n } else if n < 0, errno == EINTR { continue } else { return false }
+            }
+            return true
+        }
+    }
+
     static func error(_ text: String) {
         fputs("reservoir: " + text + "\n", stderr)
     }

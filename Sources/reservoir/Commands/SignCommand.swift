@@ -75,7 +75,7 @@ struct SignCommand: ParsableCommand {
                                     canonicalization: DKIMCanonicalization(tag: canonicalization) ?? .relaxedRelaxed,
                                     timestamp: timestamp ?? Clock.systemNow(), expiration: expiration)
         Output.write(field)
-        StandardOutput.write(message)
+        _ = Output.bytes(message)
     }
 }
 

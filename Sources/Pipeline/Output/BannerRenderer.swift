@@ -1,0 +1,219 @@
+import DKIM
+import EventStore
+import Markup
+import MIME
+import Reservations
+
+/// Draws the one-glance summary of a message: what, when, where, status, and who vouched for
+/// it, for people (`render`) and programs (`json`).
+public struct BannerRenderer: Sendable {
+    public let style: BannerStyle
+
+    public init(style: BannerStyle) {
+        self.style = style
+    }
+
+    /// Width of the label column.
+    static let labelWidth = 7
+
+    public func render(_ report: MessageReport) -> String {
+        var out = headline(report) + "\n"
+        for item in report.items {
+            out += reservationLines(item, trusted: report.trust.trusted)
+        }
+        out += line("From", fromText(report))
+        out += line("DKIM", dkimText(report.signatures))
+        if report.hasReservations {
+            let verdict = report.trust.trusted
+                ? style.paint(style.symbol("✔ trusted", "trusted"), .boldGreen) + ": " + report.trust.reason
+                : style.paint(style.symbol("✘ NOT TRUSTED", "NOT TRUSTED"), .boldRed) + ": " + report.trust.reason
+            out += line("Trust", verdict)
+        }
+        if !report.trust.overrides.isEmpty {
+            out += line("Testing", style.paint("switches in force: " + report.trust.overrides.joined(separator: ", "), .boldYellow))
+        }
+        for diagnostic in report.diagnostics where Self.isWorthShowing(diagnostic) {
+            out += line("Note", style.paint("\(diagnostic.code): \(diagnostic.message)", .dim))
+        }
+        return out
+    }
+
+    func headline(_ report: MessageReport) -> String {
+        let name = report.origin.path.map(Self.fileName) ?? "standard input"
+        let subject = report.subject.map { "“\($0)”" } ?? "(no subject)"
+        let count = report.items.count
+        let what = count == 0 ? "no reservation" : count == 1 ? "1 reservation" : "\(count) reservations"
+        return style.paint(subject, .bold) + "  " + style.paint("\(name) · \(what)", .dim)
+    }
+
+    func reservationLines(_ item: ReportedReservation, trusted: Bool) -> String {
+        let r = item.reservation
+        let status = statusText(r.status)
+        let marker = trusted ? style.symbol("●", "*") : style.symbol("○", "-")
+        var title = "\(marker) \(r.category.displayName): " + style.paint(r.title, .bold) + " · \(status)"
+        if !r.reservationID.isEmpty { title += " · #\(r.reservationID)" }
+        var out = "  " + title + "\n"
+        if let start = r.start {
+            var when = BannerText.time(start)
+            if let end = r.end { when += " → " + BannerText.time(end) }
+            out += line("When", when, indent: 4)
+        }
+        if let location = r.location, !location.isEmpty { out += line("Where", location, indent: 4) }
+        for detail in r.details.prefix(Self.maxDetails) { out += line(detail.label, detail.value, indent: 4) }
+        if let change = item.change {
+            out += line("Store", BannerText.change(change), indent: 4)
+        } else if !trusted {
+            out += line("Store", "not recorded (not trusted)", indent: 4)
+        }
+        return out
+    }
+
+    /// Details shown per reservation; the rest are in `--json`.
+    static let maxDetails = 6
+
+    func statusText(_ status: ReservationStatus) -> String {
+        switch status {
+        case .confirmed: style.paint("confirmed", .green)
+        case .cancelled: style.paint("CANCELLED", .boldRed)
+        case .pending: style.paint("pending", .yellow)
+        case .hold: style.paint("on hold", .yellow)
+        }
+    }
+
+    func fromText(_ report: MessageReport) -> String {
+        if report.from.isEmpty { return "(none)" }
+        return report.from.map { address in
+            if let name = address.displayName, !name.isEmpty { return "\(name) <\(address.address)>" }
+            return address.address
+        }.joined(separator: ", ")
+    }
+
+    func dkimText(_ signatures: [DKIMVerification]) -> String {
+        if signatures.isEmpty { return style.paint("none (the message is not signed)", .yellow) }
+        return signatures.map { s in
+            let word: String
+            switch s.result {
+            case .pass: word = style.paint("pass", .green)
+            case .fail, .permerror: word = style.paint(s.result.rawValue, .red)
+            default: word = style.paint(s.result.rawValue, .yellow)
+            }
+            var text = "\(word) d=\(s.domain) s=\(s.selector) \(s.algorithm)"
+            if s.result != .pass, !s.reason.isEmpty { text += " (\(s.reason))" }
+            if s.testing { text += " [testing key]" }
+            return text
+        }.joined(separator: "; ")
+    }
+
+    func line(_ label: String, _ value: String, indent: Int = 2) -> String {
+        let padded = label.count >= Self.labelWidth ? label + " " : label + String(repeating: " ", count: Self.labelWidth - label.count)
+        return String(repeating: " ", count: indent) + style.paint(padded, .dim) + value + "\n"
+    }
+
+    /// MIME oddities are for `reservoir parts`; the banner shows what explains a reservation.
+    static func isWorthShowing(_ diagnostic: ReportDiagnostic) -> Bool {
+        diagnostic.stage != .mime && diagnostic.stage != .trust
+    }
+
+    static func fileName(_ path: String) -> String {
+        path.split(separator: "/").suffix(2).joined(separator: "/")
+    }
+
+    // MARK: JSON
+
+    /// One JSON object per message, for programs; stable member names.
+    public static func json(_ report: MessageReport) -> String {
+        jsonValue(report).serialized()
+    }
+
+    static func jsonValue(_ report: MessageReport) -> JSONValue {
+        JSONBuild.object([
+            ("file", report.origin.path.map(JSONValue.string)),
+            ("subject", report.subject.map(JSONValue.string)),
+            ("from", .array(report.from.map { JSONBuild.object([("name", $0.displayName.map(JSONValue.string)), ("address", .string($0.address))]) })),
+            ("messageId", report.messageID.map(JSONValue.string)),
+            ("date", report.date.map { .string(CivilTime.iso8601UTC($0)) }),
+            ("dkim", .array(report.signatures.map(VerificationRenderer.jsonValue))),
+            ("trust", JSONBuild.object([
+                ("trusted", .bool(report.trust.trusted)),
+                ("reason", .string(report.trust.reason)),
+                ("fromDomain", report.trust.fromDomain.map(JSONValue.string)),
+                ("vouchingDomain", report.trust.vouchingDomain.map(JSONValue.string)),
+                ("overrides", .array(report.trust.overrides.map(JSONValue.string))),
+            ])),
+            ("reservations", .array(report.items.map(reservationJSON))),
+            ("diagnostics", .array(report.diagnostics.map(JSONBuild.diagnostic))),
+        ])
+    }
+
+    static func reservationJSON(_ item: ReportedReservation) -> JSONValue {
+        let r = item.reservation
+        return JSONBuild.object([
+            ("category", .string(r.category.rawValue)),
+            ("type", .string(r.schemaType)),
+            ("reservationId", .string(r.reservationID)),
+            ("item", .string(r.itemID)),
+            ("status", .string(r.status.rawValue)),
+            ("title", .string(r.title)),
+            ("start", r.start.map { .string($0.text) }),
+            ("end", r.end.map { .string($0.text) }),
+            ("location", r.location.map(JSONValue.string)),
+            ("details", .object(JSONObject(pairs: r.details.map { ($0.label, JSONValue.string($0.value)) }))),
+            ("change", item.change.map { .string($0.kind) }),
+            ("sequence", item.change.map { .number(Double($0.stored.sequence)) }),
+            ("schema", r.json),
+        ])
+    }
+
+    public func render(_ summary: ScanSummary) -> String {
+        var parts = ["\(summary.messages) messages", "\(summary.withReservations) with reservations",
+                     "\(summary.trusted) trusted"]
+        let changes = summary.changes.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }
+        if !changes.isEmpty { parts.append("events: " + changes.joined(separator: ", ")) }
+        var out = style.paint("Scanned: ", .bold) + parts.joined(separator: " · ") + "\n"
+        let dkim = summary.dkimResults.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }
+        out += "DKIM:    " + (dkim.isEmpty ? "no signatures" : dkim.joined(separator: ", ")) + "\n"
+        return out
+    }
+}
+
+/// Counts over a scan, for the closing summary.
+public struct ScanSummary: Sendable {
+    public private(set) var messages = 0
+    public private(set) var withReservations = 0
+    public private(set) var trusted = 0
+    /// Store changes by kind (`created`, `updated`, …).
+    public private(set) var changes: [String: Int] = [:]
+    /// Signatures by RFC 8601 result.
+    public private(set) var dkimResults: [String: Int] = [:]
+    /// The first store failure, if any: a scan reports it and exits with EX_TEMPFAIL.
+    public private(set) var storeFailure: String?
+
+    public init() {}
+
+    public mutating func add(_ report: MessageReport) {
+        messages += 1
+        if report.hasReservations {
+            withReservations += 1
+            if report.trust.trusted { trusted += 1 }
+        }
+        for item in report.items {
+            if let change = item.change { changes[change.kind, default: 0] += 1 }
+        }
+        for signature in report.signatures { dkimResults[signature.result.rawValue, default: 0] += 1 }
+        if storeFailure == nil, let failure = report.diagnostics.first(where: { $0.stage == .store }) {
+            storeFailure = failure.message
+        }
+    }
+}
+
+/// Small builders for JSON output.
+enum JSONBuild {
+    /// An object of the members that have a value; nil members are left out.
+    static func object(_ pairs: [(String, JSONValue?)]) -> JSONValue {
+        .object(JSONObject(pairs: pairs.compactMap { key, value in value.map { (key, $0) } }))
+    }
+
+    static func diagnostic(_ d: ReportDiagnostic) -> JSONValue {
+        object([("stage", .string(d.stage.rawValue)), ("code", .string(d.code)), ("message", .string(d.message))])
+    }
+}

@@ -1,0 +1,59 @@
+import EventStore
+import Reservations
+
+/// How times and changes read in banners and event lists.
+enum BannerText {
+    static let weekdays = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"]   // 1970-01-01 was a Thursday
+    static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+
+    /// `Mon 12 May 2031 19:30 (UTC−07:00)`: the local time as the sender wrote it, with its
+    /// offset; `(no time zone)` for floating times; the date alone for dates.
+    static func time(local: String, offsetSeconds: Int?, dateOnly: Bool) -> String {
+        let digits = Array(local.utf8)
+        func number(_ from: Int, _ count: Int) -> Int? {
+            guard from + count <= digits.count else { return nil }
+            var value = 0
+            for b in digits[from..<(from + count)] {
+                guard b >= 0x30, b <= 0x39 else { return nil }
+                value = value * 10 + Int(b - 0x30)
+            }
+            return value
+        }
+        guard let y = number(0, 4), let m = number(5, 2), let d = number(8, 2), (1...12).contains(m) else { return local }
+        let days = CivilTime.daysFromCivil(year: y, month: m, day: d)
+        let weekday = weekdays[Int(((days % 7) + 7) % 7)]
+        let date = "\(weekday) \(d) \(months[m - 1]) \(y)"
+        if dateOnly { return date }
+        let clock = "\(CivilTime.pad(number(11, 2) ?? 0, 2)):\(CivilTime.pad(number(14, 2) ?? 0, 2))"
+        return "\(date) \(clock) (\(offset(offsetSeconds)))"
+    }
+
+    static func time(_ value: DateTimeValue) -> String {
+        time(local: value.local, offsetSeconds: value.offsetSeconds, dateOnly: value.isDateOnly)
+    }
+
+    static func time(_ value: EventTime) -> String {
+        time(local: value.local, offsetSeconds: value.offsetSeconds, dateOnly: value.local.utf8.count <= 10)
+    }
+
+    static func offset(_ seconds: Int?) -> String {
+        guard let seconds else { return "no time zone" }
+        if seconds == 0 { return "UTC" }
+        let sign = seconds < 0 ? "−" : "+"
+        let minutes = abs(seconds) / 60
+        return "UTC\(sign)\(CivilTime.pad(minutes / 60, 2)):\(CivilTime.pad(minutes % 60, 2))"
+    }
+
+    /// What the store did, in a word or two.
+    static func change(_ change: EventChange) -> String {
+        switch change {
+        case .created(let e): "new event (sequence \(e.sequence))"
+        case .updated(let e, _): "event updated (sequence \(e.sequence))"
+        case .cancelled(let e, _): "event cancelled (sequence \(e.sequence))"
+        case .unchanged: "already up to date"
+        case .olderThanStored: "ignored: a newer message already changed this event"
+        case .refusedOtherDomain(let e, let domain):
+            "refused: the event belongs to \(e.ownerDomain ?? "another sender"), not \(domain ?? "an unverified sender")"
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import EventStore
+import Markup
+
+/// `reservoir events`: the stored events for people, as JSON-LD, or one booking's history.
+public struct EventListRenderer: Sendable {
+    public let style: BannerStyle
+
+    public init(style: BannerStyle) {
+        self.style = style
+    }
+
+    /// Not cancelled and not yet over at `now`.
+    public static func isUpcoming(_ stored: StoredEvent, now: Int64) -> Bool {
+        guard stored.event.status != .cancelled else { return false }
+        guard let last = stored.event.end ?? stored.event.start else { return true }
+        return last.sortKey >= now
+    }
+
+    public func text(_ events: [StoredEvent], now: Int64, all: Bool) -> String {
+        if events.isEmpty {
+            return all ? "No events stored.\n" : "No upcoming events (--all shows past and cancelled ones).\n"
+        }
+        var out = ""
+        for stored in events {
+            let e = stored.event
+            let when = e.start.map(BannerText.time) ?? "(no time)"
+            var line = "\(when)  " + style.paint(e.title, e.status == .cancelled ? .strike : .bold)
+            if e.status != .confirmed { line += "  " + style.paint(e.status.rawValue.lowercased(), e.status == .cancelled ? .red : .yellow) }
+            out += line + "\n"
+            var sub = "    #\(e.key.container) item \(e.key.item) · \(e.category) · revision \(stored.sequence)"
+            if let owner = stored.ownerDomain { sub += " · by \(owner)" }
+            out += style.paint(sub, .dim) + "\n"
+            if let location = e.location, !location.isEmpty { out += style.paint("    \(location)", .dim) + "\n" }
+        }
+        return out
+    }
+
+    public static func json(_ events: [StoredEvent]) -> String {
+        let items = events.map { stored -> JSONValue in
+            JSONBuild.object([
+                ("key", .string(stored.event.key.description)),
+                ("status", .string(stored.event.status.rawValue.lowercased())),
+                ("sequence", .number(Double(stored.sequence))),
+                ("ownerDomain", stored.ownerDomain.map(JSONValue.string)),
+                ("title", .string(stored.event.title)),
+                ("start", stored.event.start.map { .string($0.text) }),
+                ("end", stored.event.end.map { .string($0.text) }),
+                ("reservation", TolerantJSON.value(of: stored.event.reservationJSON)),
+            ])
+        }
+        return JSONValue.array(items).prettyPrinted()
+    }
+
+    public static func history(_ entries: [HistoryEntry], id: String) -> String {
+        if entries.isEmpty { return "No history for \(id).\n" }
+        var out = ""
+        for h in entries {
+            var line = "\(CivilTime.iso8601UTC(h.appliedAt))  \(h.key)  #\(h.sequence) \(h.change): \(h.summary)"
+            if let domain = h.signingDomain { line += "  (vouched by \(domain))" }
+            out += line + "\n"
+            var from = "    message \(h.messageID ?? "(no Message-ID)")"
+            if let date = h.messageDate { from += " dated \(CivilTime.iso8601UTC(date))" }
+            if let path = h.path { from += " · \(path)" }
+            out += from + "\n"
+        }
+        return out
+    }
+}

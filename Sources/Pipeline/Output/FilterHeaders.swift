@@ -1,0 +1,140 @@
+import MIME
+import Reservations
+
+/// What `reservoir filter` adds to a message: an RFC 8601 `Authentication-Results` field and
+/// one `X-Reservation` summary field per reservation, at the top of the header.
+///
+/// The rest of the message goes out byte for byte. Fields a sender could forge are removed
+/// first: `Authentication-Results` claiming our authserv-id (RFC 8601 §5: "MUST remove …
+/// instances … that claim to be from the ADMD") and every `X-Reservation`.
+public enum FilterHeaders {
+    /// RFC 5322 §2.1.1: lines SHOULD be no more than 78 characters.
+    public static let foldColumn = 78
+    public static let summaryFieldName = "X-Reservation"
+
+    public static func rewrite(_ original: [UInt8], report: MessageReport, authservID: String) -> [UInt8] {
+        let lineEnding = detectLineEnding(original)
+        let header = HeaderSection.parse(original, in: 0..<original.count)
+        var added = AuthenticationResults(report: report, authservID: authservID).field(lineEnding: lineEnding)
+        for item in report.items {
+            added += fold(summaryFieldName, summary(item.reservation, trusted: report.trust.trusted), lineEnding: lineEnding)
+        }
+        // An mbox "From " envelope line (procmail passes one) stays first.
+        var cursor = 0
+        if original.starts(with: Array("From ".utf8)), let lf = original.firstIndex(of: 0x0A) {
+            cursor = lf + 1
+        }
+        var out = Array(original[0..<cursor])
+        out.reserveCapacity(original.count + added.utf8.count)
+        out += Array(added.utf8)
+        for field in header.fields where isForged(field, in: original, authservID: authservID) {
+            out += original[cursor..<field.rawRange.lowerBound]
+            cursor = field.rawRange.upperBound
+        }
+        out += original[cursor...]
+        return out
+    }
+
+    /// One line a Sieve script or a person can read: category, title, local start with its
+    /// offset, status, and whether it is trusted.
+    public static func summary(_ r: Reservation, trusted: Bool) -> String {
+        var parts = [r.category.displayName, r.title]
+        if let start = r.start {
+            let local = start.local.replacingFirst("T", with: " ")
+            parts.append(start.isDateOnly ? String(local.prefix(10)) : String(local.prefix(16)))
+            if !start.isDateOnly {
+                parts.append(start.offsetSeconds.map(offsetText) ?? "floating")
+            }
+        }
+        parts.append(r.status.rawValue)
+        if !r.reservationID.isEmpty { parts.append("#" + r.reservationID) }
+        if !trusted { parts.append("(untrusted)") }
+        return parts.joined(separator: " ")
+    }
+
+    static func offsetText(_ seconds: Int) -> String {
+        let minutes = abs(seconds) / 60
+        let h = minutes / 60, m = minutes % 60
+        return (seconds < 0 ? "-" : "+") + (h < 10 ? "0" : "") + String(h) + ":" + (m < 10 ? "0" : "") + String(m)
+    }
+
+    static func isForged(_ field: HeaderField, in bytes: [UInt8], authservID: String) -> Bool {
+        if field.hasName(summaryFieldName) { return true }
+        guard field.hasName("Authentication-Results") else { return false }
+        // RFC 8601 §2.2: the value starts with the authserv-id (CFWS allowed around it).
+        let value = String(decoding: bytes[field.valueRange], as: UTF8.self)
+        let id = value.split(separator: ";", maxSplits: 1).first.map { $0.filter { !$0.isWhitespace } } ?? ""
+        return id.lowercased() == authservID.lowercased()
+    }
+
+    /// CRLF when the first line ends with one, LF otherwise (Maildir files use LF).
+    static func detectLineEnding(_ bytes: [UInt8]) -> String {
+        guard let lf = bytes.firstIndex(of: 0x0A) else { return "\r\n" }
+        return lf > 0 && bytes[lf - 1] == 0x0D ? "\r\n" : "\n"
+    }
+
+    /// `Name: value`, folded at white space before ``foldColumn``; non-ASCII values as RFC 2047
+    /// encoded words (Q encoding, UTF-8), each at most 75 characters (RFC 2047 §2).
+    static func fold(_ name: String, _ value: String, lineEnding: String) -> String {
+        let words: [String]
+        if value.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
+            words = value.split(separator: " ").map(String.init)
+        } else {
+            words = EncodedWordWriter.encode(value)
+        }
+        var out = name + ":"
+        var column = out.count
+        for word in words {
+            if column + 1 + word.count > foldColumn, column > name.count + 1 {
+                out += lineEnding
+                column = 0
+            }
+            out += " " + word
+            column += 1 + word.count
+        }
+        return out + lineEnding
+    }
+}
+
+/// RFC 2047 Q-encoded words for a UTF-8 text, never splitting a character across words.
+enum EncodedWordWriter {
+    /// RFC 2047 §2: "An 'encoded-word' may not be more than 75 characters long".
+    static let maxWordLength = 75
+    static let prefix = "=?UTF-8?Q?"
+    static let suffix = "?="
+
+    static func encode(_ text: String) -> [String] {
+        var words: [String] = []
+        var current = ""
+        let room = maxWordLength - prefix.count - suffix.count
+        for character in text {
+            var encoded = ""
+            for byte in String(character).utf8 {
+                // RFC 2047 §5(3): in a header text Q word, only letters, digits and !*+-/ pass as is.
+                if (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                    || "!*+-/".utf8.contains(byte) {
+                    encoded.unicodeScalars.append(Unicode.Scalar(byte))
+                } else if byte == 0x20 {
+                    encoded += "_"
+                } else {
+                    let hex = Array("0123456789ABCDEF".utf8)
+                    encoded += "=" + String(decoding: [hex[Int(byte >> 4)], hex[Int(byte & 15)]], as: UTF8.self)
+                }
+            }
+            if current.count + encoded.count > room, !current.isEmpty {
+                words.append(prefix + current + suffix)
+                current = ""
+            }
+            current += encoded
+        }
+        if !current.isEmpty { words.append(prefix + current + suffix) }
+        return words
+    }
+}
+
+extension String {
+    func replacingFirst(_ target: Character, with replacement: String) -> String {
+        guard let index = firstIndex(of: target) else { return self }
+        return self[..<index] + replacement + self[index(after: index)...]
+    }
+}

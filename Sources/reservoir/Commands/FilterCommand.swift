@@ -1,0 +1,113 @@
+import ArgumentParser
+import Glibc
+import MIME
+import Pipeline
+
+/// The original message, kept where the time-budget signal handler can reach it: on a
+/// timeout it is written out unchanged and the process exits 0 (fail-open).
+nonisolated(unsafe) private var passThroughBytes: UnsafeMutableBufferPointer<UInt8>?
+
+struct FilterCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "filter",
+        abstract: "Filter hook: the message on stdin, the same message on stdout with results added.",
+        discussion: """
+            Adds an RFC 8601 Authentication-Results field and one X-Reservation field per \
+            reservation at the top, removes such fields a sender forged, records trusted \
+            reservations in the store, and changes nothing else. Fail-open: on any error or when \
+            the time budget runs out the original bytes go out unchanged with exit status 0; only \
+            a failure to read stdin or write stdout exits 75 (EX_TEMPFAIL) so the MTA retries.
+
+            procmail:   :0 fw
+                        | reservoir filter --allowed-domains $HOME/.config/reservoir/allowed-domains
+            See docs/HOOKS.md for Sieve and Postfix.
+            """)
+
+    @OptionGroup var keys: KeyOptions
+    @OptionGroup var policy: PolicyOptions
+    @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var clock: ClockOptions
+
+    @Option(name: .customLong("authserv-id"), help: ArgumentHelp("The authserv-id of the Authentication-Results field (default: the host name).", valueName: "name"))
+    var authservID: String?
+
+    @Option(name: .customLong("timeout"), help: ArgumentHelp("Seconds before the message is passed through unchanged.", valueName: "seconds"))
+    var timeout: Int = 5
+
+    @Flag(name: .customLong("no-store"), help: "Do not record anything.")
+    var noStore = false
+
+    func run() throws {
+        let original: [UInt8]
+        do {
+            original = try StandardInput.readAll()
+        } catch {
+            Output.error("filter: cannot read standard input: \(error)")
+            throw ExitCode(75)
+        }
+        armTimeout(original)
+        var output = original
+        do {
+            let runner = try CommandRunner(keys: keys, policy: policy, store: noStore ? nil : storeOptions,
+                                           clock: clock, includePast: false)
+            let report = runner.pipeline.process(RawMessage(bytes: original, origin: MessageOrigin(path: nil)))
+            for diagnostic in report.diagnostics where diagnostic.stage == .store {
+                Output.error("filter: \(diagnostic.message) (message passed through)")
+            }
+            output = FilterHeaders.rewrite(original, report: report,
+                                           authservID: authservID ?? AuthenticationResults.defaultAuthservID())
+        } catch {
+            Output.error("filter: \(error) (message passed through unchanged)")
+        }
+        alarm(0)
+        guard Output.bytes(output) else {
+            Output.error("filter: cannot write standard output")
+            throw ExitCode(75)
+        }
+    }
+
+    /// After `timeout` seconds SIGALRM writes the original message and exits 0.
+    func armTimeout(_ original: [UInt8]) {
+        guard timeout > 0 else { return }
+        let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(original.count, 1))
+        _ = buffer.initialize(from: original)
+        passThroughBytes = UnsafeMutableBufferPointer(rebasing: buffer[0..<original.count])
+        signal(SIGALRM) { _ in
+            // Only async-signal-safe calls here: write(2) and _exit(2).
+            if let bytes = passThroughBytes, let base = bytes.baseAddress {
+                var offset = 0
+                while offset < bytes.count {
+                    let n = write(STDOUT_FILENO, base + offset, bytes.count - offset)
+                    if n > 0 { offset += n } else if n < 0, errno == EINTR { continue } else { _exit(75) }
+                }
+            }
+            _exit(0)
+        }
+        alarm(UInt32(timeout))
+    }
+}
+
+struct IngestCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ingest",
+        abstract: "Record a message's trusted reservations; print nothing (pipe/execute hooks).",
+        discussion: """
+            Like filter without the output. Exit status per sysexits.h: 0 done (also for mail \
+            without reservations or malformed mail), 66 unreadable input, 75 the store failed \
+            (the MTA should retry).
+            """)
+
+    @Argument(help: ArgumentHelp("A message file, or - for standard input.", valueName: "file"))
+    var file: String = "-"
+
+    @OptionGroup var keys: KeyOptions
+    @OptionGroup var policy: PolicyOptions
+    @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var clock: ClockOptions
+
+    func run() throws {
+        let runner = try CommandRunner(keys: keys, policy: policy, store: storeOptions, clock: clock, includePast: false)
+        let report = runner.pipeline.process(try runner.read(file))
+        try runner.check(report)
+    }
+}
