@@ -1,0 +1,49 @@
+import Testing
+import MIME
+@testable import Pipeline
+
+@Suite("What the filter adds to a message")
+struct FilterHeadersTests {
+    @Test("the original follows the added fields byte for byte", arguments: [1, 4, 7, 8])
+    func byteExact(number: Int) throws {
+        let raw = try Samples.message(number)
+        let report = try Samples.pipeline().process(raw)
+        let out = FilterHeaders.rewrite(raw.bytes, report: report, authservID: "mx.home.example")
+        #expect(out.count > raw.bytes.count)
+        #expect(Array(out.suffix(raw.bytes.count)) == raw.bytes)
+        let added = String(decoding: out.prefix(out.count - raw.bytes.count), as: UTF8.self)
+        #expect(added.hasPrefix("Authentication-Results: mx.home.example;"))
+        #expect(added.components(separatedBy: "X-Reservation:").count - 1 == report.items.count)
+        // Maildir files use LF: the added fields do too.
+        #expect(!added.contains("\r"))
+    }
+
+    @Test("forged Authentication-Results with our authserv-id and X-Reservation fields are removed")
+    func forged() throws {
+        let raw = try Samples.message(1)
+        let forged = Array("Authentication-Results: MX.home.example; dkim=pass header.d=bank.example\nX-Reservation: Flight fake\nAuthentication-Results: other.example; dkim=pass\n".utf8) + raw.bytes
+        let report = try Samples.pipeline().process(RawMessage(bytes: forged, origin: MessageOrigin(path: nil)))
+        let out = String(decoding: FilterHeaders.rewrite(forged, report: report, authservID: "mx.home.example"), as: UTF8.self)
+        #expect(!out.contains("bank.example"))
+        #expect(!out.contains("Flight fake"))
+        #expect(out.contains("Authentication-Results: other.example; dkim=pass"))
+    }
+
+    @Test("the summary reads category, title, local time, offset and status")
+    func summaryLine() throws {
+        let report = try Samples.pipeline().process(try Samples.message(1))
+        let item = try #require(report.items.first)
+        #expect(FilterHeaders.summary(item.reservation, trusted: true) == "Restaurant EPIC Steak 2031-05-12 19:30 -07:00 confirmed #IWDSCA")
+        #expect(FilterHeaders.summary(item.reservation, trusted: false).hasSuffix("(untrusted)"))
+    }
+
+    @Test("non-ASCII summaries are RFC 2047 words of at most 75 characters, lines of at most 78")
+    func encodedWords() {
+        let field = FilterHeaders.fold("X-Reservation", "Train EC 15 Zürich HB → Milano Centrale 2031-07-14 09:33 +02:00 confirmed #RA-9F3Z7K", lineEnding: "\r\n")
+        let lines = field.components(separatedBy: "\r\n").filter { !$0.isEmpty }
+        #expect(lines.count > 1)
+        #expect(lines.allSatisfy { $0.utf8.count <= 78 })
+        #expect(field.utf8.allSatisfy { $0 < 0x80 })
+        #expect(field.contains("=?UTF-8?Q?"))
+    }
+}

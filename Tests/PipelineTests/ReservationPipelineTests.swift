@@ -1,0 +1,91 @@
+import Testing
+import DKIM
+import EventStore
+import Reservations
+@testable import Pipeline
+
+@Suite("The whole pipeline on the sample Maildir")
+struct ReservationPipelineTests {
+    @Test("the EPIC Steak confirmation is verified, trusted, repaired and stored")
+    func confirmation() throws {
+        let tmp = TemporaryStore(); defer { tmp.remove() }
+        let report = try Samples.pipeline(store: try tmp.open()).process(try Samples.message(1))
+        #expect(report.signatures.map(\.result) == [.pass])
+        #expect(report.signatures.first?.domain == "epicsteak.example")
+        #expect(report.trust.trusted)
+        #expect(report.trust.vouchingDomain == "epicsteak.example")
+        let item = try #require(report.items.first)
+        #expect(item.reservation.category == .food)
+        #expect(item.reservation.reservationID == "IWDSCA")
+        #expect(item.reservation.title == "EPIC Steak")
+        #expect(item.reservation.start?.local == "2031-05-12T19:30:00")
+        #expect(item.reservation.start?.offsetSeconds == -7 * 3600)
+        #expect(item.reservation.details.contains(ReservationDetail(label: "Party size", value: "2")))
+        #expect(item.change?.kind == "created")
+        // Apple's example misses two commas; the repair is reported, not hidden.
+        #expect(report.diagnostics.contains { $0.stage == .markup })
+    }
+
+    @Test("the altered sample fails DKIM and nothing is stored")
+    func altered() throws {
+        let tmp = TemporaryStore(); defer { tmp.remove() }
+        let store = try tmp.open()
+        let report = try Samples.pipeline(store: store).process(try Samples.message(8))
+        #expect(report.signatures.map(\.result) == [.fail])
+        #expect(!report.trust.trusted)
+        #expect(report.items.count == 1)
+        #expect(report.items.allSatisfy { $0.change == nil })
+        #expect(try store.events().isEmpty)
+    }
+
+    @Test("confirmed, moved, cancelled: one event, cancelled, at sequence 2; a replay changes nothing")
+    func lifecycle() throws {
+        let tmp = TemporaryStore(); defer { tmp.remove() }
+        let store = try tmp.open()
+        let pipeline = try Samples.pipeline(store: store)
+        let kinds = try [1, 2, 3].map { try pipeline.process(try Samples.message($0)).items.first?.change?.kind }
+        #expect(kinds == ["created", "updated", "cancelled"])
+        let replay = pipeline.process(try Samples.message(2))
+        #expect(replay.items.first?.change?.kind == "unchanged")
+        let events = try store.events()
+        #expect(events.count == 1)
+        #expect(events.first?.event.status == .cancelled)
+        #expect(events.first?.event.start?.local == "2031-05-12T18:30:00")
+        #expect(events.first?.sequence == 2)
+    }
+
+    @Test("the two-leg flight gives two events of one booking")
+    func flight() throws {
+        let report = try Samples.pipeline().process(try Samples.message(4))
+        #expect(report.trust.trusted)
+        #expect(report.items.count == 2)
+        #expect(Set(report.items.map(\.reservation.reservationID)) == ["K7Q2PX"])
+        #expect(Set(report.items.map(\.reservation.itemID)).count == 2)
+        #expect(report.items.allSatisfy { $0.reservation.category == .flight })
+    }
+
+    @Test("hotel, Microdata train and a newsletter", arguments: [(5, ReservationCategory?.some(.lodging)), (6, .train), (7, nil)])
+    func otherSamples(number: Int, category: ReservationCategory?) throws {
+        let report = try Samples.pipeline().process(try Samples.message(number))
+        #expect(report.signatures.map(\.result) == [.pass])
+        #expect(report.items.first?.reservation.category == category)
+        #expect(report.items.count == (category == nil ? 0 : 1))
+    }
+
+    @Test("a sender outside the allowed domains is verified but not trusted")
+    func notAllowed() throws {
+        let policy = TrustPolicy(allowedDomains: ["cascadia-air.example"])
+        let report = try Samples.pipeline(policy: policy).process(try Samples.message(1))
+        #expect(report.signatures.map(\.result) == [.pass])
+        #expect(!report.trust.trusted)
+        #expect(report.trust.reason.contains("not an allowed domain"))
+    }
+
+    @Test("reservations that already ended are dropped with a reason, kept with includePast")
+    func ended() throws {
+        let later: Int64 = 2_000_000_000   // 2033
+        let dropped = try Samples.pipeline(now: later).process(try Samples.message(1))
+        #expect(dropped.items.isEmpty)
+        #expect(dropped.diagnostics.contains { $0.code == "ended" })
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+
+/// Runs the built `reservoir` executable, as a user or a mail system would.
+struct ReservoirBinary {
+    struct Result {
+        var status: Int32
+        var stdout: Data
+        var stderr: String
+        var text: String { String(decoding: stdout, as: UTF8.self) }
+    }
+
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+    static let samples = packageRoot.appendingPathComponent("Maildir-samples")
+    static let keys = samples.appendingPathComponent("keys.zone").path
+    static let allowed = samples.appendingPathComponent("allowed-domains").path
+    static let now = "2026-11-22T12:00:00Z"
+
+    /// The executable sits beside the test bundle in the build products folder.
+    static var executable: URL {
+        let candidates = [Bundle.main.bundleURL, URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()]
+        for dir in candidates {
+            let url = dir.appendingPathComponent("reservoir")
+            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
+        }
+        return candidates[0].appendingPathComponent("reservoir")
+    }
+
+    static func sample(_ number: Int) throws -> String {
+        for folder in ["cur", "new"] {
+            let dir = samples.appendingPathComponent(folder)
+            if let name = try FileManager.default.contentsOfDirectory(atPath: dir.path).first(where: { $0.contains(".M\(number)P") }) {
+                return dir.appendingPathComponent(name).path
+            }
+        }
+        throw CocoaError(.fileNoSuchFile)
+    }
+
+    static func run(_ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:]) throws -> Result {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env["NO_COLOR"] = "1"
+        for (k, v) in environment { env[k] = v }
+        process.environment = env
+        let out = Pipe(), err = Pipe(), input = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = input
+        try process.run()
+        // Feed stdin and drain both pipes concurrently so large messages cannot deadlock.
+        let writer = Thread {
+            if let stdin { input.fileHandleForWriting.write(stdin) }
+            try? input.fileHandleForWriting.close()
+        }
+        writer.start()
+        nonisolated(unsafe) var errData = Data()
+        let errReader = Thread { errData = err.fileHandleForReading.readDataToEndOfFile() }
+        errReader.start()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        while errReader.isExecuting || !errReader.isFinished { usleep(1000) }
+        return Result(status: process.terminationStatus, stdout: outData, stderr: String(decoding: errData, as: UTF8.self))
+    }
+}
+
+/// A temporary directory removed at the end of a test.
+struct TemporaryDirectory {
+    let path = NSTemporaryDirectory() + "reservoir-cli-\(UUID().uuidString)"
+    init() throws { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) }
+    func remove() { try? FileManager.default.removeItem(atPath: path) }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import Testing
+
+@Suite("The reservoir command, run as a user runs it")
+struct ReservoirCLITests {
+    @Test("banner on the confirmation: restaurant, local time with offset, party, status, DKIM verdict")
+    func bannerConfirmation() throws {
+        let tmp = try TemporaryDirectory(); defer { tmp.remove() }
+        let r = try ReservoirBinary.run(["banner", try ReservoirBinary.sample(1), "--keys", ReservoirBinary.keys,
+                                         "--allowed-domains", ReservoirBinary.allowed, "--now", ReservoirBinary.now,
+                                         "--store", "sqlite:\(tmp.path)/e.sqlite3"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let text = r.text
+        #expect(text.contains("Restaurant"))
+        #expect(text.contains("EPIC Steak"))
+        #expect(text.contains("Mon 12 May 2031 19:30 (UTC−07:00)"))
+        #expect(text.contains("Party size") && text.contains("2"))
+        #expect(text.contains("confirmed"))
+        #expect(text.contains("pass d=epicsteak.example"))
+        #expect(text.contains("trusted: DKIM signature by epicsteak.example"))
+        #expect(text.contains("new event"))
+    }
+
+    @Test("banner on the altered message shows the DKIM failure and no trust")
+    func bannerAltered() throws {
+        let r = try ReservoirBinary.run(["banner", try ReservoirBinary.sample(8), "--keys", ReservoirBinary.keys,
+                                         "--allowed-domains", ReservoirBinary.allowed, "--now", ReservoirBinary.now, "--no-store"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.text.contains("fail d=trattorialucca.example"))
+        #expect(r.text.contains("NOT TRUSTED"))
+        #expect(r.text.contains("body hash"))
+    }
+
+    @Test("banner reads standard input with -, and prints JSON for programs")
+    func bannerJSON() throws {
+        let message = try Data(contentsOf: URL(fileURLWithPath: try ReservoirBinary.sample(1)))
+        let r = try ReservoirBinary.run(["banner", "-", "--json", "--keys", ReservoirBinary.keys, "--allow-any-domain",
+                                         "--now", ReservoirBinary.now, "--no-store"], stdin: message)
+        #expect(r.status == 0, "\(r.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: r.stdout) as? [String: Any])
+        let trust = try #require(object["trust"] as? [String: Any])
+        #expect(trust["trusted"] as? Bool == true)
+        #expect((trust["overrides"] as? [String]) == ["--allow-any-domain"])
+        let reservations = try #require(object["reservations"] as? [[String: Any]])
+        #expect(reservations.first?["reservationId"] as? String == "IWDSCA")
+        #expect(reservations.first?["start"] as? String == "2031-05-12T19:30:00-07:00")
+    }
+
+    @Test("scan of the samples stores the lifecycle; events --ics exports it")
+    func scanAndExport() throws {
+        let tmp = try TemporaryDirectory(); defer { tmp.remove() }
+        let store = "sqlite:\(tmp.path)/events.sqlite3"
+        let scan = try ReservoirBinary.run(["scan", ReservoirBinary.samples.path, "--keys", ReservoirBinary.keys,
+                                            "--allowed-domains", ReservoirBinary.allowed, "--now", ReservoirBinary.now, "--store", store])
+        #expect(scan.status == 0, "\(scan.stderr)")
+        #expect(scan.text.contains("Scanned: 8 messages"))
+        let ics = try ReservoirBinary.run(["events", "--ics", "--store", store, "--now", ReservoirBinary.now])
+        #expect(ics.status == 0, "\(ics.stderr)")
+        #expect(ics.text.hasPrefix("BEGIN:VCALENDAR\r\n"))
+        #expect(ics.text.contains("STATUS:CANCELLED"))
+        #expect(!ics.text.contains("Trattoria"))   // the altered message is never stored
+        let history = try ReservoirBinary.run(["events", "--history", "IWDSCA", "--store", store])
+        #expect(history.text.contains("created") && history.text.contains("updated") && history.text.contains("cancelled"))
+    }
+
+    @Test("filter passes the message through byte for byte with fields added at the top")
+    func filter() throws {
+        let message = try Data(contentsOf: URL(fileURLWithPath: try ReservoirBinary.sample(4)))
+        let r = try ReservoirBinary.run(["filter", "--keys", ReservoirBinary.keys, "--allowed-domains", ReservoirBinary.allowed,
+                                         "--now", ReservoirBinary.now, "--no-store", "--authserv-id", "mx.test"], stdin: message)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.suffix(message.count) == message)
+        let added = String(decoding: r.stdout.prefix(r.stdout.count - message.count), as: UTF8.self)
+        #expect(added.hasPrefix("Authentication-Results: mx.test;"))
+        #expect(added.contains("dkim=pass"))
+        #expect(added.components(separatedBy: "X-Reservation: Flight").count == 3)
+    }
+
+    @Test("filter passes garbage and empty input through unchanged, exit 0",
+          arguments: [Data(), Data([0x00, 0xFF, 0x0A, 0x0D]), Data("no header at all".utf8)])
+    func filterGarbage(input: Data) throws {
+        let r = try ReservoirBinary.run(["filter", "--keys", ReservoirBinary.keys, "--no-store"], stdin: input)
+        #expect(r.status == 0)
+        #expect(r.stdout.suffix(input.count) == input)
+    }
+
+    @Test("an unreadable file is a clear error with EX_NOINPUT")
+    func missingFile() throws {
+        let r = try ReservoirBinary.run(["banner", "/nonexistent/message.eml", "--no-store"])
+        #expect(r.status == 66)
+        #expect(r.stderr.contains("/nonexistent/message.eml"))
+    }
+
+    @Test("verify prints one result per signature")
+    func verify() throws {
+        let r = try ReservoirBinary.run(["verify", try ReservoirBinary.sample(5), "--keys", ReservoirBinary.keys])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.text.contains("dkim=pass d=harborview-hotels.example s=s2026 a=rsa-sha256"))
+    }
+
+    @Test("extract --explain says what was repaired in Apple's broken example")
+    func extractExplain() throws {
+        let r = try ReservoirBinary.run(["extract", try ReservoirBinary.sample(1), "--explain", "--now", ReservoirBinary.now])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.text.contains("EPIC Steak"))
+        #expect(r.text.contains("json-repaired"))
+    }
+}
