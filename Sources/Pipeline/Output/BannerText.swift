@@ -48,7 +48,8 @@ enum BannerText {
     static func change(_ change: EventChange) -> String {
         switch change {
         case .created(let e): "new event (sequence \(e.sequence))"
-        case .updated(let e, _): "event updated (sequence \(e.sequence))"
+        case .updated(let e, let previous):
+            "event updated (sequence \(e.sequence)): \(EventRevision.summary(from: previous.event, to: e.event))"
         case .cancelled(let e, _): "event cancelled (sequence \(e.sequence))"
         case .unchanged: "already up to date"
         case .olderThanStored: "ignored: a newer message already changed this event"
