@@ -7,6 +7,7 @@ extension ReservationInterpreter {
         guard let flight = requiredReservationFor() else { return nil }
         let airline = flight.node("airline")
         let airlineName = airline?.text("name") ?? (airline == nil ? flight.text("airline") : nil)
+            ?? flight.name(of: "provider") ?? node.name(of: "provider")
         let airlineCode = airline?.text("iataCode")
         let number = Self.flightDesignator(code: airlineCode, number: flight.text("flightNumber"))
         let from = Self.placeCode(flight.node("departureAirport")) ?? flight.text("departureAirport")

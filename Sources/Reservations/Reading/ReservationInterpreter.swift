@@ -187,8 +187,13 @@ struct ReservationInterpreter {
     }
 
     /// `reservationFor`, or nil with a `missing-field` diagnostic.
+    /// Text where a Thing belongs (`"reservationFor": "EPIC Steak"`) is read as its name.
     mutating func requiredReservationFor() -> SchemaNode? {
         if let thing = node.node("reservationFor") { return thing }
+        if let name = node.text("reservationFor") {
+            note(.repaired, "reservationFor is text (\"\(name)\"); read as the name of the \(category.displayName.lowercased())")
+            return SchemaNode(JSONObject(pairs: [("name", .string(name))]))
+        }
         note(.missingField, "no reservationFor object (the \(category.displayName.lowercased()) being booked); item dropped")
         return nil
     }

@@ -9,7 +9,8 @@ public import Markup
 ///   `Order.orderedItem` / `OrderItem.orderedItem`, `ItemList.itemListElement`, `@graph`, and
 ///   `ReservationPackage.subReservation` (whose legs inherit the package's booking number,
 ///   status and guest).
-/// - Kept items are keyed by (reservationID, itemID); a repeated key keeps the first.
+/// - Kept items are keyed by (reservationID, itemID); a repeated key keeps the first
+///   (`duplicate-item`), except that another passenger's item adds that passenger's details.
 /// - With `now`, reservations whose end (or start, without an end) is before `now` are
 ///   dropped; a floating time counts as ending at the latest moment it could (UTC−14:00),
 ///   a date as the end of that day. With `now == nil` nothing is dropped for being past.
@@ -28,6 +29,7 @@ public enum ReservationReader {
         var diagnostics = finder.diagnostics
         var reservations: [Reservation] = []
         var seen: Set<String> = []
+        var keptIndex: [String: Int] = [:]
 
         for candidate in finder.candidates {
             var interpreter = ReservationInterpreter(candidate)
@@ -37,6 +39,7 @@ public enum ReservationReader {
 
             let key = reservation.reservationID + "\u{0}" + reservation.itemID
             guard !seen.contains(key) else {
+                if let index = keptIndex[key], mergePassenger(reservation, into: &reservations[index]) { continue }
                 diagnostics.append(ReservationDiagnostic(
                     code: .duplicateItem,
                     message: "\(reservation.schemaType) \(reservation.reservationID) item \(reservation.itemID) appears again (\(reservation.title)); the first is kept"))
@@ -58,9 +61,24 @@ public enum ReservationReader {
                     message: "more than \(ReservationLimits.reservationsPerMessage) reservations in one message; the rest are ignored"))
                 break
             }
+            keptIndex[key] = reservations.count
             reservations.append(reservation)
         }
         return ReservationExtraction(reservations: reservations, diagnostics: diagnostics)
+    }
+
+    /// Gmail's markup gives each passenger of a booking their own reservation with the same
+    /// booking number and trip: one calendar event carries them all. A second item for the
+    /// same key with a guest not yet listed adds its details (guest, seat, ticket) to the
+    /// first; the first's times, place and JSON stay. Returns false for a true duplicate.
+    static func mergePassenger(_ other: Reservation, into kept: inout Reservation) -> Bool {
+        guard let guest = other.details.first(where: { $0.label == "Guest" })?.value,
+              !kept.details.contains(where: { ($0.label == "Guest" || $0.label == "Guests") && $0.value == guest })
+        else { return false }
+        for detail in other.details where !kept.details.contains(detail) {
+            kept.details.append(detail)
+        }
+        return true
     }
 
     /// The last instant the reservation can still be running: its end, else its start.

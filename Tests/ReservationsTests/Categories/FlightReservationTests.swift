@@ -1,5 +1,6 @@
 import Testing
 import Markup
+import Foundation
 @testable import Reservations
 
 @Suite("Flight reservations")
@@ -93,5 +94,34 @@ struct FlightReservationTests {
         #expect(extraction.reservations.map(\.reservationID) == ["PKG9", "PKG9"])
         #expect(extraction.reservations.map(\.itemID) == ["LH1-FRA-2031-09-01", "LH2-JFK-2031-09-09"])
         #expect(extraction.reservations.map { $0.detail("Guest") } == ["Ada", "Ada"])
+    }
+
+    @Test("two passengers on one leg: one event listing both")
+    func twoPassengers() throws {
+        let jane = Self.leg(seat: "14A", number: "412", from: ("SFO", "San Francisco International"),
+                            to: ("SEA", "Seattle-Tacoma International"),
+                            departs: "2031-06-03T08:15:00-07:00", arrives: "2031-06-03T10:22:00-07:00")
+        let john = jane.replacingOccurrences(of: "Jane Appleseed", with: "John Appleseed").replacingOccurrences(of: "14A", with: "14B")
+        let extraction = try JSONFixture.read(jane, john)
+        #expect(extraction.diagnostics.isEmpty)
+        let r = try #require(extraction.reservations.first)
+        #expect(extraction.reservations.count == 1)
+        #expect(r.details.filter { $0.label == "Guest" }.map(\.value) == ["Jane Appleseed", "John Appleseed"])
+        #expect(r.details.filter { $0.label == "Seat" }.map(\.value) == ["14A", "14B"])
+
+        // The very same item again is a duplicate.
+        let twice = try JSONFixture.read(jane, jane)
+        #expect(twice.reservations.count == 1)
+        #expect(twice.codes == ["duplicate-item"])
+    }
+
+    @Test("the airline named as provider")
+    func providerAsAirline() throws {
+        let extraction = try JSONFixture.read("""
+        {"@type": "FlightReservation", "reservationNumber": "P1", "provider": {"@type": "Airline", "name": "Alpine Air"},
+         "reservationFor": {"@type": "Flight", "flightNumber": "AA7",
+           "departureAirport": {"iataCode": "ZRH"}, "arrivalAirport": {"iataCode": "VIE"}, "departureTime": "2031-02-02T07:00:00+01:00"}}
+        """)
+        #expect(extraction.reservations.first?.title == "Alpine Air AA7 ZRH → VIE")
     }
 }

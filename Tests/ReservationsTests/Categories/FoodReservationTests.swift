@@ -143,4 +143,14 @@ struct FoodReservationTests {
         #expect(extraction.reservations.isEmpty)
         #expect(extraction.codes == ["invalid-value", "missing-field"])
     }
+
+    @Test("reservationFor written as text is read as the restaurant's name, with repaired")
+    func reservationForText() throws {
+        let extraction = try JSONFixture.read("""
+        {"@type": "FoodEstablishmentReservation", "reservationId": "T9", "startTime": "2031-06-21T20:00:00-07:00",
+         "reservationFor": "Chez Panisse"}
+        """)
+        #expect(extraction.reservations.first?.title == "Chez Panisse")
+        #expect(extraction.codes == ["repaired"])
+    }
 }
