@@ -1,6 +1,6 @@
-/// schema.org `PostalAddress` on one line, in the order an envelope reads in most of the
-/// world: street, locality, region and postal code, country
-/// (`369 The Embarcadero, San Francisco, CA 94105, US`). A plain-text address is kept as is.
+/// schema.org `PostalAddress` on one line: street, locality with region and postal code,
+/// country (`369 The Embarcadero, San Francisco, CA 94105, US`;
+/// `Bahnhofplatz 1, 8001 Zürich, CH`). A plain-text address is kept as is.
 struct PostalAddress {
     var street: String?
     var locality: String?
@@ -25,10 +25,18 @@ struct PostalAddress {
         if formatted == nil { return nil }
     }
 
+    /// With a region, the North American order `Locality, Region Postcode`; without one, the
+    /// continental European `Postcode Locality`.
     var formatted: String? {
-        var regionLine = [region, postalCode].compactMap { $0 }.joined(separator: " ")
-        if regionLine.isEmpty, let locality { regionLine = locality } else if let locality { regionLine = locality + ", " + regionLine }
-        let parts = [street, regionLine.isEmpty ? nil : regionLine, country].compactMap { $0 }
+        let regionLine: String?
+        if let region {
+            regionLine = [locality, [region, postalCode].compactMap { $0 }.joined(separator: " ")]
+                .compactMap { $0 }.joined(separator: ", ")
+        } else {
+            let line = [postalCode, locality].compactMap { $0 }.joined(separator: " ")
+            regionLine = line.isEmpty ? nil : line
+        }
+        let parts = [street, regionLine, country].compactMap { $0 }
         if parts.isEmpty { return plain }
         return parts.joined(separator: ", ")
     }
