@@ -31,6 +31,10 @@ extension ReservationInterpreter {
         draft.add("Boarding group", node.text("boardingGroup"))
         draft.add("Terminal", flight.text("departureTerminal"))
         draft.add("Gate", flight.text("departureGate"))
+        if let boarding = flight.text("boardingTime").flatMap(DateTimeValue.init(parsing:)), !boarding.isDateOnly {
+            draft.add("Boarding time", String(boarding.local.dropFirst(11).prefix(5)))
+        }
+        draft.add("Operated by", flight.name(of: "operatedBy"))
         draft.add("Arrival", PlaceLine.line(flight.node("arrivalAirport"), includeCode: true) ?? to)
         return draft
     }

@@ -77,8 +77,8 @@ struct ReservationInterpreter {
 
         addCommonDetails(to: &draft)
         let reservationID = readReservationID(draft)
-        let url = node.text("modifyReservationUrl", "url")
-        let checkinURL = node.text("checkinUrl", "checkInUrl")
+        let url = node.text("modifyReservationUrl") ?? actionTarget("EditAction") ?? node.text("url")
+        let checkinURL = node.text("checkinUrl", "checkInUrl") ?? actionTarget("CheckInAction")
 
         return Reservation(
             category: category, schemaType: candidate.schemaType, reservationID: reservationID,
@@ -120,6 +120,15 @@ struct ReservationInterpreter {
         return derived
     }
 
+    /// The `target` of a Gmail action in `potentialAction` (`EditAction`, `CheckInAction`):
+    /// a URL, or an EntryPoint with `urlTemplate` / `url`.
+    func actionTarget(_ type: String) -> String? {
+        for action in node.nodes("potentialAction") where action.types.contains(type) {
+            if let url = action.node("target")?.text("urlTemplate", "url") ?? action.text("target") { return url }
+        }
+        return nil
+    }
+
     /// FNV-1a 64-bit, hex: a stable short digest (not for security).
     static func fnv1a(_ text: String) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
@@ -141,6 +150,8 @@ struct ReservationInterpreter {
         }
         draft.add(guests.count > 1 ? "Guests" : "Guest", guests.isEmpty ? nil : guests.joined(separator: ", "))
         draft.add("Booking reference", node.text("reservationNumber", "reservationId"))
+        // Gmail's flight markup puts ticketNumber on the reservation; schema.org on the Ticket.
+        draft.add("Ticket number", node.text("ticketNumber"))
         for ticket in node.nodes("reservedTicket") {
             draft.add("Ticket number", ticket.text("ticketNumber"))
             if !draft.details.contains(where: { $0.label == "Seat" }) {
@@ -151,7 +162,12 @@ struct ReservationInterpreter {
             let currency = node.text("priceCurrency") ?? node.node("totalPrice")?.text("priceCurrency")
             draft.add("Total price", currency.map { "\(price) \($0)" } ?? price)
         }
-        draft.add("Check-in URL", node.text("checkinUrl", "checkInUrl"))
+        if let membership = node.node("programMembershipUsed") ?? node.node("programMembership"),
+           let number = membership.text("membershipNumber", "memberNumber") {
+            let program = membership.text("programName") ?? membership.name(of: "program") ?? membership.name(of: "hostingOrganization")
+            draft.add("Membership", program.map { "\($0) \(number)" } ?? number)
+        }
+        draft.add("Check-in URL", node.text("checkinUrl", "checkInUrl") ?? actionTarget("CheckInAction"))
     }
 
     /// schema.org `Seat`: section, row, number, seating type (`Wagen 12, Row 3, Seat 47, 1. Klasse`).

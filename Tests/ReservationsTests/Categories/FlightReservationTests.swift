@@ -124,4 +124,41 @@ struct FlightReservationTests {
         """)
         #expect(extraction.reservations.first?.title == "Alpine Air AA7 ZRH → VIE")
     }
+
+    /// The shape of Gmail's full FlightReservation example: ticket number on the reservation,
+    /// actions, membership, boarding time, code share.
+    @Test("Gmail's full flight shape: actions, ticket, membership, boarding")
+    func gmailFullShape() throws {
+        let extraction = try JSONFixture.read("""
+        {"@context": "http://schema.org", "@type": "FlightReservation", "reservationNumber": "ZZ81QK",
+         "reservationStatus": "http://schema.org/Confirmed",
+         "underName": {"@type": "Person", "name": "Sam Rivera", "email": "sam@example.com"},
+         "programMembership": {"@type": "ProgramMembership", "memberNumber": "CA-55210", "program": "Cascadia Miles"},
+         "potentialAction": [
+           {"@type": "EditAction", "target": "https://agency.example/edit/ZZ81QK"},
+           {"@type": "CheckInAction", "target": {"@type": "EntryPoint", "urlTemplate": "https://cascadia-air.example/ci/ZZ81QK"}}
+         ],
+         "ticketNumber": "016-2299110032",
+         "airplaneSeat": "3C", "boardingGroup": "A",
+         "reservationFor": {"@type": "Flight", "flightNumber": "7",
+           "airline": {"@type": "Airline", "name": "Cascadia Air", "iataCode": "C7"},
+           "operatedBy": {"@type": "Airline", "name": "Northern Sky", "iataCode": "NS"},
+           "departureAirport": {"@type": "Airport", "name": "Portland International", "iataCode": "PDX"},
+           "departureTime": "2031-10-02T06:05:00-07:00", "departureGate": "C4",
+           "boardingTime": "2031-10-02T05:25:00-07:00",
+           "arrivalAirport": {"@type": "Airport", "name": "Denver International", "iataCode": "DEN"},
+           "arrivalTime": "2031-10-02T09:40:00-06:00"}}
+        """)
+        let r = try #require(extraction.reservations.first)
+        #expect(extraction.diagnostics.isEmpty)
+        #expect(r.title == "Cascadia Air C7 7 PDX → DEN")
+        #expect(r.url == "https://agency.example/edit/ZZ81QK")
+        #expect(r.checkinURL == "https://cascadia-air.example/ci/ZZ81QK")
+        #expect(r.detail("Ticket number") == "016-2299110032")
+        #expect(r.detail("Membership") == "Cascadia Miles CA-55210")
+        #expect(r.detail("Boarding time") == "05:25")
+        #expect(r.detail("Boarding group") == "A")
+        #expect(r.detail("Gate") == "C4")
+        #expect(r.detail("Operated by") == "Northern Sky")
+    }
 }
