@@ -15,6 +15,16 @@ public import Markup
 ///   dropped; a floating time counts as ending at the latest moment it could (UTC−14:00),
 ///   a date as the end of that day. With `now == nil` nothing is dropped for being past.
 ///
+/// Decisions where the documentation leaves room:
+/// - Booking key: `reservationId`, else `reservationNumber`, else `@id`; with none, a key
+///   derived from category, title and start date (`derived-<FNV-1a>`) plus a `missing-field`
+///   diagnostic, rather than dropping the booking as Apple Mail does.
+/// - A date-time without offset is kept as floating time with `no-time-zone` (Apple Mail
+///   drops it); dates without a time are whole days and need no offset.
+/// - An item without a start is dropped (`missing-field`), except a cancellation, which only
+///   needs its key to cancel what is stored.
+/// - A missing `reservationStatus` means confirmed; an unknown one too, with `invalid-value`.
+///
 /// Never throws or traps: what cannot be used is reported in ``ReservationExtraction/diagnostics``.
 public enum ReservationReader {
     /// The most any time zone lags UTC (UTC−12:00) plus margin: a floating time read as UTC

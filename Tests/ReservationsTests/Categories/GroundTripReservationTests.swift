@@ -88,4 +88,22 @@ struct GroundTripReservationTests {
         #expect(r.itemID == "Piraeus-2031-08-10")
         #expect(r.end?.epochSeconds == r.start.map { ($0.epochSeconds ?? 0) + 5 * 3600 + 40 * 60 })
     }
+
+    @Test("times wrapped in {@value} objects; a floating arrival is reported")
+    func wrappedTimes() throws {
+        let extraction = try JSONFixture.read("""
+        {"@type": "TrainReservation", "reservationNumber": "XJ7",
+         "reservationFor": {"@type": "TrainTrip", "trainNumber": "ICE 123",
+           "departureStation": {"@type": "TrainStation", "name": "Berlin Hbf"},
+           "departureTime": {"@type": "DateTime", "@value": "2031-01-24T07:46:00+01:00"},
+           "arrivalStation": {"@type": "TrainStation", "name": "Köln Hbf"},
+           "arrivalTime": "2031-01-24T12:09:00"}}
+        """)
+        let r = try #require(extraction.reservations.first)
+        #expect(r.start?.offsetSeconds == 3600)
+        #expect(r.end?.offsetSeconds == nil)
+        #expect(r.title == "ICE 123 Berlin Hbf → Köln Hbf")
+        #expect(extraction.codes == ["no-time-zone"])
+        #expect(extraction.diagnostics.first?.message.contains("reservationFor.arrivalTime") == true)
+    }
 }
