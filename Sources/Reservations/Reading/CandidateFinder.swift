@@ -39,12 +39,9 @@ struct CandidateFinder {
             message: "\(what) is not a reservation kind Reservoir reads (FoodEstablishmentReservation, LodgingReservation, RentalCarReservation, FlightReservation, TrainReservation, BusReservation, BoatReservation, EventReservation, TaxiReservation); ignored"))
     }
 
+    /// The types of an item, or of the objects of a top-level array (one level only).
     static func typeList(_ value: JSONValue) -> [String] {
-        switch value {
-        case .object(let o): SchemaNode(o).types
-        case .array(let a): a.flatMap(typeList)
-        default: []
-        }
+        value.listValue.flatMap { SchemaNode($0)?.types ?? [] }
     }
 
     private mutating func visit(_ value: JSONValue, depth: Int, inherited: JSONObject?) {

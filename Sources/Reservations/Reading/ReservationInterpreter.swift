@@ -75,6 +75,11 @@ struct ReservationInterpreter {
             }
         }
 
+        if let start = draft.start, let end = draft.end, Self.instant(end, isBefore: start) {
+            note(.invalidValue, "end \(end.text) is before start \(start.text); end ignored")
+            draft.end = nil
+        }
+
         addCommonDetails(to: &draft)
         let reservationID = readReservationID(draft)
         let url = node.text("modifyReservationUrl") ?? actionTarget("EditAction") ?? node.text("url")
@@ -85,6 +90,15 @@ struct ReservationInterpreter {
             itemID: draft.itemID, status: status, title: draft.title, start: draft.start, end: draft.end,
             location: draft.location, details: draft.details, url: url, checkinURL: checkinURL,
             json: NormalizedJSON.reservation(repaired, status: status))
+    }
+
+    /// True when both times are instants, or both wall-clock, and `a` is earlier.
+    static func instant(_ a: DateTimeValue, isBefore b: DateTimeValue) -> Bool {
+        switch (a.epochSeconds, b.epochSeconds) {
+        case let (x?, y?): x < y
+        case (nil, nil): a.localEpochSeconds < b.localEpochSeconds
+        default: false
+        }
     }
 
     /// Where the start time belongs, for messages.

@@ -65,4 +65,15 @@ struct LodgingReservationTests {
         #expect(r.end?.local == "2031-08-03T00:00:00")
         #expect(r.location == "Rose Cottage, 3 Mill Lane, Bath, UK")
     }
+
+    @Test("a check-out before check-in is ignored with invalid-value")
+    func endBeforeStart() throws {
+        let extraction = try JSONFixture.read("""
+        {"@type": "LodgingReservation", "reservationNumber": "B-8", "reservationFor": {"@type": "Hotel", "name": "Backwards Inn"},
+         "checkinDate": "2031-08-03T15:00:00+02:00", "checkoutDate": "2031-08-01T11:00:00+02:00"}
+        """)
+        let r = try #require(extraction.reservations.first)
+        #expect(r.end == nil)
+        #expect(extraction.codes == ["invalid-value"])
+    }
 }
