@@ -1,6 +1,7 @@
 import Markup
 
-/// The reservation as schema.org JSON-LD for output: `@context` `https://schema.org` first,
+/// The reservation as schema.org JSON-LD for output: `@context` `https://schema.org` and
+/// `@type` first,
 /// `@type` names bare (`FlightReservation`, not `http://schema.org/FlightReservation`),
 /// nested `@context`s dropped, the status as its canonical schema.org URL.
 enum NormalizedJSON {
@@ -11,6 +12,7 @@ enum NormalizedJSON {
             body["reservationStatus"] = .string(SchemaVocabulary.statusURL(status))
         }
         var out = JSONObject(pairs: [("@context", .string("https://schema.org"))])
+        if let type = body["@type"] { out["@type"] = type }
         for member in body.members { out[member.key] = member.value }
         return .object(out)
     }
