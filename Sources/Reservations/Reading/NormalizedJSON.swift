@@ -1,9 +1,9 @@
 import Markup
 
 /// The reservation as schema.org JSON-LD for output: `@context` `https://schema.org` and
-/// `@type` first,
-/// `@type` names bare (`FlightReservation`, not `http://schema.org/FlightReservation`),
-/// nested `@context`s dropped, the status as its canonical schema.org URL.
+/// `@type` first, type names bare (`FlightReservation`, not
+/// `http://schema.org/FlightReservation`), nested `@context`s dropped, the status as its
+/// canonical schema.org URL.
 enum NormalizedJSON {
     static func reservation(_ object: JSONObject, status: ReservationStatus) -> JSONValue {
         var body = normalize(object, depth: 0)
