@@ -1,0 +1,22 @@
+extension ReservationInterpreter {
+    /// EventReservation: `reservationFor` an Event (MusicEvent, ScreeningEvent, SportsEvent, …)
+    /// with `name`, `startDate`, `endDate`, `location`; a ScreeningEvent names its movie in
+    /// `workPresented`. Seats from `reservedTicket` or `numSeats`.
+    mutating func readEvent() -> ReservationDraft? {
+        guard let event = requiredReservationFor() else { return nil }
+        let movie = event.name(of: "workPresented")
+        var draft = ReservationDraft(title: event.text("name") ?? movie ?? category.displayName)
+        draft.start = time(event, ["startDate"], path: "reservationFor.")
+        draft.end = time(event, ["endDate"], path: "reservationFor.")
+        if draft.start == nil, let start = time(node, ["startDate", "startTime"]) {
+            note(.repaired, "start taken from the reservation's own startDate; schema.org puts it on reservationFor")
+            draft.start = start
+        }
+        draft.location = PlaceLine.line(event, property: "location")
+            ?? event.node("location")?.text("url")
+        if let movie, movie != draft.title { draft.add("Movie", movie) }
+        draft.add("Performer", event.name(of: "performer"))
+        draft.add("Seats", node.text("numSeats"))
+        return draft
+    }
+}

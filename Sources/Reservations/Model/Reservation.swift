@@ -1,0 +1,60 @@
+public import Markup
+
+/// One line of what a booking says beyond title, time and place, for people
+/// (`Party size: 2`, `Seat: 14A`).
+public struct ReservationDetail: Sendable, Equatable, CustomStringConvertible {
+    public var label: String
+    public var value: String
+
+    public init(label: String, value: String) {
+        self.label = label
+        self.value = value
+    }
+
+    public var description: String { "\(label): \(value)" }
+}
+
+/// One reservation item as a calendar shows it: a table, a stay, one flight leg.
+public struct Reservation: Sendable, Equatable {
+    public var category: ReservationCategory
+    /// The schema.org type as read, local name (`FlightReservation`).
+    public var schemaType: String
+    /// The booking (container): `reservationId`, else `reservationNumber`, else `@id`, else a
+    /// key derived from the content (see ``ReservationReader``).
+    public var reservationID: String
+    /// The part of the booking: a per-leg key for trips (`C7412-SFO-2031-06-03`), `1` otherwise.
+    public var itemID: String
+    public var status: ReservationStatus
+    /// `EPIC Steak`, `Cascadia Air C7 412 SFO → SEA`.
+    public var title: String
+    public var start: DateTimeValue?
+    public var end: DateTimeValue?
+    /// Place name and postal address on one line; the departure place for trips.
+    public var location: String?
+    public var details: [ReservationDetail]
+    /// Where to manage the booking (`modifyReservationUrl`, else `url`).
+    public var url: String?
+    /// Online check-in (`checkinUrl`).
+    public var checkinURL: String?
+    /// The reservation as normalized schema.org JSON-LD (`@context` https://schema.org, bare
+    /// `@type` names, repairs applied).
+    public var json: JSONValue
+
+    public init(category: ReservationCategory, schemaType: String, reservationID: String, itemID: String,
+                status: ReservationStatus, title: String, start: DateTimeValue?, end: DateTimeValue?,
+                location: String?, details: [ReservationDetail], url: String?, checkinURL: String?, json: JSONValue) {
+        self.category = category
+        self.schemaType = schemaType
+        self.reservationID = reservationID
+        self.itemID = itemID
+        self.status = status
+        self.title = title
+        self.start = start
+        self.end = end
+        self.location = location
+        self.details = details
+        self.url = url
+        self.checkinURL = checkinURL
+        self.json = json
+    }
+}

@@ -1,0 +1,107 @@
+import Markup
+
+/// Walks structured items for reservation items, through the wrappers senders use, within
+/// ``ReservationLimits/wrapperDepth`` and ``ReservationLimits/itemsVisitedPerMessage``.
+struct CandidateFinder {
+    var candidates: [ReservationCandidate] = []
+    var diagnostics: [ReservationDiagnostic] = []
+    private var visited = 0
+    private var reportedLimit = false
+
+    /// Properties that hold the item a wrapper is about, by wrapper type. Other types are
+    /// searched through all of them, so an unexpected wrapper still works.
+    static let wrapperProperties: [String: [String]] = [
+        "EmailMessage": ["about", "mainEntity"],
+        "WebPage": ["mainEntity", "about"],
+        "Order": ["orderedItem", "acceptedOffer"],
+        "OrderItem": ["orderedItem"],
+        "Offer": ["itemOffered"],
+        "ItemList": ["itemListElement"],
+        "ListItem": ["item"],
+    ]
+    static let anyWrapperProperties = ["about", "mainEntity", "orderedItem", "acceptedOffer", "itemOffered",
+                                       "itemListElement", "item"]
+
+    /// Booking-wide properties a `ReservationPackage` leg takes from its package when it lacks them.
+    static let packageInherited = ["reservationId", "reservationNumber", "reservationStatus", "underName",
+                                   "modifyReservationUrl", "url", "checkinUrl", "provider", "broker",
+                                   "bookingTime", "totalPrice", "priceCurrency"]
+
+    /// One item of the message; an item that holds no reservation gets `unknown-type`.
+    mutating func visitTopLevel(_ value: JSONValue) {
+        let before = candidates.count
+        visit(value, depth: 0, inherited: nil)
+        guard candidates.count == before, !reportedLimit else { return }
+        let names = Self.typeList(value)
+        let what = names.isEmpty ? "an item without @type" : "an item of type \(names.joined(separator: ", "))"
+        diagnostics.append(ReservationDiagnostic(
+            code: .unknownType,
+            message: "\(what) is not a reservation kind Reservoir reads (FoodEstablishmentReservation, LodgingReservation, RentalCarReservation, FlightReservation, TrainReservation, BusReservation, BoatReservation, EventReservation, TaxiReservation); ignored"))
+    }
+
+    /// The types of an item, or of the objects of a top-level array (one level only).
+    static func typeList(_ value: JSONValue) -> [String] {
+        value.listValue.flatMap { SchemaNode($0)?.types ?? [] }
+    }
+
+    private mutating func visit(_ value: JSONValue, depth: Int, inherited: JSONObject?) {
+        guard depth <= ReservationLimits.wrapperDepth else { return }
+        visited += 1
+        guard visited <= ReservationLimits.itemsVisitedPerMessage else {
+            if !reportedLimit {
+                reportedLimit = true
+                diagnostics.append(ReservationDiagnostic(
+                    code: .limitExceeded,
+                    message: "more than \(ReservationLimits.itemsVisitedPerMessage) items in one message; the rest are ignored"))
+            }
+            return
+        }
+        switch value {
+        case .array(let items):
+            for item in items { visit(item, depth: depth + 1, inherited: inherited) }
+        case .object(var object):
+            if let graph = object["@graph"] {
+                visit(graph, depth: depth + 1, inherited: inherited)
+            }
+            if let inherited {
+                for key in Self.packageInherited where object[key] == nil {
+                    if let value = inherited[key] { object[key] = value }
+                }
+            }
+            visitObject(SchemaNode(object), depth: depth)
+        default:
+            return
+        }
+    }
+
+    private mutating func visitObject(_ node: SchemaNode, depth: Int) {
+        let types = node.types
+        for type in types {
+            if let category = SchemaVocabulary.reservationTypes[type] {
+                candidates.append(ReservationCandidate(node: node, category: category, schemaType: type))
+                return
+            }
+        }
+        if types.contains("ReservationPackage") {
+            for leg in node.values("subReservation") {
+                visit(leg, depth: depth + 1, inherited: node.object)
+            }
+            return
+        }
+        if types.contains("Reservation") {
+            // A generic Reservation: the category is what is booked.
+            let thing = node.node("reservationFor")?.types ?? []
+            if let category = thing.lazy.compactMap({ SchemaVocabulary.reservedThings[$0] }).first {
+                candidates.append(ReservationCandidate(node: node, category: category, schemaType: "Reservation"))
+            }
+            return
+        }
+        var properties = Self.anyWrapperProperties
+        for type in types {
+            if let known = Self.wrapperProperties[type] { properties = known; break }
+        }
+        for key in properties {
+            if let inner = node.object[key] { visit(inner, depth: depth + 1, inherited: nil) }
+        }
+    }
+}

@@ -1,0 +1,100 @@
+public import Markup
+
+/// Reads the reservations a message's structured items describe, following what Apple Mail
+/// ("Schema markup in Mail", WWDC 2020) and Gmail (developers.google.com/gmail/markup) accept.
+///
+/// - An item is a reservation when its `@type` (or one of several) is a reservation type;
+///   a generic `Reservation` takes its category from what `reservationFor` is.
+/// - Reservations are also found inside wrappers: `EmailMessage.about`, `WebPage.mainEntity`,
+///   `Order.orderedItem` / `OrderItem.orderedItem`, `ItemList.itemListElement`, `@graph`, and
+///   `ReservationPackage.subReservation` (whose legs inherit the package's booking number,
+///   status and guest).
+/// - Kept items are keyed by (reservationID, itemID); a repeated key keeps the first
+///   (`duplicate-item`), except that another passenger's item adds that passenger's details.
+/// - With `now`, reservations whose end (or start, without an end) is before `now` are
+///   dropped; a floating time counts as ending at the latest moment it could (UTC−14:00),
+///   a date as the end of that day. With `now == nil` nothing is dropped for being past.
+///
+/// Decisions where the documentation leaves room:
+/// - Booking key: `reservationId`, else `reservationNumber`, else `@id`; with none, a key
+///   derived from category, title and start date (`derived-<FNV-1a>`) plus a `missing-field`
+///   diagnostic, rather than dropping the booking as Apple Mail does.
+/// - A date-time without offset is kept as floating time with `no-time-zone` (Apple Mail
+///   drops it); dates without a time are whole days and need no offset.
+/// - An item without a start is dropped (`missing-field`), except a cancellation, which only
+///   needs its key to cancel what is stored.
+/// - A missing `reservationStatus` means confirmed; an unknown one too, with `invalid-value`.
+///
+/// Never throws or traps: what cannot be used is reported in ``ReservationExtraction/diagnostics``.
+public enum ReservationReader {
+    /// The most any time zone lags UTC (UTC−12:00) plus margin: a floating time read as UTC
+    /// plus this is the latest instant it can denote (UTC+14:00 is the earliest).
+    static let floatingTimeSlackSeconds: Int64 = 14 * 3600
+
+    public static func read(_ items: [StructuredItem], now: Int64?) -> ReservationExtraction {
+        var finder = CandidateFinder()
+        for item in items {
+            finder.visitTopLevel(item.value)
+        }
+        var diagnostics = finder.diagnostics
+        var reservations: [Reservation] = []
+        var seen: Set<String> = []
+        var keptIndex: [String: Int] = [:]
+
+        for candidate in finder.candidates {
+            var interpreter = ReservationInterpreter(candidate)
+            let reservation = interpreter.interpret()
+            diagnostics += interpreter.diagnostics
+            guard let reservation else { continue }
+
+            let key = reservation.reservationID + "\u{0}" + reservation.itemID
+            guard !seen.contains(key) else {
+                if let index = keptIndex[key], mergePassenger(reservation, into: &reservations[index]) { continue }
+                diagnostics.append(ReservationDiagnostic(
+                    code: .duplicateItem,
+                    message: "\(reservation.schemaType) \(reservation.reservationID) item \(reservation.itemID) appears again (\(reservation.title)); the first is kept"))
+                continue
+            }
+            seen.insert(key)
+
+            if let now, let ending = latestInstant(of: reservation), ending < now {
+                let which = reservation.end == nil ? "started" : "ended"
+                diagnostics.append(ReservationDiagnostic(
+                    code: .ended,
+                    message: "\(reservation.schemaType) \(reservation.reservationID) (\(reservation.title)) \(which) \(reservation.end?.text ?? reservation.start?.text ?? ""), before now; skipped"))
+                continue
+            }
+
+            guard reservations.count < ReservationLimits.reservationsPerMessage else {
+                diagnostics.append(ReservationDiagnostic(
+                    code: .limitExceeded,
+                    message: "more than \(ReservationLimits.reservationsPerMessage) reservations in one message; the rest are ignored"))
+                break
+            }
+            keptIndex[key] = reservations.count
+            reservations.append(reservation)
+        }
+        return ReservationExtraction(reservations: reservations, diagnostics: diagnostics)
+    }
+
+    /// Gmail's markup gives each passenger of a booking their own reservation with the same
+    /// booking number and trip: one calendar event carries them all. A second item for the
+    /// same key with a guest not yet listed adds its details (guest, seat, ticket) to the
+    /// first; the first's times, place and JSON stay. Returns false for a true duplicate.
+    static func mergePassenger(_ other: Reservation, into kept: inout Reservation) -> Bool {
+        guard let guest = other.details.first(where: { $0.label == "Guest" })?.value,
+              !kept.details.contains(where: { ($0.label == "Guest" || $0.label == "Guests") && $0.value == guest })
+        else { return false }
+        for detail in other.details where !kept.details.contains(detail) {
+            kept.details.append(detail)
+        }
+        return true
+    }
+
+    /// The last instant the reservation can still be running: its end, else its start.
+    static func latestInstant(of reservation: Reservation) -> Int64? {
+        guard let time = reservation.end ?? reservation.start else { return nil }
+        if let epoch = time.epochSeconds { return epoch }
+        return time.localEpochSeconds + (time.isDateOnly ? 86_400 : 0) + floatingTimeSlackSeconds
+    }
+}

@@ -1,1 +1,0 @@
-// Reservations stage; see docs/ARCHITECTURE.md.
