@@ -35,7 +35,7 @@ let package = Package(
         .target(name: "DKIM", dependencies: ["MIME", "DNS", "COpenSSL"], swiftSettings: strictSettings),
         .target(name: "Markup", dependencies: ["CLibXML2"], swiftSettings: strictSettings),
         .target(name: "Reservations", dependencies: ["Markup"], swiftSettings: strictSettings),
-        .target(name: "EventStore", dependencies: ["Reservations", "CSQLite"], swiftSettings: strictSettings),
+        .target(name: "EventStore", dependencies: ["Reservations", "Markup", "CSQLite"], swiftSettings: strictSettings),
         .target(name: "ICalendar", dependencies: ["EventStore", "Reservations"], swiftSettings: strictSettings),
         .target(name: "Pipeline",
                 dependencies: ["MIME", "DNS", "DKIM", "Markup", "Reservations", "EventStore", "ICalendar"],
