@@ -17,7 +17,7 @@ public struct StructuredItem: Sendable, Equatable {
 }
 
 /// Something the extractor repaired or dropped: a stable code and a sentence.
-public struct MarkupDiagnostic: Sendable, Equatable {
+public struct MarkupDiagnostic: Sendable, Hashable {
     public var code: String
     public var message: String
 

@@ -1,0 +1,130 @@
+/// Reads the schema.org items of one HTML part: JSON-LD scripts and Microdata, in document
+/// order, the same item given both ways once.
+public enum MarkupExtractor {
+    /// Every top-level item of `html` (UTF-8 text) with diagnostics for what was repaired or
+    /// dropped. Never traps or throws; bounded by `MarkupLimits`.
+    public static func extract(html: [UInt8]) -> MarkupExtraction {
+        // Fast path: most mail has no markup at all, and parsing it would be wasted work.
+        guard MarkupSignature.mayContainMarkup(html) else { return MarkupExtraction() }
+        guard html.count <= MarkupLimits.maximumHTMLBytes else {
+            return MarkupExtraction(diagnostics: [MarkupDiagnostic(
+                code: "html-too-large",
+                message: "an HTML part of \(html.count) bytes exceeds the limit of \(MarkupLimits.maximumHTMLBytes) bytes; it is not read")])
+        }
+        guard let document = HTMLDocument(utf8: html) else {
+            return MarkupExtraction(diagnostics: [MarkupDiagnostic(code: "html-invalid", message: "the HTML parser returned no document")])
+        }
+        return withExtendedLifetime(document) {
+            var outline = DocumentOutline(document)
+            return outline.extract()
+        }
+    }
+}
+
+/// What one pass over the tree finds, and the items read from it.
+private struct DocumentOutline {
+    private var scripts: [(order: Int, element: HTMLElement)] = []
+    private var scopes: [(order: Int, element: HTMLElement, insideItemScope: Bool)] = []
+    private var elementsByID: [String: HTMLElement] = [:]
+    private var referencedIDs: Set<String> = []
+    private var propertyOrder: [HTMLElement: Int] = [:]
+    private var outsideProperties: [HTMLElement] = []
+    private var diagnostics: [MarkupDiagnostic] = []
+
+    init(_ document: HTMLDocument) {
+        var order = 0
+        document.walkElements { element, insideItemScope in
+            order += 1
+            if element.isNamed("script") {
+                if let type = element.attribute("type"), JSONLDScript.isJSONLDType(type) { scripts.append((order, element)) }
+                return
+            }
+            if let id = element.attribute("id"), !id.isEmpty, elementsByID[id] == nil { elementsByID[id] = element }
+            if let itemref = element.attribute("itemref") { referencedIDs.formUnion(MicrodataReader.tokens(itemref)) }
+            if element.hasAttribute("itemscope") { scopes.append((order, element, insideItemScope)) }
+            if element.hasAttribute("itemprop") {
+                propertyOrder[element] = order
+                if !insideItemScope, outsideProperties.count < MarkupLimits.maximumMicrodataProperties {
+                    outsideProperties.append(element)
+                }
+            }
+        }
+    }
+
+    mutating func extract() -> MarkupExtraction {
+        var found: [(order: Int, item: StructuredItem)] = []
+        for script in scripts {
+            let text = script.element.textContentBytes(limit: MarkupLimits.maximumJSONBytes + 1)
+            let reading = JSONLDScript(text: text)
+            diagnostics += reading.diagnostics
+            found += reading.items.map { (script.order, StructuredItem(value: $0, source: .jsonLD)) }
+        }
+        found += microdataItems().map { ($0.order, StructuredItem(value: $0.value, source: .microdata)) }
+        found.sort { $0.order < $1.order }
+        var items = ItemDeduplication.removingMicrodataCopies(found.map(\.item), diagnostics: &diagnostics)
+        if items.count > MarkupLimits.maximumItems {
+            diagnostics.append(MarkupDiagnostic(
+                code: "too-many-items",
+                message: "\(items.count) items exceed the limit of \(MarkupLimits.maximumItems); the rest are dropped"))
+            items.removeLast(items.count - MarkupLimits.maximumItems)
+        }
+        return MarkupExtraction(items: items, diagnostics: diagnostics)
+    }
+
+    /// HTML §5.2.2: top-level items are those without `itemprop`; an item with `itemprop` that
+    /// no item can reach is read as top-level too, as senders forget to remove the attribute.
+    private mutating func microdataItems() -> [(order: Int, value: JSONValue)] {
+        guard !scopes.isEmpty else {
+            if !outsideProperties.isEmpty { reportOrphans(outsideProperties.count) }
+            return []
+        }
+        let repair = SplitItemRepair(scopes: scopes.map(\.element), outsideProperties: outsideProperties)
+        diagnostics += repair.diagnostics
+        let reachable = outsideProperties.filter { repair.isCovered($0) || isReferenced($0) }
+        let reachableSet = Set(reachable)
+        let orphans = outsideProperties.count - reachable.count
+        if orphans > 0 { reportOrphans(orphans) }
+
+        var reader = MicrodataReader(elementsByID: elementsByID, treeOrder: propertyOrder, adoptedChildren: repair.adoptedChildren)
+        var result: [(order: Int, value: JSONValue)] = []
+        for scope in scopes {
+            let element = scope.element
+            if element.hasAttribute("itemprop"), scope.insideItemScope || reachableSet.contains(element) { continue }
+            guard result.count < MarkupLimits.maximumItems else { break }
+            result.append((scope.order, reader.item(element)))
+        }
+        diagnostics += Self.collapsed(reader.diagnostics)
+        return result
+    }
+
+    /// Whether the element or one of its ancestors is named by some `itemref`.
+    private func isReferenced(_ element: HTMLElement) -> Bool {
+        guard !referencedIDs.isEmpty else { return false }
+        var current: HTMLElement? = element
+        while let node = current {
+            if let id = node.attribute("id"), referencedIDs.contains(id) { return true }
+            current = node.parent
+        }
+        return false
+    }
+
+    private mutating func reportOrphans(_ count: Int) {
+        diagnostics.append(MarkupDiagnostic(
+            code: "microdata-orphan-property",
+            message: "\(count) itemprop element(s) belong to no item and are ignored"))
+    }
+
+    /// One diagnostic per code and message, with a count when repeated.
+    private static func collapsed(_ diagnostics: [MarkupDiagnostic]) -> [MarkupDiagnostic] {
+        var counts: [MarkupDiagnostic: Int] = [:]
+        var order: [MarkupDiagnostic] = []
+        for diagnostic in diagnostics {
+            if counts[diagnostic] == nil { order.append(diagnostic) }
+            counts[diagnostic, default: 0] += 1
+        }
+        return order.map { diagnostic in
+            let count = counts[diagnostic] ?? 1
+            return count == 1 ? diagnostic : MarkupDiagnostic(code: diagnostic.code, message: "\(diagnostic.message) (\(count) times)")
+        }
+    }
+}

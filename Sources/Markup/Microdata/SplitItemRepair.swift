@@ -1,0 +1,45 @@
+/// HTML §13.2.6.4.7: a `<div>`, `<table>` or other block start tag closes an open `<p>`, so
+/// `<p itemscope><div itemprop="name">…</div></p>` parses as an empty item followed by
+/// properties that belong to no item. Senders write this; the repair lets such an empty `<p>`
+/// item take the sibling elements that follow it, up to the next paragraph or item, when
+/// they hold properties no item reaches. (KItinerary tolerates the same sender mistake.)
+struct SplitItemRepair {
+    private(set) var adoptedChildren: [HTMLElement: [HTMLElement]] = [:]
+    private(set) var diagnostics: [MarkupDiagnostic] = []
+    private var adopted: Set<HTMLElement> = []
+
+    init(scopes: [HTMLElement], outsideProperties: [HTMLElement]) {
+        guard !outsideProperties.isEmpty else { return }
+        let outside = Set(outsideProperties)
+        for scope in scopes where scope.isNamed("p") && scope.childElements.isEmpty {
+            var taken: [HTMLElement] = []
+            var sibling = scope.nextSiblingElement
+            while let element = sibling, !element.isNamed("p"),
+                  !(element.hasAttribute("itemscope") && !element.hasAttribute("itemprop")) {
+                taken.append(element)
+                sibling = element.nextSiblingElement
+            }
+            let takenSet = Set(taken)
+            guard outsideProperties.contains(where: { Self.isWithin($0, takenSet) }) || taken.contains(where: outside.contains) else { continue }
+            adoptedChildren[scope] = taken
+            adopted.formUnion(taken)
+            diagnostics.append(MarkupDiagnostic(
+                code: "microdata-repaired",
+                message: "an item on a <p> closed early by the HTML parser takes the \(taken.count) element(s) that follow it"))
+        }
+    }
+
+    /// Whether an adopted element is the element or one of its ancestors.
+    func isCovered(_ element: HTMLElement) -> Bool {
+        !adopted.isEmpty && Self.isWithin(element, adopted)
+    }
+
+    private static func isWithin(_ element: HTMLElement, _ set: Set<HTMLElement>) -> Bool {
+        var current: HTMLElement? = element
+        while let node = current {
+            if set.contains(node) { return true }
+            current = node.parent
+        }
+        return false
+    }
+}
