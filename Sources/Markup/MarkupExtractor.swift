@@ -90,7 +90,12 @@ private struct DocumentOutline {
         for scope in scopes {
             let element = scope.element
             if element.hasAttribute("itemprop"), scope.insideItemScope || reachableSet.contains(element) { continue }
-            guard result.count < MarkupLimits.maximumItems else { break }
+            guard result.count < MarkupLimits.maximumItems else {
+                diagnostics.append(MarkupDiagnostic(
+                    code: "too-many-items",
+                    message: "more than \(MarkupLimits.maximumItems) Microdata items; the rest are dropped"))
+                break
+            }
             result.append((scope.order, reader.item(element)))
         }
         diagnostics += Self.collapsed(reader.diagnostics)

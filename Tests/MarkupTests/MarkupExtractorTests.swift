@@ -77,5 +77,21 @@ import Testing
         let extraction = extract(String(repeating: script, count: MarkupLimits.maximumItems + 3))
         #expect(extraction.items.count == MarkupLimits.maximumItems)
         #expect(extraction.diagnostics.map(\.code) == ["too-many-items"])
+
+        let microdata = #"<div itemscope itemtype="Event"><span itemprop="name">E</span></div>"#
+        let many = extract(String(repeating: microdata, count: MarkupLimits.maximumItems + 1))
+        #expect(many.items.count == MarkupLimits.maximumItems)
+        #expect(many.diagnostics.map(\.code) == ["too-many-items"])
+    }
+
+    @Test func readsDeeplyNestedHTMLWithoutTrapping() {
+        let depth = 100_000
+        let html = #"<div itemscope itemtype="Event">"# + String(repeating: "<div><span>", count: depth)
+            + #"<b itemprop="name">deep</b>"# + String(repeating: "</span></div>", count: depth) + "</div>"
+        let clock = ContinuousClock()
+        var extraction = MarkupExtraction()
+        let elapsed = clock.measure { extraction = extract(html) }
+        #expect(elapsed < .seconds(5))
+        #expect(extraction.items.count == 1)
     }
 }

@@ -65,7 +65,7 @@ struct MicrodataReader {
         while let current = pending.popLast() {
             guard memory.insert(current).inserted else {
                 diagnostics.append(MarkupDiagnostic(
-                    code: "microdata-cycle", message: "an element reached twice from one item (itemref loop) is read once"))
+                    code: "microdata-cycle", message: "an element reached twice from one item (through itemref) is read once"))
                 continue
             }
             if !current.hasAttribute("itemscope") { pending += current.childElements }

@@ -1,8 +1,8 @@
 /// HTML §13.2.6.4.7: a `<div>`, `<table>` or other block start tag closes an open `<p>`, so
 /// `<p itemscope><div itemprop="name">…</div></p>` parses as an empty item followed by
-/// properties that belong to no item. Senders write this; the repair lets such an empty `<p>`
-/// item take the sibling elements that follow it, up to the next paragraph or item, when
-/// they hold properties no item reaches. (KItinerary tolerates the same sender mistake.)
+/// properties that belong to no item. Senders write this; the repair lets an item on a `<p>`
+/// take the sibling elements that follow it, up to the next paragraph or item, when they hold
+/// properties no item reaches. (KItinerary tolerates the same sender mistake.)
 struct SplitItemRepair {
     private(set) var adoptedChildren: [HTMLElement: [HTMLElement]] = [:]
     private(set) var diagnostics: [MarkupDiagnostic] = []
@@ -11,7 +11,7 @@ struct SplitItemRepair {
     init(scopes: [HTMLElement], outsideProperties: [HTMLElement]) {
         guard !outsideProperties.isEmpty else { return }
         let outside = Set(outsideProperties)
-        for scope in scopes where scope.isNamed("p") && scope.childElements.isEmpty {
+        for scope in scopes where scope.isNamed("p") {
             var taken: [HTMLElement] = []
             var sibling = scope.nextSiblingElement
             while let element = sibling, !element.isNamed("p"),

@@ -134,3 +134,18 @@ import Testing
         #expect(MicrodataReader.tokens(value) == tokens)
     }
 }
+
+extension MicrodataReaderTests {
+    @Test func repairsAParagraphItemWithInlineContentBeforeTheBlock() throws {
+        let html = """
+        <p itemscope itemtype="https://schema.org/Event"><span itemprop="name">Gig</span>
+        <table><tr><td itemprop="startDate">2027-06-01</td></tr></table></p>
+        <div><span itemprop="orphan">x</span></div>
+        """
+        let extraction = extract(html)
+        let item = try #require(extraction.items.first?.value.objectValue)
+        #expect(item["name"] == .string("Gig"))
+        #expect(item["startDate"] == .string("2027-06-01"))
+        #expect(extraction.diagnostics.map(\.code).contains("microdata-repaired"))
+    }
+}
