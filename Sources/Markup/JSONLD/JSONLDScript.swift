@@ -4,6 +4,8 @@ struct JSONLDScript {
     /// The items found, in order, and what was repaired or dropped.
     var items: [JSONValue] = []
     var diagnostics: [MarkupDiagnostic] = []
+    /// Values that are not objects where an item belongs, reported once with their count.
+    private var ignoredValues = 0
 
     /// True for `application/ld+json`, in any case, with parameters and whitespace ignored
     /// (a MIME type's essence, RFC 2045 §5.1).
@@ -31,6 +33,10 @@ struct JSONLDScript {
         }
         diagnostics += reading.diagnostics
         for value in reading.values { collect(value, context: nil) }
+        if ignoredValues > 0 {
+            diagnostics.append(MarkupDiagnostic(
+                code: "json-ld-not-object", message: "\(ignoredValues) JSON-LD value(s) that are not objects ignored"))
+        }
     }
 
     /// Objects become items; arrays are read element by element; an `@graph`'s objects are
@@ -49,8 +55,7 @@ struct JSONLDScript {
         case .array(let elements):
             for element in elements { collectFlat(element, context: context) }
         default:
-            diagnostics.append(MarkupDiagnostic(
-                code: "json-ld-not-object", message: "a top-level JSON-LD value that is not an object is ignored: \(value.serialized().prefix(40))"))
+            ignoredValues += 1
         }
     }
 
@@ -59,8 +64,7 @@ struct JSONLDScript {
         if case .object = value {
             collect(value, context: context)
         } else {
-            diagnostics.append(MarkupDiagnostic(
-                code: "json-ld-not-object", message: "a JSON-LD list element that is not an object is ignored: \(value.serialized().prefix(40))"))
+            ignoredValues += 1
         }
     }
 

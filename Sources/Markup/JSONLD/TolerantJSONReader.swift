@@ -20,6 +20,9 @@ public struct TolerantJSONReader {
     private var diagnostics: [MarkupDiagnostic] = []
     private var repairs = 0
     private var failed = false
+    private var tooDeepValues = 0
+    /// Where line counting stopped: an offset, the line it is on, and that line's start.
+    private var lineCount: (offset: Int, line: Int, lineStart: Int) = (0, 1, 0)
 
     /// A container being read: the values or members so far and, in an object, the name
     /// waiting for its value.
@@ -50,6 +53,10 @@ public struct TolerantJSONReader {
         }
         var reader = TolerantJSONReader(bytes: bytes)
         let values = reader.readTopLevel()
+        if reader.tooDeepValues > 1 {
+            reader.diagnostics.append(MarkupDiagnostic(
+                code: "json-too-deep", message: "\(reader.tooDeepValues - 1) more values nested too deep dropped"))
+        }
         if reader.repairs > MarkupLimits.maximumRepairDiagnostics {
             reader.diagnostics.append(MarkupDiagnostic(
                 code: "json-repaired",
@@ -115,9 +122,12 @@ public struct TolerantJSONReader {
             let byte = bytes[position]
             if byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[") {
                 guard stack.count < MarkupLimits.maximumJSONDepth else {
-                    diagnostics.append(MarkupDiagnostic(
-                        code: "json-too-deep",
-                        message: "nesting deeper than \(MarkupLimits.maximumJSONDepth) levels \(location(of: position)); the value is dropped"))
+                    tooDeepValues += 1
+                    if tooDeepValues == 1 {
+                        diagnostics.append(MarkupDiagnostic(
+                            code: "json-too-deep",
+                            message: "nesting deeper than \(MarkupLimits.maximumJSONDepth) levels \(location(of: position)); the value is dropped"))
+                    }
                     return .tooDeep
                 }
                 let isObject = byte == UInt8(ascii: "{")
@@ -454,15 +464,20 @@ public struct TolerantJSONReader {
         diagnostics.append(MarkupDiagnostic(code: "json-invalid", message: withLocation ? "\(what) \(location(of: offset))" : what))
     }
 
-    /// "at line L, column C", both counted from 1, columns in bytes.
-    private func location(of offset: Int) -> String {
+    /// "at line L, column C", both counted from 1, columns in bytes. Lines are counted on from
+    /// the last position asked for, so reporting costs linear time over the whole text.
+    private mutating func location(of offset: Int) -> String {
         let end = min(offset, bytes.count)
-        var line = 1
-        var lineStart = 0
-        for index in 0..<end where bytes[index] == 0x0A {
-            line += 1
-            lineStart = index + 1
+        if end < lineCount.offset { lineCount = (0, 1, 0) }
+        var (index, line, lineStart) = lineCount
+        while index < end {
+            if bytes[index] == 0x0A {
+                line += 1
+                lineStart = index + 1
+            }
+            index += 1
         }
+        lineCount = (end, line, lineStart)
         return "at line \(line), column \(end - lineStart + 1)"
     }
 

@@ -81,6 +81,10 @@ func serializedItems(_ extraction: MarkupExtraction) -> [String] {
         let extraction = extract(#"<script type="application/ld+json">  </script><script type="application/ld+json">[1, {"@type":"A"}]</script>"#)
         #expect(serializedItems(extraction) == [#"{"@type":"A"}"#])
         #expect(extraction.diagnostics.map(\.code) == ["json-ld-empty", "json-ld-not-object"])
+
+        let numbers = extract(#"<script type="application/ld+json">["# + String(repeating: "1,", count: 50_000) + "1]</script>")
+        #expect(numbers.items.isEmpty)
+        #expect(numbers.diagnostics == [MarkupDiagnostic(code: "json-ld-not-object", message: "50001 JSON-LD value(s) that are not objects ignored")])
     }
 
     @Test func keepsOtherScriptsWhenOneIsBroken() {

@@ -178,6 +178,22 @@ private func repairs(_ reading: JSONReading) -> [String] {
         #expect(result.values == [.object(JSONObject(pairs: [("kept", .bool(true))]))])
     }
 
+    @Test func manyTooDeepValuesCostLinearTime() {
+        let depth = MarkupLimits.maximumJSONDepth + 1
+        let one = String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
+        let text = String(repeating: one + "\n", count: 10_000)
+        let clock = ContinuousClock()
+        var reading: JSONReading?
+        let elapsed = clock.measure { reading = read(text) }
+        #expect(elapsed < .seconds(3))
+        #expect(reading?.values.isEmpty == true)
+        let tooDeep = reading?.diagnostics.filter { $0.code == "json-too-deep" }.map(\.message) ?? []
+        #expect(tooDeep == [
+            "nesting deeper than \(MarkupLimits.maximumJSONDepth) levels at line 1, column \(depth); the value is dropped",
+            "9999 more values nested too deep dropped",
+        ])
+    }
+
     @Test func acceptsNestingUpToTheLimit() {
         let depth = MarkupLimits.maximumJSONDepth
         let reading = read(String(repeating: "[", count: depth) + String(repeating: "]", count: depth))
