@@ -53,10 +53,13 @@ private struct DocumentOutline {
 
     mutating func extract() -> MarkupExtraction {
         var found: [(order: Int, item: StructuredItem)] = []
-        for script in scripts {
+        for (index, script) in scripts.enumerated() {
             let text = script.element.textContentBytes(limit: MarkupLimits.maximumJSONBytes + 1)
             let reading = JSONLDScript(text: text)
-            diagnostics += reading.diagnostics
+            // Lines and columns count from the script's own text, so name the script.
+            diagnostics += reading.diagnostics.map {
+                MarkupDiagnostic(code: $0.code, message: "JSON-LD script \(index + 1): \($0.message)")
+            }
             found += reading.items.map { (script.order, StructuredItem(value: $0, source: .jsonLD)) }
         }
         found += microdataItems().map { ($0.order, StructuredItem(value: $0.value, source: .microdata)) }

@@ -42,7 +42,7 @@ func serializedItems(_ extraction: MarkupExtraction) -> [String] {
     @Test func decodesCharacterReferencesOnlyWhenTheRawTextFails() {
         let encoded = extract(#"<script type="application/ld+json">{&quot;@type&quot;:&quot;Event&quot;,&quot;name&quot;:&quot;Rock &amp; Roll&quot;}</script>"#)
         #expect(serializedItems(encoded) == [#"{"@type":"Event","name":"Rock & Roll"}"#])
-        #expect(encoded.diagnostics.first == MarkupDiagnostic(code: "json-repaired", message: "HTML character references in the script decoded"))
+        #expect(encoded.diagnostics.first == MarkupDiagnostic(code: "json-repaired", message: "JSON-LD script 1: HTML character references in the script decoded"))
 
         // Valid JSON keeps its text as written: the entity is the sender's data.
         let raw = extract(#"<script type="application/ld+json">{"@type":"Event","name":"Fish &amp; Chips"}</script>"#)
@@ -84,7 +84,7 @@ func serializedItems(_ extraction: MarkupExtraction) -> [String] {
 
         let numbers = extract(#"<script type="application/ld+json">["# + String(repeating: "1,", count: 50_000) + "1]</script>")
         #expect(numbers.items.isEmpty)
-        #expect(numbers.diagnostics == [MarkupDiagnostic(code: "json-ld-not-object", message: "50001 JSON-LD value(s) that are not objects ignored")])
+        #expect(numbers.diagnostics == [MarkupDiagnostic(code: "json-ld-not-object", message: "JSON-LD script 1: 50001 JSON-LD value(s) that are not objects ignored")])
     }
 
     @Test func keepsOtherScriptsWhenOneIsBroken() {
