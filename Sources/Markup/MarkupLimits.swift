@@ -8,6 +8,10 @@ public enum MarkupLimits {
     public static let maximumJSONBytes = 2 * 1024 * 1024
     /// Deepest nesting of JSON arrays and objects; a deeper value is dropped with `json-too-deep`.
     public static let maximumJSONDepth = 64
+    /// How far past an unescaped quotation mark inside a string the reader looks for the real
+    /// end of the string (bytes, and never past a line break); beyond it the string ends at that
+    /// quotation mark. Keeps hostile quoting from costing quadratic time.
+    public static let maximumUnescapedQuoteSpan = 128
     /// Repairs reported per JSON text; further repairs are still made, and counted in one
     /// closing diagnostic.
     public static let maximumRepairDiagnostics = 16

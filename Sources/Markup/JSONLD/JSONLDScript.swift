@@ -17,6 +17,12 @@ struct JSONLDScript {
     /// Reads the script's raw text: markers stripped, the tolerant reader applied, and
     /// character references decoded once when only the decoded text reads cleanly.
     init(text: [UInt8]) {
+        guard text.count <= MarkupLimits.maximumJSONBytes else {
+            diagnostics.append(MarkupDiagnostic(
+                code: "json-too-large",
+                message: "a script of more than \(MarkupLimits.maximumJSONBytes) bytes is skipped"))
+            return
+        }
         let cleaned = Self.strippingMarkers(text)
         guard cleaned.contains(where: { !Self.isWhitespace($0) }) else {
             diagnostics.append(MarkupDiagnostic(code: "json-ld-empty", message: "a JSON-LD script without content"))

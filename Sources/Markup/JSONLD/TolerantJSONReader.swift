@@ -39,8 +39,13 @@ public struct TolerantJSONReader {
         }
     }
 
-    private init(bytes: [UInt8]) {
+    /// Whether a quotation mark that cannot end a string is read as part of it. Only a second
+    /// reading turns this on, so JSON that reads without it is never re-interpreted.
+    private let keepsInnerQuotes: Bool
+
+    private init(bytes: [UInt8], keepsInnerQuotes: Bool) {
         self.bytes = bytes
+        self.keepsInnerQuotes = keepsInnerQuotes
     }
 
     /// Every top-level value of `bytes`, with diagnostics. Never throws, never traps.
@@ -51,8 +56,16 @@ public struct TolerantJSONReader {
                 message: "a JSON text of \(bytes.count) bytes exceeds the limit of \(MarkupLimits.maximumJSONBytes) bytes; it is skipped")],
                 failed: true)
         }
-        var reader = TolerantJSONReader(bytes: bytes)
-        let values = reader.readTopLevel()
+        var reader = TolerantJSONReader(bytes: bytes, keepsInnerQuotes: false)
+        var values = reader.readTopLevel()
+        if reader.failed {
+            var retry = TolerantJSONReader(bytes: bytes, keepsInnerQuotes: true)
+            let retried = retry.readTopLevel()
+            if !retry.failed {
+                reader = retry
+                values = retried
+            }
+        }
         if reader.tooDeepValues > 1 {
             reader.diagnostics.append(MarkupDiagnostic(
                 code: "json-too-deep", message: "\(reader.tooDeepValues - 1) more values nested too deep dropped"))
@@ -302,14 +315,22 @@ public struct TolerantJSONReader {
         if quote == UInt8(ascii: "'") { repair("single-quoted string read", at: start) }
         position += 1
         var buffer: [UInt8] = []
+        var firstInnerQuote: (offset: Int, length: Int)?
         while position < bytes.count {
             let byte = bytes[position]
+            if let inner = firstInnerQuote,
+               byte == 0x0A || position - inner.offset > MarkupLimits.maximumUnescapedQuoteSpan {
+                break
+            }
             switch byte {
-            case quote:
+            case quote where keepsInnerQuotes && !endsString(after: position + 1):
+                if firstInnerQuote == nil { firstInnerQuote = (position, buffer.count) }
+                buffer.append(byte)
                 position += 1
-                if let text = String(validating: buffer, as: UTF8.self) { return text }
-                repair("invalid UTF-8 in a string replaced by U+FFFD", at: start)
-                return String(decoding: buffer, as: UTF8.self)
+            case quote:
+                if let inner = firstInnerQuote { repair("unescaped quotation mark in a string kept", at: inner.offset) }
+                position += 1
+                return decodedString(buffer, start: start)
             case UInt8(ascii: "\\"):
                 guard readEscape(into: &buffer) else { return nil }
             case 0x0A, 0x0D:
@@ -329,8 +350,35 @@ public struct TolerantJSONReader {
                 position += 1
             }
         }
+        if let inner = firstInnerQuote {
+            // The guess was wrong: the string ended at its first inner quotation mark.
+            position = inner.offset + 1
+            return decodedString(Array(buffer[..<inner.length]), start: start)
+        }
         fail("unterminated string", at: start)
         return nil
+    }
+
+    private mutating func decodedString(_ buffer: [UInt8], start: Int) -> String {
+        if let text = String(validating: buffer, as: UTF8.self) { return text }
+        repair("invalid UTF-8 in a string replaced by U+FFFD", at: start)
+        return String(decoding: buffer, as: UTF8.self)
+    }
+
+    /// Whether a quotation mark at `offset - 1` ends its string: only when what follows
+    /// (after spaces) can follow a string. Otherwise it is a quotation mark the sender forgot
+    /// to escape, as in `"name": "The "Best" Diner"`.
+    private func endsString(after offset: Int) -> Bool {
+        var index = offset
+        while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x09 { index += 1 }
+        guard index < bytes.count else { return true }
+        switch bytes[index] {
+        case UInt8(ascii: ","), UInt8(ascii: ":"), UInt8(ascii: "}"), UInt8(ascii: "]"), UInt8(ascii: "{"), UInt8(ascii: "["),
+             UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "/"), UInt8(ascii: ";"), 0x0A, 0x0D, 0x0C, 0xC2, 0xEF:
+            return true
+        default:
+            return false
+        }
     }
 
     /// RFC 8259 §7 escapes; an unknown escape keeps its character (repaired).

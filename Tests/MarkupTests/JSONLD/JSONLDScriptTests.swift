@@ -109,6 +109,13 @@ func serializedItems(_ extraction: MarkupExtraction) -> [String] {
         #expect(extraction.diagnostics.map(\.code) == ["json-too-deep"])
     }
 
+    @Test func skipsScriptsOverTheSizeLimit() {
+        let padding = String(repeating: " ", count: MarkupLimits.maximumJSONBytes)
+        let extraction = extract(#"<script type="application/ld+json">{"@type":"Big"}"# + padding + "</script>")
+        #expect(extraction.items.isEmpty)
+        #expect(extraction.diagnostics.map(\.code) == ["json-too-large"])
+    }
+
     @Test func stripsMarkers() {
         #expect(JSONLDScript.strippingMarkers(Array("  <!--{}-->  ".utf8)) == Array("{}".utf8))
         #expect(JSONLDScript.strippingMarkers(Array("/*<![CDATA[*/{}/*]]>*/".utf8)) == Array("{}".utf8))

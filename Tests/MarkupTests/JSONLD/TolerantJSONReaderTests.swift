@@ -64,6 +64,8 @@ private func repairs(_ reading: JSONReading) -> [String] {
         ("{\"a\": /* inline */ 1}", "comment removed", #"{"a":1}"#),
         (#"{"a": 007}"#, "non-standard number '007' read", #"{"a":7}"#),
         (#"{"a": "\'"}"#, "unknown escape", #"{"a":"'"}"#),
+        (#"{"name": "The "Best" Diner", "n": 1}"#, "unescaped quotation mark in a string kept", #"{"name":"The \"Best\" Diner","n":1}"#),
+        ("{'a': 'it's'}", "unescaped quotation mark in a string kept", #"{"a":"it's"}"#),
     ])
     func repairsAndReports(text: String, repair: String, expected: String) throws {
         let reading = read(text)
@@ -192,6 +194,25 @@ private func repairs(_ reading: JSONReading) -> [String] {
             "nesting deeper than \(MarkupLimits.maximumJSONDepth) levels at line 1, column \(depth); the value is dropped",
             "9999 more values nested too deep dropped",
         ])
+    }
+
+    @Test func readsInnerQuotesOnlyWhenTheTextFailsWithout() {
+        let plain = read(#"["x"1, "y"2]"#)
+        #expect(plain.values == [.array([.string("x"), .number(1), .string("y"), .number(2)])])
+        #expect(!repairs(plain).contains { $0.contains("quotation mark") })
+
+        let inner = read(#"{"name": "The "Best" Diner", "n": 1}"#)
+        #expect(inner.values == [.object(JSONObject(pairs: [("name", .string(#"The "Best" Diner"#)), ("n", .number(1))]))])
+        #expect(repairs(inner) == ["unescaped quotation mark in a string kept at line 1, column 15"])
+    }
+
+    @Test func hostileQuotingCostsLinearTime() {
+        let text = "[" + String(repeating: #""x"a,"#, count: 50_000) + "1]"
+        let clock = ContinuousClock()
+        var reading: JSONReading?
+        let elapsed = clock.measure { reading = read(text) }
+        #expect(elapsed < .seconds(5))
+        #expect(reading?.failed == true)
     }
 
     @Test func acceptsNestingUpToTheLimit() {
