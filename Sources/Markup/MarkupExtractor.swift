@@ -63,8 +63,9 @@ private struct DocumentOutline {
             found += reading.items.map { (script.order, StructuredItem(value: $0, source: .jsonLD)) }
         }
         found += microdataItems().map { ($0.order, StructuredItem(value: $0.value, source: .microdata)) }
-        found.sort { $0.order < $1.order }
-        var items = ItemDeduplication.removingMicrodataCopies(found.map(\.item), diagnostics: &diagnostics)
+        // Document order; items of one script keep their order within it.
+        let ordered = found.enumerated().sorted { ($0.element.order, $0.offset) < ($1.element.order, $1.offset) }.map(\.element.item)
+        var items = ItemDeduplication.removingMicrodataCopies(ordered, diagnostics: &diagnostics)
         if items.count > MarkupLimits.maximumItems {
             diagnostics.append(MarkupDiagnostic(
                 code: "too-many-items",

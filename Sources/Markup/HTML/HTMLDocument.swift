@@ -116,15 +116,6 @@ struct HTMLElement: Hashable {
         return result
     }
 
-    var previousSiblingElement: HTMLElement? {
-        var sibling = node.pointee.prev
-        while let current = sibling {
-            if current.pointee.type == XML_ELEMENT_NODE { return HTMLElement(current) }
-            sibling = current.pointee.prev
-        }
-        return nil
-    }
-
     var nextSiblingElement: HTMLElement? {
         var sibling = node.pointee.next
         while let current = sibling {
