@@ -45,3 +45,25 @@ import Testing
         }
     }
 }
+
+extension MarkupRobustnessTests {
+    /// The pipeline scans on every core: libxml2 must give each thread the same answers.
+    @Test func extractsConcurrently() async throws {
+        let inputs = try MarkupFixtureTests.fixtures.map {
+            try Array(Data(contentsOf: MarkupFixtureTests.folder.appendingPathComponent($0 + ".html")))
+        }
+        let expected = inputs.map { MarkupFixtureTests.render(MarkupExtractor.extract(html: $0)) }
+        let results = await withTaskGroup(of: (Int, String).self) { group in
+            for _ in 0..<8 {
+                for (index, input) in inputs.enumerated() {
+                    group.addTask { (index, MarkupFixtureTests.render(MarkupExtractor.extract(html: input))) }
+                }
+            }
+            var collected: [(Int, String)] = []
+            for await result in group { collected.append(result) }
+            return collected
+        }
+        #expect(results.count == inputs.count * 8)
+        for (index, rendered) in results { #expect(rendered == expected[index]) }
+    }
+}
