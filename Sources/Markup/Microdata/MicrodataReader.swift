@@ -105,7 +105,10 @@ struct MicrodataReader {
         case "object": text = element.attribute("data") ?? ""
         case "data", "meter": text = element.attribute("value") ?? ""
         case "time": text = element.attribute("datetime") ?? Self.text(of: element)
-        default: return .string(Self.text(of: element))
+        default:
+            // Not HTML, but schema.org's own examples and Google's email markup write
+            // `<span itemprop="price" content="12.50">$12.50</span>`; consumers read `content`.
+            if let content = element.attribute("content") { text = content } else { return .string(Self.text(of: element)) }
         }
         return .string(text.trimmingASCIIWhitespace())
     }

@@ -125,6 +125,13 @@ import Testing
         #expect(extraction.diagnostics.map(\.code) == ["microdata-too-deep"])
     }
 
+    @Test func readsTheContentAttributeOnOtherElements() throws {
+        let html = #"<div itemscope itemtype="Offer"><span itemprop="price" content="1000.00">$1,000.00</span><span itemprop="priceCurrency">USD</span></div>"#
+        let item = try #require(extract(html).items.first?.value.objectValue)
+        #expect(item["price"] == .string("1000.00"))
+        #expect(item["priceCurrency"] == .string("USD"))
+    }
+
     @Test(arguments: [
         ("a  b\t\nc", ["a", "b", "c"]),
         (" name name ", ["name"]),
