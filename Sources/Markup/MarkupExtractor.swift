@@ -65,7 +65,9 @@ private struct DocumentOutline {
         found += microdataItems().map { ($0.order, StructuredItem(value: $0.value, source: .microdata)) }
         // Document order; items of one script keep their order within it.
         let ordered = found.enumerated().sorted { ($0.element.order, $0.offset) < ($1.element.order, $1.offset) }.map(\.element.item)
-        var items = ItemDeduplication.removingMicrodataCopies(ordered, diagnostics: &diagnostics)
+        var duplicates: [MarkupDiagnostic] = []
+        var items = ItemDeduplication.removingMicrodataCopies(ordered, diagnostics: &duplicates)
+        diagnostics += MarkupDiagnostic.collapsingRepeats(duplicates)
         if items.count > MarkupLimits.maximumItems {
             diagnostics.append(MarkupDiagnostic(
                 code: "too-many-items",
@@ -102,7 +104,7 @@ private struct DocumentOutline {
             }
             result.append((scope.order, reader.item(element)))
         }
-        diagnostics += Self.collapsed(reader.diagnostics)
+        diagnostics += MarkupDiagnostic.collapsingRepeats(reader.diagnostics)
         return result
     }
 
@@ -121,19 +123,5 @@ private struct DocumentOutline {
         diagnostics.append(MarkupDiagnostic(
             code: "microdata-orphan-property",
             message: "\(count) itemprop element(s) belong to no item and are ignored"))
-    }
-
-    /// One diagnostic per code and message, with a count when repeated.
-    private static func collapsed(_ diagnostics: [MarkupDiagnostic]) -> [MarkupDiagnostic] {
-        var counts: [MarkupDiagnostic: Int] = [:]
-        var order: [MarkupDiagnostic] = []
-        for diagnostic in diagnostics {
-            if counts[diagnostic] == nil { order.append(diagnostic) }
-            counts[diagnostic, default: 0] += 1
-        }
-        return order.map { diagnostic in
-            let count = counts[diagnostic] ?? 1
-            return count == 1 ? diagnostic : MarkupDiagnostic(code: diagnostic.code, message: "\(diagnostic.message) (\(count) times)")
-        }
     }
 }

@@ -43,3 +43,19 @@ public struct MarkupExtraction: Sendable {
         self.diagnostics = diagnostics
     }
 }
+
+extension MarkupDiagnostic {
+    /// One diagnostic per code and message, with a count when repeated.
+    static func collapsingRepeats(_ diagnostics: [MarkupDiagnostic]) -> [MarkupDiagnostic] {
+        var counts: [MarkupDiagnostic: Int] = [:]
+        var order: [MarkupDiagnostic] = []
+        for diagnostic in diagnostics {
+            if counts[diagnostic] == nil { order.append(diagnostic) }
+            counts[diagnostic, default: 0] += 1
+        }
+        return order.map { diagnostic in
+            let count = counts[diagnostic] ?? 1
+            return count == 1 ? diagnostic : MarkupDiagnostic(code: diagnostic.code, message: "\(diagnostic.message) (\(count) times)")
+        }
+    }
+}

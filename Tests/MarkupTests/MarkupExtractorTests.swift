@@ -73,13 +73,13 @@ import Testing
     }
 
     @Test func capsTheNumberOfItems() {
-        let script = #"<script type="application/ld+json">{"@type":"Event"}</script>"#
-        let extraction = extract(String(repeating: script, count: MarkupLimits.maximumItems + 3))
+        let scripts = (0..<(MarkupLimits.maximumItems + 3)).map { #"<script type="application/ld+json">{"@type":"Event","n":\#($0)}</script>"# }
+        let extraction = extract(scripts.joined())
         #expect(extraction.items.count == MarkupLimits.maximumItems)
         #expect(extraction.diagnostics.map(\.code) == ["too-many-items"])
 
-        let microdata = #"<div itemscope itemtype="Event"><span itemprop="name">E</span></div>"#
-        let many = extract(String(repeating: microdata, count: MarkupLimits.maximumItems + 1))
+        let microdata = (0...MarkupLimits.maximumItems).map { #"<div itemscope itemtype="Event"><span itemprop="name">E\#($0)</span></div>"# }
+        let many = extract(microdata.joined())
         #expect(many.items.count == MarkupLimits.maximumItems)
         #expect(many.diagnostics.map(\.code) == ["too-many-items"])
     }

@@ -22,6 +22,13 @@ import Testing
         #expect(extraction.diagnostics.map(\.code) == ["duplicate-item"])
     }
 
+    @Test func keepsAnItemGivenTwiceOnce() {
+        let script = #"<script type="application/ld+json">{"@type": "EventReservation", "reservationNumber": "E1"}</script>"#
+        let extraction = extract(script + "<p>text</p>" + script + script)
+        #expect(extraction.items.count == 1)
+        #expect(extraction.diagnostics == [MarkupDiagnostic(code: "duplicate-item", message: "a repeat of an earlier json-ld EventReservation is left out (2 times)")])
+    }
+
     @Test func keepsItemsThatDiffer() {
         let html = """
         <script type="application/ld+json">{"@type": "FoodEstablishmentReservation", "reservationNumber": "R1"}</script>
