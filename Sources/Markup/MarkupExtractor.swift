@@ -86,7 +86,8 @@ private struct DocumentOutline {
         }
         let repair = SplitItemRepair(scopes: scopes.map(\.element), outsideProperties: outsideProperties)
         diagnostics += repair.diagnostics
-        let reachable = outsideProperties.filter { repair.isCovered($0) || isReferenced($0) }
+        var reach = ItemReach(adopted: repair.adopted, referencedIDs: referencedIDs)
+        let reachable = outsideProperties.filter { reach.isReachable($0) }
         let reachableSet = Set(reachable)
         let orphans = outsideProperties.count - reachable.count
         if orphans > 0 { reportOrphans(orphans) }
@@ -108,20 +109,44 @@ private struct DocumentOutline {
         return result
     }
 
-    /// Whether the element or one of its ancestors is named by some `itemref`.
-    private func isReferenced(_ element: HTMLElement) -> Bool {
-        guard !referencedIDs.isEmpty else { return false }
-        var current: HTMLElement? = element
-        while let node = current {
-            if let id = node.attribute("id"), referencedIDs.contains(id) { return true }
-            current = node.parent
-        }
-        return false
-    }
-
     private mutating func reportOrphans(_ count: Int) {
         diagnostics.append(MarkupDiagnostic(
             code: "microdata-orphan-property",
             message: "\(count) itemprop element(s) belong to no item and are ignored"))
+    }
+}
+
+/// Whether a property outside every item still belongs to one: it, or an ancestor, was taken
+/// by `SplitItemRepair` or is named by an `itemref`. Answers are remembered for every element
+/// on the way up, so all the questions together cost one visit per element.
+private struct ItemReach {
+    let adopted: Set<HTMLElement>
+    let referencedIDs: Set<String>
+    private var known: [HTMLElement: Bool] = [:]
+
+    init(adopted: Set<HTMLElement>, referencedIDs: Set<String>) {
+        self.adopted = adopted
+        self.referencedIDs = referencedIDs
+    }
+
+    mutating func isReachable(_ element: HTMLElement) -> Bool {
+        guard !adopted.isEmpty || !referencedIDs.isEmpty else { return false }
+        var path: [HTMLElement] = []
+        var current: HTMLElement? = element
+        var answer = false
+        while let node = current {
+            if let cached = known[node] {
+                answer = cached
+                break
+            }
+            path.append(node)
+            if adopted.contains(node) || node.attribute("id").map(referencedIDs.contains) == true {
+                answer = true
+                break
+            }
+            current = node.parent
+        }
+        for node in path { known[node] = answer }
+        return answer
     }
 }

@@ -84,6 +84,13 @@ import Testing
         #expect(many.diagnostics.map(\.code) == ["too-many-items"])
     }
 
+    @Test func readsMarkupAfterThousandsOfUnclosedTags() {
+        let html = "<div itemscope><p>" + String(repeating: "<font color=red><div>", count: 3000) + #"<b itemprop="name">deep</b>"#
+            + #"<script type="application/ld+json">{"@type":"After"}</script>"#
+        let extraction = extract(html)
+        #expect(serializedItems(extraction) == [#"{"name":"deep"}"#, #"{"@type":"After"}"#])
+    }
+
     @Test func readsDeeplyNestedHTMLWithoutTrapping() {
         let depth = 100_000
         let html = #"<div itemscope itemtype="Event">"# + String(repeating: "<div><span>", count: depth)

@@ -8,12 +8,15 @@ final class HTMLDocument {
     /// libxml2: "htmlReadMemory: parse an XML in-memory document and build a tree." Errors are
     /// recovered (HTML_PARSE_RECOVER) and silenced; no network access; the encoding is fixed to
     /// UTF-8 and a `<meta charset>` in the document is ignored, since the MIME stage already
-    /// decoded the part to UTF-8 text.
+    /// decoded the part to UTF-8 text. XML_PARSE_HUGE lifts libxml2's nesting limit of 256,
+    /// which otherwise ends the parse early in mail with many unclosed tags (forwarded
+    /// messages pile up `<font>`s); the size cap above bounds the work instead, and every walk
+    /// over the tree here is iterative.
     init?(utf8 bytes: [UInt8]) {
         guard bytes.count <= MarkupLimits.maximumHTMLBytes, !bytes.isEmpty else { return nil }
         _ = Self.parserInitialized
         let options = HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NOERROR.rawValue | HTML_PARSE_NOWARNING.rawValue
-            | HTML_PARSE_NONET.rawValue | HTML_PARSE_IGNORE_ENC.rawValue | HTML_PARSE_COMPACT.rawValue
+            | HTML_PARSE_NONET.rawValue | HTML_PARSE_IGNORE_ENC.rawValue | HTML_PARSE_COMPACT.rawValue | XML_PARSE_HUGE.rawValue
         let parsed = bytes.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) { chars in
                 htmlReadMemory(chars.baseAddress, Int32(chars.count), nil, "UTF-8", Int32(bitPattern: options))

@@ -6,11 +6,17 @@
 struct SplitItemRepair {
     private(set) var adoptedChildren: [HTMLElement: [HTMLElement]] = [:]
     private(set) var diagnostics: [MarkupDiagnostic] = []
-    private var adopted: Set<HTMLElement> = []
+    /// The elements taken by some item.
+    private(set) var adopted: Set<HTMLElement> = []
 
     init(scopes: [HTMLElement], outsideProperties: [HTMLElement]) {
         guard !outsideProperties.isEmpty else { return }
-        let outside = Set(outsideProperties)
+        // The properties outside every item and their ancestors, each element once.
+        var ancestry: Set<HTMLElement> = []
+        for property in outsideProperties {
+            var current: HTMLElement? = property
+            while let element = current, ancestry.insert(element).inserted { current = element.parent }
+        }
         for scope in scopes where scope.isNamed("p") {
             var taken: [HTMLElement] = []
             var sibling = scope.nextSiblingElement
@@ -19,27 +25,12 @@ struct SplitItemRepair {
                 taken.append(element)
                 sibling = element.nextSiblingElement
             }
-            let takenSet = Set(taken)
-            guard outsideProperties.contains(where: { Self.isWithin($0, takenSet) }) || taken.contains(where: outside.contains) else { continue }
+            guard taken.contains(where: ancestry.contains) else { continue }
             adoptedChildren[scope] = taken
             adopted.formUnion(taken)
             diagnostics.append(MarkupDiagnostic(
                 code: "microdata-repaired",
                 message: "an item on a <p> closed early by the HTML parser takes the \(taken.count) element(s) that follow it"))
         }
-    }
-
-    /// Whether an adopted element is the element or one of its ancestors.
-    func isCovered(_ element: HTMLElement) -> Bool {
-        !adopted.isEmpty && Self.isWithin(element, adopted)
-    }
-
-    private static func isWithin(_ element: HTMLElement, _ set: Set<HTMLElement>) -> Bool {
-        var current: HTMLElement? = element
-        while let node = current {
-            if set.contains(node) { return true }
-            current = node.parent
-        }
-        return false
     }
 }
