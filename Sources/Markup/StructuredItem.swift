@@ -17,7 +17,13 @@ public struct StructuredItem: Sendable, Equatable {
 }
 
 /// Something the extractor repaired or dropped: a stable code and a sentence.
-public struct MarkupDiagnostic: Sendable, Equatable {
+public struct MarkupDiagnostic: Sendable, Hashable {
+    /// One of: `json-repaired` (the message names the repair and its line and column in the
+    /// script), `json-invalid` (unreadable from that position on; earlier values kept),
+    /// `json-too-deep`, `json-too-large`, `json-ld-empty`, `json-ld-not-object`,
+    /// `html-too-large`, `html-invalid`, `microdata-repaired` (an item on a `<p>` closed early
+    /// by the parser), `microdata-orphan-property`, `microdata-cycle`, `microdata-too-deep`,
+    /// `too-many-properties`, `too-many-items`, `duplicate-item` (Microdata repeating JSON-LD).
     public var code: String
     public var message: String
 
@@ -35,5 +41,21 @@ public struct MarkupExtraction: Sendable {
     public init(items: [StructuredItem] = [], diagnostics: [MarkupDiagnostic] = []) {
         self.items = items
         self.diagnostics = diagnostics
+    }
+}
+
+extension MarkupDiagnostic {
+    /// One diagnostic per code and message, with a count when repeated.
+    static func collapsingRepeats(_ diagnostics: [MarkupDiagnostic]) -> [MarkupDiagnostic] {
+        var counts: [MarkupDiagnostic: Int] = [:]
+        var order: [MarkupDiagnostic] = []
+        for diagnostic in diagnostics {
+            if counts[diagnostic] == nil { order.append(diagnostic) }
+            counts[diagnostic, default: 0] += 1
+        }
+        return order.map { diagnostic in
+            let count = counts[diagnostic] ?? 1
+            return count == 1 ? diagnostic : MarkupDiagnostic(code: diagnostic.code, message: "\(diagnostic.message) (\(count) times)")
+        }
     }
 }

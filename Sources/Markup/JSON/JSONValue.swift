@@ -136,6 +136,23 @@ public struct JSONObject: Sendable, Equatable {
         self.init(pairs.map { Member(key: $0.0, value: $0.1) })
     }
 
+    /// Builds an object from members as read, in linear time: a repeated key keeps its first
+    /// position and its last value, as `init(_:)` does.
+    init(uniquing members: [Member]) {
+        var positions: [String: Int] = [:]
+        var unique: [Member] = []
+        unique.reserveCapacity(members.count)
+        for member in members {
+            if let index = positions[member.key] {
+                unique[index].value = member.value
+            } else {
+                positions[member.key] = unique.count
+                unique.append(member)
+            }
+        }
+        self.members = unique
+    }
+
     public var keys: [String] { members.map(\.key) }
     public var isEmpty: Bool { members.isEmpty }
 

@@ -1,0 +1,42 @@
+/// The schema.org vocabulary's names, one rule for every stage.
+public enum SchemaOrg {
+    /// The bare schema.org name of a type or property written as `http://schema.org/X`,
+    /// `https://schema.org/X/`, `http://www.schema.org/X`, `schema:X` or plain `X`;
+    /// nil for another vocabulary's URL or for text that is not a name.
+    public static func localName(_ type: String) -> String? {
+        var text = Substring(type.trimmingASCIIWhitespace())
+        let lowered = text.lowercased()
+        var matched = false
+        for prefix in ["https://www.schema.org/", "http://www.schema.org/", "https://schema.org/", "http://schema.org/", "schema:"]
+        where lowered.hasPrefix(prefix) {
+            text = text.dropFirst(prefix.count)
+            matched = true
+            break
+        }
+        if !matched, text.contains(":") || text.contains("/") { return nil }
+        while text.hasSuffix("/") { text = text.dropLast() }
+        guard let first = text.unicodeScalars.first, first.properties.isAlphabetic,
+              text.unicodeScalars.allSatisfy({ $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" })
+        else { return nil }
+        return String(text)
+    }
+}
+
+extension String {
+    /// The text without leading and trailing ASCII whitespace (HTML's "strip leading and
+    /// trailing ASCII whitespace").
+    func trimmingASCIIWhitespace() -> String {
+        let scalars = unicodeScalars
+        guard let start = scalars.firstIndex(where: { !$0.isASCIIWhitespace }),
+              let end = scalars.lastIndex(where: { !$0.isASCIIWhitespace })
+        else { return "" }
+        return String(scalars[start...end])
+    }
+}
+
+extension Unicode.Scalar {
+    /// HTML's ASCII whitespace: TAB, LF, FF, CR, SPACE.
+    var isASCIIWhitespace: Bool {
+        value == 0x20 || value == 0x09 || value == 0x0A || value == 0x0C || value == 0x0D
+    }
+}

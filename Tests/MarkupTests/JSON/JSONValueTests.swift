@@ -1,0 +1,31 @@
+import Testing
+@testable import Markup
+
+@Suite struct JSONValueTests {
+    @Test(arguments: [
+        (JSONValue.number(3), "3"),
+        (.number(-0.5), "-0.5"),
+        (.number(.infinity), "null"),
+        (.string("a\"b\\\u{01}\u{2028}"), #""a\"b\\\u0001\u2028""#),
+        (.array([.null, .bool(false)]), "[null,false]"),
+    ])
+    func serializes(value: JSONValue, text: String) {
+        #expect(value.serialized() == text)
+    }
+
+    @Test func uniquingKeepsFirstPositionAndLastValue() {
+        let object = JSONObject(uniquing: [
+            JSONObject.Member(key: "a", value: .number(1)),
+            JSONObject.Member(key: "b", value: .number(2)),
+            JSONObject.Member(key: "a", value: .number(3)),
+        ])
+        #expect(object.keys == ["a", "b"])
+        #expect(object["a"] == .number(3))
+        #expect(object == JSONObject(pairs: [("a", .number(1)), ("b", .number(2)), ("a", .number(3))]))
+    }
+
+    @Test func prettyPrintsWithTwoSpaces() {
+        let value = JSONValue.object(JSONObject(pairs: [("a", .array([.number(1)])), ("b", .object(JSONObject()))]))
+        #expect(value.prettyPrinted() == "{\n  \"a\": [\n    1\n  ],\n  \"b\": {}\n}")
+    }
+}

@@ -1,0 +1,22 @@
+import Testing
+import Markup
+
+@Suite struct SchemaOrgTests {
+    @Test(arguments: [
+        ("FlightReservation", "FlightReservation"),
+        ("http://schema.org/FlightReservation", "FlightReservation"),
+        ("https://schema.org/FlightReservation/", "FlightReservation"),
+        ("HTTPS://SCHEMA.ORG/Event", "Event"),
+        ("http://www.schema.org/Event", "Event"),
+        ("schema:LodgingReservation", "LodgingReservation"),
+        ("  Event ", "Event"),
+    ])
+    func reducesSchemaOrgNames(type: String, name: String) {
+        #expect(SchemaOrg.localName(type) == name)
+    }
+
+    @Test(arguments: ["https://example.com/Event", "http://schema.org/", "", "foaf:Person", "Two Words"])
+    func rejectsOtherVocabularies(type: String) {
+        #expect(SchemaOrg.localName(type) == nil)
+    }
+}
