@@ -48,7 +48,7 @@ let package = Package(
         .testTarget(name: "MIMETests", dependencies: ["MIME"], swiftSettings: strictSettings),
         .testTarget(name: "DNSTests", dependencies: ["DNS"], swiftSettings: strictSettings),
         .testTarget(name: "DKIMTests", dependencies: ["DKIM", "MIME", "DNS"], swiftSettings: strictSettings),
-        .testTarget(name: "MarkupTests", dependencies: ["Markup"], swiftSettings: strictSettings),
+        .testTarget(name: "MarkupTests", dependencies: ["Markup"], exclude: ["Fixtures"], swiftSettings: strictSettings),
         .testTarget(name: "ReservationsTests", dependencies: ["Reservations", "Markup"], swiftSettings: strictSettings),
         .testTarget(name: "EventStoreTests", dependencies: ["EventStore", "Reservations", "Markup"], swiftSettings: strictSettings),
         .testTarget(name: "ICalendarTests", dependencies: ["ICalendar", "EventStore", "Reservations", "Markup"], swiftSettings: strictSettings),

@@ -45,7 +45,7 @@ public struct EventListRenderer: Sendable {
                 ("title", .string(stored.event.title)),
                 ("start", stored.event.start.map { .string($0.text) }),
                 ("end", stored.event.end.map { .string($0.text) }),
-                ("reservation", TolerantJSON.value(of: stored.event.reservationJSON)),
+                ("reservation", TolerantJSONReader.read(Array(stored.event.reservationJSON.utf8)).values.first ?? .null),
             ])
         }
         return JSONValue.array(items).prettyPrinted()
