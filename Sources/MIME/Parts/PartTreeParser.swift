@@ -1,8 +1,8 @@
 /// Builds the MIME part tree of a message (RFC 2045, RFC 2046 §5) over its bytes.
 ///
-/// Boundaries are matched at the start of a line as `--boundary`, optionally followed by white
-/// space (RFC 2046 §5.1.1 transport padding); the line break before a delimiter belongs to the
-/// delimiter. A missing close delimiter ends the multipart at the end of its body. Nesting
+/// Boundaries are matched at the start of a line as `--boundary` followed by white space or the
+/// line end (RFC 2046 §5.1.1 transport padding; text after the white space is ignored), or by
+/// `--` for the close delimiter; the line break before a delimiter belongs to the delimiter. A missing close delimiter ends the multipart at the end of its body. Nesting
 /// stops at ``Limits/maxPartDepth`` and splitting at ``Limits/maxParts`` parts.
 struct PartTreeParser {
     let bytes: [UInt8]
@@ -129,8 +129,8 @@ struct PartTreeParser {
         part.children = children
     }
 
-    /// The delimiter on the line at `lineStart`, if it is one: `--boundary` then white space, or
-    /// `--boundary--` then white space (RFC 2046 §5.1.1).
+    /// The delimiter on the line at `lineStart`, if it is one: `--boundary` then white space or
+    /// the line end, or `--boundary--` (RFC 2046 §5.1.1).
     private static func delimiter(_ p: UnsafeBufferPointer<UInt8>, lineStart: Int, end: Int, bodyStart: Int,
                                   boundary: [UInt8]) -> Delimiter? {
         let n = boundary.count
@@ -138,16 +138,16 @@ struct PartTreeParser {
         for k in 0..<n where p[lineStart + 2 + k] != boundary[k] { return nil }
         var i = lineStart + 2 + n
         var isClose = false
-        if i + 1 < end, p[i] == UInt8(ascii: "-"), p[i + 1] == UInt8(ascii: "-") { isClose = true; i += 2 }
-        else if i + 1 == end, p[i] == UInt8(ascii: "-") { return nil }
-        while i < end, p[i] == 0x20 || p[i] == 0x09 { i += 1 }
-        var nextStart = i
-        if i < end {
-            if p[i] == 0x0A { nextStart = i + 1 }
-            else if p[i] == 0x0D, i + 1 < end, p[i + 1] == 0x0A { nextStart = i + 2 }
-            else if p[i] == 0x0D, i + 1 == end { nextStart = end }
-            else { return nil }
+        if i + 1 < end, p[i] == UInt8(ascii: "-"), p[i + 1] == UInt8(ascii: "-") {
+            isClose = true
+            i += 2
+        } else if i < end, p[i] != 0x20, p[i] != 0x09, p[i] != 0x0D, p[i] != 0x0A {
+            return nil   // a longer boundary that merely starts with this one
         }
+        // Transport padding, and text senders put after the delimiter (ignored, as mime4j and
+        // GMime do), up to the end of the line.
+        while i < end, p[i] != 0x0A { i += 1 }
+        let nextStart = i < end ? i + 1 : end
         // The line break before the delimiter is part of it.
         var contentEnd = lineStart
         if contentEnd > bodyStart, p[contentEnd - 1] == 0x0A {
