@@ -100,7 +100,7 @@ struct EncodedWord {
     let end: Int
 
     /// Reads an encoded word starting at `start` (which holds `=?`), or nil if the bytes there are
-    /// not a well-formed word (RFC 2047 §2: no white space inside, a known encoding).
+    /// not a well-formed word (RFC 2047 §2: a charset without white space, B or Q).
     static func parse(_ text: [UInt8], at start: Int) -> EncodedWord? {
         let limit = min(text.count, start + HeaderText.maxEncodedWordLength)
         var i = start + 2
@@ -117,8 +117,10 @@ struct EncodedWord {
         guard encoding == UInt8(ascii: "b") || encoding == UInt8(ascii: "q") else { return nil }
         i += 2
         let encodedStart = i
+        // RFC 2047 §2 forbids white space in encoded text; mailers fold inside it or write
+        // raw spaces in Q text, so spaces and tabs are accepted there (as Python does).
         while i + 1 < limit, !(text[i] == UInt8(ascii: "?") && text[i + 1] == UInt8(ascii: "=")) {
-            if isSpaceOrControl(text[i]) { return nil }
+            if isSpaceOrControl(text[i]), text[i] != 0x20, text[i] != 0x09 { return nil }
             i += 1
         }
         guard i + 1 < limit else { return nil }

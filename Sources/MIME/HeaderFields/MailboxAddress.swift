@@ -45,7 +45,7 @@ public struct MailboxAddress: Sendable, Equatable, CustomStringConvertible {
             case .special(UInt8(ascii: ":")) where !inAngle:
                 // RFC 5322 §3.4: a group's display name ends with ":"; the name itself is dropped.
                 builder = MailboxBuilder()
-            case .special(UInt8(ascii: ":")) where inAngle:
+            case .special(UInt8(ascii: ":")) where inAngle && builder.address.first == UInt8(ascii: "@"):
                 // RFC 5322 §4.4 obs-route: "@a,@b:" before the addr-spec is dropped.
                 builder.address.removeAll()
             case .special(UInt8(ascii: ";")) where !inAngle:
