@@ -27,7 +27,7 @@ struct Charset: Sendable, Equatable {
     private static let utf8Labels: Set<String> = [
         "utf-8", "utf8", "unicode-1-1-utf-8", "x-unicode20utf8", "unicode20utf8", "x-utf-8",
         "us-ascii", "ascii", "us", "ansi_x3.4-1968", "ansi_x3.4-1986", "iso646-us", "iso-646-us",
-        "cp367", "ibm367", "csascii", "iso-ir-6", "646", "default", "x-unknown", "unknown",
+        "cp367", "ibm367", "csascii", "iso-ir-6", "646",
     ]
     private static let latin1Labels: Set<String> = [
         "iso-8859-1", "iso8859-1", "iso_8859-1", "iso_8859-1:1987", "iso-8859-1:1987", "latin1",
