@@ -102,12 +102,18 @@ extension Message {
         TransferDecoding.decode(bytes, in: part.bodyRange, encoding: part.transferEncoding).bytes
     }
 
-    /// The part's body as text: transfer-decoded, then decoded from its charset (UTF-8 with a
-    /// windows-1252 fallback when there is none or it is unknown), line breaks normalized to LF.
+    /// The part's body as text: transfer-decoded, then decoded from its charset (for HTML
+    /// without one, the charset its `<meta>` declares; UTF-8 with a windows-1252 fallback when
+    /// there is none or it is unknown), line breaks normalized to LF.
     public func text(of part: MIMEPart) -> String {
         let decoded = decodedBody(of: part)
-        let charset = Charset(label: part.contentType.charset ?? "")
-        var utf8 = charset.decodeToUTF8(decoded).utf8
+        var label = part.contentType.charset ?? ""
+        if label.isEmpty, part.contentType.subtype == "html", let declared = Self.htmlDeclaredCharset(decoded) {
+            label = declared
+        }
+        var utf8 = Charset(label: label).decodeToUTF8(decoded).utf8
+        // A byte order mark is not text.
+        if utf8.starts(with: [0xEF, 0xBB, 0xBF]) { utf8.removeFirst(3) }
         // CRLF → LF, so LF and CRLF copies of a message read the same.
         if utf8.contains(0x0D) {
             var out: [UInt8] = []
@@ -120,5 +126,34 @@ extension Message {
             utf8 = out
         }
         return String(decoding: utf8, as: UTF8.self)
+    }
+
+    /// Bytes of an HTML body searched for a `<meta … charset=…>` declaration (the HTML
+    /// standard's prescan looks at the first 1024 bytes; mail HTML puts styles first).
+    static let htmlCharsetScanLength = 4096
+
+    /// The charset an HTML document declares in `<meta charset=…>` or
+    /// `<meta http-equiv="Content-Type" content="…; charset=…">`, if any.
+    static func htmlDeclaredCharset(_ html: [UInt8]) -> String? {
+        let limit = min(html.count, htmlCharsetScanLength)
+        let needle = Array("charset".utf8)
+        var i = 0
+        while i + needle.count < limit {
+            var matches = true
+            for k in 0..<needle.count where html[i + k] | 0x20 != needle[k] { matches = false; break }
+            if !matches { i += 1; continue }
+            var j = i + needle.count
+            while j < limit, html[j] == 0x20 { j += 1 }
+            guard j < limit, html[j] == UInt8(ascii: "=") else { i += 1; continue }
+            j += 1
+            while j < limit, html[j] == 0x20 || html[j] == UInt8(ascii: "\"") || html[j] == UInt8(ascii: "'") { j += 1 }
+            let start = j
+            while j < limit, html[j] < 0x80,
+                  html[j] == UInt8(ascii: "-") || html[j] == UInt8(ascii: "_") || html[j] == UInt8(ascii: ":")
+                  || html[j] == UInt8(ascii: ".") || (html[j] | 0x20 >= 0x61 && html[j] | 0x20 <= 0x7A)
+                  || (html[j] >= 0x30 && html[j] <= 0x39) { j += 1 }
+            return j > start ? String(decoding: html[start..<j], as: UTF8.self) : nil
+        }
+        return nil
     }
 }

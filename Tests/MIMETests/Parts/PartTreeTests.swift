@@ -145,3 +145,34 @@ import Testing
         #expect(message.diagnostics.contains { $0.code == .missingBoundary })
     }
 }
+
+@Suite struct MessageTextTests {
+    @Test func htmlWithoutCharsetUsesMetaDeclaration() {
+        let text = "Content-Type: text/html\nContent-Transfer-Encoding: quoted-printable\n\n<html><head><meta http-equiv=3D\"Content-Type\" content=3D\"text/html; charset=3Diso-8859-2\"></head><body>=BFaba</body></html>\n"
+        for message in Fixture.both(text) {
+            #expect(message.text(of: message.root).contains("<body>żaba</body>"))
+            #expect(message.htmlParts.count == 1)
+        }
+    }
+
+    @Test func headerFieldsOfTheMessage() throws {
+        let text = """
+        From: "Cascadia Air" <no-reply@Cascadia-Air.example>
+        Subject: =?UTF-8?Q?Your_flight_to_Seattle_=E2=9C=88?=
+        Message-ID:   <abc.123@cascadia-air.example> (sent by the booking system)
+        Date: Sun, 22 Nov 2026 10:15:00 -0800
+        Content-Type: text/plain; charset=utf-8
+
+        Hello
+        """
+        for message in Fixture.both(text) {
+            #expect(message.subject == "Your flight to Seattle ✈")
+            #expect(message.from == [MailboxAddress(displayName: "Cascadia Air", address: "no-reply@Cascadia-Air.example")])
+            #expect(message.from.first?.domain == "cascadia-air.example")
+            #expect(message.messageID == "<abc.123@cascadia-air.example>")
+            #expect(message.date == MessageDate(epochSeconds: 1_795_371_300, offsetSeconds: -28800))
+            #expect(message.text(of: message.root) == "Hello")
+            #expect(message.diagnostics.isEmpty)
+        }
+    }
+}
