@@ -7,6 +7,7 @@ public enum Limits {
     public static let maxPartDepth = 64
     /// Parts read per message; later parts are not split out.
     public static let maxParts = 10_000
-    /// Characters of a boundary parameter (RFC 2046 §5.1.1 allows 70; senders exceed it).
-    public static let maxBoundaryLength = 998
+    /// Characters of a boundary parameter (RFC 2046 §5.1.1 allows 70; senders and test suites
+    /// exceed it, mime4j's has a 7 KB one). A longer boundary leaves the multipart a leaf.
+    public static let maxBoundaryLength = 16_384
 }

@@ -39,13 +39,21 @@ public struct HeaderSection: Sendable {
             diagnostics.append(MIMEDiagnostic(.byteOrderMark, at: range.lowerBound))
         }
 
+        // A skipped first line that turns out to begin a header-less body (RFC 2046 §5.1.1 allows
+        // parts without header fields; some messages have none either).
+        var skippedStart: Int? = nil
+        func bodyStartWithoutFields(_ fallback: Int) -> Int {
+            guard fields.isEmpty, let skippedStart else { return fallback }
+            return skippedStart
+        }
+
         while i < end {
             let lineStart = i
             let lineEnd = Self.lineEnd(bytes, from: i, end: end)   // index of CR or LF or end
             let next = Self.afterLineBreak(bytes, at: lineEnd, end: end)
             if lineEnd == lineStart {
                 // The empty line separating header and body.
-                return HeaderSection(fields: fields, bodyStart: next, diagnostics: diagnostics)
+                return HeaderSection(fields: fields, bodyStart: bodyStartWithoutFields(next), diagnostics: diagnostics)
             }
             guard let colon = Self.fieldColon(bytes, lineStart, lineEnd) else {
                 if bytes[lineStart] == 0x20 || bytes[lineStart] == 0x09, fields.isEmpty {
@@ -56,12 +64,13 @@ public struct HeaderSection: Sendable {
                 }
                 if fields.isEmpty, Self.looksLikeMboxFromLine(bytes, lineStart, lineEnd) || lineStart == range.lowerBound {
                     diagnostics.append(MIMEDiagnostic(.garbageLine, at: lineStart))
+                    if skippedStart == nil, !Self.looksLikeMboxFromLine(bytes, lineStart, lineEnd) { skippedStart = lineStart }
                     i = next
                     continue
                 }
                 // Not a header line: the header section ends here without an empty line.
                 diagnostics.append(MIMEDiagnostic(.missingHeaderBodySeparator, at: lineStart))
-                return HeaderSection(fields: fields, bodyStart: lineStart, diagnostics: diagnostics)
+                return HeaderSection(fields: fields, bodyStart: bodyStartWithoutFields(lineStart), diagnostics: diagnostics)
             }
             // Continuation lines start with white space (RFC 5322 §2.2.3).
             var fieldEnd = lineEnd
@@ -80,7 +89,7 @@ public struct HeaderSection: Sendable {
             }
             i = cursor
         }
-        return HeaderSection(fields: fields, bodyStart: end, diagnostics: diagnostics)
+        return HeaderSection(fields: fields, bodyStart: bodyStartWithoutFields(end), diagnostics: diagnostics)
     }
 
     /// Index of the CR of a CRLF, of a bare LF, or `end`.

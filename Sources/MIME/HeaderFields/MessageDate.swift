@@ -1,0 +1,134 @@
+/// A date-time from a Date field (RFC 5322 §3.3): the instant and the offset it was written in.
+public struct MessageDate: Sendable, Equatable {
+    /// Seconds since 1970-01-01T00:00:00Z.
+    public var epochSeconds: Int64
+    /// The written zone's offset east of UTC in seconds (0 for "-0000" and unknown zones).
+    public var offsetSeconds: Int
+
+    public init(epochSeconds: Int64, offsetSeconds: Int) {
+        self.epochSeconds = epochSeconds
+        self.offsetSeconds = offsetSeconds
+    }
+
+    /// Named zones of RFC 5322 §4.3 plus a few that mailers write anyway, in minutes east of UTC.
+    static let zones: [String: Int] = [
+        "ut": 0, "utc": 0, "gmt": 0, "z": 0, "wet": 0,
+        "est": -300, "edt": -240, "cst": -360, "cdt": -300,
+        "mst": -420, "mdt": -360, "pst": -480, "pdt": -420,
+        "akst": -540, "akdt": -480, "hst": -600, "ast": -240, "adt": -180, "nst": -210, "ndt": -150,
+        "bst": 60, "ist": 60, "cet": 60, "met": 60, "cest": 120, "mest": 120, "eet": 120, "eest": 180,
+        "msk": 180, "jst": 540, "kst": 540, "hkt": 480, "sgt": 480, "aest": 600, "aedt": 660,
+        "acst": 570, "awst": 480, "nzst": 720, "nzdt": 780,
+    ]
+    static let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
+
+    /// Parses a Date value. Accepts RFC 5322 §3.3 and the obsolete forms of §4.3 (two- and
+    /// three-digit years, named and military zones, comments anywhere), a missing day of week,
+    /// missing seconds, and asctime order ("Mon Jan  2 15:04:05 2006"). Nil when no day, month,
+    /// year and time can be found or a field is out of range.
+    public static func parse<C: Collection>(_ value: C) -> MessageDate? where C.Element == UInt8 {
+        let text = StructuredLexer.stripComments(HeaderText.unfold(value))
+        let words = text.split { $0 == 0x20 || $0 == 0x09 || $0 == UInt8(ascii: ",") }
+        var numbers: [Int] = []
+        var numberLengths: [Int] = []
+        var month: Int? = nil
+        var time: (h: Int, m: Int, s: Int)? = nil
+        var offsetMinutes: Int? = nil
+        for word in words {
+            let first = word[word.startIndex]
+            if (first == UInt8(ascii: "+") || first == UInt8(ascii: "-")), time != nil, offsetMinutes == nil {
+                let digits = word.dropFirst().filter { $0 != UInt8(ascii: ":") }
+                guard digits.count == 4, digits.allSatisfy(isDigit), let v = Int(String(decoding: digits, as: UTF8.self)) else { continue }
+                let minutes = (v / 100) * 60 + v % 100
+                guard v % 100 < 60 else { return nil }
+                offsetMinutes = first == UInt8(ascii: "-") ? -minutes : minutes
+            } else if word.contains(UInt8(ascii: ":")) {
+                guard time == nil else { continue }
+                let parts = word.split(separator: UInt8(ascii: ":"), omittingEmptySubsequences: false)
+                guard parts.count == 2 || parts.count == 3,
+                      let h = number(parts[0]), let m = number(parts[1]) else { return nil }
+                let s = parts.count == 3 ? number(parts[2]) : 0
+                guard let s, h < 24, m < 60, s <= 60 else { return nil }
+                time = (h, m, min(s, 59))   // a leap second is read as :59
+            } else if word.allSatisfy(isDigit) {
+                if let v = number(word) { numbers.append(v); numberLengths.append(word.count) }
+            } else if word.allSatisfy(isAlpha) {
+                let lower = String(decoding: word, as: UTF8.self).lowercased()
+                if month == nil, time == nil, lower.count >= 3, let index = months.firstIndex(of: String(lower.prefix(3))),
+                   lower.count == 3 || lower.hasPrefix(fullMonthPrefix(index)) {
+                    month = index + 1
+                } else if time != nil, offsetMinutes == nil {
+                    offsetMinutes = zoneOffset(lower)
+                }
+                // Otherwise a day name (RFC 5322 §3.3 day-of-week is informational).
+            } else if time != nil, offsetMinutes == nil, let firstAlpha = word.first, isAlpha(firstAlpha) {
+                // "EST5EDT": the standard-time abbreviation leads.
+                let letters = String(decoding: word.prefix(while: isAlpha), as: UTF8.self).lowercased()
+                offsetMinutes = zoneOffset(letters)
+            }
+            // Anything else ("Tue.", stray punctuation) is ignored.
+        }
+        var day: Int
+        var year: Int
+        var yearLength: Int
+        if let month {
+            guard numbers.count >= 2 else { return nil }
+            day = numbers[0]; year = numbers[1]; yearLength = numberLengths[1]
+            if day > 31, year <= 31 { swap(&day, &year); yearLength = numberLengths[0] }
+            return make(year: year, yearLength: yearLength, month: month, day: day, time: time, offset: offsetMinutes)
+        }
+        // All-numeric "day month year".
+        guard numbers.count >= 3 else { return nil }
+        return make(year: numbers[2], yearLength: numberLengths[2], month: numbers[1], day: numbers[0], time: time, offset: offsetMinutes)
+    }
+
+    private static func fullMonthPrefix(_ index: Int) -> String {
+        ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"][index]
+    }
+
+    private static func zoneOffset(_ name: String) -> Int {
+        if let known = zones[name] { return known }
+        // RFC 5322 §4.3: military zones and unknown zones are read as "-0000" (offset unknown).
+        return 0
+    }
+
+    private static func make(year rawYear: Int, yearLength: Int, month: Int, day: Int,
+                             time: (h: Int, m: Int, s: Int)?, offset: Int?) -> MessageDate? {
+        guard let time else { return nil }
+        var year = rawYear
+        // RFC 5322 §4.3: two-digit years below 50 are 20xx, others 19xx; three-digit years add 1900.
+        if yearLength <= 2 { year += year < 50 ? 2000 : 1900 } else if yearLength == 3 { year += 1900 }
+        guard (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year), year <= 9999 else { return nil }
+        let days = daysFromCivil(year: year, month: month, day: day)
+        let offsetSeconds = (offset ?? 0) * 60
+        let local = Int64(days) * 86_400 + Int64(time.h * 3600 + time.m * 60 + time.s)
+        return MessageDate(epochSeconds: local - Int64(offsetSeconds), offsetSeconds: offsetSeconds)
+    }
+
+    static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    /// Days since 1970-01-01 in the proleptic Gregorian calendar (H. Hinnant's days_from_civil).
+    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let mp = (month + 9) % 12
+        let doy = (153 * mp + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    private static func number<C: Collection>(_ digits: C) -> Int? where C.Element == UInt8 {
+        guard !digits.isEmpty, digits.count <= 9, digits.allSatisfy(isDigit) else { return nil }
+        return digits.reduce(0) { $0 * 10 + Int($1 - 0x30) }
+    }
+
+    @inline(__always) private static func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
+    @inline(__always) private static func isAlpha(_ b: UInt8) -> Bool { (b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A }
+}

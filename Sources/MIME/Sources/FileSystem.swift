@@ -1,0 +1,77 @@
+import Glibc
+
+/// The few POSIX calls the sources need: reading whole files and listing directories.
+enum FileSystem {
+    /// Bytes requested per read(2) call when the size is unknown (pipes).
+    static let readChunk = 1 << 16
+
+    enum Kind { case file, directory, other, missing }
+
+    static func kind(_ path: String) -> Kind {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return .missing }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return .file
+        case S_IFDIR: return .directory
+        default: return .other
+        }
+    }
+
+    static func errorText(_ code: Int32) -> String {
+        guard let text = strerror(code) else { return "error \(code)" }
+        return String(cString: text)
+    }
+
+    /// The whole content of a file, read with open(2)/read(2).
+    static func readFile(_ path: String) throws(MessageSourceError) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            let code = errno
+            throw MessageSourceError(code == ENOENT ? .notFound : .unreadable, path: path, errorText(code))
+        }
+        defer { close(fd) }
+        var info = stat()
+        let size = fstat(fd, &info) == 0 && info.st_mode & S_IFMT == S_IFREG ? Int(info.st_size) : 0
+        if fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
+            throw MessageSourceError(.unreadable, path: path, "is a directory")
+        }
+        return try readAll(fd, sizeHint: size, path: path)
+    }
+
+    /// Reads until end of file, retrying on EINTR.
+    static func readAll(_ fd: Int32, sizeHint: Int, path: String) throws(MessageSourceError) -> [UInt8] {
+        var result = [UInt8](repeating: 0, count: max(sizeHint, readChunk))
+        var filled = 0
+        while true {
+            if filled == result.count { result.append(contentsOf: repeatElement(0, count: max(readChunk, result.count / 2))) }
+            let n = result.withUnsafeMutableBytes { buffer in
+                read(fd, buffer.baseAddress.map { $0 + filled }, buffer.count - filled)
+            }
+            if n > 0 { filled += n; continue }
+            if n == 0 { break }
+            let code = errno
+            if code == EINTR { continue }
+            throw MessageSourceError(.unreadable, path: path, errorText(code))
+        }
+        result.removeSubrange(filled...)
+        return result
+    }
+
+    /// Names in a directory except "." and "..", sorted bytewise.
+    static func list(_ path: String) throws(MessageSourceError) -> [String] {
+        guard let dir = opendir(path) else {
+            let code = errno
+            throw MessageSourceError(code == ENOENT ? .notFound : .unreadable, path: path, errorText(code))
+        }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafePointer(to: &entry.pointee.d_name) {
+                String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self))
+            }
+            if name == "." || name == ".." { continue }
+            names.append(name)
+        }
+        return names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    }
+}

@@ -1,0 +1,160 @@
+import Glibc
+
+/// Where a message came from.
+public struct MessageOrigin: Sendable, Equatable {
+    /// The file it was read from; nil for standard input.
+    public var path: String?
+    /// Maildir info flags ("FS" from "…:2,FS"; RFC-less convention of the Maildir spec).
+    public var maildirFlags: String?
+    /// 0-based position in an mbox file.
+    public var mboxIndex: Int?
+
+    public init(path: String? = nil, maildirFlags: String? = nil, mboxIndex: Int? = nil) {
+        self.path = path
+        self.maildirFlags = maildirFlags
+        self.mboxIndex = mboxIndex
+    }
+}
+
+/// One message's bytes as stored, and where they came from.
+public struct RawMessage: Sendable {
+    public var bytes: [UInt8]
+    public var origin: MessageOrigin
+
+    public init(bytes: [UInt8], origin: MessageOrigin) {
+        self.bytes = bytes
+        self.origin = origin
+    }
+}
+
+/// Every message under a path: a Maildir (cur/ and new/, recursing into Maildir++ `.Folder`
+/// subfolders, skipping tmp/ and dotfiles, sorted by name for a stable order), an mbox (split
+/// at `From ` lines, `>From ` unescaped), a directory of message files, or a single file.
+///
+/// Maildir files are read as the sequence is iterated; a file that vanished meanwhile is skipped.
+public struct MessageSource: Sequence, Sendable {
+    enum Entry: Sendable {
+        /// A file read when reached; `maildirFlags` from its name.
+        case file(path: String, maildirFlags: String?)
+        /// An mbox already read and split.
+        case mbox(path: String, messages: [[UInt8]])
+    }
+
+    let entries: [Entry]
+
+    /// Reads the structure under `path`. Throws when the path is missing or unreadable, or is a
+    /// directory holding no Maildir and no message files.
+    public init(path: String) throws {
+        switch FileSystem.kind(path) {
+        case .missing:
+            throw MessageSourceError(.notFound, path: path, "no such file or directory")
+        case .other:
+            throw MessageSourceError(.notMail, path: path, "not a regular file or directory")
+        case .file:
+            entries = [try Self.fileEntry(path, maildirFlags: nil)]
+        case .directory:
+            var found: [Entry] = []
+            if try Self.collectMaildir(path, into: &found) {
+                entries = found
+            } else {
+                // A plain directory of message files (or mboxes).
+                for name in try FileSystem.list(path) where !name.hasPrefix(".") {
+                    let child = Self.join(path, name)
+                    if FileSystem.kind(child) == .file { found.append(try Self.fileEntry(child, maildirFlags: nil)) }
+                }
+                guard !found.isEmpty else {
+                    throw MessageSourceError(.notMail, path: path, "neither a Maildir (no cur/ or new/) nor a directory of message files")
+                }
+                entries = found
+            }
+        }
+    }
+
+    /// One message from a file, whole (no mbox splitting).
+    public static func file(_ path: String) throws -> RawMessage {
+        RawMessage(bytes: try FileSystem.readFile(path), origin: MessageOrigin(path: path))
+    }
+
+    /// One message from standard input.
+    public static func standardInput() throws -> RawMessage {
+        RawMessage(bytes: try StandardInput.readAll(), origin: MessageOrigin())
+    }
+
+    public func makeIterator() -> Iterator { Iterator(entries: entries) }
+
+    public struct Iterator: IteratorProtocol {
+        let entries: [Entry]
+        var entryIndex = 0
+        var mboxIndex = 0
+
+        public mutating func next() -> RawMessage? {
+            while entryIndex < entries.count {
+                switch entries[entryIndex] {
+                case .file(let path, let flags):
+                    entryIndex += 1
+                    guard let bytes = try? FileSystem.readFile(path) else { continue }
+                    return RawMessage(bytes: bytes, origin: MessageOrigin(path: path, maildirFlags: flags))
+                case .mbox(let path, let messages):
+                    if mboxIndex < messages.count {
+                        defer { mboxIndex += 1 }
+                        return RawMessage(bytes: messages[mboxIndex], origin: MessageOrigin(path: path, mboxIndex: mboxIndex))
+                    }
+                    entryIndex += 1
+                    mboxIndex = 0
+                }
+            }
+            return nil
+        }
+    }
+
+    /// A file: an mbox when it starts with a `From ` line, otherwise one message read later.
+    private static func fileEntry(_ path: String, maildirFlags: String?) throws -> Entry {
+        let bytes = try FileSystem.readFile(path)
+        if Mbox.isMbox(bytes) { return .mbox(path: path, messages: Mbox.split(bytes)) }
+        return .file(path: path, maildirFlags: maildirFlags)
+    }
+
+    /// Adds the messages of the Maildir at `path` and of its Maildir++ subfolders; false when
+    /// `path` is not a Maildir (neither cur/ nor new/ nor a `.Folder` Maildir inside).
+    private static func collectMaildir(_ path: String, into entries: inout [Entry]) throws -> Bool {
+        var isMaildir = false
+        var files: [(name: String, path: String, flags: String?)] = []
+        for sub in ["cur", "new"] {
+            let dir = join(path, sub)
+            guard FileSystem.kind(dir) == .directory else { continue }
+            isMaildir = true
+            for name in try FileSystem.list(dir) where !name.hasPrefix(".") {
+                let file = join(dir, name)
+                guard FileSystem.kind(file) == .file else { continue }
+                files.append((name, file, maildirFlags(name)))
+            }
+        }
+        files.sort { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+        entries += files.map { .file(path: $0.path, maildirFlags: $0.flags) }
+        // Maildir++: subfolders are ".Name" directories beside cur/new/tmp.
+        for name in try FileSystem.list(path) where name.hasPrefix(".") && name != "." && name != ".." {
+            let sub = join(path, name)
+            guard FileSystem.kind(sub) == .directory else { continue }
+            if try collectMaildir(sub, into: &entries) { isMaildir = true }
+        }
+        return isMaildir
+    }
+
+    /// "unique:2,FS" → "FS" (also ";2," as written on file systems without ":").
+    static func maildirFlags(_ name: String) -> String? {
+        let utf8 = Array(name.utf8)
+        var i = utf8.count - 1
+        while i >= 2 {
+            if utf8[i] == UInt8(ascii: ","), utf8[i - 1] == UInt8(ascii: "2"),
+               utf8[i - 2] == UInt8(ascii: ":") || utf8[i - 2] == UInt8(ascii: ";") {
+                return String(decoding: utf8[(i + 1)...], as: UTF8.self)
+            }
+            i -= 1
+        }
+        return nil
+    }
+
+    static func join(_ directory: String, _ name: String) -> String {
+        directory.hasSuffix("/") ? directory + name : directory + "/" + name
+    }
+}

@@ -1,0 +1,27 @@
+import Glibc
+
+/// Standard input, read whole.
+public enum StandardInput {
+    /// Every byte until end of file; retries on EINTR. Throws when read(2) fails.
+    public static func readAll() throws -> [UInt8] {
+        try FileSystem.readAll(0, sizeHint: 0, path: "standard input")
+    }
+}
+
+/// Standard output, written whole.
+public enum StandardOutput {
+    /// Writes every byte, looping on partial writes and EINTR; stops silently when the reader
+    /// went away (EPIPE) or another error occurs.
+    public static func write(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { buffer in
+            guard let base = buffer.baseAddress else { return }
+            var written = 0
+            while written < buffer.count {
+                let n = Glibc.write(1, base + written, buffer.count - written)
+                if n > 0 { written += n; continue }
+                if n < 0, errno == EINTR { continue }
+                return
+            }
+        }
+    }
+}

@@ -1,0 +1,28 @@
+/// The result of undoing a Content-Transfer-Encoding: the bytes that could be decoded and what
+/// was skipped on the way.
+public struct TransferDecoding: Sendable, Equatable {
+    public var bytes: [UInt8]
+    public var diagnostics: [MIMEDiagnostic]
+
+    public init(bytes: [UInt8], diagnostics: [MIMEDiagnostic] = []) {
+        self.bytes = bytes
+        self.diagnostics = diagnostics
+    }
+
+    /// Decodes `bytes[range]` per a Content-Transfer-Encoding value (RFC 2045 §6.1). 7bit, 8bit,
+    /// binary and unknown encodings are returned as they are; an unknown one is reported.
+    public static func decode(_ bytes: [UInt8], in range: Range<Int>, encoding: String) -> TransferDecoding {
+        switch encoding {
+        case "base64":
+            return Base64.decode(bytes, in: range)
+        case "quoted-printable":
+            return QuotedPrintable.decode(bytes, in: range)
+        case "", "7bit", "8bit", "binary":
+            return TransferDecoding(bytes: Array(bytes[range]))
+        default:
+            // x-uuencode and private encodings are not decoded.
+            return TransferDecoding(bytes: Array(bytes[range]),
+                                    diagnostics: [MIMEDiagnostic(.unknownTransferEncoding, at: range.lowerBound, encoding)])
+        }
+    }
+}

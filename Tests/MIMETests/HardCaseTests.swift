@@ -1,0 +1,50 @@
+import Foundation
+import Testing
+@testable import MIME
+
+/// The corpus's HARD-CASES.md, each read the way users expect (skipped without the corpus).
+@Suite(.enabled(if: CorpusTests.available))
+struct HardCaseTests {
+    static func message(_ path: String) throws -> Message {
+        Message(bytes: [UInt8](try Data(contentsOf: CorpusTests.corpus.appendingPathComponent(path))))
+    }
+
+    @Test func rawLatin1SubjectReadsAsLatin1() throws {
+        // Case 1: GMime's reading ("Frösche"), not U+FFFD.
+        let message = try Self.message("stalwart-mail-parser/eml/legacy/010.eml")
+        let subject = try #require(message.subject)
+        #expect(!subject.contains("\u{FFFD}"))
+        #expect(subject.unicodeScalars.contains { $0.value >= 0xC0 && $0.value <= 0xFF })
+    }
+
+    @Test func encodedWordsInParameters() throws {
+        // Case 6.
+        let russian = try Self.message("mime-tools/russian.msg")
+        #expect(russian.root.allParts.compactMap(\.filename).contains("Список.doc"))
+        // Backslashes in a quoted string quote the next character (RFC 5322 §3.2.4).
+        let evil = try Self.message("mime-tools/multi-2evil.msg")
+        #expect(evil.root.allParts.compactMap(\.filename).contains("/evil/because:ofpath3d-compress.gif"))
+    }
+
+    @Test func nulBytesAreKept() throws {
+        // Case 9.
+        let message = try Self.message("crymap/multi-part-base64.eml")
+        let texts = message.root.allParts.filter { $0.isLeaf && $0.contentType.type == "text" }.map { message.text(of: $0) }
+        #expect(texts.contains { $0.contains("\u{0}") })
+    }
+
+    @Test func longAndSpaceEndedBoundaries() throws {
+        // Case 10: one part each.
+        for name in ["weird-boundary", "very-long-boundary", "very-very-long-boundary"] {
+            let message = try Self.message("mime4j/testmsgs/\(name).msg")
+            #expect(message.root.children.count == 1, "\(name)")
+        }
+    }
+
+    @Test func unknownCharsetStillDecodes() throws {
+        // Case 13.
+        let message = try Self.message("ruby-mail/emails/plain_emails/raw_email10.eml")
+        #expect(!message.text(of: message.root).isEmpty)
+        #expect(message.diagnostics.contains { $0.code == .unknownCharset })
+    }
+}
