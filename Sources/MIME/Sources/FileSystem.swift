@@ -57,6 +57,23 @@ enum FileSystem {
         return result
     }
 
+    /// Writes every byte to `fd`, looping on partial writes and EINTR; gives up silently on any
+    /// other error (a closed pipe must not kill a mail filter). Returns the bytes written.
+    @discardableResult
+    static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Int {
+        bytes.withUnsafeBytes { buffer in
+            guard let base = buffer.baseAddress else { return 0 }
+            var written = 0
+            while written < buffer.count {
+                let n = write(fd, base + written, buffer.count - written)
+                if n > 0 { written += n; continue }
+                if n < 0, errno == EINTR { continue }
+                break
+            }
+            return written
+        }
+    }
+
     /// Names in a directory except "." and "..", sorted bytewise.
     static func list(_ path: String) throws(MessageSourceError) -> [String] {
         guard let dir = opendir(path) else {
