@@ -38,6 +38,22 @@ enum FileSystem {
         return try readAll(fd, sizeHint: size, path: path)
     }
 
+    /// Whether the file begins with these bytes (reads only as many).
+    static func fileStarts(_ path: String, with prefix: [UInt8]) -> Bool {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: prefix.count)
+        var filled = 0
+        while filled < prefix.count {
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress.map { $0 + filled }, prefix.count - filled) }
+            if n > 0 { filled += n; continue }
+            if n < 0, errno == EINTR { continue }
+            break
+        }
+        return filled == prefix.count && buffer == prefix
+    }
+
     /// Reads until end of file, retrying on EINTR.
     static func readAll(_ fd: Int32, sizeHint: Int, path: String) throws(MessageSourceError) -> [UInt8] {
         var result = [UInt8](repeating: 0, count: max(sizeHint, readChunk))
