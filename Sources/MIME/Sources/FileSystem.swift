@@ -56,7 +56,8 @@ enum FileSystem {
 
     /// Reads until end of file, retrying on EINTR.
     static func readAll(_ fd: Int32, sizeHint: Int, path: String) throws(MessageSourceError) -> [UInt8] {
-        var result = [UInt8](repeating: 0, count: max(sizeHint, readChunk))
+        // One byte more than the size, so the read that sees end of file needs no growth.
+        var result = [UInt8](repeating: 0, count: max(sizeHint + 1, readChunk))
         var filled = 0
         while true {
             if filled == result.count { result.append(contentsOf: repeatElement(0, count: max(readChunk, result.count / 2))) }
