@@ -56,7 +56,7 @@ extension Message {
     /// How many From fields the header has (more than one is a forgery signal, RFC 5322 §3.6).
     public var fromFieldCount: Int { header.all("From").count }
 
-    /// The first address list of a field by name (To, Cc, Reply-To, Sender…).
+    /// Every mailbox of every field with this name (To, Cc, Reply-To, Sender…), in order.
     public func addresses(_ fieldName: String) -> [MailboxAddress] {
         header.all(fieldName).flatMap { MailboxAddress.parseList(bytes[$0.valueRange]) }
     }

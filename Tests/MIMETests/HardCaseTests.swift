@@ -48,3 +48,17 @@ struct HardCaseTests {
         #expect(message.diagnostics.contains { $0.code == .unknownCharset })
     }
 }
+
+extension HardCaseTests {
+    @Test func damagedHeaderBlocksAreRecovered() throws {
+        // Case 5: BOM before the first field, "Subject  :", a garbage first line.
+        let bom = try Self.message("mime-tools/utf8-bom-at-start.msg")
+        #expect(bom.subject != nil)
+        #expect(bom.root.contentType.isMultipart)
+        let obsolete = try Self.message("mime4j/testmsgs/obsolete.msg")
+        #expect(obsolete.subject?.hasPrefix("The obsolete syntax allow spaces before the colon") == true)
+        let garbage = try Self.message("stalwart-mail-parser/eml/malformed/019.eml")
+        #expect(garbage.subject == "Sprint 3 multipart fixture")
+        #expect(garbage.root.allParts.count == 10)
+    }
+}

@@ -216,8 +216,10 @@ enum UTF8Repair {
 /// iconv descriptors keep shift state, so each conversion gets its own.
 final class IconvConverter {
     private let descriptor: iconv_t
-    /// Output buffer growth step for one iconv call.
+    /// Smallest output buffer for one iconv call.
     private static let chunk = 4096
+    /// Largest output buffer; longer output is produced in several calls.
+    private static let maxBuffer = 1 << 20
 
     init?(from name: String) {
         let cd = iconv_open("UTF-8", name)
@@ -233,7 +235,7 @@ final class IconvConverter {
     func convert(_ input: [UInt8]) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(input.count * 2 + 16)
-        var buffer = [UInt8](repeating: 0, count: max(Self.chunk, input.count * 4 + 16))
+        var buffer = [UInt8](repeating: 0, count: min(max(Self.chunk, input.count * 4 + 16), Self.maxBuffer))
         var input = input
         input.withUnsafeMutableBufferPointer { inBuf in
             buffer.withUnsafeMutableBufferPointer { outBuf in

@@ -94,7 +94,7 @@ enum ParameterizedValue {
                     extended[base, default: [:]][index] = (encoded, raw.bytes)
                 }
             } else if plain[name] == nil {
-                plain[name] = decodePlain(raw.bytes, quoted: raw.quoted)
+                plain[name] = decodePlain(raw.bytes)
             }
         }
         for (name, sections) in extended {
@@ -107,7 +107,8 @@ enum ParameterizedValue {
     static func lower(_ c: UInt8) -> UInt8 { c >= 0x41 && c <= 0x5A ? c | 0x20 : c }
 
     /// Reads `name = value` up to the next ";" outside quotes. The value is a quoted string or
-    /// everything up to ";" or a comment, trimmed (senders leave values with specials unquoted).
+    /// everything up to ";" or a comment after white space, trimmed (senders leave values with
+    /// specials and spaces unquoted).
     static func readParameter(_ v: [UInt8], _ i: inout Int) -> (String, (bytes: [UInt8], quoted: Bool))? {
         let n = v.count
         func skipCFWS() {
@@ -148,7 +149,8 @@ enum ParameterizedValue {
             while i < n, v[i] != UInt8(ascii: ";") { i += 1 }
         } else {
             while i < n, v[i] != UInt8(ascii: ";") {
-                if v[i] == UInt8(ascii: "("), !(value.last == UInt8(ascii: "=")) { break }
+                // A comment after the value ("us-ascii (Plain text)"); "(" inside a token is kept.
+                if v[i] == UInt8(ascii: "("), value.isEmpty || value.last == 0x20 || value.last == 0x09 { break }
                 value.append(v[i])
                 i += 1
             }
@@ -160,7 +162,7 @@ enum ParameterizedValue {
 
     /// A plain value: RFC 2047 encoded words decoded (not allowed there by RFC 2047 §5, written
     /// by many mailers), raw 8-bit bytes read as UTF-8 with the windows-1252 fallback.
-    static func decodePlain(_ bytes: [UInt8], quoted: Bool) -> String {
+    static func decodePlain(_ bytes: [UInt8]) -> String {
         var ignored: [MIMEDiagnostic] = []
         return String(decoding: HeaderText.decodeEncodedWords(bytes, at: 0, diagnostics: &ignored), as: UTF8.self)
     }

@@ -121,6 +121,8 @@ struct EncodedWord {
         // raw spaces in Q text, so spaces and tabs are accepted there (as Python does).
         while i + 1 < limit, !(text[i] == UInt8(ascii: "?") && text[i + 1] == UInt8(ascii: "=")) {
             if isSpaceOrControl(text[i]), text[i] != 0x20, text[i] != 0x09 { return nil }
+            // Neither B nor Q text contains "?" (RFC 2047 §4): an unterminated word ends here.
+            if text[i] == UInt8(ascii: "?") { return nil }
             i += 1
         }
         guard i + 1 < limit else { return nil }

@@ -24,7 +24,8 @@ public struct MessageDate: Sendable, Equatable {
 
     /// Parses a Date value. Accepts RFC 5322 §3.3 and the obsolete forms of §4.3 (two- and
     /// three-digit years, named and military zones, comments anywhere), a missing day of week,
-    /// missing seconds, and asctime order ("Mon Jan  2 15:04:05 2006"). Nil when no day, month,
+    /// missing seconds, asctime order ("Mon Jan  2 15:04:05 2006") and ISO 8601 dates some bulk
+    /// senders write ("2026-11-22 10:15:00 +0100", "2026-11-22T10:15:00Z"). Nil when no day, month,
     /// year and time can be found or a field is out of range.
     public static func parse<C: Collection>(_ value: C) -> MessageDate? where C.Element == UInt8 {
         let text = StructuredLexer.stripComments(HeaderText.unfold(value))
@@ -36,6 +37,32 @@ public struct MessageDate: Sendable, Equatable {
         var offsetMinutes: Int? = nil
         for word in words {
             let first = word[word.startIndex]
+            // Not RFC 5322, written by some bulk senders: "2026-11-22" or "2026-11-22T10:15:00Z".
+            if month == nil, let iso = isoDate(word) {
+                month = iso.month
+                numbers = [iso.day, iso.year]
+                numberLengths = [2, 4]
+                if let rest = iso.rest, !rest.isEmpty {
+                    var timeText = rest
+                    if timeText.last == UInt8(ascii: "Z") || timeText.last == UInt8(ascii: "z") {
+                        timeText.removeLast()
+                        offsetMinutes = 0
+                    } else if let sign = timeText.lastIndex(where: { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") }) {
+                        let digits = timeText[(sign + 1)...].filter { $0 != UInt8(ascii: ":") }
+                        if digits.count == 4, let v = number(digits), v % 100 < 60 {
+                            let minutes = (v / 100) * 60 + v % 100
+                            offsetMinutes = timeText[sign] == UInt8(ascii: "-") ? -minutes : minutes
+                        }
+                        timeText = Array(timeText[..<sign])
+                    }
+                    let parts = timeText.split(separator: UInt8(ascii: ":"), omittingEmptySubsequences: false)
+                    guard parts.count == 2 || parts.count == 3, let h = number(parts[0]), let m = number(parts[1]) else { return nil }
+                    let s = parts.count == 3 ? number(parts[2].prefix { $0 != UInt8(ascii: ".") }) : 0
+                    guard let s, h < 24, m < 60, s <= 60 else { return nil }
+                    time = (h, m, min(s, 59))
+                }
+                continue
+            }
             if (first == UInt8(ascii: "+") || first == UInt8(ascii: "-")), time != nil, offsetMinutes == nil {
                 let digits = word.dropFirst().filter { $0 != UInt8(ascii: ":") }
                 guard digits.count == 4, digits.allSatisfy(isDigit), let v = Int(String(decoding: digits, as: UTF8.self)) else { continue }
@@ -80,6 +107,16 @@ public struct MessageDate: Sendable, Equatable {
         // All-numeric "day month year".
         guard numbers.count >= 3 else { return nil }
         return make(year: numbers[2], yearLength: numberLengths[2], month: numbers[1], day: numbers[0], time: time, offset: offsetMinutes)
+    }
+
+    /// "YYYY-MM-DD" optionally followed by "T" and the rest of an ISO 8601 date-time.
+    private static func isoDate(_ word: ArraySlice<UInt8>) -> (year: Int, month: Int, day: Int, rest: [UInt8]?)? {
+        let w = Array(word)
+        guard w.count >= 10, w[4] == UInt8(ascii: "-"), w[7] == UInt8(ascii: "-"),
+              let year = number(w[0..<4]), let month = number(w[5..<7]), let day = number(w[8..<10]) else { return nil }
+        if w.count == 10 { return (year, month, day, nil) }
+        guard w[10] == UInt8(ascii: "T") || w[10] == UInt8(ascii: "t") else { return nil }
+        return (year, month, day, Array(w[11...]))
     }
 
     private static func fullMonthPrefix(_ index: Int) -> String {

@@ -38,9 +38,26 @@ enum FileSystem {
         return try readAll(fd, sizeHint: size, path: path)
     }
 
+    /// Whether the file begins with these bytes (reads only as many).
+    static func fileStarts(_ path: String, with prefix: [UInt8]) -> Bool {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: prefix.count)
+        var filled = 0
+        while filled < prefix.count {
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress.map { $0 + filled }, prefix.count - filled) }
+            if n > 0 { filled += n; continue }
+            if n < 0, errno == EINTR { continue }
+            break
+        }
+        return filled == prefix.count && buffer == prefix
+    }
+
     /// Reads until end of file, retrying on EINTR.
     static func readAll(_ fd: Int32, sizeHint: Int, path: String) throws(MessageSourceError) -> [UInt8] {
-        var result = [UInt8](repeating: 0, count: max(sizeHint, readChunk))
+        // One byte more than the size, so the read that sees end of file needs no growth.
+        var result = [UInt8](repeating: 0, count: max(sizeHint + 1, readChunk))
         var filled = 0
         while true {
             if filled == result.count { result.append(contentsOf: repeatElement(0, count: max(readChunk, result.count / 2))) }
@@ -55,6 +72,23 @@ enum FileSystem {
         }
         result.removeSubrange(filled...)
         return result
+    }
+
+    /// Writes every byte to `fd`, looping on partial writes and EINTR; gives up silently on any
+    /// other error (a closed pipe must not kill a mail filter). Returns the bytes written.
+    @discardableResult
+    static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Int {
+        bytes.withUnsafeBytes { buffer in
+            guard let base = buffer.baseAddress else { return 0 }
+            var written = 0
+            while written < buffer.count {
+                let n = write(fd, base + written, buffer.count - written)
+                if n > 0 { written += n; continue }
+                if n < 0, errno == EINTR { continue }
+                break
+            }
+            return written
+        }
     }
 
     /// Names in a directory except "." and "..", sorted bytewise.

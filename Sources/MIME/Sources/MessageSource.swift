@@ -109,9 +109,14 @@ public struct MessageSource: Sequence, Sendable {
 
     /// A file: an mbox when it starts with a `From ` line, otherwise one message read later.
     private static func fileEntry(_ path: String, maildirFlags: String?) throws -> Entry {
-        let bytes = try FileSystem.readFile(path)
-        if Mbox.isMbox(bytes) { return .mbox(path: path, messages: Mbox.split(bytes)) }
-        return .file(path: path, maildirFlags: maildirFlags)
+        guard FileSystem.fileStarts(path, with: Array("From ".utf8)) else {
+            // Fail now, not silently during iteration, when the file cannot be read.
+            guard access(path, R_OK) == 0 else {
+                throw MessageSourceError(.unreadable, path: path, FileSystem.errorText(errno))
+            }
+            return .file(path: path, maildirFlags: maildirFlags)
+        }
+        return .mbox(path: path, messages: Mbox.split(try FileSystem.readFile(path)))
     }
 
     /// Adds the messages of the Maildir at `path` and of its Maildir++ subfolders; false when

@@ -13,15 +13,6 @@ public enum StandardOutput {
     /// Writes every byte, looping on partial writes and EINTR; stops silently when the reader
     /// went away (EPIPE) or another error occurs.
     public static func write(_ bytes: [UInt8]) {
-        bytes.withUnsafeBytes { buffer in
-            guard let base = buffer.baseAddress else { return }
-            var written = 0
-            while written < buffer.count {
-                let n = Glibc.write(1, base + written, buffer.count - written)
-                if n > 0 { written += n; continue }
-                if n < 0, errno == EINTR { continue }
-                return
-            }
-        }
+        FileSystem.writeAll(1, bytes)
     }
 }

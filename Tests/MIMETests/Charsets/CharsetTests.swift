@@ -46,3 +46,13 @@ import Testing
         #expect(message.diagnostics.contains { $0.code == .unknownCharset })
     }
 }
+
+@Suite struct LargeCharsetTests {
+    @Test func iconvOutputLongerThanOneBuffer() {
+        // 600,000 KOI8-R letters become 1.2 MB of UTF-8: more than one iconv output buffer.
+        let bytes = [UInt8](repeating: 0xC1, count: 600_000)
+        let text = Charset(label: "koi8-r").decode(bytes).text
+        #expect(text.unicodeScalars.count == 600_000)
+        #expect(text.unicodeScalars.allSatisfy { $0 == "а" })
+    }
+}

@@ -49,3 +49,18 @@ import Testing
         #expect(message.root.filename == "été.pdf")
     }
 }
+
+@Suite struct ParameterTests {
+    @Test(arguments: [
+        ("text/plain; charset=us-ascii (Plain text)", "charset", "us-ascii"),
+        // After white space, "(" starts a comment (RFC 2045 §5.1 CFWS), as Python reads it.
+        ("application/pdf; name=Ticket (1).pdf", "name", "Ticket"),
+        ("application/pdf; name=Ticket(1).pdf; x=y", "name", "Ticket(1).pdf"),
+        ("text/plain; (comment) charset=\"utf-8\"", "charset", "utf-8"),
+        ("text/plain; CHARSET=UTF-8", "charset", "UTF-8"),
+    ])
+    func readsParameter(_ value: String, _ name: String, _ expected: String) throws {
+        let type = try #require(ContentType.parse(Array(value.utf8)))
+        #expect(type.parameters[name] == expected)
+    }
+}

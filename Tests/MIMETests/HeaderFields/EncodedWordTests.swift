@@ -18,6 +18,8 @@ import Testing
         ("=?iso-2022-jp?B?GyRCJCEkJCQlJCgkKhsoQg==?=", "ぁいぅえお"),
         ("plain =?x?Y?bad?= text", "plain =?x?Y?bad?= text"),
         ("=?utf-8?q?unterminated", "=?utf-8?q?unterminated"),
+        ("=?utf-8?q?broken and =?utf-8?q?ok?=", "=?utf-8?q?broken and ok"),
+        ("=?iso-8859-1?q?this is some text?=", "this is some text"),
     ])
     func decodes(_ input: String, _ expected: String) {
         #expect(HeaderText.decode(Array(input.utf8)).text == expected)

@@ -176,3 +176,39 @@ import Testing
         }
     }
 }
+
+@Suite struct PartLimitTests {
+    @Test func partCountIsCapped() {
+        var text = "Content-Type: multipart/mixed; boundary=p\n\n"
+        for index in 0..<(Limits.maxParts + 5) { text += "--p\n\n\(index)\n" }
+        text += "--p--\n"
+        let message = Message(bytes: Fixture.lf(text))
+        #expect(message.root.allParts.count == Limits.maxParts)
+        #expect(message.diagnostics.contains { $0.code == .tooManyParts })
+    }
+
+    @Test func bodyDecodingProblemsAreReported() {
+        let text = """
+        Content-Type: multipart/mixed; boundary=q
+
+        --q
+        Content-Type: text/plain; charset=utf-8
+        Content-Transfer-Encoding: base64
+
+        w6l0w6k*!gY2Fmw6k=
+        --q
+        Content-Type: text/html; charset=utf-8
+        Content-Transfer-Encoding: quoted-printable
+
+        <p>50% =ZZ off</p>
+        --q--
+        """
+        for message in Fixture.both(text) {
+            let codes = Set(message.diagnostics.map(\.code))
+            #expect(codes.contains(.invalidBase64))
+            #expect(codes.contains(.invalidQuotedPrintable))
+            #expect(message.text(of: message.root.children[0]) == "été café")
+            #expect(message.htmlParts.map { message.text(of: $0) } == ["<p>50% =ZZ off</p>"])
+        }
+    }
+}
