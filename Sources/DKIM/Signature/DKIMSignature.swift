@@ -45,7 +45,9 @@ struct DKIMSignature {
         self.canonicalization = canonicalization
         domain = TagList.withoutWhitespace(tags["d"] ?? "").lowercased()
         selector = TagList.withoutWhitespace(tags["s"] ?? "")
-        guard !domain.isEmpty, !selector.isEmpty else { throw Problem("empty d= or s=") }
+        // RFC 6376 §3.5 d=, s=: domain-name / selector are dot-separated sub-domains.
+        guard Self.isDomainName(domain) else { throw Problem("d=\(domain) is not a valid domain name") }
+        guard Self.isDomainName(selector) else { throw Problem("s=\(selector) is not a valid selector") }
         signedHeaders = (tags["h"] ?? "").split(separator: ":").prefix(DKIMLimits.maxSignedHeaders)
             .map { TagList.withoutWhitespace(String($0)).lowercased() }.filter { !$0.isEmpty }
         // RFC 6376 §5.4: the From header field MUST be signed.
@@ -63,6 +65,17 @@ struct DKIMSignature {
         timestamp = try Self.number(tags, "t")
         expiration = try Self.number(tags, "x")
         try checkTimes(now: now)
+    }
+
+    /// Labels of letters, digits, hyphens (RFC 5321 §4.1.2 sub-domain), underscores (used
+    /// in selectors in practice) or UTF-8 (internationalized names); no empty label.
+    static func isDomainName(_ name: String) -> Bool {
+        guard !name.isEmpty, name.utf8.count <= 255 else { return false }
+        return name.split(separator: ".", omittingEmptySubsequences: false).allSatisfy { label in
+            !label.isEmpty && label.utf8.allSatisfy { b in
+                b >= 0x80 || (b >= 0x30 && b <= 0x39) || ((b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A) || b == 0x2D || b == 0x5F
+            }
+        }
     }
 
     private static func algorithm(_ value: String) throws(Problem) -> Algorithm {
