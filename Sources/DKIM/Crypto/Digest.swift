@@ -1,12 +1,13 @@
 import COpenSSL
 
-/// A SHA-256 digest through OpenSSL EVP; owns its `EVP_MD_CTX`.
+/// A SHA-256 (or, for rsa-sha1 signatures, SHA-1) digest through OpenSSL EVP; owns its
+/// `EVP_MD_CTX`.
 final class SHA256Digest {
     private let context: OpaquePointer?
 
-    init() {
+    init(sha1: Bool = false) {
         context = EVP_MD_CTX_new()
-        if let context { EVP_DigestInit_ex(context, EVP_sha256(), nil) }
+        if let context { EVP_DigestInit_ex(context, sha1 ? EVP_sha1() : EVP_sha256(), nil) }
     }
 
     deinit { EVP_MD_CTX_free(context) }

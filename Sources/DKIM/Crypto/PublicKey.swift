@@ -45,10 +45,10 @@ final class PublicKey {
 
     /// RSA: PKCS#1 v1.5 over SHA-256 of `data`. Ed25519: pure Ed25519 over `data`, which the
     /// caller makes the SHA-256 digest of the header hash input (RFC 8463 §3).
-    func verify(signature: [UInt8], data: [UInt8]) -> Bool {
+    func verify(signature: [UInt8], data: [UInt8], sha1: Bool = false) -> Bool {
         guard let context = EVP_MD_CTX_new() else { return false }
         defer { EVP_MD_CTX_free(context); ERR_clear_error() }
-        let md = kind == .rsa ? EVP_sha256() : nil
+        let md = kind == .rsa ? (sha1 ? EVP_sha1() : EVP_sha256()) : nil
         guard EVP_DigestVerifyInit(context, nil, md, nil, key) == 1 else { return false }
         return signature.withUnsafeBufferPointer { sig in
             data.withUnsafeBufferPointer { tbs in

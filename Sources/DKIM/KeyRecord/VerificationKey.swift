@@ -12,12 +12,13 @@ struct VerificationKey {
         }
         // §3.6.1 p=: an empty value means the key has been revoked.
         guard !record.publicKeyBase64.isEmpty else { return failure("key revoked (empty p=)") }
-        let expectedType = signature.algorithm == .rsaSHA256 ? "rsa" : "ed25519"
+        let expectedType = signature.algorithm.keyType
         guard record.keyType == expectedType else {
             return failure("key type k=\(record.keyType) does not match a=\(signature.algorithm.rawValue)")
         }
-        if let hashes = record.hashAlgorithms, !hashes.contains("sha256") {
-            return failure("key h= does not allow sha256")
+        let hash = signature.algorithm.usesSHA1 ? "sha1" : "sha256"
+        if let hashes = record.hashAlgorithms, !hashes.contains(hash) {
+            return failure("key h= does not allow \(hash)")
         }
         // §3.6.1 s=: "*" or "email".
         guard record.serviceTypes.contains(where: { $0 == "*" || $0 == "email" }) else {

@@ -4,6 +4,11 @@ struct DKIMSignature {
     enum Algorithm: String {
         case rsaSHA256 = "rsa-sha256"
         case ed25519SHA256 = "ed25519-sha256"
+        /// Read and checked so the result is the real one, but never `pass` (RFC 8301 §3.1).
+        case rsaSHA1 = "rsa-sha1"
+
+        var usesSHA1: Bool { self == .rsaSHA1 }
+        var keyType: String { self == .ed25519SHA256 ? "ed25519" : "rsa" }
     }
 
     /// A reason the signature cannot be verified (a permanent error, RFC 6376 §6.1.1).
@@ -81,7 +86,6 @@ struct DKIMSignature {
     private static func algorithm(_ value: String) throws(Problem) -> Algorithm {
         let name = TagList.withoutWhitespace(value).lowercased()
         if let algorithm = Algorithm(rawValue: name) { return algorithm }
-        if name == "rsa-sha1" { throw Problem("rsa-sha1 is no longer allowed (RFC 8301 §3.1)") }
         throw Problem("unsupported algorithm a=\(name)")
     }
 

@@ -9,12 +9,13 @@ struct BodyHashComputation {
     let coversWholeBody: Bool
 
     init(message: Message, signature: DKIMSignature) {
-        self.init(bytes: message.bytes, range: message.bodyRange, relaxed: signature.canonicalization.relaxedBody, limit: signature.bodyLength)
+        self.init(bytes: message.bytes, range: message.bodyRange, relaxed: signature.canonicalization.relaxedBody, limit: signature.bodyLength,
+                  sha1: signature.algorithm.usesSHA1)
     }
 
-    init(bytes: [UInt8], range: Range<Int>, relaxed: Bool, limit: Int?) {
+    init(bytes: [UInt8], range: Range<Int>, relaxed: Bool, limit: Int?, sha1: Bool = false) {
         var canonicalizer = BodyCanonicalizer(relaxed: relaxed)
-        let digest = SHA256Digest()
+        let digest = SHA256Digest(sha1: sha1)
         var total = 0
         func drain() {
             let output = canonicalizer.output

@@ -69,16 +69,23 @@ public final class DKIMVerifier {
             report.reason = "l=\(limit) is longer than the canonicalized body (\(body.canonicalLength) bytes)"
             return report
         }
+        let sha1Note = signature.algorithm.usesSHA1 ? "; rsa-sha1 is never valid anyway (RFC 8301 §3.1)" : ""
         guard body.hash == signature.bodyHash else {
             report.result = .fail
-            report.reason = "body hash did not verify (the body was changed)"
+            report.reason = "body hash did not verify (the body was changed)" + sha1Note
             return report
         }
         let signed = SignedHeaderData.build(message: message, fieldIndex: fieldIndex, signature: signature)
         let data = signature.algorithm == .ed25519SHA256 ? SHA256Digest.hash(signed) : signed
-        guard key.publicKey.verify(signature: signature.signature, data: data) else {
+        guard key.publicKey.verify(signature: signature.signature, data: data, sha1: signature.algorithm.usesSHA1) else {
             report.result = .fail
-            report.reason = "signature did not verify (a signed header field was changed, or the wrong key)"
+            report.reason = "signature did not verify (a signed header field was changed, or the wrong key)" + sha1Note
+            return report
+        }
+        if signature.algorithm.usesSHA1 {
+            // RFC 8301 §3.1: verifiers MUST NOT consider rsa-sha1 signatures valid.
+            report.result = .permerror
+            report.reason = "the rsa-sha1 signature verifies, but SHA-1 is no longer allowed (RFC 8301 §3.1)"
             return report
         }
         report.result = .pass

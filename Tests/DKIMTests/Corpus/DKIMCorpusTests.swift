@@ -32,6 +32,15 @@ import Testing
         }
     }
 
+    /// Rows where we knowingly differ from the corpus, with why.
+    static let knownDisagreements: [String: String] = [
+        // The corpus' own rows say signature #2 of this message is `fail` (an rsa-sha1 signature
+        // that does not verify), and its README ranks fail above permerror for the `msg`
+        // verdict, yet the `msg` row expects permerror|policy. RFC 8301 §3.1 only forbids
+        // calling an rsa-sha1 signature valid; a broken one is a plain fail (RFC 6376 §6.1.3).
+        "mail-dkim/multiple_2.txt #msg": "corpus msg row contradicts its per-signature rows",
+    ]
+
     static let ranking: [DKIMResult] = [.pass, .fail, .temperror, .policy, .permerror, .neutral, .none]
 
     static var directories: [String] {
@@ -71,7 +80,7 @@ import Testing
                     got = results[index].result
                 }
                 checked += 1
-                if !accepted.contains(got.rawValue) {
+                if !accepted.contains(got.rawValue), Self.knownDisagreements["\(directory)/\(columns[0]) #\(columns[1])"] == nil {
                     let why = columns[1] == "-" || columns[1] == "msg" ? results.map { "\($0.result): \($0.reason)" }.joined(separator: " | ")
                         : (Int(columns[1]).map { results[$0].reason } ?? "")
                     disagreements.append("\(directory)/\(columns[0]) #\(columns[1]): expected \(columns[2]), got \(got.rawValue) (\(why))")
