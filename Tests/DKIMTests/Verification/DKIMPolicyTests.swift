@@ -90,13 +90,15 @@ import Testing
         let pem = try #require(name == "rsa512" ? TestKeys.rsa512 : TestKeys.rsa768)
         // The signer refuses short keys itself (RFC 8301 §3.2), so sign through the raw key.
         #expect(throws: DKIMSigner.Error.self) { try DKIMSigner(privateKeyPEM: pem) }
-        let key = try #require(PrivateKey(pem: pem))
-        let record = "v=DKIM1; k=rsa; p=" + Base64.encode(key.publicKeyBytes())
-        let (bytes, _) = try RT.signWithLength(0)
-        let r = try #require(RT.verify(bytes, KeysFile(text: "sel._domainkey.example.com TXT \"\(record)\"")))
+        // Signed by the short key itself, covering the whole canonical body: only the key size is wrong.
+        let original = RT.message(lf: false)
+        let length = BodyHashComputation(bytes: original, range: Message(bytes: original).bodyRange, relaxed: true, limit: nil).canonicalLength
+        let (bytes, keys) = try RT.signWithLength(length, pem: pem)
+        let r = try #require(RT.verify(bytes, keys))
         #expect(r.result == .permerror)
         #expect(r.reason.contains("key too short"))
         #expect(r.keyBits == (name == "rsa512" ? 512 : 768))
+        #expect(r.coversWholeBody)
     }
 
     final class FixedResolver: TXTResolver {

@@ -117,10 +117,9 @@ import Testing
     }
 
     /// Signs with an `l=` tag by building the signature field by hand through the private key.
-    static func signWithLength(_ length: Int) throws -> ([UInt8], KeysFile) {
-        let pem = try #require(TestKeys.rsa2048)
+    static func signWithLength(_ length: Int, pem given: String? = nil) throws -> ([UInt8], KeysFile) {
+        let pem = try #require(given ?? TestKeys.rsa2048)
         let key = try #require(PrivateKey(pem: pem))
-        let signer = try DKIMSigner(privateKeyPEM: pem)
         let original = message(lf: false)
         let parsed = Message(bytes: original)
         let body = BodyHashComputation(bytes: original, range: parsed.bodyRange, relaxed: true, limit: length)
@@ -134,7 +133,8 @@ import Testing
         }
         data += SignedHeaderData.signatureField(fieldBytes, fieldHeader, tags: tags, relaxed: true)
         let signature = try #require(key.sign(data))
-        let keys = KeysFile(text: "sel._domainkey.example.com TXT \"\(signer.publicKeyRecord())\"")
+        let record = "v=DKIM1; k=rsa; p=" + Base64.encode(key.publicKeyBytes())
+        let keys = KeysFile(text: "sel._domainkey.example.com TXT \"\(record)\"")
         return (Array((field + Base64.encode(signature) + "\r\n").utf8) + original, keys)
     }
 }
