@@ -150,3 +150,44 @@ extension String {
         return result + rest
     }
 }
+
+@Suite struct DKIMSignerKeyFormatTests {
+    /// `openssl pkey -traditional` turns the PKCS#8 test key into `BEGIN RSA PRIVATE KEY`.
+    static func traditional(_ pem: String) -> String? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["openssl", "pkey", "-traditional"]
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        do { try process.run() } catch { return nil }
+        input.fileHandleForWriting.write(Data(pem.utf8))
+        try? input.fileHandleForWriting.close()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return process.terminationStatus == 0 ? String(decoding: data, as: UTF8.self) : nil
+    }
+
+    @Test func traditionalAndPKCS8KeysGiveTheSameRecord() throws {
+        let pkcs8 = try #require(TestKeys.rsa2048)
+        let traditional = try #require(Self.traditional(pkcs8))
+        #expect(traditional.contains("BEGIN RSA PRIVATE KEY"))
+        let a = try DKIMSigner(privateKeyPEM: pkcs8).publicKeyRecord()
+        let b = try DKIMSigner(privateKeyPEM: traditional).publicKeyRecord()
+        #expect(a == b)
+        #expect(a.hasPrefix("v=DKIM1; k=rsa; p=MIIB"))
+    }
+
+    @Test func ed25519RecordIsTheRawKey() throws {
+        let record = try DKIMSigner(privateKeyPEM: try #require(TestKeys.ed25519)).publicKeyRecord()
+        #expect(record.hasPrefix("v=DKIM1; k=ed25519; p="))
+        let key = String(record.dropFirst("v=DKIM1; k=ed25519; p=".count))
+        #expect(Base64.decode(key)?.count == 32)
+    }
+
+    @Test func garbageKeyIsRejected() {
+        #expect(throws: DKIMSigner.Error.unusablePrivateKey) { try DKIMSigner(privateKeyPEM: "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n") }
+    }
+}
