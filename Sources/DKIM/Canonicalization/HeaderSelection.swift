@@ -1,0 +1,24 @@
+import MIME
+
+/// Picks the header fields an `h=` list names (RFC 6376 §5.4.2).
+enum HeaderSelection {
+    /// For each name in order, the bottom-most instance not picked yet; a name with no instance
+    /// left (absent, or oversigned) contributes nothing (§5.4: "nonexistent header field").
+    static func select(_ names: [String], from fields: [HeaderField], excluding excluded: Int?) -> [HeaderField] {
+        var used = Set<Int>()
+        if let excluded { used.insert(excluded) }
+        var picked: [HeaderField] = []
+        for name in names {
+            var index = fields.count - 1
+            while index >= 0 {
+                if !used.contains(index), fields[index].hasName(name) {
+                    used.insert(index)
+                    picked.append(fields[index])
+                    break
+                }
+                index -= 1
+            }
+        }
+        return picked
+    }
+}

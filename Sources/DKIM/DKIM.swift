@@ -1,1 +1,0 @@
-// DKIM stage; see docs/ARCHITECTURE.md.

@@ -1,0 +1,119 @@
+/// The tags of one DKIM-Signature field (RFC 6376 §3.5), checked for what makes a signature
+/// unusable before any key is fetched.
+struct DKIMSignature {
+    enum Algorithm: String {
+        case rsaSHA256 = "rsa-sha256"
+        case ed25519SHA256 = "ed25519-sha256"
+        /// Read and checked so the result is the real one, but never `pass` (RFC 8301 §3.1).
+        case rsaSHA1 = "rsa-sha1"
+
+        var usesSHA1: Bool { self == .rsaSHA1 }
+        var keyType: String { self == .ed25519SHA256 ? "ed25519" : "rsa" }
+    }
+
+    /// A reason the signature cannot be verified (a permanent error, RFC 6376 §6.1.1).
+    struct Problem: Swift.Error, Equatable {
+        let reason: String
+        init(_ reason: String) { self.reason = reason }
+    }
+
+    let tags: TagList
+    let algorithm: Algorithm
+    let signature: [UInt8]
+    let bodyHash: [UInt8]
+    let canonicalization: DKIMCanonicalization
+    let domain: String
+    let selector: String
+    let signedHeaders: [String]
+    let identity: String?
+    let bodyLength: Int?
+    let timestamp: Int64?
+    let expiration: Int64?
+
+    static let requiredTags = ["v", "a", "b", "bh", "d", "h", "s"]
+
+    /// Reads and checks the tags; `now` is compared with `t=` and `x=`.
+    init(tags: TagList, now: Int64) throws(Problem) {
+        self.tags = tags
+        for name in Self.requiredTags where tags[name] == nil {
+            throw Problem("missing required tag \(name)= (RFC 6376 §3.5)")
+        }
+        guard tags["v"] == "1" else { throw Problem("unsupported version v=\(tags["v"] ?? "")") }
+        algorithm = try Self.algorithm(tags["a"] ?? "")
+        guard let signature = Base64.decode(tags["b"] ?? ""), !signature.isEmpty else { throw Problem("b= is not valid base64") }
+        guard let bodyHash = Base64.decode(tags["bh"] ?? ""), !bodyHash.isEmpty else { throw Problem("bh= is not valid base64") }
+        self.signature = signature
+        self.bodyHash = bodyHash
+        guard let canonicalization = DKIMCanonicalization(tag: TagList.withoutWhitespace(tags["c"] ?? "simple/simple")) else {
+            throw Problem("unknown canonicalization c=\(tags["c"] ?? "")")
+        }
+        self.canonicalization = canonicalization
+        domain = TagList.withoutWhitespace(tags["d"] ?? "").lowercased()
+        selector = TagList.withoutWhitespace(tags["s"] ?? "")
+        // RFC 6376 §3.5 d=, s=: domain-name / selector are dot-separated sub-domains.
+        guard Self.isDomainName(domain) else { throw Problem("d=\(domain) is not a valid domain name") }
+        guard Self.isDomainName(selector) else { throw Problem("s=\(selector) is not a valid selector") }
+        signedHeaders = (tags["h"] ?? "").split(separator: ":").prefix(DKIMLimits.maxSignedHeaders)
+            .map { TagList.withoutWhitespace(String($0)).lowercased() }.filter { !$0.isEmpty }
+        // RFC 6376 §5.4: the From header field MUST be signed.
+        guard signedHeaders.contains("from") else { throw Problem("h= does not include From (RFC 6376 §5.4)") }
+        identity = tags["i"].map { TagList.withoutWhitespace($0) }
+        if let identity { try Self.checkIdentity(identity, domain: domain) }
+        bodyLength = try Self.number(tags, "l").map { value throws(Problem) in
+            guard value <= Int64(Int.max) else { throw Problem("l= too large") }
+            return Int(value)
+        }
+        if let methods = tags["q"] {
+            let list = methods.split(separator: ":").map { TagList.withoutWhitespace(String($0)).lowercased() }
+            guard list.contains(where: { $0 == "dns/txt" || $0 == "dns" }) else { throw Problem("no supported query method in q=") }
+        }
+        timestamp = try Self.number(tags, "t")
+        expiration = try Self.number(tags, "x")
+        try checkTimes(now: now)
+    }
+
+    /// Labels of letters, digits, hyphens (RFC 5321 §4.1.2 sub-domain), underscores (used
+    /// in selectors in practice) or UTF-8 (internationalized names); no empty label.
+    static func isDomainName(_ name: String) -> Bool {
+        guard !name.isEmpty, name.utf8.count <= 255 else { return false }
+        return name.split(separator: ".", omittingEmptySubsequences: false).allSatisfy { label in
+            !label.isEmpty && label.utf8.allSatisfy { b in
+                b >= 0x80 || (b >= 0x30 && b <= 0x39) || ((b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A) || b == 0x2D || b == 0x5F
+            }
+        }
+    }
+
+    private static func algorithm(_ value: String) throws(Problem) -> Algorithm {
+        let name = TagList.withoutWhitespace(value).lowercased()
+        if let algorithm = Algorithm(rawValue: name) { return algorithm }
+        throw Problem("unsupported algorithm a=\(name)")
+    }
+
+    /// RFC 6376 §3.5 i=: the domain part must be d= or a subdomain of it.
+    private static func checkIdentity(_ identity: String, domain: String) throws(Problem) {
+        guard let at = identity.lastIndex(of: "@") else { throw Problem("i= has no @") }
+        let identityDomain = identity[identity.index(after: at)...].lowercased()
+        guard identityDomain == domain || identityDomain.hasSuffix("." + domain) else {
+            throw Problem("i= domain \(identityDomain) is not within d=\(domain) (RFC 6376 §3.5)")
+        }
+    }
+
+    /// A decimal tag value (§3.5: at most 76 digits for l=, 12 for t= and x=; we take what fits).
+    private static func number(_ tags: TagList, _ name: String) throws(Problem) -> Int64? {
+        guard let text = tags[name].map({ TagList.withoutWhitespace($0) }) else { return nil }
+        guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let value = Int64(text) else {
+            throw Problem("\(name)= is not a number")
+        }
+        return value
+    }
+
+    private func checkTimes(now: Int64) throws(Problem) {
+        if let timestamp, let expiration, expiration < timestamp {
+            throw Problem("x= is before t= (RFC 6376 §3.5)")
+        }
+        if let expiration, expiration < now { throw Problem("signature expired (x=\(expiration))") }
+        if let timestamp, timestamp > now + DKIMLimits.futureTimestampMarginSeconds {
+            throw Problem("signature timestamp t=\(timestamp) is in the future")
+        }
+    }
+}

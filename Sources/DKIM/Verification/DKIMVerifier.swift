@@ -1,0 +1,137 @@
+public import DNS
+public import MIME
+
+/// Verifies every DKIM-Signature field of a message (RFC 6376 §6), one result per field.
+///
+/// Never throws: a field that cannot be verified gets `permerror` or `temperror` with the
+/// reason. The clock is injected so results are reproducible.
+public final class DKIMVerifier {
+    private let resolver: any TXTResolver
+    private let now: Int64
+
+    public init(resolver: any TXTResolver, now: Int64) {
+        self.resolver = resolver
+        self.now = now
+    }
+
+    public func verify(_ message: Message) -> [DKIMVerification] {
+        let fields = message.header.fields
+        var results: [DKIMVerification] = []
+        for (index, field) in fields.enumerated() where field.hasName("DKIM-Signature") {
+            if results.count >= DKIMLimits.maxSignatures {
+                results.append(DKIMVerification(result: .policy, reason: "too many signatures (more than \(DKIMLimits.maxSignatures))"))
+                continue
+            }
+            results.append(verify(message, fieldIndex: index))
+        }
+        return results
+    }
+
+    /// One signature: read the tags, fetch the key, compare the body hash, check the signature.
+    func verify(_ message: Message, fieldIndex: Int) -> DKIMVerification {
+        let field = message.header.fields[fieldIndex]
+        let tags: TagList
+        do {
+            tags = try TagList(message.bytes, in: field.valueRange)
+        } catch {
+            return DKIMVerification(result: .permerror, reason: "malformed DKIM-Signature: \(error)")
+        }
+        var report = Self.report(from: tags)
+        let signature: DKIMSignature
+        do {
+            signature = try DKIMSignature(tags: tags, now: now)
+        } catch {
+            report.result = .permerror
+            report.reason = error.reason
+            return report
+        }
+        report.bodyLength = signature.bodyLength
+        let key: VerificationKey
+        switch fetchKey(for: signature) {
+        case .failure(let failure):
+            report.result = failure.result
+            report.reason = failure.reason
+            return report
+        case .success(let found):
+            key = found
+        }
+        report.testing = key.testing
+        report.keyBits = key.publicKey.bits
+        if let problem = key.problem {
+            report.result = .permerror
+            report.reason = problem
+            return report
+        }
+        let body = BodyHashComputation(message: message, signature: signature)
+        report.coversWholeBody = body.coversWholeBody
+        if let limit = signature.bodyLength, body.canonicalLength < limit {
+            report.result = .permerror
+            report.reason = "l=\(limit) is longer than the canonicalized body (\(body.canonicalLength) bytes)"
+            return report
+        }
+        let sha1Note = signature.algorithm.usesSHA1 ? "; rsa-sha1 is never valid anyway (RFC 8301 §3.1)" : ""
+        guard body.hash == signature.bodyHash else {
+            report.result = .fail
+            report.reason = "body hash did not verify (the body was changed)" + sha1Note
+            return report
+        }
+        let signed = SignedHeaderData.build(message: message, fieldIndex: fieldIndex, signature: signature)
+        let data = signature.algorithm == .ed25519SHA256 ? SHA256Digest.hash(signed) : signed
+        guard key.publicKey.verify(signature: signature.signature, data: data, sha1: signature.algorithm.usesSHA1) else {
+            report.result = .fail
+            report.reason = "signature did not verify (a signed header field was changed, or the wrong key)" + sha1Note
+            return report
+        }
+        if signature.algorithm.usesSHA1 {
+            // RFC 8301 §3.1: verifiers MUST NOT consider rsa-sha1 signatures valid.
+            report.result = .permerror
+            report.reason = "the rsa-sha1 signature verifies, but SHA-1 is no longer allowed (RFC 8301 §3.1)"
+            return report
+        }
+        report.result = .pass
+        report.reason = key.testing ? "valid signature; key in testing mode (t=y)" : ""
+        return report
+    }
+
+    /// What can be reported before the signature is checked, even if it is broken.
+    static func report(from tags: TagList) -> DKIMVerification {
+        DKIMVerification(result: .permerror, reason: "",
+                         domain: TagList.withoutWhitespace(tags["d"] ?? "").lowercased(),
+                         selector: TagList.withoutWhitespace(tags["s"] ?? ""),
+                         algorithm: TagList.withoutWhitespace(tags["a"] ?? "").lowercased(),
+                         identity: tags["i"].map { TagList.withoutWhitespace($0) },
+                         signedHeaders: (tags["h"] ?? "").split(separator: ":").map { TagList.withoutWhitespace(String($0)).lowercased() })
+    }
+
+    struct KeyFailure: Swift.Error {
+        let result: DKIMResult
+        let reason: String
+    }
+
+    /// RFC 6376 §6.1.2: query `selector._domainkey.domain`; NXDOMAIN is PERMFAIL (no key),
+    /// a failed lookup is TEMPFAIL. With several TXT records the first that reads as a key
+    /// record is used (§3.6.2.2 leaves the choice open; parseable-first tolerates a stray
+    /// SPF-like record published beside the key).
+    func fetchKey(for signature: DKIMSignature) -> Result<VerificationKey, KeyFailure> {
+        let name = signature.selector + "._domainkey." + signature.domain
+        let records: [String]
+        switch resolver.lookupTXT(name) {
+        case .notFound:
+            return .failure(KeyFailure(result: .permerror, reason: "no key for signature: \(name) does not exist"))
+        case .temporaryFailure(let why):
+            return .failure(KeyFailure(result: .temperror, reason: "key lookup for \(name) failed: \(why)"))
+        case .found(let found):
+            records = found
+        }
+        var firstProblem = "no key record at \(name)"
+        for (position, text) in records.enumerated() {
+            do {
+                let record = try DKIMKeyRecord(text)
+                return VerificationKey.make(record: record, signature: signature)
+            } catch {
+                if position == 0 { firstProblem = error.description }
+            }
+        }
+        return .failure(KeyFailure(result: .permerror, reason: firstProblem))
+    }
+}

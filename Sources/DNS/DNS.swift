@@ -1,1 +1,0 @@
-// DNS stage; see docs/ARCHITECTURE.md.
