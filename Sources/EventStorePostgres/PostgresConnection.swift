@@ -9,6 +9,8 @@ struct PostgresFailure: Error {
     var message: String
     /// The connection is gone (`PQstatus` is `CONNECTION_BAD`); a reset may bring it back.
     var connectionLost: Bool
+    /// Set by the migration when the database holds a schema newer than this build's.
+    var newerSchemaVersion: Int64? = nil
 
     /// SQLSTATE 40001 serialization_failure and 40P01 deadlock_detected: "the transaction
     /// should be retried" (PostgreSQL manual §13.4, Serialization Failure Handling).
@@ -81,13 +83,24 @@ final class PostgresConnection {
         }
         guard let raw else {
             // A null result means out of memory or a lost connection (libpq §34.3.1).
-            throw PostgresFailure(sqlState: nil, message: lastError, connectionLost: isBroken)
+            throw PostgresFailure(sqlState: nil, message: lastError, connectionLost: true)
         }
         let result = PostgresResult(raw)
         guard result.succeeded else {
-            throw PostgresFailure(sqlState: result.sqlState, message: result.errorMessage, connectionLost: isBroken)
+            let state = result.sqlState
+            throw PostgresFailure(sqlState: state, message: result.errorMessage,
+                                  connectionLost: isBroken || Self.meansConnectionLost(state))
         }
         return result
+    }
+
+    /// A failure without SQLSTATE was raised by libpq itself, not the server: the socket
+    /// failed (libpq may only mark the connection bad on its next read). Class 08 is
+    /// connection_exception; 57P01–57P03 are an administrator shutdown, a crash shutdown and
+    /// "cannot connect now" (PostgreSQL manual, Appendix A).
+    static func meansConnectionLost(_ sqlState: String?) -> Bool {
+        guard let sqlState else { return true }
+        return sqlState.hasPrefix("08") || sqlState == "57P01" || sqlState == "57P02" || sqlState == "57P03"
     }
 
     static func trimmed(_ text: String) -> String {

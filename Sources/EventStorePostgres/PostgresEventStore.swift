@@ -45,7 +45,8 @@ public final class PostgresEventStore: EventStore {
             try connection.execute(PostgresSchema.versionTable)
             let version = try connection.execute("SELECT max(version) FROM schema_version").integer(0, 0) ?? 0
             if version > Self.schemaVersion {
-                throw PostgresFailure(sqlState: nil, message: "schema-too-new:\(version)", connectionLost: false)
+                throw PostgresFailure(sqlState: nil, message: "schema \(version) is newer than \(Self.schemaVersion)",
+                                      connectionLost: false, newerSchemaVersion: version)
             }
             for (index, migration) in PostgresSchema.migrations.enumerated() where Int64(index + 1) > version {
                 for statement in migration { try connection.execute(statement) }
@@ -252,14 +253,13 @@ public final class PostgresEventStore: EventStore {
     /// Maps a failure to the store's error kinds by SQLSTATE class (PostgreSQL manual,
     /// Appendix A, PostgreSQL Error Codes).
     private func storeError(_ failure: PostgresFailure, attempts: Int) -> EventStoreError {
-        if failure.message.hasPrefix("schema-too-new:") {
-            let version = failure.message.dropFirst("schema-too-new:".count)
+        if let version = failure.newerSchemaVersion {
             return EventStoreError(.schemaTooNew,
                                    "\(location) was written by a newer reservoir (schema \(version)); upgrade reservoir")
         }
         let state = failure.sqlState ?? ""
         let detail = "PostgreSQL at \(location): \(failure.message)" + (state.isEmpty ? "" : " (SQLSTATE \(state))")
-        if failure.connectionLost || state.hasPrefix("08") || state == "57P01" || state == "57P02" || state == "57P03" {
+        if failure.connectionLost {
             return EventStoreError(.connectionLost, "lost the connection to \(detail)")
         }
         switch state {
