@@ -10,10 +10,12 @@ import Glibc
 /// owns one connection, used by one thread at a time.
 public final class PostgresEventStore: EventStore {
     /// The schema version this build writes (the highest row of `schema_version`).
-    public static let schemaVersion: Int64 = PostgresSchema.migrations.count64
+    public static let schemaVersion = Int64(PostgresSchema.migrations.count)
     /// How many times one `apply` runs its transaction when PostgreSQL asks for a retry
-    /// (serialization failure 40001, deadlock 40P01) before reporting `.busy`.
-    public static let maximumTransactionAttempts = 5
+    /// (serialization failure 40001, deadlock 40P01) before reporting `.busy`. Under the
+    /// default READ COMMITTED isolation the row lock makes writers queue and retries are rare;
+    /// a site running SERIALIZABLE sees one per concurrent writer of the same event.
+    public static let maximumTransactionAttempts = 10
     /// Upper bound of the random pause before a retry, so colliding writers spread out.
     public static let maximumRetryPauseMicroseconds: UInt32 = 50_000
     /// Seconds a connection attempt may take, unless the URL says otherwise.

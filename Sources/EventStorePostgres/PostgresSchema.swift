@@ -59,7 +59,3 @@ enum PostgresSchema {
         ],
     ]
 }
-
-extension Array {
-    var count64: Int64 { Int64(count) }
-}

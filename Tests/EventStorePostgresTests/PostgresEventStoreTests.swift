@@ -46,6 +46,27 @@ struct PostgresEventStoreTests {
         #expect(history.filter { $0.change == "updated" }.map(\.sequence) == Array(1...updated))
     }
 
+    @Test("under SERIALIZABLE isolation colliding writers are retried, none lost")
+    func serializableRetries() throws {
+        let base = try PostgresServer.shared.get().makeDatabase()
+        // libpq URI query values are percent-decoded: options=-c default_transaction_isolation=serializable
+        let url = base + "&options=-c%20default_transaction_isolation%3Dserializable"
+        let first = try PostgresEventStore(url: url)
+        _ = try first.apply(dinner(at: "2031-05-12T12:00:00"), from: message("<0@x>", date: 1000))
+        let writers = 4
+        let kinds = try runConcurrently(count: writers) { index throws -> String in
+            let store = try PostgresEventStore(url: url)
+            return try store.apply(dinner(at: "2031-05-12T1\(index):45:00"),
+                                   from: message("<s\(index)@x>", date: 1001 + Int64(index))).kind
+        }
+        let updated = kinds.filter { $0 == "updated" }.count
+        #expect(updated + kinds.filter { $0 == "older-than-stored" }.count == writers)
+        let stored = try #require(try first.event(Self.key))
+        #expect(stored.sequence == updated)
+        #expect(stored.event.start?.local == "2031-05-12T1\(writers - 1):45:00")
+        #expect(try first.history("IWDSCA").count == writers + 1)
+    }
+
     @Test("an apply after a server restart reconnects and succeeds")
     func survivesRestart() throws {
         let server = try PostgresServer(); defer { server.stop() }
