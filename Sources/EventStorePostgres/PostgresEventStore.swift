@@ -39,7 +39,17 @@ public final class PostgresEventStore: EventStore {
 
     // MARK: Schema
 
+    /// Checks the schema without writing first (every filter run opens the store; a read-only
+    /// role or a hot standby can still read), and migrates under a lock only when behind.
     private func migrate() throws(EventStoreError) {
+        if try query("SELECT to_regclass('schema_version') IS NOT NULL", []).text(0, 0) == "t" {
+            let version = try query("SELECT max(version) FROM schema_version", []).integer(0, 0) ?? 0
+            if version > Self.schemaVersion {
+                throw EventStoreError(.schemaTooNew,
+                                      "\(location) was written by a newer reservoir (schema \(version)); upgrade reservoir")
+            }
+            if version == Self.schemaVersion { return }
+        }
         try transaction { () throws(PostgresFailure) in
             // Serializes migrations between processes starting at once: concurrent
             // CREATE TABLE IF NOT EXISTS may otherwise fail on the catalog's unique index.

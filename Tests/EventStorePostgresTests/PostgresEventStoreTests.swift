@@ -114,6 +114,23 @@ struct PostgresEventStoreTests {
         #expect(throws: EventStoreError(.schemaTooNew, "")) { _ = try PostgresEventStore(url: url) }
     }
 
+    @Test("an up-to-date store opens for a role that may only read")
+    func readOnlyRole() throws {
+        let server = try PostgresServer.shared.get()
+        let url = try server.makeDatabase()
+        let writer = try PostgresEventStore(url: url)
+        _ = try writer.apply(dinner(at: "2031-05-12T19:30:00"), from: message("<a@x>", date: 1000))
+        try server.psql(url: url, """
+            CREATE ROLE reader LOGIN; GRANT SELECT ON events, history, schema_version TO reader
+            """)
+        let readerURL = url.replacingOccurrences(of: "user=postgres", with: "user=reader")
+        let reader = try PostgresEventStore(url: readerURL)
+        #expect(try reader.events().count == 1)
+        #expect(throws: EventStoreError(.readOnly, "")) {
+            _ = try reader.apply(dinner(at: "2031-05-12T20:30:00"), from: message("<b@x>", date: 2000))
+        }
+    }
+
     @Test("connection failures name the server but never the password", arguments: [
         "postgresql://reservoir:s3cret@127.0.0.1:1/reservoir",
         "postgres://reservoir:s3cret@[::1]:1/reservoir?connect_timeout=2",
