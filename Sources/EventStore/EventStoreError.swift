@@ -9,6 +9,9 @@ public struct EventStoreError: Error, Sendable, Equatable, CustomStringConvertib
         case database
         case unsupportedURL = "unsupported-url"
         case schemaTooNew = "schema-too-new"
+        /// A database server dropped the connection and a reconnection failed too; a later
+        /// attempt may succeed (a restart, a failover).
+        case connectionLost = "connection-lost"
     }
 
     public let kind: Kind

@@ -3,20 +3,39 @@ import Glibc
 /// Parses a `--store` URL and opens the store it names.
 ///
 /// - `sqlite:PATH` or a plain path: the embedded SQLite store;
+/// - `postgres://…` or `postgresql://…`: a PostgreSQL store, opened by the `postgres` opener the
+///   caller passes (the `EventStorePostgres` target's `PostgresEventStore.init(url:)`), so this
+///   target does not link libpq;
 /// - nothing: `$XDG_DATA_HOME/reservoir/events.sqlite3` (default `~/.local/share`).
 public enum EventStoreLocation {
-    public static func open(_ url: String?) throws(EventStoreError) -> any EventStore {
+    /// Opens a store from a URL the caller has recognised, e.g. `PostgresEventStore.init(url:)`.
+    public typealias Opener = (String) throws(EventStoreError) -> any EventStore
+
+    /// URL schemes served by the PostgreSQL store (libpq's own URI forms).
+    public static let postgresSchemes = ["postgres://", "postgresql://"]
+
+    /// Whether `url` names a PostgreSQL store.
+    public static func isPostgresURL(_ url: String) -> Bool {
+        postgresSchemes.contains { url.hasPrefix($0) }
+    }
+
+    /// Opens the store `url` names; without a `postgres` opener a PostgreSQL URL is refused
+    /// with `.unsupportedURL`.
+    public static func open(_ url: String?, postgres: Opener? = nil) throws(EventStoreError) -> any EventStore {
         let path: String
         if let url, !url.isEmpty {
-            if url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") {
-                throw EventStoreError(.unsupportedURL, "this build has no PostgreSQL store yet; use sqlite:PATH")
+            if isPostgresURL(url) {
+                guard let postgres else {
+                    throw EventStoreError(.unsupportedURL, "this build has no PostgreSQL store; use sqlite:PATH")
+                }
+                return try postgres(url)
             }
             if url.hasPrefix("sqlite://") {
                 path = String(url.dropFirst("sqlite://".count))
             } else if url.hasPrefix("sqlite:") {
                 path = String(url.dropFirst("sqlite:".count))
             } else if url.contains("://") {
-                throw EventStoreError(.unsupportedURL, "unknown store URL \(url); use sqlite:PATH")
+                throw EventStoreError(.unsupportedURL, "unknown store URL \(url); use sqlite:PATH or postgres://…")
             } else {
                 path = url
             }

@@ -1,0 +1,298 @@
+public import EventStore
+import Glibc
+
+/// The shared store: one PostgreSQL database written by many delivery hosts and processes at
+/// once, with the same contract and decisions (``EventRevision``) as `SQLiteEventStore`.
+///
+/// Each `apply` is one transaction that locks the event's row (`SELECT … FOR UPDATE`, or
+/// `INSERT … ON CONFLICT DO NOTHING` then the lock for a first sighting), so concurrent writers
+/// queue on the row and never create a duplicate nor lose a change. Not `Sendable`: one store
+/// owns one connection, used by one thread at a time.
+public final class PostgresEventStore: EventStore {
+    /// The schema version this build writes (the highest row of `schema_version`).
+    public static let schemaVersion = Int64(PostgresSchema.migrations.count)
+    /// How many times one `apply` runs its transaction when PostgreSQL asks for a retry
+    /// (serialization failure 40001, deadlock 40P01) before reporting `.busy`. Under the
+    /// default READ COMMITTED isolation the row lock makes writers queue and retries are rare;
+    /// a site running SERIALIZABLE sees one per concurrent writer of the same event.
+    public static let maximumTransactionAttempts = 10
+    /// Upper bound of the random pause before a retry, so colliding writers spread out.
+    public static let maximumRetryPauseMicroseconds: UInt32 = 50_000
+    /// Seconds a connection attempt may take, unless the URL says otherwise.
+    public static var defaultConnectTimeoutSeconds: Int { PostgresURL.defaultConnectTimeoutSeconds }
+
+    private let connection: PostgresConnection
+    /// Where the store is, without the password.
+    public let location: String
+
+    /// Connects to the database a `postgres://` or `postgresql://` URL names (any libpq URI:
+    /// `postgresql:///db?host=/run/postgresql`, `postgres://user:pw@host:5432/db?sslmode=require`)
+    /// and creates or upgrades the schema. Throws `.unsupportedURL` for a malformed URL,
+    /// `.cannotOpen` when the server cannot be reached or refuses the login, `.schemaTooNew`
+    /// when a newer reservoir wrote the schema.
+    public init(url: String) throws(EventStoreError) {
+        let parsed = try PostgresURL(url)
+        location = parsed.description
+        connection = try PostgresConnection(parameters: parsed.connectionParameters, describedAs: parsed.description)
+        try migrate()
+    }
+
+    // MARK: Schema
+
+    /// Checks the schema without writing first (every filter run opens the store; a read-only
+    /// role or a hot standby can still read), and migrates under a lock only when behind.
+    private func migrate() throws(EventStoreError) {
+        if try query("SELECT to_regclass('schema_version') IS NOT NULL", []).text(0, 0) == "t" {
+            let version = try query("SELECT max(version) FROM schema_version", []).integer(0, 0) ?? 0
+            if version > Self.schemaVersion {
+                throw EventStoreError(.schemaTooNew,
+                                      "\(location) was written by a newer reservoir (schema \(version)); upgrade reservoir")
+            }
+            if version == Self.schemaVersion { return }
+        }
+        try transaction { () throws(PostgresFailure) in
+            // Serializes migrations between processes starting at once: concurrent
+            // CREATE TABLE IF NOT EXISTS may otherwise fail on the catalog's unique index.
+            try connection.execute("SELECT pg_advisory_xact_lock($1)", [String(PostgresSchema.migrationLockKey)])
+            try connection.execute(PostgresSchema.versionTable)
+            let version = try connection.execute("SELECT max(version) FROM schema_version").integer(0, 0) ?? 0
+            if version > Self.schemaVersion {
+                throw PostgresFailure(sqlState: nil, message: "schema \(version) is newer than \(Self.schemaVersion)",
+                                      connectionLost: false, newerSchemaVersion: version)
+            }
+            for (index, migration) in PostgresSchema.migrations.enumerated() where Int64(index + 1) > version {
+                for statement in migration { try connection.execute(statement) }
+                try connection.execute("INSERT INTO schema_version (version, applied_at) VALUES ($1, now())",
+                                       [String(index + 1)])
+            }
+        }
+    }
+
+    // MARK: EventStore
+
+    public func apply(_ event: CalendarEvent, from message: MessageProvenance) throws(EventStoreError) -> EventChange {
+        try transaction { () throws(PostgresFailure) -> EventChange in
+            let key = event.key
+            var row = try lockedRow(key)
+            if row == nil {
+                let created = StoredEvent(event: event, sequence: 0, ownerDomain: message.signingDomain,
+                                          createdAt: message.arrival, updatedAt: message.arrival)
+                // A concurrent first writer may insert the same key between our SELECT and
+                // INSERT: DO NOTHING waits for it to commit, then the row is locked below.
+                let inserted = try connection.execute(
+                    "INSERT INTO events (\(Self.columns)) VALUES (\(Self.placeholders)) ON CONFLICT (container, item) DO NOTHING RETURNING 1",
+                    Self.values(created, message: message))
+                if inserted.rowCount == 1 {
+                    try record(created, change: event.status == .cancelled ? "cancelled" : "created",
+                               message: message, summary: EventRevision.summary(from: nil, to: event))
+                    return event.status == .cancelled ? .cancelled(created, previous: nil) : .created(created)
+                }
+                row = try lockedRow(key)
+            }
+            guard let row else {
+                // Inserted by another writer and deleted since: nothing reservoir does.
+                throw PostgresFailure(sqlState: "40001", message: "event \(key) vanished during apply", connectionLost: false)
+            }
+            let stored = Self.storedEvent(row, 0)
+            var alreadyApplied = false
+            if let messageID = message.messageID {
+                alreadyApplied = try connection.execute(
+                    "SELECT 1 FROM history WHERE container = $1 AND item = $2 AND message_id = $3 LIMIT 1",
+                    [key.container, key.item, messageID]).rowCount > 0
+            }
+            let decision = EventRevision.decide(
+                stored: stored, storedMessageDate: row.integer(0, 23), storedArrival: row.integer(0, 24),
+                alreadyApplied: alreadyApplied, new: event, from: message)
+            switch decision {
+            case .update:
+                let updated = StoredEvent(event: event, sequence: stored.sequence + 1, ownerDomain: stored.ownerDomain,
+                                          createdAt: stored.createdAt, updatedAt: message.arrival)
+                try connection.execute(Self.update, Self.values(updated, message: message))
+                let isCancel = event.status == .cancelled && stored.event.status != .cancelled
+                try record(updated, change: isCancel ? "cancelled" : "updated", message: message,
+                           summary: EventRevision.summary(from: stored.event, to: event))
+                return isCancel ? .cancelled(updated, previous: stored) : .updated(updated, previous: stored)
+            case .unchanged:
+                return .unchanged(stored)
+            case .olderThanStored:
+                try record(stored, change: "ignored-older", message: message, summary: "older than the stored version; not applied")
+                return .olderThanStored(stored)
+            case .refusedOtherDomain:
+                try record(stored, change: "refused", message: message,
+                           summary: "signed by \(message.signingDomain ?? "no domain"), not by \(stored.ownerDomain ?? "?"); not applied")
+                return .refusedOtherDomain(stored, domain: message.signingDomain)
+            }
+        }
+    }
+
+    public func events() throws(EventStoreError) -> [StoredEvent] {
+        let result = try query("SELECT \(Self.columns) FROM events", [])
+        return (0..<result.rowCount).map { Self.storedEvent(result, $0) }
+            .sorted { ($0.event.start?.sortKey ?? 0, $0.event.key) < ($1.event.start?.sortKey ?? 0, $1.event.key) }
+    }
+
+    public func event(_ key: EventKey) throws(EventStoreError) -> StoredEvent? {
+        let result = try query("SELECT \(Self.columns) FROM events WHERE container = $1 AND item = $2",
+                               [key.container, key.item])
+        return result.rowCount > 0 ? Self.storedEvent(result, 0) : nil
+    }
+
+    public func history(_ id: String) throws(EventStoreError) -> [HistoryEntry] {
+        let result = try query("""
+            SELECT container, item, sequence, change, message_id, path, signing_domain, message_date, applied_at, summary
+            FROM history WHERE container = $1 OR item = $1 ORDER BY id
+            """, [id])
+        return (0..<result.rowCount).map { r in
+            HistoryEntry(key: EventKey(container: result.text(r, 0) ?? "", item: result.text(r, 1) ?? ""),
+                         sequence: Int(result.integer(r, 2) ?? 0), change: result.text(r, 3) ?? "",
+                         messageID: result.text(r, 4), path: result.text(r, 5), signingDomain: result.text(r, 6),
+                         messageDate: result.integer(r, 7), appliedAt: result.integer(r, 8) ?? 0,
+                         summary: result.text(r, 9) ?? "")
+        }
+    }
+
+    // MARK: Rows
+
+    private static let columns = """
+        container, item, category, title, start_text, start_local, start_offset, start_epoch, \
+        end_text, end_local, end_offset, end_epoch, location, notes, url, status, \
+        checkin_opens, checkin_closes, reservation_json, sequence, owner_domain, \
+        created_at, updated_at, last_message_date, last_arrival
+        """
+    private static let columnCount = 25
+    private static let placeholders = (1...columnCount).map { "$\($0)" }.joined(separator: ", ")
+    /// Rewrites every column but the key, from the same parameter list as the insert.
+    private static let update: String = {
+        let names = columns.split(separator: ",").map { $0.trimmingCharacters() }
+        let assignments = names.enumerated().dropFirst(2).map { "\($0.element) = $\($0.offset + 1)" }
+        return "UPDATE events SET \(assignments.joined(separator: ", ")) WHERE container = $1 AND item = $2"
+    }()
+
+    private func lockedRow(_ key: EventKey) throws(PostgresFailure) -> PostgresResult? {
+        let result = try connection.execute(
+            "SELECT \(Self.columns) FROM events WHERE container = $1 AND item = $2 FOR UPDATE",
+            [key.container, key.item])
+        return result.rowCount > 0 ? result : nil
+    }
+
+    private static func values(_ stored: StoredEvent, message: MessageProvenance) -> [String?] {
+        let e = stored.event
+        return [
+            e.key.container, e.key.item, e.category, e.title,
+            e.start?.text, e.start?.local, e.start?.offsetSeconds.map(String.init), e.start?.epochSeconds.map(String.init),
+            e.end?.text, e.end?.local, e.end?.offsetSeconds.map(String.init), e.end?.epochSeconds.map(String.init),
+            e.location, e.notes, e.url, e.status.rawValue,
+            e.checkinOpens.map(String.init), e.checkinCloses.map(String.init), e.reservationJSON,
+            String(stored.sequence), stored.ownerDomain,
+            String(stored.createdAt), String(stored.updatedAt), message.messageDate.map(String.init), String(message.arrival),
+        ]
+    }
+
+    private func record(_ stored: StoredEvent, change: String, message: MessageProvenance, summary: String) throws(PostgresFailure) {
+        try connection.execute("""
+            INSERT INTO history (container, item, sequence, change, message_id, path, signing_domain, message_date, applied_at, summary)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+            """, [
+                stored.event.key.container, stored.event.key.item, String(stored.sequence), change,
+                message.messageID, message.path, message.signingDomain, message.messageDate.map(String.init),
+                String(message.arrival), summary,
+            ])
+    }
+
+    private static func storedEvent(_ result: PostgresResult, _ r: Int) -> StoredEvent {
+        func time(_ i: Int) -> EventTime? {
+            guard let text = result.text(r, i) else { return nil }
+            return EventTime(text: text, local: result.text(r, i + 1) ?? "",
+                             offsetSeconds: result.integer(r, i + 2).map { Int($0) }, epochSeconds: result.integer(r, i + 3))
+        }
+        let event = CalendarEvent(
+            key: EventKey(container: result.text(r, 0) ?? "", item: result.text(r, 1) ?? ""),
+            category: result.text(r, 2) ?? "", title: result.text(r, 3) ?? "",
+            start: time(4), end: time(8), location: result.text(r, 12), notes: result.text(r, 13) ?? "",
+            url: result.text(r, 14), status: EventStatus(rawValue: result.text(r, 15) ?? "") ?? .confirmed,
+            checkinOpens: result.integer(r, 16), checkinCloses: result.integer(r, 17),
+            reservationJSON: result.text(r, 18) ?? "{}")
+        return StoredEvent(event: event, sequence: Int(result.integer(r, 19) ?? 0), ownerDomain: result.text(r, 20),
+                           createdAt: result.integer(r, 21) ?? 0, updatedAt: result.integer(r, 22) ?? 0)
+    }
+
+    // MARK: Transactions and errors
+
+    /// Runs `body` in `BEGIN … COMMIT`. The whole transaction is run again, up to
+    /// ``maximumTransactionAttempts`` times, when PostgreSQL reports a serialization failure
+    /// or a deadlock, and once more after reconnecting (`PQreset`) when the connection dropped.
+    /// A retry after a connection lost during `COMMIT` is safe: the message is then found in
+    /// the history, or the stored content equals the new one, so it is `unchanged`.
+    private func transaction<T>(_ body: () throws(PostgresFailure) -> T) throws(EventStoreError) -> T {
+        var attempt = 1
+        var reconnected = false
+        while true {
+            do {
+                try connection.execute("BEGIN")
+                let value = try body()
+                try connection.execute("COMMIT")
+                return value
+            } catch {
+                if !connection.isBroken, connection.isInTransaction { _ = try? connection.execute("ROLLBACK") }
+                if error.connectionLost, !reconnected {
+                    reconnected = true
+                    if connection.reset() { continue }
+                }
+                if error.isRetryable, attempt < Self.maximumTransactionAttempts {
+                    attempt += 1
+                    usleep(UInt32.random(in: 1...Self.maximumRetryPauseMicroseconds))
+                    continue
+                }
+                throw storeError(error, attempts: attempt)
+            }
+        }
+    }
+
+    /// One read statement, run again once after a reconnect when the connection dropped.
+    private func query(_ sql: String, _ parameters: [String?]) throws(EventStoreError) -> PostgresResult {
+        do {
+            return try connection.execute(sql, parameters)
+        } catch {
+            guard error.connectionLost, connection.reset() else { throw storeError(error, attempts: 1) }
+            do {
+                return try connection.execute(sql, parameters)
+            } catch {
+                throw storeError(error, attempts: 2)
+            }
+        }
+    }
+
+    /// Maps a failure to the store's error kinds by SQLSTATE class (PostgreSQL manual,
+    /// Appendix A, PostgreSQL Error Codes).
+    private func storeError(_ failure: PostgresFailure, attempts: Int) -> EventStoreError {
+        if let version = failure.newerSchemaVersion {
+            return EventStoreError(.schemaTooNew,
+                                   "\(location) was written by a newer reservoir (schema \(version)); upgrade reservoir")
+        }
+        let state = failure.sqlState ?? ""
+        let detail = "PostgreSQL at \(location): \(failure.message)" + (state.isEmpty ? "" : " (SQLSTATE \(state))")
+        if failure.connectionLost {
+            return EventStoreError(.connectionLost, "lost the connection to \(detail)")
+        }
+        switch state {
+        case "40001", "40P01":
+            return EventStoreError(.busy, "gave up after \(attempts) attempts: \(detail)")
+        case "55P03", "57014":
+            return EventStoreError(.busy, detail)
+        case "53100":
+            return EventStoreError(.diskFull, detail)
+        case "25006", "42501":
+            return EventStoreError(.readOnly, detail)
+        case "XX001", "XX002":
+            return EventStoreError(.corrupt, detail)
+        default:
+            return EventStoreError(.database, detail)
+        }
+    }
+}
+
+extension Substring {
+    fileprivate func trimmingCharacters() -> String {
+        String(drop { $0 == " " || $0 == "\n" }.reversed().drop { $0 == " " || $0 == "\n" }.reversed())
+    }
+}

@@ -1,0 +1,52 @@
+internal import CLibPQ
+
+/// One `PGresult`, owned by exactly one Swift object that clears it.
+///
+/// "Every command result should be freed via PQclear when it is no longer needed"
+/// (libpq, §34.3.1); `deinit` does it, so no path can leak one.
+final class PostgresResult {
+    private let handle: OpaquePointer
+
+    init(_ handle: OpaquePointer) {
+        self.handle = handle
+    }
+
+    deinit {
+        PQclear(handle)
+    }
+
+    var status: ExecStatusType { PQresultStatus(handle) }
+
+    /// `PGRES_COMMAND_OK` (no rows) or `PGRES_TUPLES_OK` (rows, possibly none).
+    var succeeded: Bool { status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK }
+
+    var rowCount: Int { Int(PQntuples(handle)) }
+
+    /// The five-character SQLSTATE of a failed command (PostgreSQL manual, Appendix A).
+    var sqlState: String? {
+        PQresultErrorField(handle, reservoir_pq_diag_sqlstate()).map { String(cString: $0) }
+    }
+
+    /// The primary error message, without severity and detail lines.
+    var errorMessage: String {
+        if let primary = PQresultErrorField(handle, reservoir_pq_diag_message_primary()) {
+            return String(cString: primary)
+        }
+        return PostgresConnection.trimmed(String(cString: PQresultErrorMessage(handle)))
+    }
+
+    /// The value in text format, nil for SQL NULL or a cell out of range.
+    func text(_ row: Int, _ column: Int) -> String? {
+        guard row >= 0, row < rowCount, column >= 0, column < Int(PQnfields(handle)) else { return nil }
+        let r = Int32(row), c = Int32(column)
+        // "An empty string is returned if the field value is null. See PQgetisnull to
+        // distinguish null values from empty-string values." (libpq §34.3.2)
+        if PQgetisnull(handle, r, c) != 0 { return nil }
+        guard let value = PQgetvalue(handle, r, c) else { return nil }
+        return String(cString: value)
+    }
+
+    func integer(_ row: Int, _ column: Int) -> Int64? {
+        text(row, column).flatMap { Int64($0) }
+    }
+}

@@ -1,0 +1,156 @@
+import EventStore
+import Testing
+
+/// The contract every `EventStore` keeps (see the protocol's documentation), run against each
+/// backend so SQLite and PostgreSQL cannot drift apart.
+@Suite("Event store contract")
+struct EventStoreContractTests {
+    static let key = EventKey(container: "IWDSCA", item: "1")
+
+    @Test("confirm, move and cancel leave one event, cancelled, at sequence 2", arguments: StoreBackend.available)
+    func lifecycle(backend: StoreBackend) throws {
+        let fresh = try backend.makeStore(); defer { fresh.cleanup() }
+        let store = fresh.store
+        let created = try store.apply(dinner(at: "2031-05-12T19:30:00"), from: message("<a@x>", date: 1000))
+        guard case .created(let first) = created else { Issue.record("expected created, got \(created.kind)"); return }
+        #expect(first.sequence == 0)
+        #expect(first.ownerDomain == "epicsteak.example")
+
+        let moved = try store.apply(dinner(at: "2031-05-12T18:30:00"), from: message("<b@x>", date: 2000))
+        guard case .updated(let second, let previous) = moved else { Issue.record("expected updated, got \(moved.kind)"); return }
+        #expect(second.sequence == 1)
+        #expect(previous.event.start?.local == "2031-05-12T19:30:00")
+
+        let cancelled = try store.apply(dinner(at: "2031-05-12T18:30:00", status: .cancelled), from: message("<c@x>", date: 3000))
+        guard case .cancelled(let third, let before) = cancelled else { Issue.record("expected cancelled, got \(cancelled.kind)"); return }
+        #expect(third.sequence == 2)
+        #expect(before?.event.status == .confirmed)
+
+        let all = try store.events()
+        #expect(all.count == 1)
+        #expect(all.first?.event.status == .cancelled)
+        #expect(all.first?.event.start?.local == "2031-05-12T18:30:00")
+        #expect(all.first == third)
+        let history = try store.history("IWDSCA")
+        #expect(history.map(\.change) == ["created", "updated", "cancelled"])
+        #expect(history.map(\.sequence) == [0, 1, 2])
+        #expect(history.map(\.messageID) == ["<a@x>", "<b@x>", "<c@x>"])
+        #expect(history[1].summary == "start 2031-05-12T19:30:00-07:00 → 2031-05-12T18:30:00-07:00")
+    }
+
+    @Test("the same message again changes nothing", arguments: StoreBackend.available)
+    func replay(backend: StoreBackend) throws {
+        let fresh = try backend.makeStore(); defer { fresh.cleanup() }
+        let store = fresh.store
+        _ = try store.apply(dinner(at: "2031-05-12T19:30:00"), from: message("<a@x>", date: 1000))
+        _ = try store.apply(dinner(at: "2031-05-12T18:30:00"), from: message("<b@x>", date: 2000))
+        // Replaying the first message must not move the dinner back.
+        let replay = try store.apply(dinner(at: "2031-05-12T19:30:00"), from: message("<a@x>", date: 1000, arrival: 500))
+        #expect(replay.kind == "unchanged")
+        #expect(try store.event(Self.key)?.event.start?.local == "2031-05-12T18:30:00")
+        #expect(try store.event(Self.key)?.sequence == 1)
+        #expect(try store.history("IWDSCA").count == 2)
+    }
+
+    @Test("an older message processed after a newer one does not overwrite it", arguments: StoreBackend.available)
+    func olderMessage(backend: StoreBackend) throws {
+        let fresh = try backend.makeStore(); defer { fresh.cleanup() }
+        let store = fresh.store
+        _ = try store.apply(dinner(at: "2031-05-12T18:30:00", status: .cancelled), from: message("<c@x>", date: 3000))
+        let older = try store.apply(dinner(at: "2031-05-12T19:30:00"), from: message("<a@x>", date: 1000))
+        #expect(older.kind == "older-than-stored")
+        let stored = try #require(try store.event(Self.key))
+        #expect(stored.event.status == .cancelled)
+        #expect(stored.sequence == 0)
+        #expect(try store.history("IWDSCA").map(\.change) == ["cancelled", "ignored-older"])
+    }
+
+    @Test("equal dates: the earlier arrival is older", arguments: StoreBackend.available)
+    func arrivalTieBreak(backend: StoreBackend) throws {
+        let fresh = try backend.makeStore(); defer { fresh.cleanup() }
+        let store = fresh.store
+        _ = try store.apply(dinner(at: "2031-05-12T18:30:00"), from: message("<b@x>", date: 1000, arrival: 200))
+        let earlier = try store.apply(dinner(at: "2031-05-12T19:30:00"), from: message("<a@x>", date: 1000, arrival: 150))
+        #expect(earlier.kind == "older-than-stored")
+        let later = try store.apply(dinner(at: "2031-05-12T20:30:00"), from: message("<c@x>", date: 1000, arrival: 250))
+        #expect(later.kind == "updated")
+    }
+
+    @Test("identical content from a new message is unchanged and keeps the sequence", arguments: StoreBackend.available)
+    func identicalContent(backend: StoreBackend) throws {
+        let fresh = try backend.makeStore(); defer { fresh.cleanup() }
+        let store = fresh.store
+        _ = try store.apply(dinner(at: "2031-05-12T19:30:00"), from: message("<a@x>", date: 1000))
+        let again = try store.apply(dinner(at: "2031-05-12T19:30:00"), from: message("<reminder@x>", date: 2000))
+        #expect(again.kind == "unchanged")
+        #expect(again.stored.sequence == 0)
+    }
+
+    @Test("only the domain that created a booking may change it", arguments: StoreBackend.available)
+    func otherDomain(backend: StoreBackend) throws {
+        let fresh = try backend.makeStore(); defer { fresh.cleanup() }
+        let store = fresh.store
+        _ = try store.apply(dinner(at: "2031-05-12T19:30:00"), from: message("<a@x>", date: 1000))
+        let forged = try store.apply(dinner(at: "2031-05-12T19:30:00", status: .cancelled),
+                                     from: message("<evil@x>", date: 2000, domain: "attacker.example"))
+        guard case .refusedOtherDomain(_, let domain) = forged else { Issue.record("expected refused, got \(forged.kind)"); return }
+        #expect(domain == "attacker.example")
+        #expect(try store.event(Self.key)?.event.status == .confirmed)
+        let last = try #require(try store.history("IWDSCA").last)
+        #expect(last.change == "refused")
+        #expect(last.summary == "signed by attacker.example, not by epicsteak.example; not applied")
+    }
+
+    @Test("a message without Message-ID or Date still updates by content", arguments: StoreBackend.available)
+    func missingHeaders(backend: StoreBackend) throws {
+        let fresh = try backend.makeStore(); defer { fresh.cleanup() }
+        let store = fresh.store
+        _ = try store.apply(dinner(at: "2031-05-12T19:30:00"), from: message(nil, date: nil))
+        let moved = try store.apply(dinner(at: "2031-05-12T20:00:00"), from: message(nil, date: nil, arrival: 200))
+        #expect(moved.kind == "updated")
+        let entry = try #require(try store.history("IWDSCA").last)
+        #expect(entry.messageID == nil)
+        #expect(entry.messageDate == nil)
+        #expect(entry.appliedAt == 200)
+    }
+
+    @Test("events are ordered by start, then key; items of one booking are separate", arguments: StoreBackend.available)
+    func ordering(backend: StoreBackend) throws {
+        let fresh = try backend.makeStore(); defer { fresh.cleanup() }
+        let store = fresh.store
+        _ = try store.apply(dinner(at: "2031-05-15T08:00:00", container: "K7Q2PX", item: "UA456"), from: message("<a@x>", date: 1000))
+        _ = try store.apply(dinner(at: "2031-05-12T19:30:00", container: "K7Q2PX", item: "UA123"), from: message("<a@x>", date: 1000))
+        _ = try store.apply(dinner(at: "2031-05-12T19:30:00", container: "AAAAAA", item: "1"), from: message("<b@x>", date: 1000))
+        // Same instant written in another offset sorts by the instant.
+        _ = try store.apply(dinner(at: "2031-05-12T12:00:00", offset: 0, container: "ZZZ", item: "1"), from: message("<c@x>", date: 1000))
+        let keys = try store.events().map(\.event.key.description)
+        #expect(keys == ["ZZZ/1", "AAAAAA/1", "K7Q2PX/UA123", "K7Q2PX/UA456"])
+        #expect(try store.history("K7Q2PX").map(\.key.item) == ["UA456", "UA123"])
+        #expect(try store.history("UA123").count == 1)
+        #expect(try store.history("nothing").isEmpty)
+        #expect(try store.event(EventKey(container: "K7Q2PX", item: "nope")) == nil)
+    }
+
+    @Test("every field survives a round trip, including empty, Unicode and NULL values", arguments: StoreBackend.available)
+    func roundTrip(backend: StoreBackend) throws {
+        let fresh = try backend.makeStore(); defer { fresh.cleanup() }
+        var event = dinner(at: "2031-05-12T19:30:00", title: "Dîner “chez Zoë” 🍷 'quoted' $1 \\ back")
+        event.end = EventTime(text: "2031-05-12T22:00:00", local: "2031-05-12T22:00:00", offsetSeconds: nil, epochSeconds: nil)
+        event.location = ""
+        event.notes = "line 1\nline 2"
+        event.url = "https://epicsteak.example/r?id=1&x=%20"
+        event.checkinOpens = 1_999_999_999
+        event.checkinCloses = -5
+        event.reservationJSON = #"{"@type":"FoodEstablishmentReservation","name":"Zoë"}"#
+        _ = try fresh.store.apply(event, from: MessageProvenance(messageID: "<ü@x>", path: "/m/cur/1:2,S",
+                                                                 signingDomain: nil, messageDate: -1, arrival: 0))
+        let reopened = try fresh.reopen()
+        let stored = try #require(try reopened.event(Self.key))
+        #expect(stored.event == event)
+        #expect(stored.ownerDomain == nil)
+        let entry = try #require(try reopened.history("IWDSCA").first)
+        #expect(entry.path == "/m/cur/1:2,S")
+        #expect(entry.messageID == "<ü@x>")
+        #expect(entry.messageDate == -1)
+    }
+}

@@ -1,0 +1,200 @@
+import EventStore
+import EventStorePostgres
+import Foundation
+import Testing
+
+@Suite("PostgreSQL event store", .enabled(if: PostgresServer.isAvailable, PostgresServer.skipReason))
+struct PostgresEventStoreTests {
+    static let key = EventKey(container: "IWDSCA", item: "1")
+
+    @Test("eight writers applying the same new reservation at once create it exactly once")
+    func concurrentFirstWriters() throws {
+        let url = try PostgresServer.shared.get().makeDatabase()
+        // The schema is created by the racing writers themselves, to exercise the migration lock.
+        let kinds = try runConcurrently(count: 8) { _ throws -> String in
+            let store = try PostgresEventStore(url: url)
+            return try store.apply(dinner(at: "2031-05-12T19:30:00"), from: message("<a@x>", date: 1000)).kind
+        }
+        #expect(kinds.filter { $0 == "created" }.count == 1)
+        #expect(kinds.filter { $0 == "unchanged" }.count == 7)
+        let store = try PostgresEventStore(url: url)
+        #expect(try store.events().count == 1)
+        #expect(try store.history("IWDSCA").map(\.change) == ["created"])
+    }
+
+    @Test("concurrent different updates are each applied once, none lost")
+    func concurrentUpdates() throws {
+        let url = try PostgresServer.shared.get().makeDatabase()
+        let first = try PostgresEventStore(url: url)
+        _ = try first.apply(dinner(at: "2031-05-12T12:00:00"), from: message("<0@x>", date: 1000))
+        let writers = 8
+        // Every writer brings a distinct time and a distinct, increasing date; whatever order
+        // the row lock grants them in, each is either applied or older than one applied.
+        let kinds = try runConcurrently(count: writers) { index throws -> String in
+            let store = try PostgresEventStore(url: url)
+            let local = "2031-05-12T1\(index):30:00"
+            return try store.apply(dinner(at: local), from: message("<\(index + 1)@x>", date: 1001 + Int64(index))).kind
+        }
+        let updated = kinds.filter { $0 == "updated" }.count
+        #expect(updated + kinds.filter { $0 == "older-than-stored" }.count == writers)
+        let stored = try #require(try first.event(Self.key))
+        #expect(stored.sequence == updated)
+        // The newest message always wins.
+        #expect(stored.event.start?.local == "2031-05-12T1\(writers - 1):30:00")
+        let history = try first.history("IWDSCA")
+        #expect(history.count == writers + 1)
+        #expect(history.filter { $0.change == "updated" }.map(\.sequence) == Array(1...updated))
+    }
+
+    @Test("under SERIALIZABLE isolation colliding writers are retried, none lost")
+    func serializableRetries() throws {
+        let base = try PostgresServer.shared.get().makeDatabase()
+        // libpq URI query values are percent-decoded: options=-c default_transaction_isolation=serializable
+        let url = base + "&options=-c%20default_transaction_isolation%3Dserializable"
+        let first = try PostgresEventStore(url: url)
+        _ = try first.apply(dinner(at: "2031-05-12T12:00:00"), from: message("<0@x>", date: 1000))
+        let writers = 4
+        let kinds = try runConcurrently(count: writers) { index throws -> String in
+            let store = try PostgresEventStore(url: url)
+            return try store.apply(dinner(at: "2031-05-12T1\(index):45:00"),
+                                   from: message("<s\(index)@x>", date: 1001 + Int64(index))).kind
+        }
+        let updated = kinds.filter { $0 == "updated" }.count
+        #expect(updated + kinds.filter { $0 == "older-than-stored" }.count == writers)
+        let stored = try #require(try first.event(Self.key))
+        #expect(stored.sequence == updated)
+        #expect(stored.event.start?.local == "2031-05-12T1\(writers - 1):45:00")
+        #expect(try first.history("IWDSCA").count == writers + 1)
+    }
+
+    @Test("an apply after a server restart reconnects and succeeds")
+    func survivesRestart() throws {
+        let server = try PostgresServer(); defer { server.stop() }
+        let url = try server.makeDatabase()
+        let store = try PostgresEventStore(url: url)
+        _ = try store.apply(dinner(at: "2031-05-12T19:30:00"), from: message("<a@x>", date: 1000))
+        try server.restart()
+        let moved = try store.apply(dinner(at: "2031-05-12T18:30:00"), from: message("<b@x>", date: 2000))
+        #expect(moved.kind == "updated")
+        try server.restart()
+        #expect(try store.events().first?.sequence == 1)
+        #expect(try store.history("IWDSCA").map(\.change) == ["created", "updated"])
+    }
+
+    @Test("a stopped server is reported as lost connection, not a crash or a hang")
+    func serverGone() throws {
+        let server = try PostgresServer()
+        let url = try server.makeDatabase()
+        let store = try PostgresEventStore(url: url)
+        server.stop()
+        #expect(throws: EventStoreError(.connectionLost, "")) {
+            _ = try store.apply(dinner(at: "2031-05-12T19:30:00"), from: message("<a@x>", date: 1000))
+        }
+        #expect(throws: EventStoreError(.connectionLost, "")) { _ = try store.events() }
+        #expect(throws: EventStoreError(.cannotOpen, "")) { _ = try PostgresEventStore(url: url) }
+    }
+
+    @Test("reopening keeps the data and the schema version")
+    func reopen() throws {
+        let url = try PostgresServer.shared.get().makeDatabase()
+        do {
+            let store = try PostgresEventStore(url: url)
+            _ = try store.apply(dinner(at: "2031-05-12T19:30:00"), from: message("<a@x>", date: 1000))
+        }
+        let again = try PostgresEventStore(url: url)
+        #expect(try again.events().count == 1)
+        #expect(PostgresEventStore.schemaVersion == 1)
+    }
+
+    @Test("a schema written by a newer reservoir is refused, not damaged")
+    func newerSchema() throws {
+        let url = try PostgresServer.shared.get().makeDatabase()
+        _ = try PostgresEventStore(url: url)
+        try PostgresServer.shared.get().psql(url: url, "INSERT INTO schema_version VALUES (99, now())")
+        #expect(throws: EventStoreError(.schemaTooNew, "")) { _ = try PostgresEventStore(url: url) }
+    }
+
+    @Test("an up-to-date store opens for a role that may only read")
+    func readOnlyRole() throws {
+        let server = try PostgresServer.shared.get()
+        let url = try server.makeDatabase()
+        let writer = try PostgresEventStore(url: url)
+        _ = try writer.apply(dinner(at: "2031-05-12T19:30:00"), from: message("<a@x>", date: 1000))
+        try server.psql(url: url, """
+            CREATE ROLE reader LOGIN; GRANT SELECT ON events, history, schema_version TO reader
+            """)
+        let readerURL = url.replacingOccurrences(of: "user=postgres", with: "user=reader")
+        let reader = try PostgresEventStore(url: readerURL)
+        #expect(try reader.events().count == 1)
+        #expect(throws: EventStoreError(.readOnly, "")) {
+            _ = try reader.apply(dinner(at: "2031-05-12T20:30:00"), from: message("<b@x>", date: 2000))
+        }
+    }
+
+    @Test("connection failures name the server but never the password", arguments: [
+        "postgresql://reservoir:s3cret@127.0.0.1:1/reservoir",
+        "postgres://reservoir:s3cret@[::1]:1/reservoir?connect_timeout=2",
+    ])
+    func unreachable(url: String) {
+        do {
+            _ = try PostgresEventStore(url: url)
+            Issue.record("connected to a closed port")
+        } catch {
+            #expect(error.kind == .cannotOpen)
+            #expect(!error.message.contains("s3cret"))
+            #expect(error.message.contains("reservoir@"))
+        }
+    }
+
+    @Test("malformed or foreign URLs are refused as unsupported", arguments: [
+        "postgresql://host/db?nonsense_option=1",
+        "postgres://[::1/db",
+        "mysql://host/db",
+        "",
+    ])
+    func malformed(url: String) {
+        #expect(throws: EventStoreError(.unsupportedURL, "")) { _ = try PostgresEventStore(url: url) }
+    }
+
+    @Test("EventStoreLocation hands postgres URLs to the opener it is given")
+    func location() throws {
+        let url = try PostgresServer.shared.get().makeDatabase()
+        let store = try EventStoreLocation.open(url, postgres: PostgresEventStore.init(url:))
+        #expect(store is PostgresEventStore)
+        #expect(throws: EventStoreError(.unsupportedURL, "")) { _ = try EventStoreLocation.open(url) }
+    }
+}
+
+/// Runs `body` on `count` threads released together; the results in index order.
+func runConcurrently<T: Sendable>(count: Int, _ body: @escaping @Sendable (Int) throws -> T) throws -> [T] {
+    let results = ResultBox<T>(count: count)
+    let start = DispatchSemaphore(value: 0)
+    let done = DispatchGroup()
+    for index in 0..<count {
+        done.enter()
+        let thread = Thread {
+            start.wait()
+            results.set(index, Result { try body(index) })
+            done.leave()
+        }
+        thread.start()
+    }
+    for _ in 0..<count { start.signal() }
+    done.wait()
+    return try results.values.map { try #require($0).get() }
+}
+
+/// Per-thread results. `@unchecked Sendable`: the array is only touched under the lock.
+final class ResultBox<T>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var slots: [Result<T, any Error>?]
+    init(count: Int) { slots = Array(repeating: nil, count: count) }
+    func set(_ index: Int, _ value: Result<T, any Error>) {
+        lock.lock(); defer { lock.unlock() }
+        slots[index] = value
+    }
+    var values: [Result<T, any Error>?] {
+        lock.lock(); defer { lock.unlock() }
+        return slots
+    }
+}

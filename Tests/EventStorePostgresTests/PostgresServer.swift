@@ -1,0 +1,158 @@
+import Foundation
+import Testing
+
+/// A throwaway PostgreSQL cluster from the Debian packages (`postgresql`), in a temporary
+/// directory, listening only on a Unix socket there. When the tests run as root the server
+/// runs as `postgres` (or `nobody`), since PostgreSQL refuses to run as root.
+///
+/// `@unchecked Sendable`: every property is immutable after `start()`; the processes it drives
+/// are external.
+final class PostgresServer: @unchecked Sendable {
+    /// `initdb`, `pg_ctl` and `createdb` from the newest installed major version, nil when
+    /// PostgreSQL is not installed.
+    static let binDirectory: String? = {
+        let root = "/usr/lib/postgresql"
+        let versions = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
+        return versions.sorted { (Int($0) ?? 0) > (Int($1) ?? 0) }
+            .map { "\(root)/\($0)/bin" }
+            .first { FileManager.default.isExecutableFile(atPath: $0 + "/initdb")
+                && FileManager.default.isExecutableFile(atPath: $0 + "/pg_ctl") }
+    }()
+
+    static let isAvailable = binDirectory != nil
+    static let skipReason: Comment = "PostgreSQL server binaries (initdb, pg_ctl) not found under /usr/lib/postgresql/*/bin; install the postgresql package"
+
+    /// The suite-wide server, started on first use and stopped when the test process exits.
+    static let shared: Result<PostgresServer, ServerError> = {
+        do {
+            let server = try PostgresServer()
+            atexit { if case .success(let server) = PostgresServer.shared { server.stop() } }
+            return .success(server)
+        } catch let error as ServerError {
+            return .failure(error)
+        } catch {
+            return .failure(ServerError(message: "\(error)"))
+        }
+    }()
+
+    struct ServerError: Error, CustomStringConvertible {
+        var message: String
+        var description: String { message }
+    }
+
+    let directory: String
+    private let bin: String
+    /// The account the server runs as when we are root.
+    private let account: String?
+    private var dataDirectory: String { directory + "/data" }
+    private let databaseCounter = Counter()
+
+    init() throws {
+        guard let bin = Self.binDirectory else { throw ServerError(message: "no PostgreSQL binaries") }
+        self.bin = bin
+        var template = Array("/tmp/reservoir-pg-XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else { throw ServerError(message: "mkdtemp failed") }
+        directory = String(cString: made)
+        if getuid() == 0 {
+            let name = getpwnam("postgres") != nil ? "postgres" : "nobody"
+            guard let entry = getpwnam(name) else { throw ServerError(message: "no account to run PostgreSQL as") }
+            chown(directory, entry.pointee.pw_uid, entry.pointee.pw_gid)
+            account = name
+        } else {
+            account = nil
+        }
+        chmod(directory, 0o700)
+        try run(server: true, "initdb", ["-D", dataDirectory, "-U", "postgres", "-A", "trust", "-E", "UTF8",
+                                         "--locale=C", "--no-sync"])
+        try start()
+    }
+
+    func start() throws {
+        try run(server: true, "pg_ctl", ["-D", dataDirectory, "-l", directory + "/server.log", "-w", "-t", "60",
+                                         "-o", serverOptions, "start"])
+    }
+
+    /// Restarts the server, waiting until it accepts connections again; open connections break.
+    func restart() throws {
+        try run(server: true, "pg_ctl", ["-D", dataDirectory, "-l", directory + "/server.log", "-w", "-t", "60",
+                                         "-m", "fast", "-o", serverOptions, "restart"])
+    }
+
+    private var serverOptions: String {
+        "-c listen_addresses='' -c unix_socket_directories='\(directory)' -c fsync=off -c max_connections=50"
+    }
+
+    func stop() {
+        _ = try? run(server: true, "pg_ctl", ["-D", dataDirectory, "-m", "immediate", "-w", "stop"])
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    /// A new empty database; its URL.
+    func makeDatabase() throws -> String {
+        let name = "reservoir_test_\(databaseCounter.next())"
+        try run(server: false, "createdb", ["-h", directory, "-U", "postgres", name])
+        return url(database: name)
+    }
+
+    func url(database: String) -> String {
+        "postgresql:///\(database)?host=\(directory)&user=postgres"
+    }
+
+    @discardableResult
+    private func run(server: Bool, _ tool: String, _ arguments: [String]) throws -> String {
+        let command = server && account != nil
+            ? ["/usr/sbin/runuser", "-u", account ?? "", "--", bin + "/" + tool] + arguments
+            : [bin + "/" + tool] + arguments
+        let (status, text) = try Self.spawn(command)
+        guard status == 0 else {
+            let log = (try? String(contentsOfFile: directory + "/server.log", encoding: .utf8)) ?? ""
+            throw ServerError(message: "\(tool) failed (\(status)): \(text)\n\(log.suffix(2000))")
+        }
+        return text
+    }
+}
+
+/// A thread-safe counter. `@unchecked Sendable`: the value is only touched under the lock.
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+    func next() -> Int {
+        lock.lock(); defer { lock.unlock() }
+        value += 1
+        return value
+    }
+}
+
+extension PostgresServer {
+    /// Runs a command with `posix_spawn` and `waitpid`, its output sent to a temporary file.
+    /// Not Foundation's `Process` nor a pipe: the server `pg_ctl start` leaves running would
+    /// inherit them and `waitUntilExit` / reading to the end would never return.
+    static func spawn(_ command: [String]) throws -> (status: Int32, output: String) {
+        let path = NSTemporaryDirectory() + "reservoir-pg-output-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        let argv = command.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let rc = posix_spawn(&pid, command[0], &actions, nil, argv, environ)
+        guard rc == 0 else { throw ServerError(message: "cannot run \(command[0]): \(String(cString: strerror(rc)))") }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let output = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+        // WIFEXITED / WEXITSTATUS are macros: exited normally when the low 7 bits are 0.
+        let exitStatus = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+        return (exitStatus, output)
+    }
+
+    /// Runs one SQL command as the superuser with `psql`.
+    func psql(url: String, _ sql: String) throws {
+        let psql = Self.binDirectory.map { $0 + "/psql" } ?? "/usr/bin/psql"
+        let (status, text) = try Self.spawn([psql, "-X", "-q", "-v", "ON_ERROR_STOP=1", "-d", url, "-c", sql])
+        guard status == 0 else { throw ServerError(message: "psql failed: \(text)") }
+    }
+}

@@ -1,0 +1,55 @@
+import EventStore
+import EventStorePostgres
+import Foundation
+import Testing
+
+/// The backends the shared contract runs against: SQLite always, PostgreSQL when the server
+/// binaries are installed.
+enum StoreBackend: String, CaseIterable, CustomTestStringConvertible, Sendable {
+    case sqlite
+    case postgres
+
+    static var available: [StoreBackend] { PostgresServer.isAvailable ? allCases : [.sqlite] }
+
+    var testDescription: String { rawValue }
+
+    /// A fresh, empty store: a new file, or a new database on the shared server.
+    func makeStore() throws -> FreshStore {
+        switch self {
+        case .sqlite:
+            let directory = NSTemporaryDirectory() + "reservoir-contract-\(UUID().uuidString)"
+            let store = try SQLiteEventStore(path: directory + "/events.sqlite3")
+            return FreshStore(store: store, reopen: { try SQLiteEventStore(path: directory + "/events.sqlite3") },
+                              cleanup: { try? FileManager.default.removeItem(atPath: directory) })
+        case .postgres:
+            let server = try PostgresServer.shared.get()
+            let url = try server.makeDatabase()
+            return FreshStore(store: try PostgresEventStore(url: url), reopen: { try PostgresEventStore(url: url) },
+                              cleanup: {})
+        }
+    }
+}
+
+struct FreshStore {
+    let store: any EventStore
+    /// Opens a second, independent handle on the same store (another process would).
+    let reopen: () throws -> any EventStore
+    let cleanup: () -> Void
+}
+
+func dinner(at local: String, offset: Int = -7 * 3600, status: EventStatus = .confirmed,
+            container: String = "IWDSCA", item: String = "1", title: String = "Reservation: EPIC Steak") -> CalendarEvent {
+    let epoch = CivilTime.epochSeconds(ofLocal: local).map { $0 - Int64(offset) }
+    let sign = offset < 0 ? "-" : "+"
+    let hours = abs(offset) / 3600
+    let text = local + sign + (hours < 10 ? "0" : "") + String(hours) + ":00"
+    return CalendarEvent(
+        key: EventKey(container: container, item: item), category: "food", title: title,
+        start: EventTime(text: text, local: local, offsetSeconds: offset, epochSeconds: epoch),
+        end: nil, location: "EPIC Steak, 369 The Embarcadero, San Francisco", notes: "Party of 2",
+        url: nil, status: status, reservationJSON: "{}")
+}
+
+func message(_ id: String?, date: Int64?, domain: String? = "epicsteak.example", arrival: Int64 = 100) -> MessageProvenance {
+    MessageProvenance(messageID: id, path: nil, signingDomain: domain, messageDate: date, arrival: arrival)
+}
