@@ -28,6 +28,8 @@ let package = Package(
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
                        providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CResolv", path: "Sources/CResolv"),
+        .systemLibrary(name: "CLibPQ", path: "Sources/CLibPQ", pkgConfig: "libpq",
+                       providers: [.apt(["libpq-dev"])]),
 
         // One library target per pipeline stage; dependencies point down the pipeline.
         .target(name: "MIME", swiftSettings: strictSettings),
@@ -36,12 +38,13 @@ let package = Package(
         .target(name: "Markup", dependencies: ["CLibXML2"], swiftSettings: strictSettings),
         .target(name: "Reservations", dependencies: ["Markup"], swiftSettings: strictSettings),
         .target(name: "EventStore", dependencies: ["Reservations", "Markup", "CSQLite"], swiftSettings: strictSettings),
+        .target(name: "EventStorePostgres", dependencies: ["EventStore", "CLibPQ"], swiftSettings: strictSettings),
         .target(name: "ICalendar", dependencies: ["EventStore", "Reservations"], swiftSettings: strictSettings),
         .target(name: "Pipeline",
                 dependencies: ["MIME", "DNS", "DKIM", "Markup", "Reservations", "EventStore", "ICalendar"],
                 swiftSettings: strictSettings),
         .executableTarget(name: "reservoir",
-                          dependencies: ["Pipeline",
+                          dependencies: ["Pipeline", "EventStorePostgres",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           swiftSettings: strictSettings),
 
@@ -51,6 +54,8 @@ let package = Package(
         .testTarget(name: "MarkupTests", dependencies: ["Markup"], exclude: ["Fixtures"], swiftSettings: strictSettings),
         .testTarget(name: "ReservationsTests", dependencies: ["Reservations", "Markup"], swiftSettings: strictSettings),
         .testTarget(name: "EventStoreTests", dependencies: ["EventStore", "Reservations", "Markup"], swiftSettings: strictSettings),
+        .testTarget(name: "EventStorePostgresTests", dependencies: ["EventStorePostgres", "EventStore"],
+                    swiftSettings: strictSettings),
         .testTarget(name: "ICalendarTests", dependencies: ["ICalendar", "EventStore", "Reservations", "Markup"], swiftSettings: strictSettings),
         .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "MIME", "DNS", "DKIM", "Reservations", "EventStore"],
                     swiftSettings: strictSettings),

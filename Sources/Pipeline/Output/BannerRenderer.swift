@@ -14,7 +14,7 @@ public struct BannerRenderer: Sendable {
     }
 
     /// Width of the label column.
-    static let labelWidth = 7
+    static let labelWidth = 11
 
     public func render(_ report: MessageReport) -> String {
         var out = headline(report) + "\n"

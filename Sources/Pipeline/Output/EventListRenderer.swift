@@ -1,4 +1,4 @@
-import EventStore
+public import EventStore
 import Markup
 
 /// `reservoir events`: the stored events for people, as JSON-LD, or one booking's history.

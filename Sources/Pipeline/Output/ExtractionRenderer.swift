@@ -1,5 +1,5 @@
 import Markup
-import Reservations
+public import Reservations
 
 /// What `reservoir extract` shows: the reservations the markup describes, whether or not
 /// they are trusted, and with `--explain` every repair and every item dropped.

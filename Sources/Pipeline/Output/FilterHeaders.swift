@@ -1,5 +1,5 @@
 import MIME
-import Reservations
+public import Reservations
 
 /// What `reservoir filter` adds to a message: an RFC 8601 `Authentication-Results` field and
 /// one `X-Reservation` summary field per reservation, at the top of the header.
@@ -135,6 +135,6 @@ enum EncodedWordWriter {
 extension String {
     func replacingFirst(_ target: Character, with replacement: String) -> String {
         guard let index = firstIndex(of: target) else { return self }
-        return self[..<index] + replacement + self[index(after: index)...]
+        return self[..<index] + replacement + self[self.index(after: index)...]
     }
 }

@@ -1,5 +1,6 @@
 import DKIM
 import Markup
+import MIME
 
 /// `reservoir verify`: one line per DKIM-Signature with its RFC 8601 result and reason, and
 /// whether a passing signature vouches for the From domain.

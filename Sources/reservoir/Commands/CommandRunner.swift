@@ -3,6 +3,7 @@ import Glibc
 import DNS
 import MIME
 import EventStore
+import EventStorePostgres
 import Pipeline
 
 /// Builds the pipeline from the common options and maps environment failures to exit codes
@@ -25,7 +26,7 @@ struct CommandRunner {
         var eventStore: (any EventStore)?
         if let store {
             do {
-                eventStore = try EventStoreLocation.open(store.store)
+                eventStore = try EventStoreLocation.open(store.store, postgres: PostgresEventStore.init(url:))
             } catch {
                 throw CommandFailure.store(error.message)
             }
@@ -116,23 +117,24 @@ enum FileText {
     }
 }
 
+/// Everything the CLI prints goes through here, with write(2): no buffered C streams, so
+/// text and raw message bytes cannot interleave out of order.
 enum Output {
     static func write(_ text: String) {
-        fputs(text, stdout)
+        _ = bytes(Array(text.utf8))
     }
 
     static func line(_ text: String) {
-        fputs(text + "\n", stdout)
+        _ = bytes(Array((text + "\n").utf8))
     }
 
     /// Raw bytes to standard output, retrying short writes; false when stdout is gone.
-    static func bytes(_ bytes: [UInt8]) -> Bool {
-        fflush(stdout)
-        return bytes.withUnsafeBufferPointer { buffer in
+    static func bytes(_ bytes: [UInt8], to fd: Int32 = STDOUT_FILENO) -> Bool {
+        bytes.withUnsafeBufferPointer { buffer in
             guard let base = buffer.baseAddress else { return true }
             var offset = 0
             while offset < buffer.count {
-                let n = Glibc.write(STDOUT_FILENO, base + offset, buffer.count - offset)
+                let n = Glibc.write(fd, base + offset, buffer.count - offset)
                 if n > 0 { offset += n } else if n < 0, errno == EINTR { continue } else { return false }
             }
             return true
@@ -140,6 +142,6 @@ enum Output {
     }
 
     static func error(_ text: String) {
-        fputs("reservoir: " + text + "\n", stderr)
+        _ = bytes(Array(("reservoir: " + text + "\n").utf8), to: STDERR_FILENO)
     }
 }

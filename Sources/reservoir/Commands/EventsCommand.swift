@@ -1,5 +1,6 @@
 import ArgumentParser
 import EventStore
+import EventStorePostgres
 import ICalendar
 import Pipeline
 
@@ -40,7 +41,7 @@ struct EventsCommand: ParsableCommand {
         let now = try clock.resolve()
         let store: any EventStore
         do {
-            store = try EventStoreLocation.open(storeOptions.store)
+            store = try EventStoreLocation.open(storeOptions.store, postgres: PostgresEventStore.init(url:))
         } catch {
             throw CommandFailure.store(error.message)
         }

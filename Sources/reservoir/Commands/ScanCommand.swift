@@ -1,4 +1,5 @@
 import ArgumentParser
+import MIME
 import Pipeline
 
 struct ScanCommand: ParsableCommand {

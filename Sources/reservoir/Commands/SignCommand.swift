@@ -1,5 +1,6 @@
 import ArgumentParser
 import DKIM
+import MIME
 import Pipeline
 
 struct SignCommand: ParsableCommand {
