@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import DKIM
 import EventStore
@@ -43,7 +44,7 @@ struct ReservationPipelineTests {
         let tmp = TemporaryStore(); defer { tmp.remove() }
         let store = try tmp.open()
         let pipeline = try Samples.pipeline(store: store)
-        let kinds = try [1, 2, 3].map { try pipeline.process(try Samples.message($0)).items.first?.change?.kind }
+        let kinds = try [1, 2, 3].map { pipeline.process(try Samples.message($0)).items.first?.change?.kind }
         #expect(kinds == ["created", "updated", "cancelled"])
         let replay = pipeline.process(try Samples.message(2))
         #expect(replay.items.first?.change?.kind == "unchanged")

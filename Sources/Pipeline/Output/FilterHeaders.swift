@@ -76,16 +76,10 @@ public enum FilterHeaders {
     /// `Name: value`, folded at white space before ``foldColumn``; non-ASCII values as RFC 2047
     /// encoded words (Q encoding, UTF-8), each at most 75 characters (RFC 2047 §2).
     static func fold(_ name: String, _ value: String, lineEnding: String) -> String {
-        let words: [String]
-        if value.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
-            words = value.split(separator: " ").map(String.init)
-        } else {
-            words = EncodedWordWriter.encode(value)
-        }
         var out = name + ":"
         var column = out.count
-        for word in words {
-            if column + 1 + word.count > foldColumn, column > name.count + 1 {
+        for word in EncodedWordWriter.words(value) {
+            if column + 1 + word.count > foldColumn {
                 out += lineEnding
                 column = 0
             }
@@ -98,6 +92,23 @@ public enum FilterHeaders {
 
 /// RFC 2047 Q-encoded words for a UTF-8 text, never splitting a character across words.
 enum EncodedWordWriter {
+    /// The value as header words: ASCII words as they are, each run of words holding
+    /// non-ASCII text as encoded words (the spaces inside a run are encoded too, since white
+    /// space between adjacent encoded words is ignored when decoding, RFC 2047 §6.2).
+    static func words(_ value: String) -> [String] {
+        var out: [String] = []
+        var run: [Substring] = []
+        func flush() {
+            if !run.isEmpty { out += encode(run.joined(separator: " ")); run = [] }
+        }
+        for word in value.split(separator: " ") {
+            let plain = word.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F } && !(word.hasPrefix("=?") && word.hasSuffix("?="))
+            if plain { flush(); out.append(String(word)) } else { run.append(word) }
+        }
+        flush()
+        return out
+    }
+
     /// RFC 2047 §2: "An 'encoded-word' may not be more than 75 characters long".
     static let maxWordLength = 75
     static let prefix = "=?UTF-8?Q?"

@@ -11,18 +11,18 @@ import Pipeline
 struct CommandRunner {
     let pipeline: ReservationPipeline
 
-    init(keys: KeyOptions?, policy: PolicyOptions, store: StoreOptions?, clock: ClockOptions, includePast: Bool) throws {
+    init(keys: KeyOptions?, policy: PolicyOptions?, store: StoreOptions?, clock: ClockOptions, includePast: Bool) throws {
         let now = try clock.resolve()
         let resolver = try Self.resolver(keys)
-        var allowed = policy.allowDomain
-        if let file = policy.allowedDomainsFile {
+        var allowed = policy?.allowDomain ?? []
+        if let file = policy?.allowedDomainsFile {
             guard let text = FileText.read(file) else {
                 throw CommandFailure.unreadable(file, "cannot read the allowed-domains file")
             }
             allowed += TrustPolicy.allowedDomains(fromFileText: text)
         }
-        let trust = TrustPolicy(allowedDomains: allowed, allowAnyDomain: policy.allowAnyDomain,
-                                allowUnverified: policy.allowUnverified, publicSuffixes: PublicSuffixList.load())
+        let trust = TrustPolicy(allowedDomains: allowed, allowAnyDomain: policy?.allowAnyDomain ?? false,
+                                allowUnverified: policy?.allowUnverified ?? false, publicSuffixes: PublicSuffixList.load())
         var eventStore: (any EventStore)?
         if let store {
             do {

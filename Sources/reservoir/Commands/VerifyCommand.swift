@@ -27,7 +27,7 @@ struct VerifyCommand: ParsableCommand {
     var authservID: String?
 
     func run() throws {
-        let runner = try CommandRunner(keys: keys, policy: PolicyOptions(), store: nil, clock: clock, includePast: false)
+        let runner = try CommandRunner(keys: keys, policy: nil, store: nil, clock: clock, includePast: false)
         let raw = try runner.read(file)
         let report = runner.pipeline.process(raw)
         let results = AuthenticationResults(report: report, authservID: authservID ?? AuthenticationResults.defaultAuthservID())
