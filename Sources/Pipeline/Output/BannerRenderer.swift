@@ -59,7 +59,10 @@ public struct BannerRenderer: Sendable {
             out += line("When", when, indent: 4)
         }
         if let location = r.location, !location.isEmpty { out += line("Where", location, indent: 4) }
-        for detail in r.details.prefix(Self.maxDetails) { out += line(detail.label, detail.value, indent: 4) }
+        // The booking number is already in the title line.
+        for detail in r.details.filter({ $0.value != r.reservationID }).prefix(Self.maxDetails) {
+            out += line(detail.label, detail.value, indent: 4)
+        }
         if let change = item.change {
             out += line("Store", BannerText.change(change), indent: 4)
         } else if !trusted {
