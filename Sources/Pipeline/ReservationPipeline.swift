@@ -26,6 +26,14 @@ public final class ReservationPipeline {
     }
 
     public func process(_ raw: RawMessage) -> MessageReport {
+        var report = analyze(raw)
+        record(&report)
+        return report
+    }
+
+    /// Everything but the store: MIME, DKIM, markup, reservations, trust. Touches no shared
+    /// state but this pipeline's resolver cache, so a scan runs one pipeline per core.
+    public func analyze(_ raw: RawMessage) -> MessageReport {
         let message = Message(bytes: raw.bytes)
         var diagnostics: [ReportDiagnostic] = message.diagnostics.map {
             ReportDiagnostic(stage: .mime, code: $0.code.rawValue, message: $0.description)
@@ -40,30 +48,32 @@ public final class ReservationPipeline {
 
         let extraction = readReservations(message)
         diagnostics += extraction.diagnostics
-
-        let provenance = MessageProvenance(
-            messageID: message.messageID, path: raw.origin.path, signingDomain: trust.vouchingDomain,
-            messageDate: message.date?.epochSeconds, arrival: now)
-        var reported: [ReportedReservation] = []
-        for reservation in extraction.reservations {
-            let event = CalendarEvent(reservation)
-            var change: EventChange?
-            if trust.trusted, let store {
-                do {
-                    change = try store.apply(event, from: provenance)
-                } catch {
-                    diagnostics.append(ReportDiagnostic(stage: .store, code: "store-failed", message: error.message))
-                }
-            }
-            reported.append(ReportedReservation(reservation: reservation, event: event, change: change))
+        let items = extraction.reservations.map {
+            ReportedReservation(reservation: $0, event: CalendarEvent($0), change: nil)
         }
-        if !extraction.reservations.isEmpty, !trust.trusted {
+        if !items.isEmpty, !trust.trusted {
             diagnostics.append(ReportDiagnostic(stage: .trust, code: "untrusted", message: trust.reason))
         }
-
         return MessageReport(
             origin: raw.origin, subject: message.subject, from: message.from, messageID: message.messageID,
-            date: message.date?.epochSeconds, signatures: signatures, trust: trust, items: reported, diagnostics: diagnostics)
+            date: message.date?.epochSeconds, signatures: signatures, trust: trust, items: items, diagnostics: diagnostics)
+    }
+
+    /// Applies a report's trusted reservations to the store, in message order; store failures
+    /// become diagnostics so a filter can still pass the message on.
+    public func record(_ report: inout MessageReport) {
+        guard report.trust.trusted, let store else { return }
+        let provenance = MessageProvenance(
+            messageID: report.messageID, path: report.origin.path, signingDomain: report.trust.vouchingDomain,
+            messageDate: report.date, arrival: now)
+        for index in report.items.indices {
+            do {
+                report.items[index].change = try store.apply(report.items[index].event, from: provenance)
+            } catch {
+                report.diagnostics.append(ReportDiagnostic(stage: .store, code: "store-failed", message: error.message))
+                return
+            }
+        }
     }
 
     /// The reservations a message's markup describes, trusted or not (`reservoir extract`).

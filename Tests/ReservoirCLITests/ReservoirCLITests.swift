@@ -63,6 +63,29 @@ struct ReservoirCLITests {
         #expect(history.text.contains("created") && history.text.contains("updated") && history.text.contains("cancelled"))
     }
 
+    @Test("a scan on several threads prints and stores exactly what a one-thread scan does")
+    func parallelScanIsDeterministic() throws {
+        let tmp = try TemporaryDirectory(); defer { tmp.remove() }
+        var outputs: [String] = []
+        for jobs in ["1", "3"] {
+            let r = try ReservoirBinary.run(["scan", ReservoirBinary.samples.path, ReservoirBinary.samples.path,
+                                             "--keys", ReservoirBinary.keys, "--allowed-domains", ReservoirBinary.allowed,
+                                             "--now", ReservoirBinary.now, "--store", "sqlite:\(tmp.path)/j\(jobs).sqlite3",
+                                             "--jobs", jobs, "--json"])
+            #expect(r.status == 0, "\(r.stderr)")
+            outputs.append(r.text)
+        }
+        #expect(outputs[0] == outputs[1])
+        // The second pass over the same Maildir replays every message: nothing changes.
+        let changes = outputs[0].split(separator: "\n").compactMap { line -> [String]? in
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                  let reservations = object["reservations"] as? [[String: Any]] else { return nil }
+            return reservations.compactMap { $0["change"] as? String }
+        }
+        #expect(changes.count == 16)
+        #expect(changes.suffix(8).allSatisfy { $0.allSatisfy { $0 == "unchanged" } })
+    }
+
     @Test("filter passes the message through byte for byte with fields added at the top")
     func filter() throws {
         let message = try Data(contentsOf: URL(fileURLWithPath: try ReservoirBinary.sample(4)))

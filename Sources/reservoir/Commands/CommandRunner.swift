@@ -10,6 +10,7 @@ import Pipeline
 /// (sysexits.h), in one place.
 struct CommandRunner {
     let pipeline: ReservationPipeline
+    private let keys: KeyOptions?
 
     init(keys: KeyOptions?, policy: PolicyOptions?, store: StoreOptions?, clock: ClockOptions, includePast: Bool) throws {
         let now = try clock.resolve()
@@ -32,6 +33,15 @@ struct CommandRunner {
             }
         }
         pipeline = ReservationPipeline(resolver: resolver, policy: trust, store: eventStore, now: now, includePast: includePast)
+        self.keys = keys
+    }
+
+    /// Pipelines without a store, each with a resolver of its own, for the threads of a scan.
+    func analyzers(_ count: Int) throws -> [ReservationPipeline] {
+        try (0..<count).map { _ in
+            ReservationPipeline(resolver: try Self.resolver(keys), policy: pipeline.policy, store: nil,
+                                now: pipeline.now, includePast: pipeline.includePast)
+        }
     }
 
     static func resolver(_ keys: KeyOptions?) throws -> any TXTResolver {

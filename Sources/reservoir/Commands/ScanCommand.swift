@@ -29,13 +29,21 @@ struct ScanCommand: ParsableCommand {
     @Flag(name: .customLong("include-past"), help: "Keep reservations that already ended.")
     var includePast = false
 
+    @Option(name: .customLong("jobs"), help: ArgumentHelp("Threads analyzing messages (default: one per core).", valueName: "n"))
+    var jobs: Int?
+
+    func validate() throws {
+        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+    }
+
     func run() throws {
         let runner = try CommandRunner(keys: keys, policy: policy, store: storeOptions, clock: clock, includePast: includePast)
         let renderer = BannerRenderer(style: BannerStyle.forStandardOutput())
         var summary = ScanSummary()
+        let scanner = MessageScanner(workers: try runner.analyzers(jobs ?? MessageScanner.availableCores()),
+                                     recorder: runner.pipeline)
         for path in paths {
-            for raw in try runner.messages(at: path) {
-                let report = runner.pipeline.process(raw)
+            scanner.scan(try runner.messages(at: path)) { report in
                 summary.add(report)
                 if json {
                     Output.line(BannerRenderer.json(report))
