@@ -7,6 +7,8 @@ public import EventStore
 /// reservations it carries, and what they did to the store.
 public struct MessageReport: Sendable {
     public var origin: MessageOrigin
+    /// Size of the message in bytes.
+    public var size: Int
     public var subject: String?
     /// The From addresses (more than one is suspicious and never trusted).
     public var from: [MailboxAddress]

@@ -55,7 +55,7 @@ public final class ReservationPipeline {
             diagnostics.append(ReportDiagnostic(stage: .trust, code: "untrusted", message: trust.reason))
         }
         return MessageReport(
-            origin: raw.origin, subject: message.subject, from: message.from, messageID: message.messageID,
+            origin: raw.origin, size: raw.bytes.count, subject: message.subject, from: message.from, messageID: message.messageID,
             date: message.date?.epochSeconds, signatures: signatures, trust: trust, items: items, diagnostics: diagnostics)
     }
 

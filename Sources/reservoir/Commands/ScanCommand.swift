@@ -40,11 +40,13 @@ struct ScanCommand: ParsableCommand {
         let runner = try CommandRunner(keys: keys, policy: policy, store: storeOptions, clock: clock, includePast: includePast)
         let renderer = BannerRenderer(style: BannerStyle.forStandardOutput())
         var summary = ScanSummary()
+        var progress = ScanProgress()
         let scanner = MessageScanner(workers: try runner.analyzers(jobs ?? MessageScanner.availableCores()),
                                      recorder: runner.pipeline)
         for path in paths {
             scanner.scan(try runner.messages(at: path)) { report in
                 summary.add(report)
+                progress.add(bytes: report.size)
                 if json {
                     Output.line(BannerRenderer.json(report))
                 } else {
@@ -53,6 +55,7 @@ struct ScanCommand: ParsableCommand {
                 }
             }
         }
+        progress.finish()
         if !json { Output.write(renderer.render(summary)) }
         if let failure = summary.storeFailure { throw CommandFailure.store(failure) }
     }

@@ -1,0 +1,49 @@
+import Glibc
+
+/// A one-line progress display on standard error — messages, rate, megabytes — redrawn at
+/// most every ``interval`` seconds, and only when standard error is a terminal.
+struct ScanProgress {
+    static let interval = 0.1
+
+    let enabled: Bool
+    private var messages = 0
+    private var bytes = 0
+    private let started: Double
+    private var lastDrawn: Double = 0
+
+    init() {
+        enabled = isatty(STDERR_FILENO) == 1
+        started = Self.monotonic()
+    }
+
+    mutating func add(bytes count: Int) {
+        messages += 1
+        bytes += count
+        guard enabled else { return }
+        let now = Self.monotonic()
+        if now - lastDrawn >= Self.interval {
+            lastDrawn = now
+            draw(now)
+        }
+    }
+
+    func finish() {
+        guard enabled else { return }
+        draw(Self.monotonic())
+        _ = Output.bytes(Array("\n".utf8), to: STDERR_FILENO)
+    }
+
+    private func draw(_ now: Double) {
+        let elapsed = max(now - started, 0.001)
+        let rate = Int(Double(messages) / elapsed)
+        let megabytes = Double(bytes) / 1_048_576
+        let line = "\r\u{1B}[2Kscanning: \(messages) messages · \(rate)/s · \(Int(megabytes)) MB · \(Int(elapsed)) s"
+        _ = Output.bytes(Array(line.utf8), to: STDERR_FILENO)
+    }
+
+    static func monotonic() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+}
