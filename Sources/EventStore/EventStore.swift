@@ -53,3 +53,24 @@ public enum EventRevision {
         return parts.joined(separator: "; ")
     }
 }
+
+/// A message file a scan has read: its identity across Maildir moves, size and mtime.
+public struct ScannedFile: Sendable, Equatable {
+    public var key: String
+    public var size: Int64
+    public var modified: Int64
+
+    public init(key: String, size: Int64, modified: Int64) {
+        self.key = key
+        self.size = size
+        self.modified = modified
+    }
+}
+
+/// A store that remembers which files a scan has read, so the next scan of an unchanged
+/// Maildir reads nothing again.
+public protocol ScanStateStore: AnyObject {
+    func scannedFiles() throws(EventStoreError) -> [String: ScannedFile]
+    /// Records files as read; called after their reservations were applied.
+    func markScanned(_ files: [ScannedFile]) throws(EventStoreError)
+}

@@ -53,7 +53,15 @@ struct ReservoirCLITests {
         let scan = try ReservoirBinary.run(["scan", ReservoirBinary.samples.path, "--keys", ReservoirBinary.keys,
                                             "--allowed-domains", ReservoirBinary.allowed, "--now", ReservoirBinary.now, "--store", store])
         #expect(scan.status == 0, "\(scan.stderr)")
-        #expect(scan.text.contains("Scanned: 8 messages"))
+        #expect(scan.text.contains("Scanned: 8 messages read"))
+        // Incremental: a second scan of the unchanged Maildir reads nothing again.
+        let again = try ReservoirBinary.run(["scan", ReservoirBinary.samples.path, "--keys", ReservoirBinary.keys,
+                                             "--allowed-domains", ReservoirBinary.allowed, "--now", ReservoirBinary.now, "--store", store])
+        #expect(again.text.contains("Scanned: 0 messages read"))
+        #expect(again.text.contains("8 unchanged since the last scan"))
+        let forced = try ReservoirBinary.run(["scan", ReservoirBinary.samples.path, "--keys", ReservoirBinary.keys, "--rescan",
+                                              "--allowed-domains", ReservoirBinary.allowed, "--now", ReservoirBinary.now, "--store", store])
+        #expect(forced.text.contains("Scanned: 8 messages read"))
         let ics = try ReservoirBinary.run(["events", "--ics", "--store", store, "--now", ReservoirBinary.now])
         #expect(ics.status == 0, "\(ics.stderr)")
         #expect(ics.text.hasPrefix("BEGIN:VCALENDAR\r\n"))

@@ -5,7 +5,7 @@ public final class SQLiteEventStore: EventStore {
     /// How long a writer waits for another process's transaction before giving up.
     public static let busyTimeoutMilliseconds: Int32 = 30_000
     /// The schema version this build writes (PRAGMA user_version).
-    public static let schemaVersion: Int64 = 1
+    public static let schemaVersion: Int64 = 2
 
     private let database: SQLiteDatabase
     public var path: String { database.path }
@@ -55,8 +55,23 @@ public final class SQLiteEventStore: EventStore {
         try database.transaction { () throws(EventStoreError) in
             // Re-read inside the write lock: another process may have migrated meanwhile.
             let current = try database.prepare("PRAGMA user_version").rows().first?.integer(0) ?? 0
-            if current >= 1 { return }
-            try database.execute("""
+            if current < 1 { try createVersion1() }
+            if current < 2 {
+                // Version 2: files a scan has read, for incremental scans.
+                try database.execute("""
+                    CREATE TABLE IF NOT EXISTS scanned_files (
+                        key TEXT PRIMARY KEY,
+                        size INTEGER NOT NULL,
+                        modified INTEGER NOT NULL
+                    );
+                    PRAGMA user_version = 2;
+                    """)
+            }
+        }
+    }
+
+    private func createVersion1() throws(EventStoreError) {
+        try database.execute("""
                 CREATE TABLE IF NOT EXISTS events (
                     container TEXT NOT NULL,
                     item TEXT NOT NULL,
@@ -94,7 +109,6 @@ public final class SQLiteEventStore: EventStore {
                 CREATE INDEX IF NOT EXISTS history_key ON history (container, item);
                 PRAGMA user_version = 1;
                 """)
-        }
     }
 
     private static let columns = """
@@ -210,5 +224,30 @@ public final class SQLiteEventStore: EventStore {
             checkinOpens: row.integer(16), checkinCloses: row.integer(17), reservationJSON: row.text(18) ?? "{}")
         return StoredEvent(event: event, sequence: Int(row.integer(19) ?? 0), ownerDomain: row.text(20),
                            createdAt: row.integer(21) ?? 0, updatedAt: row.integer(22) ?? 0)
+    }
+}
+
+// MARK: Incremental scans
+
+extension SQLiteEventStore: ScanStateStore {
+    public func scannedFiles() throws(EventStoreError) -> [String: ScannedFile] {
+        var files: [String: ScannedFile] = [:]
+        for row in try database.prepare("SELECT key, size, modified FROM scanned_files").rows() {
+            guard let key = row.text(0), let size = row.integer(1), let modified = row.integer(2) else { continue }
+            files[key] = ScannedFile(key: key, size: size, modified: modified)
+        }
+        return files
+    }
+
+    public func markScanned(_ files: [ScannedFile]) throws(EventStoreError) {
+        guard !files.isEmpty else { return }
+        try database.transaction { () throws(EventStoreError) in
+            let statement = try database.prepare(
+                "INSERT INTO scanned_files (key, size, modified) VALUES (?, ?, ?) "
+                + "ON CONFLICT (key) DO UPDATE SET size = excluded.size, modified = excluded.modified")
+            for file in files {
+                try statement.run([.text(file.key), .integer(file.size), .integer(file.modified)])
+            }
+        }
     }
 }

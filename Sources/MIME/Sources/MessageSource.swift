@@ -8,11 +8,44 @@ public struct MessageOrigin: Sendable, Equatable {
     public var maildirFlags: String?
     /// 0-based position in an mbox file.
     public var mboxIndex: Int?
+    /// Size and modification time of a Maildir or message file, for incremental scans.
+    public var stamp: FileStamp?
 
-    public init(path: String? = nil, maildirFlags: String? = nil, mboxIndex: Int? = nil) {
+    public init(path: String? = nil, maildirFlags: String? = nil, mboxIndex: Int? = nil, stamp: FileStamp? = nil) {
         self.path = path
         self.maildirFlags = maildirFlags
         self.mboxIndex = mboxIndex
+        self.stamp = stamp
+    }
+
+    /// What identifies a message file across Maildir moves: the path with `cur/` or `new/`
+    /// dropped and the info part (`:2,FLAGS` or `;2,FLAGS`) removed, so reading it (new → cur)
+    /// or flagging it does not make it new again. Nil for stdin and mbox messages.
+    public var stateKey: String? {
+        guard let path, mboxIndex == nil else { return nil }
+        var components = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        guard var name = components.popLast() else { return nil }
+        if let last = components.last, last == "cur" || last == "new" { components.removeLast() }
+        if let info = name.firstIndex(where: { $0 == ":" || $0 == ";" }) { name = String(name[..<info]) }
+        return (components + [name]).joined(separator: "/")
+    }
+}
+
+/// A file's size and modification time (seconds): unchanged stamps mean an unchanged message.
+public struct FileStamp: Sendable, Equatable, Hashable {
+    public var size: Int64
+    public var modified: Int64
+
+    public init(size: Int64, modified: Int64) {
+        self.size = size
+        self.modified = modified
+    }
+
+    /// stat(2) of a path; nil when it cannot be read.
+    public static func of(_ path: String) -> FileStamp? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return FileStamp(size: Int64(info.st_size), modified: Int64(info.st_mtim.tv_sec))
     }
 }
 
@@ -80,10 +113,21 @@ public struct MessageSource: Sequence, Sendable {
         RawMessage(bytes: try StandardInput.readAll(), origin: MessageOrigin())
     }
 
-    public func makeIterator() -> Iterator { Iterator(entries: entries) }
+    /// Files for which this returns true are not read (incremental scans); it gets the
+    /// file's ``MessageOrigin/stateKey`` and stamp. Mbox files are always read.
+    public typealias UnchangedTest = (_ key: String, _ stamp: FileStamp) -> Bool
+
+    public func makeIterator() -> Iterator { Iterator(entries: entries, isUnchanged: nil) }
+
+    /// The messages, skipping files `isUnchanged` recognises.
+    public func skipping(_ isUnchanged: @escaping UnchangedTest) -> AnySequence<RawMessage> {
+        let entries = entries
+        return AnySequence { Iterator(entries: entries, isUnchanged: isUnchanged) }
+    }
 
     public struct Iterator: IteratorProtocol {
         let entries: [Entry]
+        let isUnchanged: UnchangedTest?
         var entryIndex = 0
         var mboxIndex = 0
 
@@ -92,8 +136,11 @@ public struct MessageSource: Sequence, Sendable {
                 switch entries[entryIndex] {
                 case .file(let path, let flags):
                     entryIndex += 1
+                    var origin = MessageOrigin(path: path, maildirFlags: flags, stamp: FileStamp.of(path))
+                    if let isUnchanged, let stamp = origin.stamp, let key = origin.stateKey, isUnchanged(key, stamp) { continue }
                     guard let bytes = try? FileSystem.readFile(path) else { continue }
-                    return RawMessage(bytes: bytes, origin: MessageOrigin(path: path, maildirFlags: flags))
+                    origin.stamp = origin.stamp ?? FileStamp.of(path)
+                    return RawMessage(bytes: bytes, origin: origin)
                 case .mbox(let path, let messages):
                     if mboxIndex < messages.count {
                         defer { mboxIndex += 1 }

@@ -168,10 +168,11 @@ public struct BannerRenderer: Sendable {
     }
 
     public func render(_ summary: ScanSummary) -> String {
-        var parts = ["\(summary.messages) messages", "\(summary.withReservations) with reservations",
+        var parts = ["\(summary.messages) messages read", "\(summary.withReservations) with reservations",
                      "\(summary.trusted) trusted"]
         let changes = summary.changes.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }
         if !changes.isEmpty { parts.append("events: " + changes.joined(separator: ", ")) }
+        if summary.skippedUnchanged > 0 { parts.append("\(summary.skippedUnchanged) unchanged since the last scan, not read") }
         var out = style.paint("Scanned: ", .bold) + parts.joined(separator: " · ") + "\n"
         let dkim = summary.dkimResults.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }
         out += "DKIM:    " + (dkim.isEmpty ? "no signatures" : dkim.joined(separator: ", ")) + "\n"
@@ -190,6 +191,8 @@ public struct ScanSummary: Sendable {
     public private(set) var dkimResults: [String: Int] = [:]
     /// The first store failure, if any: a scan reports it and exits with EX_TEMPFAIL.
     public private(set) var storeFailure: String?
+    /// Files an earlier scan already read, unchanged since, and not read again.
+    public var skippedUnchanged = 0
 
     public init() {}
 

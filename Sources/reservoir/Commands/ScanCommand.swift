@@ -1,4 +1,5 @@
 import ArgumentParser
+import EventStore
 import MIME
 import Pipeline
 
@@ -32,6 +33,12 @@ struct ScanCommand: ParsableCommand {
     @Option(name: .customLong("jobs"), help: ArgumentHelp("Threads analyzing messages (default: one per core).", valueName: "n"))
     var jobs: Int?
 
+    /// Files recorded as read per store transaction.
+    static let stateBatch = 512
+
+    @Flag(name: .customLong("rescan"), help: "Read every message again, even those an earlier scan already read.")
+    var rescan = false
+
     func validate() throws {
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
     }
@@ -43,10 +50,33 @@ struct ScanCommand: ParsableCommand {
         var progress = ScanProgress()
         let scanner = MessageScanner(workers: try runner.analyzers(jobs ?? MessageScanner.availableCores()),
                                      recorder: runner.pipeline)
+        let state = runner.pipeline.store as? any ScanStateStore
+        var known: [String: ScannedFile] = [:]
+        if !rescan, let state {
+            do { known = try state.scannedFiles() } catch { throw CommandFailure.store(error.message) }
+        }
+        var skipped = 0
+        var read: [ScannedFile] = []
+        func flushRead() throws {
+            guard let state, !read.isEmpty else { return }
+            do { try state.markScanned(read) } catch { throw CommandFailure.store(error.message) }
+            read.removeAll(keepingCapacity: true)
+        }
         for path in paths {
-            scanner.scan(try runner.messages(at: path)) { report in
+            let messages = try runner.messages(at: path).skipping { key, stamp in
+                guard let seen = known[key], seen.size == stamp.size, seen.modified == stamp.modified else { return false }
+                skipped += 1
+                return true
+            }
+            try scanner.scan(messages) { report in
                 summary.add(report)
                 progress.add(bytes: report.size)
+                // A message whose reservations could not be stored is read again next time.
+                if let key = report.origin.stateKey, let stamp = report.origin.stamp,
+                   !report.diagnostics.contains(where: { $0.stage == .store }) {
+                    read.append(ScannedFile(key: key, size: stamp.size, modified: stamp.modified))
+                    if read.count >= Self.stateBatch { try flushRead() }
+                }
                 if json {
                     Output.line(BannerRenderer.json(report))
                 } else {
@@ -55,6 +85,8 @@ struct ScanCommand: ParsableCommand {
                 }
             }
         }
+        try flushRead()
+        summary.skippedUnchanged = skipped
         progress.finish()
         if !json { Output.write(renderer.render(summary)) }
         if let failure = summary.storeFailure { throw CommandFailure.store(failure) }
