@@ -296,3 +296,29 @@ extension Substring {
         String(drop { $0 == " " || $0 == "\n" }.reversed().drop { $0 == " " || $0 == "\n" }.reversed())
     }
 }
+
+// MARK: Incremental scans
+
+extension PostgresEventStore: ScanStateStore {
+    public func scannedFiles() throws(EventStoreError) -> [String: ScannedFile] {
+        let result = try query("SELECT key, size, modified FROM scanned_files", [])
+        var files: [String: ScannedFile] = [:]
+        for row in 0..<result.rowCount {
+            guard let key = result.text(row, 0), let size = result.integer(row, 1), let modified = result.integer(row, 2) else { continue }
+            files[key] = ScannedFile(key: key, size: size, modified: modified)
+        }
+        return files
+    }
+
+    public func markScanned(_ files: [ScannedFile]) throws(EventStoreError) {
+        guard !files.isEmpty else { return }
+        try transaction { () throws(PostgresFailure) in
+            for file in files {
+                _ = try connection.execute(
+                    "INSERT INTO scanned_files (key, size, modified) VALUES ($1, $2, $3) "
+                    + "ON CONFLICT (key) DO UPDATE SET size = excluded.size, modified = excluded.modified",
+                    [file.key, String(file.size), String(file.modified)])
+            }
+        }
+    }
+}

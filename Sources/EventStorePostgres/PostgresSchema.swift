@@ -57,5 +57,15 @@ enum PostgresSchema {
             "CREATE INDEX IF NOT EXISTS history_key ON history (container, item)",
             "CREATE INDEX IF NOT EXISTS history_item ON history (item)",
         ],
+        // 2: files a scan has read, for incremental scans.
+        [
+            """
+            CREATE TABLE IF NOT EXISTS scanned_files (
+                key text PRIMARY KEY,
+                size bigint NOT NULL,
+                modified bigint NOT NULL
+            )
+            """,
+        ],
     ]
 }

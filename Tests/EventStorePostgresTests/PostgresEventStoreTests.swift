@@ -103,7 +103,7 @@ struct PostgresEventStoreTests {
         }
         let again = try PostgresEventStore(url: url)
         #expect(try again.events().count == 1)
-        #expect(PostgresEventStore.schemaVersion == 1)
+        #expect(PostgresEventStore.schemaVersion == 2)
     }
 
     @Test("a schema written by a newer reservoir is refused, not damaged")
