@@ -33,7 +33,7 @@ struct PolicyOptions: ParsableArguments {
 
 struct StoreOptions: ParsableArguments {
     @Option(name: .customLong("store"), help: ArgumentHelp(
-        "Where events are kept: sqlite:PATH (default: $XDG_DATA_HOME/reservoir/events.sqlite3).",
+        "Where events are kept: sqlite:PATH (default: $XDG_DATA_HOME/reservoir/events.sqlite3) or postgres://user@host/db.",
         valueName: "url"))
     var store: String?
 }
