@@ -202,6 +202,8 @@ struct MailSystemIntegrationTests {
               sieve_plugins = sieve_extprograms
               sieve_global_extensions = +vnd.dovecot.filter
               sieve_filter_bin_dir = \(tmp)/bin
+              # Default 10s; a loaded CI machine once exceeded it (Dovecot then keeps the original).
+              sieve_filter_exec_timeout = 30s
             }
 
             """
