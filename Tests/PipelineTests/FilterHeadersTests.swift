@@ -30,6 +30,25 @@ struct FilterHeadersTests {
         #expect(out.contains("Authentication-Results: other.example; dkim=pass"))
     }
 
+    @Test("input with no header field is not a message and passes through untouched",
+          arguments: ["no header at all", "\u{0}\u{FF}binary\n\u{1B}\n", "\n\nbody after an empty header", ""])
+    func notAMessage(text: String) throws {
+        let bytes = Array(text.utf8)
+        let report = try Samples.pipeline().process(RawMessage(bytes: bytes, origin: MessageOrigin(path: nil)))
+        #expect(FilterHeaders.rewrite(bytes, report: report, authservID: "mx.home.example") == bytes)
+    }
+
+    @Test("a one-line message without a line break gets LF-terminated fields")
+    func noLineBreak() throws {
+        let bytes = Array("Subject: only a subject".utf8)
+        let report = try Samples.pipeline().process(RawMessage(bytes: bytes, origin: MessageOrigin(path: nil)))
+        let out = FilterHeaders.rewrite(bytes, report: report, authservID: "mx.home.example")
+        #expect(Array(out.suffix(bytes.count)) == bytes)
+        let added = String(decoding: out.prefix(out.count - bytes.count), as: UTF8.self)
+        #expect(added.hasPrefix("Authentication-Results: mx.home.example;"))
+        #expect(added.hasSuffix("\n") && !added.contains("\r"))
+    }
+
     @Test("the summary reads category, title, local time, offset and status")
     func summaryLine() throws {
         let report = try Samples.pipeline().process(try Samples.message(1))

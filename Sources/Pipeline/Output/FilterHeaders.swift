@@ -15,6 +15,9 @@ public enum FilterHeaders {
     public static func rewrite(_ original: [UInt8], report: MessageReport, authservID: String) -> [UInt8] {
         let lineEnding = detectLineEnding(original)
         let header = HeaderSection.parse(original, in: 0..<original.count)
+        // Input with no header field at all is not a message (RFC 5322 §3.5 needs at least the
+        // origination fields): nothing is added to it, so it passes through byte for byte.
+        guard header.fields.contains(where: { !$0.name.isEmpty }) else { return original }
         var added = AuthenticationResults(report: report, authservID: authservID).field(lineEnding: lineEnding)
         for item in report.items {
             added += fold(summaryFieldName, summary(item.reservation, trusted: report.trust.trusted), lineEnding: lineEnding)
@@ -67,9 +70,10 @@ public enum FilterHeaders {
         return id.lowercased() == authservID.lowercased()
     }
 
-    /// CRLF when the first line ends with one, LF otherwise (Maildir files use LF).
+    /// CRLF when the first line ends with one, LF otherwise (Maildir files use LF, and so do
+    /// procmail and Dovecot when they hand a message to a filter).
     static func detectLineEnding(_ bytes: [UInt8]) -> String {
-        guard let lf = bytes.firstIndex(of: 0x0A) else { return "\r\n" }
+        guard let lf = bytes.firstIndex(of: 0x0A) else { return "\n" }
         return lf > 0 && bytes[lf - 1] == 0x0D ? "\r\n" : "\n"
     }
 
