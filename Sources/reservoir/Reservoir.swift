@@ -17,7 +17,7 @@ struct Reservoir: ParsableCommand {
         version: ReservoirVersion.current,
         subcommands: [
             ScanCommand.self, FilterCommand.self, IngestCommand.self, BannerCommand.self,
-            VerifyCommand.self, ExtractCommand.self,
+            VerifyCommand.self, ExtractCommand.self, PartsCommand.self,
             EventsCommand.self, SignCommand.self,
         ]
     )

@@ -137,3 +137,70 @@ struct ReservoirCLITests {
         #expect(r.text.contains("json-repaired"))
     }
 }
+
+@Suite("reservoir parts")
+struct PartsCommandTests {
+    @Test("parts --json shows decoded header fields and the numbered part tree")
+    func partsJSON() throws {
+        // RFC 2047 Subject, a filename in RFC 2231 form split inside a UTF-8 character, base64.
+        let message = """
+            From: =?UTF-8?Q?Caf=C3=A9?= Lucca <hello@lucca.example>
+            To: jane@home.example
+            Subject: =?UTF-8?B?SGVsbG8=?= =?UTF-8?B?IHdvcmxk?=
+            Date: Tue, 17 Nov 2026 07:21:50 -0800
+            Message-ID: <m1@lucca.example>
+            MIME-Version: 1.0
+            Content-Type: multipart/mixed; boundary="outer"
+
+            preamble
+            --outer
+            Content-Type: text/plain; charset=iso-8859-1
+            Content-Transfer-Encoding: quoted-printable
+
+            Gr=FC=DFe
+            --outer
+            Content-Type: application/octet-stream
+            Content-Disposition: attachment; filename*0*=UTF-8''%E2%98; filename*1*=%83.txt
+            Content-Transfer-Encoding: base64
+
+            aGVsbG8=
+            --outer--
+
+            """
+        let r = try ReservoirBinary.run(["parts", "-", "--json"], stdin: Data(message.utf8))
+        #expect(r.status == 0, "\(r.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: r.stdout) as? [String: Any])
+        #expect(object["subject"] as? String == "Hello world")
+        #expect(object["date"] as? String == "2026-11-17T07:21:50-08:00")
+        #expect(object["messageId"] as? String == "<m1@lucca.example>")
+        let from = try #require((object["from"] as? [[String: Any]])?.first)
+        #expect(from["name"] as? String == "Café Lucca")
+        #expect(from["address"] as? String == "hello@lucca.example")
+        let root = try #require((object["parts"] as? [[String: Any]])?.first)
+        #expect(root["path"] as? String == "1")
+        #expect(root["contentType"] as? String == "multipart/mixed")
+        let children = try #require(root["children"] as? [[String: Any]])
+        #expect(children.map { $0["path"] as? String } == ["1.1", "1.2"])
+        #expect(children[0]["charset"] as? String == "iso-8859-1")
+        #expect(children[0]["size"] as? Int == 5)   // "Grüße" in Latin-1; the line break before a boundary is not content
+        #expect(children[1]["disposition"] as? String == "attachment")
+        #expect(children[1]["filename"] as? String == "☃.txt")
+        #expect(children[1]["size"] as? Int == 5)
+    }
+
+    @Test("parts tells what it worked around: a missing close delimiter")
+    func partsDiagnostics() throws {
+        let message = "From: a@b.example\nContent-Type: multipart/mixed; boundary=x\n\n--x\n\nbody\n"
+        let r = try ReservoirBinary.run(["parts", "-"], stdin: Data(message.utf8))
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.text.contains("1.1  text/plain"))
+        #expect(r.text.contains("missing-close-delimiter"))
+    }
+
+    @Test("parts on a missing file exits 66 with the path in the message")
+    func partsMissing() throws {
+        let r = try ReservoirBinary.run(["parts", "/nonexistent/message.eml"])
+        #expect(r.status == 66)
+        #expect(r.stderr.contains("/nonexistent/message.eml"))
+    }
+}
