@@ -47,6 +47,9 @@ let package = Package(
                           dependencies: ["Pipeline", "EventStorePostgres",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           swiftSettings: strictSettings),
+        // Stage benchmarks for docs/PERFORMANCE.md (scripts/bench).
+        .executableTarget(name: "reservoir-bench", dependencies: ["MIME", "DNS", "DKIM"],
+                          swiftSettings: strictSettings),
 
         .testTarget(name: "MIMETests", dependencies: ["MIME"], swiftSettings: strictSettings),
         .testTarget(name: "DNSTests", dependencies: ["DNS"], swiftSettings: strictSettings),

@@ -23,7 +23,46 @@ struct BodyCanonicalizer {
     }
 
     mutating func feed(_ bytes: some Sequence<UInt8>) {
-        for byte in bytes { feed(byte) }
+        let handled: Void? = bytes.withContiguousStorageIfAvailable { feed(buffer: $0) }
+        if handled == nil {
+            for byte in bytes { feed(byte) }
+        }
+    }
+
+    /// The fast path: runs of bytes that canonicalization leaves alone (everything but CR, LF
+    /// and, when relaxed, SP and HTAB) are copied in bulk; only the bytes between them go
+    /// through the byte-by-byte rules.
+    mutating func feed(buffer: UnsafeBufferPointer<UInt8>) {
+        let count = buffer.count
+        var i = 0
+        while i < count {
+            if pendingCR {
+                feed(buffer[i])
+                i += 1
+                continue
+            }
+            var j = i
+            if relaxed {
+                while j < count {
+                    let b = buffer[j]
+                    if b == 0x0D || b == 0x0A || b == 0x20 || b == 0x09 { break }
+                    j += 1
+                }
+            } else {
+                while j < count {
+                    let b = buffer[j]
+                    if b == 0x0D || b == 0x0A { break }
+                    j += 1
+                }
+            }
+            if j > i {
+                contentRun(UnsafeBufferPointer(rebasing: buffer[i..<j]))
+                i = j
+            } else {
+                feed(buffer[i])
+                i += 1
+            }
+        }
     }
 
     mutating func feed(_ byte: UInt8) {
@@ -60,15 +99,27 @@ struct BodyCanonicalizer {
     }
 
     private mutating func content(_ byte: UInt8) {
+        beginContent()
+        output.append(byte)
+    }
+
+    private mutating func contentRun(_ run: UnsafeBufferPointer<UInt8>) {
+        beginContent()
+        output.append(contentsOf: run)
+    }
+
+    /// Writes what was held back before content: empty lines (they were not at the end after
+    /// all) and one SP for a run of white space (relaxed).
+    private mutating func beginContent() {
         while pendingEmptyLines > 0 {
-            output += [0x0D, 0x0A]
+            output.append(0x0D)
+            output.append(0x0A)
             pendingEmptyLines -= 1
         }
         if pendingWhitespace {
             if relaxed { output.append(0x20) }
             pendingWhitespace = false
         }
-        output.append(byte)
         lineHasContent = true
         wroteAnything = true
     }
@@ -76,7 +127,8 @@ struct BodyCanonicalizer {
     private mutating func endLine() {
         pendingWhitespace = false
         if lineHasContent {
-            output += [0x0D, 0x0A]
+            output.append(0x0D)
+            output.append(0x0A)
             lineHasContent = false
         } else {
             pendingEmptyLines += 1

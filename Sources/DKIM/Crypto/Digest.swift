@@ -13,8 +13,12 @@ final class SHA256Digest {
     deinit { EVP_MD_CTX_free(context) }
 
     func update(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { update($0) }
+    }
+
+    func update(_ bytes: UnsafeRawBufferPointer) {
         guard let context, !bytes.isEmpty else { return }
-        bytes.withUnsafeBytes { _ = EVP_DigestUpdate(context, $0.baseAddress, $0.count) }
+        _ = EVP_DigestUpdate(context, bytes.baseAddress, bytes.count)
     }
 
     func finish() -> [UInt8] {

@@ -6,7 +6,8 @@ struct VerificationKey {
     /// Set when the key exists but may not verify this signature (too short, t=s mismatch…).
     let problem: String?
 
-    static func make(record: DKIMKeyRecord, signature: DKIMSignature) -> Result<VerificationKey, DKIMVerifier.KeyFailure> {
+    static func make(record: DKIMKeyRecord, signature: DKIMSignature,
+                     cache: PublicKeyCache? = nil) -> Result<VerificationKey, DKIMVerifier.KeyFailure> {
         func failure(_ reason: String) -> Result<VerificationKey, DKIMVerifier.KeyFailure> {
             .failure(DKIMVerifier.KeyFailure(result: .permerror, reason: reason))
         }
@@ -24,8 +25,12 @@ struct VerificationKey {
         guard record.serviceTypes.contains(where: { $0 == "*" || $0 == "email" }) else {
             return failure("key is not for email (s=\(record.serviceTypes.joined(separator: ":")))")
         }
-        guard let der = Base64.decode(record.publicKeyBase64) else { return failure("key p= is not valid base64") }
-        let parsed = expectedType == "rsa" ? PublicKey.rsa(der: der) : PublicKey.ed25519(raw: der)
+        let parsed: PublicKey?
+        switch cache?.key(type: expectedType, base64: record.publicKeyBase64) ?? PublicKeyCache.parse(type: expectedType, base64: record.publicKeyBase64) {
+        case .invalidBase64: return failure("key p= is not valid base64")
+        case .unusable: parsed = nil
+        case .key(let key): parsed = key
+        }
         guard let publicKey = parsed else { return failure("key p= is not a usable \(expectedType) public key") }
         var problem: String?
         if publicKey.kind == .rsa, publicKey.bits < DKIMLimits.minimumRSAKeyBits {
@@ -39,5 +44,33 @@ struct VerificationKey {
             problem = "key t=s forbids the subdomain identity \(identity)"
         }
         return .success(VerificationKey(publicKey: publicKey, testing: record.testing, problem: problem))
+    }
+}
+
+/// Parsed public keys by key type and `p=` value, so a run that sees the same key on many
+/// messages decodes it once (OpenSSL's DER decoders cost as much as a verification).
+final class PublicKeyCache {
+    enum Entry {
+        case invalidBase64, unusable
+        case key(PublicKey)
+    }
+
+    /// Entries kept before the cache starts over (a bound on memory for hostile input).
+    static let capacity = 1_000
+    private var entries: [String: Entry] = [:]
+
+    func key(type: String, base64: String) -> Entry {
+        let name = type + ":" + base64
+        if let hit = entries[name] { return hit }
+        let entry = Self.parse(type: type, base64: base64)
+        if entries.count >= Self.capacity { entries.removeAll(keepingCapacity: true) }
+        entries[name] = entry
+        return entry
+    }
+
+    static func parse(type: String, base64: String) -> Entry {
+        guard let der = Base64.decode(base64) else { return .invalidBase64 }
+        let parsed = type == "rsa" ? PublicKey.rsa(der: der) : PublicKey.ed25519(raw: der)
+        return parsed.map(Entry.key) ?? .unusable
     }
 }

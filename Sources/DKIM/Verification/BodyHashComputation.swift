@@ -15,14 +15,15 @@ struct BodyHashComputation {
 
     init(bytes: [UInt8], range: Range<Int>, relaxed: Bool, limit: Int?, sha1: Bool = false) {
         var canonicalizer = BodyCanonicalizer(relaxed: relaxed)
+        canonicalizer.output.reserveCapacity(DKIMLimits.bodyChunkSize * 2 + 16)
         let digest = SHA256Digest(sha1: sha1)
         var total = 0
         func drain() {
-            let output = canonicalizer.output
+            let produced = canonicalizer.output.count
+            let room = limit.map { max(0, $0 - total) } ?? produced
+            canonicalizer.output.withUnsafeBytes { digest.update(UnsafeRawBufferPointer(rebasing: $0[0..<min(room, produced)])) }
             canonicalizer.output.removeAll(keepingCapacity: true)
-            let room = limit.map { max(0, $0 - total) } ?? output.count
-            digest.update(room >= output.count ? output : Array(output[0..<room]))
-            total += output.count
+            total += produced
         }
         var start = range.lowerBound
         while start < range.upperBound {

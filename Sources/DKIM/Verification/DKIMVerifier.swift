@@ -8,6 +8,7 @@ public import MIME
 public final class DKIMVerifier {
     private let resolver: any TXTResolver
     private let now: Int64
+    private let keyCache = PublicKeyCache()
 
     public init(resolver: any TXTResolver, now: Int64) {
         self.resolver = resolver
@@ -127,7 +128,7 @@ public final class DKIMVerifier {
         for (position, text) in records.enumerated() {
             do {
                 let record = try DKIMKeyRecord(text)
-                return VerificationKey.make(record: record, signature: signature)
+                return VerificationKey.make(record: record, signature: signature, cache: keyCache)
             } catch {
                 if position == 0 { firstProblem = error.description }
             }
