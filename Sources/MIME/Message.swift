@@ -28,12 +28,16 @@ public struct Message: Sendable {
 extension Message {
     /// Everything noticed while reading: header sections, the part tree, the Subject and From
     /// values, and the transfer and charset decoding of every leaf part.
-    public var diagnostics: [MIMEDiagnostic] {
+    public var diagnostics: [MIMEDiagnostic] { diagnostics(textPartsOnly: false) }
+
+    /// The diagnostics, decoding only text parts when `textPartsOnly` (what a reader of the
+    /// text needs; attachments are not decoded just to look for damage).
+    public func diagnostics(textPartsOnly: Bool) -> [MIMEDiagnostic] {
         var result = structureDiagnostics
         if let field = header.first("Subject") {
             result += HeaderText.decode(bytes[field.valueRange], at: field.valueRange.lowerBound).diagnostics
         }
-        for part in root.allParts where part.isLeaf {
+        for part in root.allParts where part.isLeaf && (!textPartsOnly || part.contentType.type == "text") {
             result += TransferDecoding.decode(bytes, in: part.bodyRange, encoding: part.transferEncoding).diagnostics
             if part.contentType.type == "text", let label = part.contentType.charset, !Charset(label: label).isKnown {
                 result.append(MIMEDiagnostic(.unknownCharset, at: part.bodyRange.lowerBound, label))

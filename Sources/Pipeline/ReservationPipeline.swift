@@ -35,7 +35,7 @@ public final class ReservationPipeline {
     /// state but this pipeline's resolver cache, so a scan runs one pipeline per core.
     public func analyze(_ raw: RawMessage) -> MessageReport {
         let message = Message(bytes: raw.bytes)
-        var diagnostics: [ReportDiagnostic] = message.diagnostics.map {
+        var diagnostics: [ReportDiagnostic] = message.diagnostics(textPartsOnly: true).map {
             ReportDiagnostic(stage: .mime, code: $0.code.rawValue, message: $0.description)
         }
 
@@ -80,7 +80,7 @@ public final class ReservationPipeline {
     public func extract(_ raw: RawMessage) -> MessageExtraction {
         let message = Message(bytes: raw.bytes)
         var result = readReservations(message)
-        result.diagnostics = message.diagnostics.map {
+        result.diagnostics = message.diagnostics(textPartsOnly: true).map {
             ReportDiagnostic(stage: .mime, code: $0.code.rawValue, message: $0.description)
         } + result.diagnostics
         return result

@@ -18,55 +18,61 @@ public enum Base64 {
     static let space: UInt8 = 0xFD
 
     public static func decode(_ bytes: [UInt8], in range: Range<Int>) -> TransferDecoding {
-        var out: [UInt8] = []
-        out.reserveCapacity(range.count * 3 / 4 + 3)
         var quantum: UInt32 = 0
         var count = 0
         var invalidCount = 0
         var firstInvalid = -1
         var strayPads = 0
-        bytes.withUnsafeBufferPointer { p in
-            table.withUnsafeBufferPointer { t in
-                for i in range {
-                    let v = t[Int(p[i])]
-                    if v < 64 {
-                        quantum = quantum << 6 | UInt32(v)
-                        count += 1
-                        if count == 4 {
-                            out.append(UInt8(truncatingIfNeeded: quantum >> 16))
-                            out.append(UInt8(truncatingIfNeeded: quantum >> 8))
-                            out.append(UInt8(truncatingIfNeeded: quantum))
-                            quantum = 0
-                            count = 0
-                        }
-                    } else if v == space {
-                        continue
-                    } else if v == pad {
-                        // RFC 2045 §6.8: "=" ends a group of two or three symbols.
-                        switch count {
-                        case 2:
-                            out.append(UInt8(truncatingIfNeeded: quantum >> 4))
-                            quantum = 0; count = 0
-                        case 3:
-                            out.append(UInt8(truncatingIfNeeded: quantum >> 10))
-                            out.append(UInt8(truncatingIfNeeded: quantum >> 2))
-                            quantum = 0; count = 0
-                        case 0:
-                            // The second "=" of "==", or padding after padding: harmless unless
-                            // nothing came before it in this group and it is not a pair.
-                            if i > range.lowerBound, p[i - 1] == UInt8(ascii: "=") { continue }
-                            strayPads += 1
+        // Every 4 symbols give at most 3 bytes; written through a pointer, no per-byte checks.
+        var out = [UInt8](unsafeUninitializedCapacity: range.count / 4 * 3 + 3) { buffer, written in
+            var o = 0
+            bytes.withUnsafeBufferPointer { p in
+                table.withUnsafeBufferPointer { t in
+                    for i in range {
+                        let v = t[Int(p[i])]
+                        if v < 64 {
+                            quantum = quantum << 6 | UInt32(v)
+                            count += 1
+                            if count == 4 {
+                                buffer[o] = UInt8(truncatingIfNeeded: quantum >> 16)
+                                buffer[o + 1] = UInt8(truncatingIfNeeded: quantum >> 8)
+                                buffer[o + 2] = UInt8(truncatingIfNeeded: quantum)
+                                o += 3
+                                quantum = 0
+                                count = 0
+                            }
+                        } else if v == space {
+                            continue
+                        } else if v == pad {
+                            // RFC 2045 §6.8: "=" ends a group of two or three symbols.
+                            switch count {
+                            case 2:
+                                buffer[o] = UInt8(truncatingIfNeeded: quantum >> 4)
+                                o += 1
+                                quantum = 0; count = 0
+                            case 3:
+                                buffer[o] = UInt8(truncatingIfNeeded: quantum >> 10)
+                                buffer[o + 1] = UInt8(truncatingIfNeeded: quantum >> 2)
+                                o += 2
+                                quantum = 0; count = 0
+                            case 0:
+                                // The second "=" of "==", or padding after padding: harmless unless
+                                // nothing came before it in this group and it is not a pair.
+                                if i > range.lowerBound, p[i - 1] == UInt8(ascii: "=") { continue }
+                                strayPads += 1
+                                if firstInvalid < 0 { firstInvalid = i }
+                            default:
+                                strayPads += 1
+                                if firstInvalid < 0 { firstInvalid = i }
+                            }
+                        } else {
+                            invalidCount += 1
                             if firstInvalid < 0 { firstInvalid = i }
-                        default:
-                            strayPads += 1
-                            if firstInvalid < 0 { firstInvalid = i }
                         }
-                    } else {
-                        invalidCount += 1
-                        if firstInvalid < 0 { firstInvalid = i }
                     }
                 }
             }
+            written = o
         }
         var diagnostics: [MIMEDiagnostic] = []
         switch count {
