@@ -2,39 +2,43 @@ import Glibc
 
 /// The Public Suffix List (publicsuffix.org), read from Debian's `publicsuffix` package, to find
 /// a domain's organizational domain for relaxed alignment (RFC 7489 §3.2).
-public struct PublicSuffixList: Sendable {
+///
+/// The file is read and indexed on the first lookup only: most messages are signed by their
+/// From domain exactly and need no lookup, and a filter hook must not pay for it per message.
+public final class PublicSuffixList: @unchecked Sendable {
     /// Where Debian installs the list.
     public static let defaultPath = "/usr/share/publicsuffix/public_suffix_list.dat"
     /// The list is about 230 KB; refuse anything far larger.
     public static let maxFileSize = 4 << 20
 
-    private let rules: Set<String>
-    private let wildcards: Set<String>
-    private let exceptions: Set<String>
-
-    public init(text: String) {
+    struct Rules {
         var rules = Set<String>(), wildcards = Set<String>(), exceptions = Set<String>()
-        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: true) {
-            // "Each line is only read up to the first whitespace" (publicsuffix.org/list).
-            guard let token = rawLine.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }).first,
-                  !token.hasPrefix("//") else { continue }
-            let rule = token.lowercased()
-            if rule.hasPrefix("!") {
-                exceptions.insert(String(rule.dropFirst()))
-            } else if rule.hasPrefix("*.") {
-                wildcards.insert(String(rule.dropFirst(2)))
-            } else {
-                rules.insert(rule)
-            }
-        }
-        self.rules = rules
-        self.wildcards = wildcards
-        self.exceptions = exceptions
     }
 
-    /// Loads the list from `path`; nil when it is missing or unreadable.
+    private let source: () -> [UInt8]
+    // Guards `loaded`: the list is shared by the scan's worker pipelines.
+    private var lock = pthread_mutex_t()
+    private var loaded: Rules?
+
+    public convenience init(text: String) {
+        self.init { Array(text.utf8) }
+    }
+
+    private init(source: @escaping @Sendable () -> [UInt8]) {
+        self.source = source
+        pthread_mutex_init(&lock, nil)
+    }
+
+    deinit { pthread_mutex_destroy(&lock) }
+
+    /// The list at `path`, read when first needed; nil when it is missing or unreadable.
     public static func load(path: String = defaultPath) -> PublicSuffixList? {
-        guard let file = fopen(path, "r") else { return nil }
+        guard access(path, R_OK) == 0 else { return nil }
+        return PublicSuffixList { read(path) }
+    }
+
+    static func read(_ path: String) -> [UInt8] {
+        guard let file = fopen(path, "r") else { return [] }
         defer { fclose(file) }
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65_536)
@@ -43,13 +47,50 @@ public struct PublicSuffixList: Sendable {
             if n <= 0 { break }
             bytes.append(contentsOf: buffer[0..<n])
         }
-        return PublicSuffixList(text: String(decoding: bytes, as: UTF8.self))
+        return bytes
+    }
+
+    /// Indexes the list, working on bytes (it is ASCII and punycode, with UTF-8 comments).
+    static func parse(_ bytes: [UInt8]) -> Rules {
+        var result = Rules()
+        var lineStart = 0
+        while lineStart < bytes.count {
+            var lineEnd = lineStart
+            while lineEnd < bytes.count, bytes[lineEnd] != 0x0A { lineEnd += 1 }
+            // "Each line is only read up to the first whitespace" (publicsuffix.org/list).
+            var tokenEnd = lineStart
+            while tokenEnd < lineEnd, bytes[tokenEnd] != 0x20, bytes[tokenEnd] != 0x09, bytes[tokenEnd] != 0x0D { tokenEnd += 1 }
+            let token = bytes[lineStart..<tokenEnd]
+            if !token.isEmpty, !token.starts(with: [0x2F, 0x2F]) {
+                let rule = String(decoding: token, as: UTF8.self).lowercased()
+                if rule.hasPrefix("!") {
+                    result.exceptions.insert(String(rule.dropFirst()))
+                } else if rule.hasPrefix("*.") {
+                    result.wildcards.insert(String(rule.dropFirst(2)))
+                } else {
+                    result.rules.insert(rule)
+                }
+            }
+            lineStart = lineEnd + 1
+        }
+        return result
+    }
+
+    private func rules() -> Rules {
+        pthread_mutex_lock(&lock)
+        defer { pthread_mutex_unlock(&lock) }
+        if let loaded { return loaded }
+        let parsed = Self.parse(source())
+        loaded = parsed
+        return parsed
     }
 
     /// The registrable ("organizational") domain: the public suffix plus one label, or nil when
     /// the domain is itself a public suffix. Unlisted TLDs count as one-label suffixes (the
     /// list's default rule `*`).
     public func organizationalDomain(of domain: String) -> String? {
+        let list = rules()
+        let (rules, wildcards, exceptions) = (list.rules, list.wildcards, list.exceptions)
         let labels = domain.lowercased().split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         guard !labels.isEmpty, !labels.contains(where: \.isEmpty) else { return nil }
         var suffixLength = 1
