@@ -28,8 +28,10 @@ let package = Package(
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
                        providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CResolv", path: "Sources/CResolv"),
-        .systemLibrary(name: "CLibPQ", path: "Sources/CLibPQ", pkgConfig: "libpq",
-                       providers: [.apt(["libpq-dev"])]),
+        // libpq's declarations only; CLibPQLoader defines the functions and loads libpq.so.5 on
+        // first use, so processes that never touch PostgreSQL never load it.
+        .systemLibrary(name: "CLibPQ", path: "Sources/CLibPQ", providers: [.apt(["libpq-dev"])]),
+        .target(name: "CLibPQLoader", dependencies: ["CLibPQ"], linkerSettings: [.linkedLibrary("dl")]),
 
         // One library target per pipeline stage; dependencies point down the pipeline.
         .target(name: "MIME", swiftSettings: strictSettings),
@@ -38,7 +40,7 @@ let package = Package(
         .target(name: "Markup", dependencies: ["CLibXML2"], swiftSettings: strictSettings),
         .target(name: "Reservations", dependencies: ["Markup"], swiftSettings: strictSettings),
         .target(name: "EventStore", dependencies: ["Reservations", "Markup", "CSQLite"], swiftSettings: strictSettings),
-        .target(name: "EventStorePostgres", dependencies: ["EventStore", "CLibPQ"], swiftSettings: strictSettings),
+        .target(name: "EventStorePostgres", dependencies: ["EventStore", "CLibPQ", "CLibPQLoader"], swiftSettings: strictSettings),
         .target(name: "ICalendar", dependencies: ["EventStore", "Reservations"], swiftSettings: strictSettings),
         .target(name: "Pipeline",
                 dependencies: ["MIME", "DNS", "DKIM", "Markup", "Reservations", "EventStore", "ICalendar"],

@@ -1,4 +1,5 @@
 internal import CLibPQ
+internal import CLibPQLoader
 import EventStore
 import Glibc
 
@@ -27,6 +28,10 @@ final class PostgresConnection {
     /// Connects with `PQconnectdbParams`; `parameters` are processed in order, a later keyword
     /// overriding an earlier one, and a `dbname` holding a URI is expanded in place.
     init(parameters: [(String, String)], describedAs description: String) throws(EventStoreError) {
+        // libpq is loaded on first use (see CLibPQLoader).
+        guard reservoir_libpq_load() != 0 else {
+            throw EventStoreError(.cannotOpen, String(cString: reservoir_libpq_error()) + "; install libpq5")
+        }
         let keywords = parameters.map { strdup($0.0) }
         let values = parameters.map { strdup($0.1) }
         defer {

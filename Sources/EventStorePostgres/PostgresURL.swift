@@ -1,4 +1,5 @@
 internal import CLibPQ
+internal import CLibPQLoader
 import EventStore
 import Glibc
 
@@ -19,6 +20,10 @@ struct PostgresURL {
     init(_ url: String) throws(EventStoreError) {
         guard EventStoreLocation.isPostgresURL(url) else {
             throw EventStoreError(.unsupportedURL, "not a PostgreSQL URL (postgres://… or postgresql://…)")
+        }
+        // libpq is loaded on first use (see CLibPQLoader).
+        guard reservoir_libpq_load() != 0 else {
+            throw EventStoreError(.cannotOpen, String(cString: reservoir_libpq_error()) + "; install libpq5")
         }
         var errorMessage: UnsafeMutablePointer<CChar>?
         guard let options = PQconninfoParse(url, &errorMessage) else {
