@@ -19,8 +19,14 @@ public final class KeysFile: TXTResolver {
     public private(set) var skippedLines = 0
 
     public init(text: String) {
-        for line in text.split(omittingEmptySubsequences: true, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }) {
-            let bytes = Array(line.utf8)
+        // Lines split on bytes (CR, LF or CRLF): a keys file is read by every filter run.
+        let all = Array(text.utf8)
+        var start = 0
+        while start < all.count {
+            var end = start
+            while end < all.count, all[end] != 0x0A, all[end] != 0x0D { end += 1 }
+            let bytes = Array(all[start..<end])
+            start = end + 1
             guard let first = bytes.first(where: { $0 != 0x20 && $0 != 0x09 }) else { continue }
             if first == UInt8(ascii: ";") || first == UInt8(ascii: "#") { continue }
             guard bytes.count <= Self.maxLineLength, let record = Self.parse(bytes) else {
