@@ -30,31 +30,93 @@ public struct MessageScanner {
     where Messages.Element == RawMessage {
         let batchSize = workers.count * Self.messagesPerWorkerBatch
         var iterator = messages.makeIterator()
-        while true {
+        func nextBatch() -> [RawMessage] {
             var batch: [RawMessage] = []
             batch.reserveCapacity(batchSize)
             while batch.count < batchSize, let next = iterator.next() { batch.append(next) }
-            if batch.isEmpty { return }
-            for var report in analyze(batch) {
+            return batch
+        }
+        guard workers.count > 1 else {
+            while true {
+                let batch = nextBatch()
+                if batch.isEmpty { return }
+                for var report in batch.map(workers[0].analyze) {
+                    recorder.record(&report)
+                    try each(report)
+                }
+            }
+        }
+        // Three stages overlap: while the workers analyze batch n, this thread records and
+        // reports batch n - 1 and reads batch n + 1.
+        var current = nextBatch()
+        if current.isEmpty { return }
+        var running = startAnalysis(current)
+        while true {
+            let following = nextBatch()
+            let reports = running.wait()
+            if !following.isEmpty { running = startAnalysis(following) }
+            for var report in reports {
                 recorder.record(&report)
                 try each(report)
             }
+            if following.isEmpty { return }
+            current = following
         }
+    }
+
+    /// Analysis of one batch on the worker threads, started now and joined by `wait()`.
+    final class Analysis: @unchecked Sendable {
+        // `slots` is written by the workers (disjoint indices) and read after the group is done.
+        let slots: ReportSlots
+        let group = DispatchGroup()
+
+        init(count: Int) { slots = ReportSlots(count: count) }
+
+        func wait() -> [MessageReport] {
+            group.wait()
+            return slots.take()
+        }
+    }
+
+    func startAnalysis(_ batch: [RawMessage]) -> Analysis {
+        let analysis = Analysis(count: batch.count)
+        let pipelines = UncheckedBox(workers)
+        let input = UncheckedBox(batch)
+        let next = IndexCounter()
+        let workerCount = min(workers.count, batch.count)
+        DispatchQueue.global().async(group: analysis.group) {
+            // Each worker takes the next unclaimed message, so one large message does not hold
+            // back a whole slice.
+            DispatchQueue.concurrentPerform(iterations: workerCount) { worker in
+                while let index = next.claim(below: input.value.count) {
+                    analysis.slots.store(pipelines.value[worker].analyze(input.value[index]), at: index)
+                }
+            }
+        }
+        return analysis
     }
 
     func analyze(_ batch: [RawMessage]) -> [MessageReport] {
         if workers.count == 1 || batch.count == 1 { return batch.map(workers[0].analyze) }
-        let slots = ReportSlots(count: batch.count)
-        let pipelines = UncheckedBox(workers)
-        let input = UncheckedBox(batch)
-        let sliceCount = min(workers.count, batch.count)
-        DispatchQueue.concurrentPerform(iterations: sliceCount) { worker in
-            let lower = batch.count * worker / sliceCount, upper = batch.count * (worker + 1) / sliceCount
-            for index in lower..<upper {
-                slots.store(pipelines.value[worker].analyze(input.value[index]), at: index)
-            }
-        }
-        return slots.take()
+        return startAnalysis(batch).wait()
+    }
+}
+
+/// Hands out the indices of a batch, each once, to the workers.
+final class IndexCounter: @unchecked Sendable {
+    // Guarded by `lock`.
+    private var next = 0
+    private var lock = pthread_mutex_t()
+
+    init() { pthread_mutex_init(&lock, nil) }
+    deinit { pthread_mutex_destroy(&lock) }
+
+    func claim(below count: Int) -> Int? {
+        pthread_mutex_lock(&lock)
+        defer { pthread_mutex_unlock(&lock) }
+        guard next < count else { return nil }
+        next += 1
+        return next - 1
     }
 }
 

@@ -1,3 +1,4 @@
+import Glibc
 /// Builds the MIME part tree of a message (RFC 2045, RFC 2046 §5) over its bytes.
 ///
 /// Boundaries are matched at the start of a line as `--boundary` followed by white space or the
@@ -98,10 +99,10 @@ struct PartTreeParser {
                     delimiters.append(delimiter)
                     if delimiter.isClose { break }
                 }
-                // Next line.
-                var i = lineStart
-                while i < end, p[i] != 0x0A { i += 1 }
-                lineStart = i + 1
+                // Next line (memchr: the scan over every body byte is the parser's hot loop).
+                guard let base = p.baseAddress,
+                      let lf = memchr(base + lineStart, 0x0A, end - lineStart) else { break }
+                lineStart = base.distance(to: lf.assumingMemoryBound(to: UInt8.self)) + 1
             }
         }
         guard let first = delimiters.first else {

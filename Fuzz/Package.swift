@@ -1,0 +1,30 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+/// libFuzzer targets, one executable per entry point (docs/RELIABILITY.md). Kept out of the
+/// main package so `swift build` and `swift test` never see fuzzer flags. Build and run with
+/// `scripts/fuzz`, which passes `--sanitize=fuzzer --sanitize=address`.
+///
+/// The targets reach internal parsers through `@testable import`, so they build in the debug
+/// configuration (which compiles the library targets with testing enabled).
+let targets = [
+    "fuzz-message", "fuzz-header-fields", "fuzz-encoded-words", "fuzz-transfer-encodings",
+    "fuzz-charsets", "fuzz-dkim-tags", "fuzz-dkim-key-record", "fuzz-canonicalization",
+    "fuzz-json", "fuzz-jsonld", "fuzz-microdata", "fuzz-iso8601", "fuzz-keys-file",
+]
+
+let package = Package(
+    name: "ReservoirFuzz",
+    dependencies: [.package(name: "Reservoir", path: "..")],
+    targets: targets.map { name in
+        .executableTarget(
+            name: name,
+            dependencies: [
+                .product(name: "MIME", package: "Reservoir"), .product(name: "DKIM", package: "Reservoir"),
+                .product(name: "DNS", package: "Reservoir"), .product(name: "Markup", package: "Reservoir"),
+                .product(name: "Reservations", package: "Reservoir"),
+            ],
+            path: "Sources/\(name)",
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])])
+    }
+)
