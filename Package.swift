@@ -15,6 +15,12 @@ let package = Package(
     products: [
         .executable(name: "reservoir", targets: ["reservoir"]),
         .library(name: "Pipeline", targets: ["Pipeline"]),
+        // The stages on their own, for the fuzz targets in Fuzz/ and for embedding.
+        .library(name: "MIME", targets: ["MIME"]),
+        .library(name: "DNS", targets: ["DNS"]),
+        .library(name: "DKIM", targets: ["DKIM"]),
+        .library(name: "Markup", targets: ["Markup"]),
+        .library(name: "Reservations", targets: ["Reservations"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -54,6 +60,7 @@ let package = Package(
                           swiftSettings: strictSettings),
 
         .testTarget(name: "MIMETests", dependencies: ["MIME"], swiftSettings: strictSettings),
+        .testTarget(name: "MIMEConformanceTests", dependencies: ["MIME"], swiftSettings: strictSettings),
         .testTarget(name: "DNSTests", dependencies: ["DNS"], swiftSettings: strictSettings),
         .testTarget(name: "DKIMTests", dependencies: ["DKIM", "MIME", "DNS"], swiftSettings: strictSettings),
         .testTarget(name: "MarkupTests", dependencies: ["Markup"], exclude: ["Fixtures"], swiftSettings: strictSettings),

@@ -82,7 +82,6 @@ struct StalwartMessageTests {
         "malformed/001.eml": "an empty inner multipart's text is its preamble; Stalwart yields an empty part",
         "malformed/002.eml": "a multipart without any delimiter stays a multipart leaf (no text part)",
         "malformed/004.eml": "a multipart without any delimiter stays a multipart leaf",
-        "malformed/005.eml": "a multipart without any delimiter stays a multipart leaf",
         "malformed/009.eml": "an outer delimiter ends the inner multipart (RFC 2046 nesting); Stalwart keeps it inside",
         "malformed/011.eml": "same as 009",
         "malformed/016.eml": "boundaries that are prefixes of one another: a delimiter must be followed by white space",

@@ -70,6 +70,16 @@ enum ParameterizedValue {
             else if c == UInt8(ascii: ")"), depth > 0 { depth -= 1 }
             else if depth == 0 {
                 if c == UInt8(ascii: ";") { break }
+                if (c == 0x20 || c == 0x09), let slash = head.firstIndex(of: UInt8(ascii: "/")), slash + 1 < head.count {
+                    // "multipart/mixed boundary=x": a sender forgot the ";". White space after a
+                    // complete type/subtype followed by a parameter-looking word ends the head.
+                    var j = i
+                    while j < n, value[j] == 0x20 || value[j] == 0x09 { j += 1 }
+                    if j < n, value[j] != UInt8(ascii: ";"), value[j] != UInt8(ascii: "("), value[j] != UInt8(ascii: "/"),
+                       value[j..<n].contains(UInt8(ascii: "=")) {
+                        break
+                    }
+                }
                 if c != 0x20 && c != 0x09 && c != UInt8(ascii: "\"") { head.append(c < 0x80 ? lower(c) : c) }
             }
             i += 1

@@ -15,16 +15,13 @@ struct PartTreeParser {
     /// The root part, using an already parsed header section.
     mutating func parseRoot(header: HeaderSection) -> MIMEPart {
         partCount = 1
-        return parse(header: header, end: bytes.count, depth: 0, defaultType: .textPlain)
+        return parse(header: header, end: bytes.count, depth: 0, defaultType: .textPlain, enclosing: []).part
     }
 
-    private mutating func parsePart(_ range: Range<Int>, depth: Int, defaultType: ContentType) -> MIMEPart {
-        let header = HeaderSection.parse(bytes, in: range)
-        diagnostics.append(contentsOf: header.diagnostics)
-        return parse(header: header, end: range.upperBound, depth: depth, defaultType: defaultType)
-    }
-
-    private mutating func parse(header: HeaderSection, end: Int, depth: Int, defaultType: ContentType) -> MIMEPart {
+    /// Reads one entity whose header is parsed; `end` is the furthest its body may reach.
+    /// `enclosing` holds the boundaries of the multiparts around it, innermost last.
+    private mutating func parse(header: HeaderSection, end: Int, depth: Int, defaultType: ContentType,
+                                enclosing: [[UInt8]]) -> (part: MIMEPart, resume: Int) {
         let bodyRange = min(header.bodyStart, end)..<end
         var contentType = defaultType
         if let field = header.first("Content-Type") {
@@ -52,88 +49,152 @@ struct PartTreeParser {
         if contentType.isMultipart {
             guard depth < Limits.maxPartDepth else {
                 diagnostics.append(MIMEDiagnostic(.partsTooDeep, at: bodyRange.lowerBound))
-                return part
+                return (part, end)
             }
             guard let boundary = contentType.parameters["boundary"], !boundary.isEmpty,
                   boundary.utf8.count <= Limits.maxBoundaryLength else {
                 diagnostics.append(MIMEDiagnostic(.missingBoundary, at: bodyRange.lowerBound))
-                return part
+                return (part, end)
             }
-            splitMultipart(&part, boundary: Array(boundary.utf8))
+            let resume = splitMultipart(&part, boundary: Array(boundary.utf8), enclosing: enclosing)
+            return (part, resume)
         } else if contentType.type == "message", contentType.subtype == "rfc822" || contentType.subtype == "global",
                   encoding == "7bit" || encoding == "8bit" || encoding == "binary" {
             // RFC 2046 §5.2.1: the body is a complete message. Encoded ones stay leaves (the
             // RFC forbids them; decoding would need a copy of the bytes).
             guard depth < Limits.maxPartDepth else {
                 diagnostics.append(MIMEDiagnostic(.partsTooDeep, at: bodyRange.lowerBound))
-                return part
+                return (part, end)
             }
             guard partCount < Limits.maxParts else {
                 diagnostics.append(MIMEDiagnostic(.tooManyParts, at: bodyRange.lowerBound))
-                return part
+                return (part, end)
             }
             partCount += 1
-            part.children = [parsePart(bodyRange, depth: depth + 1, defaultType: .textPlain)]
+            let inner = HeaderSection.parse(bytes, in: bodyRange)
+            diagnostics.append(contentsOf: inner.diagnostics)
+            part.children = [parse(header: inner, end: bodyRange.upperBound, depth: depth + 1,
+                                   defaultType: .textPlain, enclosing: enclosing).part]
         }
-        return part
+        return (part, end)
     }
 
     /// A delimiter line found in a multipart body.
     private struct Delimiter {
         /// Where the content before it ends (before the line break preceding the delimiter).
         let contentEnd: Int
+        /// Where the delimiter line starts.
+        let lineStart: Int
         /// Where the content after it starts (after the delimiter line's line break).
         let nextStart: Int
         let isClose: Bool
+        /// Index of the boundary it matched in the stack it was searched with.
+        let level: Int
     }
 
-    private mutating func splitMultipart(_ part: inout MIMEPart, boundary: [UInt8]) {
-        let range = part.bodyRange
-        let childDefault: ContentType = part.contentType.subtype == "digest" ? .messageRFC822 : .textPlain
-        var delimiters: [Delimiter] = []
-        bytes.withUnsafeBufferPointer { p in
-            var lineStart = range.lowerBound
-            let end = range.upperBound
+    /// The first delimiter line at or after the line starting at `from`, for any boundary of
+    /// `stack`; a line matching several is claimed by the innermost (last) one.
+    private func nextDelimiter(from: Int, end: Int, bodyStart: Int, stack: [[UInt8]]) -> Delimiter? {
+        guard !stack.isEmpty else { return nil }
+        return bytes.withUnsafeBufferPointer { p -> Delimiter? in
+            var lineStart = from
             while lineStart < end {
-                if let delimiter = Self.delimiter(p, lineStart: lineStart, end: end, bodyStart: range.lowerBound, boundary: boundary) {
-                    delimiters.append(delimiter)
-                    if delimiter.isClose { break }
+                if p[lineStart] == UInt8(ascii: "-") {
+                    for level in stack.indices.reversed() {
+                        if let d = Self.delimiter(p, lineStart: lineStart, end: end, bodyStart: bodyStart,
+                                                  boundary: stack[level], level: level) {
+                            return d
+                        }
+                    }
                 }
                 // Next line (memchr: the scan over every body byte is the parser's hot loop).
                 guard let base = p.baseAddress,
-                      let lf = memchr(base + lineStart, 0x0A, end - lineStart) else { break }
+                      let lf = memchr(base + lineStart, 0x0A, end - lineStart) else { return nil }
                 lineStart = base.distance(to: lf.assumingMemoryBound(to: UInt8.self)) + 1
             }
+            return nil
         }
-        guard let first = delimiters.first else {
+    }
+
+    /// Splits a multipart body at its delimiters the way a streaming reader with a stack of
+    /// boundaries does (RFC 2046 §5.1.1, §5.1.2): a delimiter of an enclosing multipart ends
+    /// this one even without its close delimiter, and a line matching this multipart's own
+    /// boundary belongs to it even when an enclosing multipart uses the same boundary.
+    /// Returns where the enclosing multipart resumes: the start of the line of the delimiter
+    /// that ended this one, or the end of the range.
+    private mutating func splitMultipart(_ part: inout MIMEPart, boundary: [UInt8], enclosing: [[UInt8]]) -> Int {
+        let range = part.bodyRange
+        let end = range.upperBound
+        let stack = enclosing + [boundary]
+        let own = stack.count - 1
+        let childDefault: ContentType = part.contentType.subtype == "digest" ? .messageRFC822 : .textPlain
+        guard var delimiter = nextDelimiter(from: range.lowerBound, end: end, bodyStart: range.lowerBound, stack: stack) else {
             // No delimiter at all: the whole body is one part's worth of text we cannot split.
             diagnostics.append(MIMEDiagnostic(.missingCloseDelimiter, at: range.lowerBound, "no boundary line found"))
-            return
+            return end
         }
-        if first.contentEnd > range.lowerBound { part.preambleRange = range.lowerBound..<first.contentEnd }
+        guard delimiter.level == own else {
+            // An enclosing multipart's delimiter comes first: this one has no parts.
+            diagnostics.append(MIMEDiagnostic(.missingCloseDelimiter, at: delimiter.contentEnd, "no boundary line found"))
+            part.bodyRange = range.lowerBound..<max(range.lowerBound, delimiter.contentEnd)
+            return delimiter.lineStart
+        }
+        if delimiter.contentEnd > range.lowerBound { part.preambleRange = range.lowerBound..<delimiter.contentEnd }
         var children: [MIMEPart] = []
-        for (index, delimiter) in delimiters.enumerated() where !delimiter.isClose {
+        while true {
+            if delimiter.isClose {
+                // The epilogue runs to the next delimiter of an enclosing multipart.
+                part.children = children
+                let after = nextDelimiter(from: delimiter.nextStart, end: end, bodyStart: delimiter.nextStart, stack: enclosing)
+                let epilogueEnd = max(delimiter.nextStart, after?.contentEnd ?? end)
+                if delimiter.nextStart < epilogueEnd { part.epilogueRange = delimiter.nextStart..<epilogueEnd }
+                part.bodyRange = range.lowerBound..<epilogueEnd
+                return after?.lineStart ?? end
+            }
             guard partCount < Limits.maxParts else {
                 diagnostics.append(MIMEDiagnostic(.tooManyParts, at: delimiter.nextStart))
-                break
+                part.children = children
+                return end
             }
             partCount += 1
-            let contentEnd = index + 1 < delimiters.count ? delimiters[index + 1].contentEnd : range.upperBound
-            let childRange = delimiter.nextStart..<max(delimiter.nextStart, contentEnd)
-            children.append(parsePart(childRange, depth: part.depth + 1, defaultType: childDefault))
+            // The child's header ends at its blank line, or at the next delimiter of any level.
+            let childStart = delimiter.nextStart
+            let following = nextDelimiter(from: childStart, end: end, bodyStart: childStart, stack: stack)
+            let childEnd = max(childStart, following?.contentEnd ?? end)
+            let header = HeaderSection.parse(bytes, in: childStart..<childEnd)
+            diagnostics.append(contentsOf: header.diagnostics)
+            // A nested multipart reads on past delimiters of its own boundary (even one equal
+            // to an enclosing boundary): it gets the rest of this body and says where it stopped.
+            let declared = header.first("Content-Type").flatMap { ContentType.parse(bytes[$0.valueRange]) }
+            let nests = declared?.isMultipart == true && part.depth + 1 < Limits.maxPartDepth
+                && !(declared?.parameters["boundary"] ?? "").isEmpty
+                && (declared?.parameters["boundary"]?.utf8.count ?? 0) <= Limits.maxBoundaryLength
+            let parsed = parse(header: header, end: nests ? end : childEnd, depth: part.depth + 1,
+                               defaultType: childDefault, enclosing: stack)
+            let resume = nests ? parsed.resume : (following?.lineStart ?? end)
+            let child = parsed.part
+            children.append(child)
+            guard resume < end,
+                  let next = nextDelimiter(from: resume, end: end, bodyStart: child.bodyRange.upperBound, stack: stack) else {
+                diagnostics.append(MIMEDiagnostic(.missingCloseDelimiter, at: end))
+                part.children = children
+                return end
+            }
+            guard next.level == own else {
+                // An enclosing multipart's delimiter: this one ends without its close delimiter.
+                diagnostics.append(MIMEDiagnostic(.missingCloseDelimiter, at: next.contentEnd))
+                part.children = children
+                part.bodyRange = range.lowerBound..<max(range.lowerBound, next.contentEnd)
+                return next.lineStart
+            }
+            delimiter = next
         }
-        if let last = delimiters.last, last.isClose {
-            if last.nextStart < range.upperBound { part.epilogueRange = last.nextStart..<range.upperBound }
-        } else {
-            diagnostics.append(MIMEDiagnostic(.missingCloseDelimiter, at: range.upperBound))
-        }
-        part.children = children
     }
 
     /// The delimiter on the line at `lineStart`, if it is one: `--boundary` then white space or
     /// the line end, or `--boundary--` (RFC 2046 §5.1.1).
     private static func delimiter(_ p: UnsafeBufferPointer<UInt8>, lineStart: Int, end: Int, bodyStart: Int,
-                                  boundary: [UInt8]) -> Delimiter? {
+                                  boundary: [UInt8], level: Int) -> Delimiter? {
         let n = boundary.count
         guard lineStart + 2 + n <= end, p[lineStart] == UInt8(ascii: "-"), p[lineStart + 1] == UInt8(ascii: "-") else { return nil }
         for k in 0..<n where p[lineStart + 2 + k] != boundary[k] { return nil }
@@ -155,6 +216,6 @@ struct PartTreeParser {
             contentEnd -= 1
             if contentEnd > bodyStart, p[contentEnd - 1] == 0x0D { contentEnd -= 1 }
         }
-        return Delimiter(contentEnd: contentEnd, nextStart: nextStart, isClose: isClose)
+        return Delimiter(contentEnd: contentEnd, lineStart: lineStart, nextStart: nextStart, isClose: isClose, level: level)
     }
 }

@@ -9,6 +9,15 @@ import Testing
         #expect(type.parameters["format"] == "flowed")
     }
 
+    @Test("a missing \";\" before the first parameter is forgiven; spaces around \"/\" are not a parameter")
+    func missingSemicolon() throws {
+        let type = try #require(ContentType.parse(Array("multipart/mixed boundary=\"b1\"; charset=x".utf8)))
+        #expect(type.mediaType == "multipart/mixed")
+        #expect(type.parameters["boundary"] == "b1")
+        #expect(type.parameters["charset"] == "x")
+        #expect(try #require(ContentType.parse(Array("text / plain ; charset=utf-8".utf8))).mediaType == "text/plain")
+    }
+
     @Test func quotedValueMayHoldSemicolons() throws {
         let type = try #require(ContentType.parse(Array("multipart/mixed; boundary=\"a;b=c\"; x=1".utf8)))
         #expect(type.parameters["boundary"] == "a;b=c")

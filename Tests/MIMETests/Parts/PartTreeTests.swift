@@ -211,4 +211,27 @@ import Testing
             #expect(message.htmlParts.map { message.text(of: $0) } == ["<p>50% =ZZ off</p>"])
         }
     }
+
+    /// RFC 2046 §5.1.2 nesting, as a streaming reader with a stack of boundaries sees it.
+    @Test("an inner multipart reusing its parent's boundary keeps the lines of that boundary")
+    func innerReusesOuterBoundary() {
+        let text = "Content-Type: multipart/mixed; boundary=\"a\"\n\n--a\nContent-Type: multipart/mixed; boundary=\"a\"\n\n--a\nContent-Type: text/plain\n\nbody\n"
+        let message = Message(bytes: Array(text.utf8))
+        let inner = message.root.children.first
+        #expect(message.root.children.count == 1)
+        #expect(inner?.contentType.isMultipart == true)
+        #expect(inner?.children.count == 1)
+        if let leaf = inner?.children.first { #expect(message.text(of: leaf) == "body\n") }
+    }
+
+    @Test("an enclosing delimiter ends an unterminated inner multipart; the outer goes on")
+    func outerDelimiterEndsInner() {
+        let text = "Content-Type: multipart/mixed; boundary=\"1\"\n\n--1\nContent-Type: multipart/mixed; boundary=\"2\"\n\n--2\n\none\n--2\n\ntwo\n--1\nContent-Type: text/html\n\nthree\n--1--\n"
+        let message = Message(bytes: Array(text.utf8))
+        #expect(message.root.children.map(\.contentType.mediaType) == ["multipart/mixed", "text/html"])
+        #expect(message.root.children.first?.children.count == 2)
+        if let two = message.root.children.first?.children.last { #expect(message.text(of: two) == "two") }
+        if let three = message.root.children.last { #expect(message.text(of: three) == "three") }
+        #expect(message.diagnostics.contains { $0.code == .missingCloseDelimiter })
+    }
 }
