@@ -61,4 +61,54 @@ extension HardCaseTests {
         #expect(garbage.subject == "Sprint 3 multipart fixture")
         #expect(garbage.root.allParts.count == 10)
     }
+
+    @Test("case 2: 8-bit UTF-8 in a text part without charset reads as UTF-8")
+    func undeclaredUTF8() throws {
+        let message = try Self.message("stalwart-mail-parser/eml/thirdparty/010.eml")
+        let texts = message.root.allParts.filter { $0.isLeaf && $0.contentType.type == "text" }.map { message.text(of: $0) }
+        #expect(!texts.isEmpty)
+        #expect(texts.allSatisfy { !$0.contains("\u{FFFD}") })
+    }
+
+    @Test("case 3: a last part without close delimiter keeps its trailing newline")
+    func unterminatedLastPart() throws {
+        let message = try Self.message("stalwart-mail-parser/eml/malformed/006.eml")
+        let last = try #require(message.root.allParts.last { $0.isLeaf })
+        #expect(message.text(of: last).hasSuffix("\n"))
+    }
+
+    @Test("case 4: an inner multipart missing its close delimiter keeps its text (1.1.1)")
+    func innerMissingClose() throws {
+        let message = try Self.message("stalwart-mail-parser/eml/malformed/003.eml")
+        let inner = try #require(message.root.children.first)
+        #expect(message.root.children.count == 1)
+        let leaf = try #require(inner.children.first)
+        #expect(message.text(of: leaf).hasPrefix("body"))
+    }
+
+    @Test("case 7: adjacent B words, the first ending in \"=\" padding, join")
+    func paddedAdjacentWords() {
+        #expect(HeaderText.decode(Array("=?UTF-8?B?SGVsbG8=?= =?UTF-8?B?IHdvcmxk?=".utf8)).text == "Hello world")
+    }
+
+    @Test("case 8: an RFC 2231 continuation split inside a UTF-8 character")
+    func splitContinuation() throws {
+        let type = try #require(ContentType.parse(Array("application/pdf; name*0*=UTF-8''%E2%98; name*1*=%83.txt".utf8)))
+        #expect(type.parameters["name"] == "☃.txt")
+    }
+
+    @Test("case 11: invalid base64 decodes what is valid, keeps the part and says so")
+    func invalidBase64() {
+        let text = "Content-Type: text/plain\nContent-Transfer-Encoding: base64\n\nSGVs*bG8g=d29y!bGQ=\n"
+        let message = Message(bytes: Array(text.utf8))
+        #expect(message.text(of: message.root).hasPrefix("Hello"))
+        #expect(message.diagnostics.contains { $0.code == .invalidBase64 })
+    }
+
+    @Test("case 14: a message without any header is all body")
+    func noHeader() throws {
+        let message = try Self.message("mime4j/testmsgs/malformedHeader-noheader.msg")
+        #expect(message.header.fields.isEmpty)
+        #expect(!message.text(of: message.root).isEmpty)
+    }
 }
