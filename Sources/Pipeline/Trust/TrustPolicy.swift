@@ -57,9 +57,22 @@ public struct TrustPolicy: Sendable {
     public func isAligned(signingDomain: String, fromDomain: String) -> Bool {
         let d = signingDomain.lowercased(), from = fromDomain.lowercased()
         if d == from { return true }
-        guard alignment == .relaxed, let psl = publicSuffixes else { return false }
+        // Relaxed alignment compares organizational domains, which only host names have: a
+        // "domain" with a comment or other punctuation in it aligns with nothing else.
+        guard alignment == .relaxed, let psl = publicSuffixes, Self.isHostName(d), Self.isHostName(from) else { return false }
         guard let a = psl.organizationalDomain(of: d), let b = psl.organizationalDomain(of: from) else { return false }
         return a == b
+    }
+
+    /// Letters, digits and hyphens in non-empty dot-separated labels (RFC 5321 §4.1.2), with the
+    /// underscores some signers use; A-labels (`xn--…`) are such names too.
+    static func isHostName(_ name: String) -> Bool {
+        let labels = name.split(separator: ".", omittingEmptySubsequences: false)
+        return labels.count >= 2 && labels.allSatisfy { label in
+            !label.isEmpty && label.utf8.allSatisfy { c in
+                (c >= 0x61 && c <= 0x7A) || (c >= 0x30 && c <= 0x39) || c == 0x2D || c == 0x5F
+            }
+        }
     }
 
     public func decide(signatures: [DKIMVerification], fromDomains: [String]) -> TrustDecision {

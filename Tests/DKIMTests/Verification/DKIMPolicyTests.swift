@@ -51,6 +51,14 @@ import Testing
         #expect(r.reason.contains("i="))
     }
 
+    /// RFC 6376 §3.5: d= is a domain name; a comment or other punctuation makes it unusable,
+    /// so "d=example.com(.attacker.example" can never pass for example.com.
+    @Test(arguments: ["example.com(.attacker.example", "example.com .attacker.example", "exa\"mple.com"])
+    func domainWithPunctuation(domain: String) throws {
+        let r = try Self.result(edit: { $0.replacingOccurrences("d=example.com;", "d=\(domain);") })
+        #expect(r.result == .permerror)
+    }
+
     @Test func expiredSignature() throws {
         let r = try Self.result(expiration: RT.now - 3600, timestamp: RT.now - 7200)
         #expect(r.result == .permerror)

@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+import DKIM
+import MIME
+@testable import Pipeline
+
+/// The trust rules against the forgeries issue "Reliability and security" lists: each case is
+/// a message an attacker can send, and none may put an event on the calendar.
+@Suite("Forged, altered and ambiguous mail is never trusted")
+struct SecurityTests {
+    static let policy = TrustPolicy(allowedDomains: ["epicsteak.example"], publicSuffixes: PublicSuffixList.load())
+
+    static func pass(_ domain: String, coversWholeBody: Bool = true, testing: Bool = false) -> DKIMVerification {
+        var v = DKIMVerification(result: .pass, reason: "", domain: domain, selector: "s2026", algorithm: "rsa-sha256")
+        v.coversWholeBody = coversWholeBody
+        v.testing = testing
+        return v
+    }
+
+    @Test("the baseline: a passing, aligned, allowed signature is trusted")
+    func baseline() {
+        #expect(Self.policy.decide(signatures: [Self.pass("epicsteak.example")], fromDomains: ["epicsteak.example"]).trusted)
+    }
+
+    @Test("markup after l= is not trusted (RFC 6376 §8.2)")
+    func partialBody() {
+        let d = Self.policy.decide(signatures: [Self.pass("epicsteak.example", coversWholeBody: false)], fromDomains: ["epicsteak.example"])
+        #expect(!d.trusted)
+        #expect(d.reason.contains("l="))
+    }
+
+    @Test("a testing key (t=y) is never trusted (RFC 6376 §3.6.1)")
+    func testingKey() {
+        #expect(!Self.policy.decide(signatures: [Self.pass("epicsteak.example", testing: true)], fromDomains: ["epicsteak.example"]).trusted)
+    }
+
+    @Test("two From addresses: nothing vouches (RFC 6376 §8.6)")
+    func twoFroms() {
+        let d = Self.policy.decide(signatures: [Self.pass("epicsteak.example")], fromDomains: ["epicsteak.example", "attacker.example"])
+        #expect(!d.trusted)
+    }
+
+    @Test("a comment cannot smuggle a domain into From or d=",
+          arguments: ["From: x@attacker.example(.epicsteak.example)", "From: \"x@epicsteak.example\" <x@attacker.example>",
+                      "From: x@attacker.example (epicsteak.example)"])
+    func commentsInFrom(field: String) {
+        let message = Message(bytes: Array((field + "\nSubject: s\n\nbody\n").utf8))
+        let domains = message.from.map(\.domain)
+        #expect(domains == ["attacker.example"])
+        #expect(!Self.policy.decide(signatures: [Self.pass("epicsteak.example")], fromDomains: domains).trusted)
+        #expect(!Self.policy.isAligned(signingDomain: "epicsteak.example(.attacker.example", fromDomain: "attacker.example"))
+    }
+
+    @Test("look-alike domains are other domains: Cyrillic letters, punycode, a trailing label",
+          arguments: ["еpicsteak.example", "xn--picsteak-5fg.example", "epicsteak.example.attacker.example", "epicsteak-example.com"])
+    func lookAlikes(domain: String) {
+        #expect(!Self.policy.isAllowed(domain: domain))
+        #expect(!Self.policy.isAligned(signingDomain: "epicsteak.example", fromDomain: domain))
+        #expect(!Self.policy.decide(signatures: [Self.pass(domain)], fromDomains: [domain]).trusted)
+        #expect(!Self.policy.decide(signatures: [Self.pass("epicsteak.example")], fromDomains: [domain]).trusted)
+    }
+
+    @Test("relaxed alignment stops at the organizational domain (RFC 7489 §3.2)")
+    func relaxedAlignment() {
+        #expect(Self.policy.isAligned(signingDomain: "mail.epicsteak.example", fromDomain: "epicsteak.example"))
+        // A public suffix is nobody's organizational domain.
+        #expect(!Self.policy.isAligned(signingDomain: "co.uk", fromDomain: "bank.co.uk"))
+        #expect(!Self.policy.isAligned(signingDomain: "attacker.co.uk", fromDomain: "bank.co.uk"))
+    }
+
+    @Test("a failing signature next to a passing one from another domain does not help")
+    func unalignedPass() {
+        var failed = Self.pass("epicsteak.example")
+        failed.result = .fail
+        #expect(!Self.policy.decide(signatures: [failed, Self.pass("attacker.example")], fromDomains: ["epicsteak.example"]).trusted)
+    }
+}
