@@ -16,8 +16,12 @@ struct ReservoirBinary {
     static let allowed = samples.appendingPathComponent("allowed-domains").path
     static let now = "2026-11-22T12:00:00Z"
 
-    /// The executable sits beside the test bundle in the build products folder.
+    /// The executable sits beside the test bundle in the build products folder;
+    /// `RESERVOIR_BINARY` points the tests at another build (the release binary, for figures).
     static var executable: URL {
+        if let path = ProcessInfo.processInfo.environment["RESERVOIR_BINARY"], !path.isEmpty {
+            return URL(fileURLWithPath: path)
+        }
         let candidates = [Bundle.main.bundleURL, URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()]
         for dir in candidates {
             let url = dir.appendingPathComponent("reservoir")

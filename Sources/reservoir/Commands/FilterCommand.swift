@@ -37,13 +37,23 @@ struct FilterCommand: ParsableCommand {
     @Flag(name: .customLong("no-store"), help: "Do not record anything.")
     var noStore = false
 
+    /// Messages larger than this are passed through unanalyzed, streamed from stdin to stdout,
+    /// so the hook's memory stays bounded whatever the MTA hands over (reservation mail is far
+    /// smaller; common MTA size limits are 25–50 MB).
+    static let maxAnalyzedBytes = 64 << 20
+
     func run() throws {
-        let original: [UInt8]
-        do {
-            original = try StandardInput.readAll()
-        } catch {
-            Output.error("filter: cannot read standard input: \(error)")
+        guard let original = Self.readInput(limit: Self.maxAnalyzedBytes + 1) else {
+            Output.error("filter: cannot read standard input: \(String(cString: strerror(errno)))")
             throw ExitCode(75)
+        }
+        if original.count > Self.maxAnalyzedBytes {
+            Output.error("filter: message larger than \(Self.maxAnalyzedBytes >> 20) MB passed through without analysis")
+            guard Output.bytes(original), Self.copyRest() else {
+                Output.error("filter: cannot copy the message to standard output")
+                throw ExitCode(75)
+            }
+            return
         }
         armTimeout(original)
         var output = original
@@ -63,6 +73,32 @@ struct FilterCommand: ParsableCommand {
         guard Output.bytes(output) else {
             Output.error("filter: cannot write standard output")
             throw ExitCode(75)
+        }
+    }
+
+    /// Standard input up to `limit` bytes (fewer at end of file); nil when read(2) fails.
+    static func readInput(limit: Int) -> [UInt8]? {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while bytes.count < limit {
+            let want = min(chunk.count, limit - bytes.count)
+            let n = chunk.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, want) }
+            if n > 0 { bytes.append(contentsOf: chunk[0..<n]); continue }
+            if n == 0 { break }
+            if errno == EINTR { continue }
+            return nil
+        }
+        return bytes
+    }
+
+    /// Copies the rest of standard input to standard output.
+    static func copyRest() -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
+            if n == 0 { return true }
+            if n < 0 { if errno == EINTR { continue } else { return false } }
+            guard Output.bytes(Array(chunk[0..<n])) else { return false }
         }
     }
 
