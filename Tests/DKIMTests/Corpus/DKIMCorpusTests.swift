@@ -57,7 +57,28 @@ import Testing
         let now = Int64(Date().timeIntervalSince1970)
         var checked = 0
         var disagreements: [String] = []
+        // The agreement table of docs/CONFORMANCE.md: per directory, how many rows each
+        // verifier gets within `expected` (the peers' results ship with the corpus).
+        let peers = ["dkimpy", "maildkim", "gomsgauth", "libopendkim"]
+        print("| set | rows | Reservoir | dkimpy | Mail::DKIM | go-msgauth | libopendkim |")
         for directory in directories {
+            var agree = 0, rowCount = 0
+            var peerAgree = [String: Int]()
+            defer {
+                let base = Self.root.appendingPathComponent(directory)
+                if let text = try? String(contentsOf: base.appendingPathComponent("peer-results.tsv"), encoding: .utf8) {
+                    let lines = text.split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
+                    if let header = lines.first {
+                        for line in lines.dropFirst() where line.count == header.count {
+                            let accepted = Set(line[header.firstIndex(of: "expected") ?? 3].split(separator: "|").map(String.init))
+                            for peer in peers {
+                                if let column = header.firstIndex(of: peer), accepted.contains(line[column]) { peerAgree[peer, default: 0] += 1 }
+                            }
+                        }
+                    }
+                }
+                print("| \(directory) | \(rowCount) | \(agree) | " + peers.map { String(peerAgree[$0] ?? 0) }.joined(separator: " | ") + " |")
+            }
             let base = Self.root.appendingPathComponent(directory)
             let zone = (try? String(contentsOf: base.appendingPathComponent("keys.zone"), encoding: .utf8)) ?? ""
             let resolver = ZoneResolver(text: zone)
@@ -80,6 +101,8 @@ import Testing
                     got = results[index].result
                 }
                 checked += 1
+                rowCount += 1
+                if accepted.contains(got.rawValue) { agree += 1 }
                 if !accepted.contains(got.rawValue), Self.knownDisagreements["\(directory)/\(columns[0]) #\(columns[1])"] == nil {
                     let why = columns[1] == "-" || columns[1] == "msg" ? results.map { "\($0.result): \($0.reason)" }.joined(separator: " | ")
                         : (Int(columns[1]).map { results[$0].reason } ?? "")
