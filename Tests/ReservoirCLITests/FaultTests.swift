@@ -35,9 +35,13 @@ struct FaultTests {
         // 50 deliveries of the flight, hotel, train and restaurant confirmations, in parallel.
         let numbers = (0..<50).map { [4, 5, 6, 1][$0 % 4] }
         let messages = try numbers.map { try Data(contentsOf: URL(fileURLWithPath: try ReservoirBinary.sample($0))) }
+        let lock = NSLock()
         nonisolated(unsafe) var results = [ReservoirBinary.Result?](repeating: nil, count: numbers.count)
         DispatchQueue.concurrentPerform(iterations: numbers.count) { i in
-            results[i] = try? ReservoirBinary.run(["filter", "--store", store, "--timeout", "60"] + Self.baseOptions, stdin: messages[i])
+            let r = try? ReservoirBinary.run(["filter", "--store", store, "--timeout", "60"] + Self.baseOptions, stdin: messages[i])
+            lock.lock()
+            results[i] = r
+            lock.unlock()
         }
         for (i, r) in results.enumerated() {
             #expect(r?.status == 0, "delivery \(i): \(r?.stderr ?? "did not run")")

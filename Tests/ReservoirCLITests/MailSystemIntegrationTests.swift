@@ -63,12 +63,17 @@ struct MailSystemIntegrationTests {
         process.standardOutput = out
         process.standardError = err
         try process.run()
+        // The semaphore orders the reader thread's write before the read below.
         nonisolated(unsafe) var errData = Data()
-        let errReader = Thread { errData = err.fileHandleForReading.readDataToEndOfFile() }
+        let errDone = DispatchSemaphore(value: 0)
+        let errReader = Thread {
+            errData = err.fileHandleForReading.readDataToEndOfFile()
+            errDone.signal()
+        }
         errReader.start()
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        while !errReader.isFinished { usleep(1000) }
+        errDone.wait()
         return Run(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
                    stderr: String(decoding: errData, as: UTF8.self))
     }

@@ -59,12 +59,17 @@ struct ReservoirBinary {
             try? input.fileHandleForWriting.close()
         }
         writer.start()
+        // The semaphore orders the reader thread's write before the read below.
         nonisolated(unsafe) var errData = Data()
-        let errReader = Thread { errData = err.fileHandleForReading.readDataToEndOfFile() }
+        let errDone = DispatchSemaphore(value: 0)
+        let errReader = Thread {
+            errData = err.fileHandleForReading.readDataToEndOfFile()
+            errDone.signal()
+        }
         errReader.start()
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        while errReader.isExecuting || !errReader.isFinished { usleep(1000) }
+        errDone.wait()
         return Result(status: process.terminationStatus, stdout: outData, stderr: String(decoding: errData, as: UTF8.self))
     }
 }
