@@ -54,6 +54,9 @@ struct ReservoirCLITests {
                                             "--allowed-domains", ReservoirBinary.allowed, "--now", ReservoirBinary.now, "--store", store])
         #expect(scan.status == 0, "\(scan.stderr)")
         #expect(scan.text.contains("Scanned: 8 messages read"))
+        #expect(scan.text.contains("1 untrusted"))
+        #expect(scan.text.contains("Found:   4 Restaurant, 2 Flight, 1 Hotel, 1 Train"))
+        #expect(scan.text.contains("Time:    "))
         // Incremental: a second scan of the unchanged Maildir reads nothing again.
         let again = try ReservoirBinary.run(["scan", ReservoirBinary.samples.path, "--keys", ReservoirBinary.keys,
                                              "--allowed-domains", ReservoirBinary.allowed, "--now", ReservoirBinary.now, "--store", store])

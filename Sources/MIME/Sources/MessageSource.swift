@@ -119,6 +119,16 @@ public struct MessageSource: Sequence, Sendable {
 
     public func makeIterator() -> Iterator { Iterator(entries: entries, isUnchanged: nil) }
 
+    /// How many messages the sequence holds (files found, plus every message of each mbox).
+    public var count: Int {
+        entries.reduce(0) { total, entry in
+            switch entry {
+            case .file: total + 1
+            case .mbox(_, let messages): total + messages.count
+            }
+        }
+    }
+
     /// The messages, skipping files `isUnchanged` recognises.
     public func skipping(_ isUnchanged: @escaping UnchangedTest) -> AnySequence<RawMessage> {
         let entries = entries

@@ -8,9 +8,13 @@ import Reservations
 /// it, for people (`render`) and programs (`json`).
 public struct BannerRenderer: Sendable {
     public let style: BannerStyle
+    /// Show every diagnostic (MIME repairs, trust reasons), not only those that explain a
+    /// reservation (`--explain`).
+    public var explain = false
 
-    public init(style: BannerStyle) {
+    public init(style: BannerStyle, explain: Bool = false) {
         self.style = style
+        self.explain = explain
     }
 
     /// Width of the label column.
@@ -32,7 +36,7 @@ public struct BannerRenderer: Sendable {
         if !report.trust.overrides.isEmpty {
             out += line("Testing", style.paint("switches in force: " + report.trust.overrides.joined(separator: ", "), .boldYellow))
         }
-        for diagnostic in report.diagnostics where Self.isWorthShowing(diagnostic) {
+        for diagnostic in report.diagnostics where explain || Self.isWorthShowing(diagnostic) {
             out += line("Note", style.paint("\(diagnostic.code): \(diagnostic.message)", .dim))
         }
         return out
@@ -167,17 +171,32 @@ public struct BannerRenderer: Sendable {
         ])
     }
 
-    public func render(_ summary: ScanSummary) -> String {
+    public func render(_ summary: ScanSummary, seconds: Double? = nil) -> String {
         var parts = ["\(summary.messages) messages read", "\(summary.withReservations) with reservations",
                      "\(summary.trusted) trusted"]
+        if summary.withReservations > summary.trusted { parts.append("\(summary.withReservations - summary.trusted) untrusted") }
         let changes = summary.changes.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }
         if !changes.isEmpty { parts.append("events: " + changes.joined(separator: ", ")) }
         if summary.skippedUnchanged > 0 { parts.append("\(summary.skippedUnchanged) unchanged since the last scan, not read") }
         var out = style.paint("Scanned: ", .bold) + parts.joined(separator: " · ") + "\n"
+        if !summary.categories.isEmpty {
+            let categories = summary.categories.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
+            out += "Found:   " + categories.map { "\($0.value) \($0.key)" }.joined(separator: ", ") + "\n"
+        }
         let dkim = summary.dkimResults.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }
         out += "DKIM:    " + (dkim.isEmpty ? "no signatures" : dkim.joined(separator: ", ")) + "\n"
+        if !summary.diagnostics.isEmpty {
+            let codes = summary.diagnostics.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
+            out += "Notes:   " + codes.map { "\($0.value) \($0.key)" }.joined(separator: ", ") + "\n"
+        }
+        if let seconds {
+            let rate = seconds > 0 ? " (\(Int(Double(summary.messages) / seconds)) messages/s)" : ""
+            out += "Time:    " + String(Int(seconds * 100) / 100) + "." + twoDigits(Int(seconds * 100) % 100) + " s" + rate + "\n"
+        }
         return out
     }
+
+    private func twoDigits(_ n: Int) -> String { n < 10 ? "0" + String(n) : String(n) }
 }
 
 /// Counts over a scan, for the closing summary.
@@ -189,6 +208,10 @@ public struct ScanSummary: Sendable {
     public private(set) var changes: [String: Int] = [:]
     /// Signatures by RFC 8601 result.
     public private(set) var dkimResults: [String: Int] = [:]
+    /// Reservations found, by category ("Flight", "Hotel"…), trusted or not.
+    public private(set) var categories: [String: Int] = [:]
+    /// Diagnostics by stage and code ("reservations/ended"), MIME repairs left out.
+    public private(set) var diagnostics: [String: Int] = [:]
     /// The first store failure, if any: a scan reports it and exits with EX_TEMPFAIL.
     public private(set) var storeFailure: String?
     /// Files an earlier scan already read, unchanged since, and not read again.
@@ -206,6 +229,8 @@ public struct ScanSummary: Sendable {
             if let change = item.change { changes[change.kind, default: 0] += 1 }
         }
         for signature in report.signatures { dkimResults[signature.result.rawValue, default: 0] += 1 }
+        for item in report.items { categories[item.reservation.category.displayName, default: 0] += 1 }
+        for d in report.diagnostics where d.stage != .mime { diagnostics[d.code, default: 0] += 1 }
         if storeFailure == nil, let failure = report.diagnostics.first(where: { $0.stage == .store }) {
             storeFailure = failure.message
         }

@@ -27,6 +27,9 @@ struct ScanCommand: ParsableCommand {
     @Flag(name: .customLong("json"), help: "Print one JSON object per message (JSON Lines).")
     var json = false
 
+    @Flag(name: .customLong("explain"), help: "Show every note on each message: why a reservation was not trusted or was dropped, and what was repaired.")
+    var explain = false
+
     @Flag(name: .customLong("include-past"), help: "Keep reservations that already ended.")
     var includePast = false
 
@@ -45,7 +48,7 @@ struct ScanCommand: ParsableCommand {
 
     func run() throws {
         let runner = try CommandRunner(keys: keys, policy: policy, store: storeOptions, clock: clock, includePast: includePast)
-        let renderer = BannerRenderer(style: BannerStyle.forStandardOutput())
+        let renderer = BannerRenderer(style: BannerStyle.forStandardOutput(), explain: explain)
         var summary = ScanSummary()
         var progress = ScanProgress()
         let scanner = MessageScanner(workers: try runner.analyzers(jobs ?? MessageScanner.availableCores()),
@@ -62,10 +65,13 @@ struct ScanCommand: ParsableCommand {
             do { try state.markScanned(read) } catch { throw CommandFailure.store(error.message) }
             read.removeAll(keepingCapacity: true)
         }
-        for path in paths {
-            let messages = try runner.messages(at: path).skipping { key, stamp in
+        let sources = try paths.map { try runner.messages(at: $0) }
+        progress.total = sources.reduce(0) { $0 + $1.count }
+        for source in sources {
+            let messages = source.skipping { key, stamp in
                 guard let seen = known[key], seen.size == stamp.size, seen.modified == stamp.modified else { return false }
                 skipped += 1
+                progress.total -= 1
                 return true
             }
             try scanner.scan(messages) { report in
@@ -88,7 +94,7 @@ struct ScanCommand: ParsableCommand {
         try flushRead()
         summary.skippedUnchanged = skipped
         progress.finish()
-        if !json { Output.write(renderer.render(summary)) }
+        if !json { Output.write(renderer.render(summary, seconds: progress.elapsed)) }
         if let failure = summary.storeFailure { throw CommandFailure.store(failure) }
     }
 }

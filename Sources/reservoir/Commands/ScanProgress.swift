@@ -1,12 +1,15 @@
 import Glibc
 
-/// A one-line progress display on standard error — messages, rate, megabytes — redrawn at
-/// most every ``interval`` seconds, and only when standard error is a terminal.
+/// A one-line progress display on standard error — messages of the total, rate, megabytes,
+/// time left — redrawn at most every ``interval`` seconds, only when standard error is a
+/// terminal.
 struct ScanProgress {
     static let interval = 0.1
 
     let enabled: Bool
     private var messages = 0
+    /// Messages expected in all; skipped ones are taken off as they are skipped.
+    var total = 0
     private var bytes = 0
     private let started: Double
     private var lastDrawn: Double = 0
@@ -27,6 +30,8 @@ struct ScanProgress {
         }
     }
 
+    var elapsed: Double { Self.monotonic() - started }
+
     func finish() {
         guard enabled else { return }
         draw(Self.monotonic())
@@ -37,7 +42,10 @@ struct ScanProgress {
         let elapsed = max(now - started, 0.001)
         let rate = Int(Double(messages) / elapsed)
         let megabytes = Double(bytes) / 1_048_576
-        let line = "\r\u{1B}[2Kscanning: \(messages) messages · \(rate)/s · \(Int(megabytes)) MB · \(Int(elapsed)) s"
+        var line = "\r\u{1B}[2Kscanning: \(messages)"
+        if total >= messages, total > 0 { line += "/\(total)" }
+        line += " messages · \(rate)/s · \(Int(megabytes)) MB · \(Int(elapsed)) s"
+        if total > messages, rate > 0 { line += " · about \((total - messages) / rate + 1) s left" }
         _ = Output.bytes(Array(line.utf8), to: STDERR_FILENO)
     }
 
