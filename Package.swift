@@ -66,12 +66,14 @@ let package = Package(
         .testTarget(name: "MarkupTests", dependencies: ["Markup"], exclude: ["Fixtures"], swiftSettings: strictSettings),
         .testTarget(name: "ReservationsTests", dependencies: ["Reservations", "Markup"], swiftSettings: strictSettings),
         .testTarget(name: "EventStoreTests", dependencies: ["EventStore", "Reservations", "Markup"], swiftSettings: strictSettings),
-        .testTarget(name: "EventStorePostgresTests", dependencies: ["EventStorePostgres", "EventStore"],
+        // A throwaway PostgreSQL server for the tests of both the store and the CLI.
+        .target(name: "PostgresTestSupport", path: "Tests/PostgresTestSupport", swiftSettings: strictSettings),
+        .testTarget(name: "EventStorePostgresTests", dependencies: ["EventStorePostgres", "EventStore", "PostgresTestSupport"],
                     swiftSettings: strictSettings),
         .testTarget(name: "ICalendarTests", dependencies: ["ICalendar", "EventStore", "Reservations", "Markup"], swiftSettings: strictSettings),
         .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "MIME", "DNS", "DKIM", "Reservations", "EventStore"],
                     swiftSettings: strictSettings),
-        .testTarget(name: "ReservoirCLITests", dependencies: ["reservoir"], swiftSettings: strictSettings),
+        .testTarget(name: "ReservoirCLITests", dependencies: ["reservoir", "PostgresTestSupport"], swiftSettings: strictSettings),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -42,15 +42,32 @@ final class PostgresConnection {
         let valueArray: [UnsafePointer<CChar>?] = values.map { UnsafePointer($0) } + [nil]
         // "Note that PQconnectdbParams returns a non-null pointer unless libpq is unable to
         // allocate a new PGconn structure." (libpq §34.1)
-        guard let connection = PQconnectdbParams(keywordArray, valueArray, 1) else {
-            throw EventStoreError(.cannotOpen, "cannot connect to \(description): out of memory")
-        }
-        guard PQstatus(connection) == CONNECTION_OK else {
+        var deadline = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &deadline)
+        deadline.tv_sec += Self.connectRetrySeconds
+        var pause: UInt32 = 20_000
+        while true {
+            var timedOut: Int32 = 0
+            guard let connection = reservoir_pq_connect(keywordArray, valueArray, &timedOut) else {
+                throw EventStoreError(.cannotOpen, timedOut != 0
+                    ? "cannot connect to PostgreSQL at \(description): no answer within connect_timeout"
+                    : "cannot connect to \(description): out of memory")
+            }
+            if PQstatus(connection) == CONNECTION_OK {
+                handle = connection
+                break
+            }
             let reason = Self.trimmed(String(cString: PQerrorMessage(connection)))
             PQfinish(connection)
-            throw EventStoreError(.cannotOpen, "cannot connect to PostgreSQL at \(description): \(reason)")
+            var now = timespec()
+            clock_gettime(CLOCK_MONOTONIC, &now)
+            guard Self.isTransient(connectFailure: reason), now.tv_sec < deadline.tv_sec else {
+                throw EventStoreError(.cannotOpen, "cannot connect to PostgreSQL at \(description): \(reason)")
+            }
+            // Jittered, growing pauses so many deliveries waiting for a slot do not retry in step.
+            usleep(UInt32.random(in: pause / 2...pause))
+            pause = min(pause * 2, 400_000)
         }
-        handle = connection
         // libpq prints notices (e.g. "relation already exists, skipping") to stderr by
         // default; the filter hook must keep stderr quiet, so drop them.
         PQsetNoticeProcessor(handle, { _, _ in }, nil)
@@ -60,16 +77,47 @@ final class PostgresConnection {
         PQfinish(handle)
     }
 
+    /// Seconds during which a refused connection is tried again when the refusal is
+    /// temporary; below the filter's default time budget of 5 s.
+    static let connectRetrySeconds = 3
+
+    /// A refusal that goes away by itself: the server is full (SQLSTATE 53300 "sorry, too many
+    /// clients already"), starting, stopping or in recovery (57P03), or not listening yet
+    /// during a restart. libpq gives no SQLSTATE for a failed connection, only the server's
+    /// message, so the server's English messages are matched. A wrong password, an unknown
+    /// database or role fail at once.
+    static func isTransient(connectFailure message: String) -> Bool {
+        let transient = ["too many clients", "remaining connection slots are reserved",
+                         "the database system is starting up", "the database system is shutting down",
+                         "the database system is in recovery mode", "the database system is not yet accepting connections",
+                         "connection refused", "no such file or directory",
+                         "server closed the connection unexpectedly", "terminating connection due to administrator command"]
+        let lowered = message.lowercased()
+        return transient.contains { lowered.contains($0) }
+    }
+
     var isBroken: Bool { PQstatus(handle) != CONNECTION_OK }
 
     /// Not idle: inside a transaction block, possibly a failed one.
     var isInTransaction: Bool { PQtransactionStatus(handle) != PQTRANS_IDLE }
 
-    /// Closes and reopens the connection with the same parameters (`PQreset`); true when the
+    /// Closes and reopens the connection with the same parameters (`PQreset`), waiting up to
+    /// ``connectRetrySeconds`` while the server refuses for a temporary reason; true when the
     /// new connection is up.
     func reset() -> Bool {
-        PQreset(handle)
-        return PQstatus(handle) == CONNECTION_OK
+        var pause: UInt32 = 20_000
+        var waited: UInt32 = 0
+        while true {
+            PQreset(handle)
+            if PQstatus(handle) == CONNECTION_OK { return true }
+            // A server restarting refuses connections for a moment: wait for it, within bounds.
+            guard Self.isTransient(connectFailure: lastError), waited < UInt32(Self.connectRetrySeconds) * 1_000_000 else {
+                return false
+            }
+            usleep(pause)
+            waited += pause
+            pause = min(pause * 2, 400_000)
+        }
     }
 
     var lastError: String { Self.trimmed(String(cString: PQerrorMessage(handle))) }

@@ -16,6 +16,9 @@ public final class PostgresEventStore: EventStore {
     /// default READ COMMITTED isolation the row lock makes writers queue and retries are rare;
     /// a site running SERIALIZABLE sees one per concurrent writer of the same event.
     public static let maximumTransactionAttempts = 10
+    /// How many times one `apply` reconnects after losing its connection (a server restarting
+    /// can accept a connection and close it again while it shuts down).
+    public static let maximumReconnects = 3
     /// Upper bound of the random pause before a retry, so colliding writers spread out.
     public static let maximumRetryPauseMicroseconds: UInt32 = 50_000
     /// Seconds a connection attempt may take, unless the URL says otherwise.
@@ -220,12 +223,13 @@ public final class PostgresEventStore: EventStore {
 
     /// Runs `body` in `BEGIN … COMMIT`. The whole transaction is run again, up to
     /// ``maximumTransactionAttempts`` times, when PostgreSQL reports a serialization failure
-    /// or a deadlock, and once more after reconnecting (`PQreset`) when the connection dropped.
+    /// or a deadlock, and again after reconnecting (`PQreset`, up to ``maximumReconnects``
+    /// times) when the connection dropped.
     /// A retry after a connection lost during `COMMIT` is safe: the message is then found in
     /// the history, or the stored content equals the new one, so it is `unchanged`.
     private func transaction<T>(_ body: () throws(PostgresFailure) -> T) throws(EventStoreError) -> T {
         var attempt = 1
-        var reconnected = false
+        var reconnects = 0
         while true {
             do {
                 try connection.execute("BEGIN")
@@ -234,8 +238,8 @@ public final class PostgresEventStore: EventStore {
                 return value
             } catch {
                 if !connection.isBroken, connection.isInTransaction { _ = try? connection.execute("ROLLBACK") }
-                if error.connectionLost, !reconnected {
-                    reconnected = true
+                if error.connectionLost, reconnects < Self.maximumReconnects {
+                    reconnects += 1
                     if connection.reset() { continue }
                 }
                 if error.isRetryable, attempt < Self.maximumTransactionAttempts {

@@ -1,9 +1,10 @@
 import EventStore
 import EventStorePostgres
 import Foundation
+import PostgresTestSupport
 import Testing
 
-@Suite("PostgreSQL event store", .enabled(if: PostgresServer.isAvailable, PostgresServer.skipReason))
+@Suite("PostgreSQL event store", .enabled(if: PostgresServer.isAvailable, Comment(rawValue: PostgresServer.skipReason)))
 struct PostgresEventStoreTests {
     static let key = EventKey(container: "IWDSCA", item: "1")
 

@@ -1,6 +1,7 @@
 import EventStore
 import EventStorePostgres
 import Foundation
+import PostgresTestSupport
 import Testing
 
 /// The backends the shared contract runs against: SQLite always, PostgreSQL when the server

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import PostgresTestSupport
 import Testing
 
 extension ProcessSuites {
@@ -11,39 +12,48 @@ extension ProcessSuites {
             ["--keys", ReservoirBinary.keys, "--allowed-domains", ReservoirBinary.allowed, "--now", ReservoirBinary.now]
         }
 
-        /// The stored events as (key, status) lines, sorted, from `events --all --json`.
+        /// The stored events as "key status sequence" lines, sorted, from `events --all --json`.
         static func events(_ store: String) throws -> [String] {
             let r = try ReservoirBinary.run(["events", "--all", "--json", "--store", store, "--now", ReservoirBinary.now])
             let list = try JSONSerialization.jsonObject(with: r.stdout) as? [[String: Any]] ?? []
             return list.map { item in
-                let id = item["reservationId"] as? String ?? "?"
-                let status = item["reservationStatus"] as? String ?? "?"
-                let leg = (item["reservationFor"] as? [String: Any])?["flightNumber"] as? String ?? ""
-                return "\(id) \(leg) \(status)"
+                "\(item["key"] as? String ?? "?") \(item["status"] as? String ?? "?") \(item["sequence"] as? Int ?? -1)"
             }.sorted()
         }
 
-        @Test("50 filter processes at once on one SQLite store record every reservation once")
-        func concurrentFilters() throws {
-            let tmp = try TemporaryDirectory(); defer { tmp.remove() }
-            let store = "sqlite:\(tmp.path)/events.sqlite3"
-            // The same deliveries one at a time give the reference.
-            let reference = "sqlite:\(tmp.path)/reference.sqlite3"
+        /// 50 deliveries of the flight, hotel, train and restaurant confirmations through
+        /// `reservoir filter` processes running at once on `store`: every message comes out intact,
+        /// nothing is logged, and the store holds what the same deliveries one at a time store.
+        /// `during` runs on another thread while the deliveries go on.
+        static func deliverConcurrently(store: String, reference: String, during: (@Sendable () -> Void)? = nil) throws {
             for n in [4, 5, 6, 1] {
                 let message = try Data(contentsOf: URL(fileURLWithPath: try ReservoirBinary.sample(n)))
                 _ = try ReservoirBinary.run(["filter", "--store", reference] + Self.baseOptions, stdin: message)
             }
-            // 50 deliveries of the flight, hotel, train and restaurant confirmations, in parallel.
             let numbers = (0..<50).map { [4, 5, 6, 1][$0 % 4] }
             let messages = try numbers.map { try Data(contentsOf: URL(fileURLWithPath: try ReservoirBinary.sample($0))) }
             let lock = NSLock()
             nonisolated(unsafe) var results = [ReservoirBinary.Result?](repeating: nil, count: numbers.count)
-            DispatchQueue.concurrentPerform(iterations: numbers.count) { i in
-                let r = try? ReservoirBinary.run(["filter", "--store", store, "--timeout", "60"] + Self.baseOptions, stdin: messages[i])
-                lock.lock()
-                results[i] = r
-                lock.unlock()
+            let side = DispatchGroup()
+            if let during { DispatchQueue.global().async(group: side, execute: during) }
+            // One thread per delivery, released together, so the 50 processes really overlap
+            // (concurrentPerform would run only as many as there are cores).
+            let go = DispatchSemaphore(value: 0)
+            let finished = DispatchGroup()
+            for i in numbers.indices {
+                finished.enter()
+                Thread {
+                    go.wait()
+                    let r = try? ReservoirBinary.run(["filter", "--store", store, "--timeout", "60"] + Self.baseOptions, stdin: messages[i])
+                    lock.lock()
+                    results[i] = r
+                    lock.unlock()
+                    finished.leave()
+                }.start()
             }
+            for _ in numbers { go.signal() }
+            finished.wait()
+            side.wait()
             for (i, r) in results.enumerated() {
                 #expect(r?.status == 0, "delivery \(i): \(r?.stderr ?? "did not run")")
                 #expect(r.map { $0.stdout.suffix(messages[i].count) == messages[i] } == true, "delivery \(i): message damaged")
@@ -52,6 +62,33 @@ extension ProcessSuites {
             let stored = try Self.events(store)
             #expect(stored == (try Self.events(reference)))
             #expect(stored.count == 5, "\(stored)")
+        }
+
+        @Test("50 filter processes at once on one SQLite store record every reservation once")
+        func concurrentFilters() throws {
+            let tmp = try TemporaryDirectory(); defer { tmp.remove() }
+            try Self.deliverConcurrently(store: "sqlite:\(tmp.path)/events.sqlite3", reference: "sqlite:\(tmp.path)/reference.sqlite3")
+        }
+
+        @Test("50 filter processes at once on PostgreSQL with 20 connection slots record every reservation once",
+              .enabled(if: PostgresServer.isAvailable, Comment(rawValue: PostgresServer.skipReason)))
+        func concurrentFiltersOnPostgres() throws {
+            let tmp = try TemporaryDirectory(); defer { tmp.remove() }
+            // Fewer slots than processes: a delivery refused with "too many clients" waits for a slot.
+            let server = try PostgresServer(maxConnections: 20); defer { server.stop() }
+            try Self.deliverConcurrently(store: try server.makeDatabase(), reference: "sqlite:\(tmp.path)/reference.sqlite3")
+        }
+
+        @Test("PostgreSQL restarted while 50 deliveries run: none lost, none duplicated",
+              .enabled(if: PostgresServer.isAvailable, Comment(rawValue: PostgresServer.skipReason)))
+        func postgresRestartedDuringDeliveries() throws {
+            let tmp = try TemporaryDirectory(); defer { tmp.remove() }
+            let server = try PostgresServer(); defer { server.stop() }
+            let database = try server.makeDatabase()
+            try Self.deliverConcurrently(store: database, reference: "sqlite:\(tmp.path)/reference.sqlite3") {
+                usleep(300_000)
+                do { try server.restart() } catch { Issue.record("restart failed: \(error)") }
+            }
         }
 
         @Test("a store that cannot be opened: the filter passes the message through, exit 0, one line on stderr")
@@ -66,6 +103,89 @@ extension ProcessSuites {
             // ingest asks the MTA to retry instead (EX_TEMPFAIL) or reports the unusable store (EX_CANTCREAT).
             let ingest = try ReservoirBinary.run(["ingest", "-", "--store", "sqlite:/dev/null/events.sqlite3"] + Self.baseOptions, stdin: message)
             #expect([73, 75].contains(ingest.status), "ingest exit \(ingest.status): \(ingest.stderr)")
+        }
+
+        /// A small tmpfs mounted for one test, so the store's file system can fill up or turn
+        /// read-only; nil when mounting is not allowed here (not root, or no CAP_SYS_ADMIN).
+        struct SmallFileSystem {
+            let path: String
+            init?(kilobytes: Int) {
+                guard getuid() == 0 else { return nil }
+                let dir = NSTemporaryDirectory() + "reservoir-fs-\(UUID().uuidString)"
+                try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+                guard Self.mount(["-t", "tmpfs", "-o", "size=\(kilobytes)k", "tmpfs", dir]) else {
+                    try? FileManager.default.removeItem(atPath: dir)
+                    return nil
+                }
+                path = dir
+            }
+            static func mount(_ arguments: [String], tool: String = "/bin/mount") -> Bool {
+                let p = Process()
+                p.executableURL = URL(fileURLWithPath: tool)
+                p.arguments = arguments
+                p.standardError = FileHandle.nullDevice
+                guard (try? p.run()) != nil else { return false }
+                p.waitUntilExit()
+                return p.terminationStatus == 0
+            }
+            func remountReadOnly() -> Bool { Self.mount(["-o", "remount,ro", path]) }
+            /// Fills the file system with one file until writing fails (ENOSPC).
+            func fill() {
+                let fd = open(path + "/filler", O_WRONLY | O_CREAT, 0o600)
+                let block = [UInt8](repeating: 0, count: 4096)
+                while write(fd, block, block.count) > 0 {}
+                close(fd)
+            }
+            func unfill() { unlink(path + "/filler") }
+            func remove() {
+                _ = Self.mount([path], tool: "/bin/umount")
+                try? FileManager.default.removeItem(atPath: path)
+            }
+        }
+        static var canMount: Bool {
+            guard let fs = SmallFileSystem(kilobytes: 64) else { return false }
+            fs.remove()
+            return true
+        }
+
+        @Test("disk full under the store: the filter passes mail through and logs one line; with space back, the next delivery is recorded",
+              .enabled(if: canMount, "needs root and mount(8) for a small tmpfs"))
+        func diskFull() throws {
+            let fs = try #require(SmallFileSystem(kilobytes: 512)); defer { fs.remove() }
+            let store = "sqlite:\(fs.path)/events.sqlite3"
+            let restaurant = try Data(contentsOf: URL(fileURLWithPath: try ReservoirBinary.sample(1)))
+            let flight = try Data(contentsOf: URL(fileURLWithPath: try ReservoirBinary.sample(4)))
+            let first = try ReservoirBinary.run(["filter", "--store", store] + Self.baseOptions, stdin: restaurant)
+            #expect(first.status == 0 && first.stderr.isEmpty, "\(first.stderr)")
+            fs.fill()
+            let full = try ReservoirBinary.run(["filter", "--store", store] + Self.baseOptions, stdin: flight)
+            #expect(full.status == 0)
+            #expect(full.stdout.suffix(flight.count) == flight, "message damaged on a full disk")
+            #expect(full.stderr.split(separator: "\n").count == 1, "\(full.stderr)")
+            #expect(full.stderr.contains("reservoir: filter:"))
+            fs.unfill()
+            let again = try ReservoirBinary.run(["filter", "--store", store] + Self.baseOptions, stdin: flight)
+            #expect(again.status == 0 && again.stderr.isEmpty, "\(again.stderr)")
+            let stored = try Self.events(store)
+            #expect(stored.filter { $0.hasPrefix("IWDSCA") }.count == 1, "\(stored)")
+            #expect(stored.count == 3, "the restaurant and both flight legs: \(stored)")
+        }
+
+        @Test("a store on a read-only file system: the filter passes mail through and logs one line; ingest asks for a retry",
+              .enabled(if: canMount, "needs root and mount(8) for a small tmpfs"))
+        func readOnlyStore() throws {
+            let fs = try #require(SmallFileSystem(kilobytes: 1024)); defer { fs.remove() }
+            let store = "sqlite:\(fs.path)/events.sqlite3"
+            let restaurant = try Data(contentsOf: URL(fileURLWithPath: try ReservoirBinary.sample(1)))
+            let flight = try Data(contentsOf: URL(fileURLWithPath: try ReservoirBinary.sample(4)))
+            _ = try ReservoirBinary.run(["filter", "--store", store] + Self.baseOptions, stdin: restaurant)
+            try #require(fs.remountReadOnly())
+            let r = try ReservoirBinary.run(["filter", "--store", store] + Self.baseOptions, stdin: flight)
+            #expect(r.status == 0)
+            #expect(r.stdout.suffix(flight.count) == flight)
+            #expect(r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
+            let ingest = try ReservoirBinary.run(["ingest", "-", "--store", store] + Self.baseOptions, stdin: flight)
+            #expect([73, 74, 75].contains(ingest.status), "ingest exit \(ingest.status): \(ingest.stderr)")
         }
 
         @Test("a DNS server that does not answer is a temporary error, never a pass")

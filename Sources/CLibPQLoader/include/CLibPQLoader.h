@@ -8,4 +8,10 @@
 int reservoir_libpq_load(void);
 const char *reservoir_libpq_error(void);
 
+/* Connects like PQconnectdbParams (expand_dbname 1) with notices silenced from the start and
+ * the attempt bounded by connect_timeout. Returns NULL when out of memory or, with *timed_out
+ * set, past the timeout; otherwise check PQstatus. */
+struct pg_conn;
+struct pg_conn *reservoir_pq_connect(const char *const *keywords, const char *const *values, int *timed_out);
+
 #endif

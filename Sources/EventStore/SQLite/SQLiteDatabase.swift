@@ -26,9 +26,29 @@ final class SQLiteDatabase {
         handle = db
         sqlite3_busy_timeout(db, busyTimeoutMilliseconds)
         sqlite3_extended_result_codes(db, 1)
-        try execute("PRAGMA journal_mode=WAL")
+        try enableWAL(busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         try execute("PRAGMA synchronous=NORMAL")
         try execute("PRAGMA foreign_keys=ON")
+    }
+
+    /// Switches to WAL unless the file is in WAL already (the mode is persistent: "the WAL
+    /// journaling mode ... persists across database connections", sqlite.org/wal.html). The
+    /// switch needs an exclusive lock, and when processes open a new store at the same moment
+    /// SQLite may answer SQLITE_BUSY without calling the busy handler (to avoid a deadlock), so
+    /// the switch is tried again with short pauses, within the busy timeout.
+    private func enableWAL(busyTimeoutMilliseconds: Int32) throws(EventStoreError) {
+        var waited: Int32 = 0
+        while true {
+            do {
+                if try prepare("PRAGMA journal_mode").rows().first?.text(0)?.lowercased() == "wal" { return }
+                try execute("PRAGMA journal_mode=WAL")
+                return
+            } catch where error.kind == .busy && waited < busyTimeoutMilliseconds {
+                let pause = Int32.random(in: 5...50)
+                usleep(UInt32(pause) * 1_000)
+                waited += pause
+            }
+        }
     }
 
     deinit {

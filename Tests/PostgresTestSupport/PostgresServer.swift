@@ -1,5 +1,4 @@
 import Foundation
-import Testing
 
 /// A throwaway PostgreSQL cluster from the Debian packages (`postgresql`), in a temporary
 /// directory, listening only on a Unix socket there. When the tests run as root the server
@@ -7,10 +6,10 @@ import Testing
 ///
 /// `@unchecked Sendable`: every property is immutable after `start()`; the processes it drives
 /// are external.
-final class PostgresServer: @unchecked Sendable {
+public final class PostgresServer: @unchecked Sendable {
     /// `initdb`, `pg_ctl` and `createdb` from the newest installed major version, nil when
     /// PostgreSQL is not installed.
-    static let binDirectory: String? = {
+    public static let binDirectory: String? = {
         let root = "/usr/lib/postgresql"
         let versions = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
         return versions.sorted { (Int($0) ?? 0) > (Int($1) ?? 0) }
@@ -19,11 +18,11 @@ final class PostgresServer: @unchecked Sendable {
                 && FileManager.default.isExecutableFile(atPath: $0 + "/pg_ctl") }
     }()
 
-    static let isAvailable = binDirectory != nil
-    static let skipReason: Comment = "PostgreSQL server binaries (initdb, pg_ctl) not found under /usr/lib/postgresql/*/bin; install the postgresql package"
+    public static let isAvailable = binDirectory != nil
+    public static let skipReason = "PostgreSQL server binaries (initdb, pg_ctl) not found under /usr/lib/postgresql/*/bin; install the postgresql package"
 
     /// The suite-wide server, started on first use and stopped when the test process exits.
-    static let shared: Result<PostgresServer, ServerError> = {
+    public static let shared: Result<PostgresServer, ServerError> = {
         do {
             let server = try PostgresServer()
             atexit { if case .success(let server) = PostgresServer.shared { server.stop() } }
@@ -35,19 +34,22 @@ final class PostgresServer: @unchecked Sendable {
         }
     }()
 
-    struct ServerError: Error, CustomStringConvertible {
-        var message: String
-        var description: String { message }
+    public struct ServerError: Error, CustomStringConvertible {
+        public var message: String
+        public var description: String { message }
     }
 
-    let directory: String
+    public let directory: String
     private let bin: String
     /// The account the server runs as when we are root.
     private let account: String?
     private var dataDirectory: String { directory + "/data" }
     private let databaseCounter = Counter()
+    private let maxConnections: Int
 
-    init() throws {
+    /// `maxConnections`: the server's `max_connections` (3 of them are reserved for superusers).
+    public init(maxConnections: Int = 50) throws {
+        self.maxConnections = maxConnections
         guard let bin = Self.binDirectory else { throw ServerError(message: "no PostgreSQL binaries") }
         self.bin = bin
         var template = Array("/tmp/reservoir-pg-XXXXXX".utf8CString)
@@ -67,34 +69,34 @@ final class PostgresServer: @unchecked Sendable {
         try start()
     }
 
-    func start() throws {
+    public func start() throws {
         try run(server: true, "pg_ctl", ["-D", dataDirectory, "-l", directory + "/server.log", "-w", "-t", "60",
                                          "-o", serverOptions, "start"])
     }
 
     /// Restarts the server, waiting until it accepts connections again; open connections break.
-    func restart() throws {
+    public func restart() throws {
         try run(server: true, "pg_ctl", ["-D", dataDirectory, "-l", directory + "/server.log", "-w", "-t", "60",
                                          "-m", "fast", "-o", serverOptions, "restart"])
     }
 
     private var serverOptions: String {
-        "-c listen_addresses='' -c unix_socket_directories='\(directory)' -c fsync=off -c max_connections=50"
+        "-c listen_addresses='' -c unix_socket_directories='\(directory)' -c fsync=off -c max_connections=\(maxConnections)"
     }
 
-    func stop() {
+    public func stop() {
         _ = try? run(server: true, "pg_ctl", ["-D", dataDirectory, "-m", "immediate", "-w", "stop"])
         try? FileManager.default.removeItem(atPath: directory)
     }
 
     /// A new empty database; its URL.
-    func makeDatabase() throws -> String {
+    public func makeDatabase() throws -> String {
         let name = "reservoir_test_\(databaseCounter.next())"
         try run(server: false, "createdb", ["-h", directory, "-U", "postgres", name])
         return url(database: name)
     }
 
-    func url(database: String) -> String {
+    public func url(database: String) -> String {
         "postgresql:///\(database)?host=\(directory)&user=postgres"
     }
 
@@ -113,10 +115,10 @@ final class PostgresServer: @unchecked Sendable {
 }
 
 /// A thread-safe counter. `@unchecked Sendable`: the value is only touched under the lock.
-final class Counter: @unchecked Sendable {
+public final class Counter: @unchecked Sendable {
     private let lock = NSLock()
     private var value = 0
-    func next() -> Int {
+    public func next() -> Int {
         lock.lock(); defer { lock.unlock() }
         value += 1
         return value
@@ -127,7 +129,7 @@ extension PostgresServer {
     /// Runs a command with `posix_spawn` and `waitpid`, its output sent to a temporary file.
     /// Not Foundation's `Process` nor a pipe: the server `pg_ctl start` leaves running would
     /// inherit them and `waitUntilExit` / reading to the end would never return.
-    static func spawn(_ command: [String]) throws -> (status: Int32, output: String) {
+    public static func spawn(_ command: [String]) throws -> (status: Int32, output: String) {
         let path = NSTemporaryDirectory() + "reservoir-pg-output-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: path) }
         var actions = posix_spawn_file_actions_t()
@@ -136,6 +138,14 @@ extension PostgresServer {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        // Nothing else open in the test process reaches the server: a server started while
+        // other tests feed pipes to their children would hold those pipes open for its lifetime.
+        // posix_spawn_file_actions_addclosefrom_np (glibc 2.34) is not in Swift's Glibc module.
+        typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else {
+            throw ServerError(message: "glibc without posix_spawn_file_actions_addclosefrom_np")
+        }
+        _ = unsafeBitCast(symbol, to: CloseFrom.self)(&actions, 3)
         let argv = command.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
@@ -150,7 +160,7 @@ extension PostgresServer {
     }
 
     /// Runs one SQL command as the superuser with `psql`.
-    func psql(url: String, _ sql: String) throws {
+    public func psql(url: String, _ sql: String) throws {
         let psql = Self.binDirectory.map { $0 + "/psql" } ?? "/usr/bin/psql"
         let (status, text) = try Self.spawn([psql, "-X", "-q", "-v", "ON_ERROR_STOP=1", "-d", url, "-c", sql])
         guard status == 0 else { throw ServerError(message: "psql failed: \(text)") }
