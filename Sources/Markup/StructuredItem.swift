@@ -19,7 +19,7 @@ public struct StructuredItem: Sendable, Equatable {
 /// Something the extractor repaired or dropped: a stable code and a sentence.
 public struct MarkupDiagnostic: Sendable, Hashable {
     /// One of: `json-repaired` (the message names the repair and its line and column in the
-    /// script), `json-invalid` (unreadable from that position on; earlier values kept),
+    /// script), `json-unrecoverable` (unreadable from that position on; earlier values kept),
     /// `json-too-deep`, `json-too-large`, `json-ld-empty`, `json-ld-not-object`,
     /// `html-too-large`, `html-invalid`, `microdata-repaired` (an item on a `<p>` closed early
     /// by the parser), `microdata-orphan-property`, `microdata-cycle`, `microdata-too-deep`,

@@ -52,7 +52,11 @@ public final class ReservationPipeline {
             ReportedReservation(reservation: $0, event: CalendarEvent($0), change: nil)
         }
         if !items.isEmpty, !trust.trusted {
-            diagnostics.append(ReportDiagnostic(stage: .trust, code: "untrusted", message: trust.reason))
+            // RFC 6376 §8.2: a valid signature with l= shorter than the body leaves the rest
+            // unsigned; its own code so a sender can see why the markup was not taken.
+            let partial = signatures.contains { $0.result == .pass && !$0.coversWholeBody }
+            diagnostics.append(ReportDiagnostic(stage: .trust, code: partial ? "untrusted-partial-signature" : "untrusted",
+                                                message: trust.reason))
         }
         return MessageReport(
             origin: raw.origin, size: raw.bytes.count, subject: message.subject, from: message.from, messageID: message.messageID,

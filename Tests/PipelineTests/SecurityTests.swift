@@ -75,3 +75,49 @@ struct SecurityTests {
         #expect(!Self.policy.decide(signatures: [failed, Self.pass("attacker.example")], fromDomains: ["epicsteak.example"]).trusted)
     }
 }
+
+/// End to end through the verifier: a real signature with `l=`, markup appended after it.
+@Suite("A signature with l= does not vouch for what follows it")
+struct PartialSignatureTests {
+    static let key = Samples.root.appendingPathComponent("scripts/samples/sample-dkim-key.pem")
+
+    static func signed(signedBody: String, appended: String) throws -> RawMessage {
+        let header = "From: EPIC Steak <reservations@epicsteak.example>\nTo: jane@example.org\nSubject: Your table\n"
+            + "Date: Sat, 21 Nov 2026 10:00:00 -0800\nMessage-ID: <partial@epicsteak.example>\n"
+            + "MIME-Version: 1.0\nContent-Type: text/html; charset=utf-8\n\n"
+        let unsigned = Array((header + signedBody).utf8)
+        let signer = try DKIMSigner(privateKeyPEM: try String(contentsOf: key, encoding: .utf8))
+        // Simple body canonicalization: the signed length is the body's length with CRLF line ends.
+        let length = signedBody.replacingOccurrences(of: "\n", with: "\r\n").utf8.count
+        let field = try signer.sign(unsigned, domain: "epicsteak.example", selector: "s2026",
+                                    headers: ["From", "To", "Subject", "Date", "Message-ID", "Content-Type"],
+                                    canonicalization: try #require(DKIMCanonicalization(tag: "relaxed/simple")),
+                                    timestamp: Samples.now - 3600, expiration: nil, bodyLength: length)
+        return RawMessage(bytes: Array((field + header + signedBody + appended).utf8), origin: MessageOrigin())
+    }
+
+    static let markup = """
+        <script type="application/ld+json">{"@context":"https://schema.org","@type":"FoodEstablishmentReservation",
+        "reservationId":"FORGED1","reservationStatus":"https://schema.org/ReservationConfirmed",
+        "startTime":"2031-05-12T19:30:00-07:00","reservationFor":{"@type":"Restaurant","name":"EPIC Steak"}}</script>
+
+        """
+
+    @Test("markup appended after l= is read but not trusted, with untrusted-partial-signature")
+    func appendedMarkup() throws {
+        let raw = try Self.signed(signedBody: "<html><body><p>Thank you for dining with us.</p>\n", appended: Self.markup + "</body></html>\n")
+        let report = try Samples.pipeline().analyze(raw)
+        #expect(report.signatures.first?.result == .pass, "the signed part is intact: \(report.signatures)")
+        #expect(report.items.map(\.reservation.reservationID) == ["FORGED1"])
+        #expect(!report.trust.trusted)
+        #expect(report.diagnostics.map(\.code).contains("untrusted-partial-signature"))
+    }
+
+    @Test("the same markup inside the signed length is trusted: l= covering the whole body")
+    func wholeBodySigned() throws {
+        let raw = try Self.signed(signedBody: "<html><body>\n" + Self.markup + "</body></html>\n", appended: "")
+        let report = try Samples.pipeline().analyze(raw)
+        #expect(report.trust.trusted, "\(report.trust.reason)")
+        #expect(!report.diagnostics.map(\.code).contains("untrusted-partial-signature"))
+    }
+}

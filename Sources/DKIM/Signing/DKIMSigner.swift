@@ -28,17 +28,21 @@ public struct DKIMSigner {
     var algorithm: String { key.kind == .rsa ? "rsa-sha256" : "ed25519-sha256" }
 
     /// The whole DKIM-Signature field, folded, ending with the message's own line break.
-    /// `From` is signed even when `headers` omits it (RFC 6376 §5.4).
+    /// `From` is signed even when `headers` omits it (RFC 6376 §5.4). `bodyLength` adds `l=`:
+    /// only that many bytes of the canonicalized body are signed (RFC 6376 §3.5; meant for
+    /// tests of verifiers, since content after it is unprotected, §8.2).
     public func sign(_ message: [UInt8], domain: String, selector: String, headers: [String],
-                     canonicalization: DKIMCanonicalization, timestamp: Int64, expiration: Int64?) throws -> String {
+                     canonicalization: DKIMCanonicalization, timestamp: Int64, expiration: Int64?,
+                     bodyLength: Int? = nil) throws -> String {
         let parsed = Message(bytes: message)
         let lineBreak = Self.lineBreak(of: message)
         var names = headers.map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }
         if !names.contains(where: { $0.lowercased() == "from" }) { names.insert("From", at: 0) }
-        let body = BodyHashComputation(bytes: message, range: parsed.bodyRange, relaxed: canonicalization.relaxedBody, limit: nil)
+        let body = BodyHashComputation(bytes: message, range: parsed.bodyRange, relaxed: canonicalization.relaxedBody,
+                                        limit: bodyLength)
 
         var field = "DKIM-Signature: v=1; a=\(algorithm); c=\(canonicalization.tag); d=\(domain); s=\(selector);" + lineBreak
-        field += "\tt=\(timestamp);" + (expiration.map { " x=\($0);" } ?? "") + lineBreak
+        field += "\tt=\(timestamp);" + (expiration.map { " x=\($0);" } ?? "") + (bodyLength.map { " l=\($0);" } ?? "") + lineBreak
         field += "\th=" + names.joined(separator: ":") + ";" + lineBreak
         field += "\tbh=" + Base64.encode(body.hash) + ";" + lineBreak
         field += "\tb="

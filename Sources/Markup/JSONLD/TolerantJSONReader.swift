@@ -2,7 +2,7 @@
 public struct JSONReading: Sendable {
     public var values: [JSONValue]
     public var diagnostics: [MarkupDiagnostic]
-    /// True when part of the text could not be read (`json-invalid`); values read before the
+    /// True when part of the text could not be read (`json-unrecoverable`); values read before the
     /// failure are kept.
     public var failed: Bool
 }
@@ -509,7 +509,7 @@ public struct TolerantJSONReader {
 
     private mutating func fail(_ what: String, at offset: Int, withLocation: Bool = true) {
         failed = true
-        diagnostics.append(MarkupDiagnostic(code: "json-invalid", message: withLocation ? "\(what) \(location(of: offset))" : what))
+        diagnostics.append(MarkupDiagnostic(code: "json-unrecoverable", message: withLocation ? "\(what) \(location(of: offset))" : what))
     }
 
     /// "at line L, column C", both counted from 1, columns in bytes. Lines are counted on from

@@ -2,15 +2,20 @@
 public struct ReservationDiagnostic: Sendable, Equatable, CustomStringConvertible {
     public enum Code: String, Sendable, Equatable, CaseIterable {
         /// A date-time without an offset: kept as wall-clock (floating) time.
-        case noTimeZone = "no-time-zone"
+        case missingTimeZone = "missing-timezone"
         /// The reservation ended before `now`; dropped.
         case ended
-        /// A second item with a key already seen in the message; dropped.
-        case duplicateItem = "duplicate-item"
+        /// A second item with the same container and item reference as one already seen in the
+        /// message; dropped.
+        case duplicateItemReference = "duplicate-item-reference"
         /// An item that is not a reservation kind we know; ignored.
-        case unknownType = "unknown-type"
-        /// A property a calendar event needs is absent (start, `reservationFor`, booking number).
-        case missingField = "missing-field"
+        case unsupportedType = "unsupported-type"
+        /// A property a calendar event needs is absent (start, `reservationFor`); item dropped.
+        case missingRequiredProperty = "missing-required-property"
+        /// Neither `reservationId` nor `reservationNumber`: a key is derived from title and date.
+        case missingReservationID = "missing-reservation-id"
+        /// No `reservationStatus`: read as confirmed, as Apple and Google do.
+        case missingStatus = "missing-status"
         /// A property was recovered from the wrong place (Apple's `startDate` on the restaurant).
         case repaired
         /// A property is present but unreadable (a date that is not ISO 8601, an unknown status).

@@ -27,7 +27,7 @@ struct CandidateFinder {
                                    "modifyReservationUrl", "url", "checkinUrl", "provider", "broker",
                                    "bookingTime", "totalPrice", "priceCurrency"]
 
-    /// One item of the message; an item that holds no reservation gets `unknown-type`.
+    /// One item of the message; an item that holds no reservation gets `unsupported-type`.
     mutating func visitTopLevel(_ value: JSONValue) {
         let before = candidates.count
         visit(value, depth: 0, inherited: nil)
@@ -35,7 +35,7 @@ struct CandidateFinder {
         let names = Self.typeList(value)
         let what = names.isEmpty ? "an item without @type" : "an item of type \(names.joined(separator: ", "))"
         diagnostics.append(ReservationDiagnostic(
-            code: .unknownType,
+            code: .unsupportedType,
             message: "\(what) is not a reservation kind Reservoir reads (FoodEstablishmentReservation, LodgingReservation, RentalCarReservation, FlightReservation, TrainReservation, BusReservation, BoatReservation, EventReservation, TaxiReservation); ignored"))
     }
 

@@ -70,7 +70,7 @@ struct ReservationInterpreter {
             // A cancellation only needs the key to cancel what is stored; anything else
             // without a start cannot be placed in a calendar.
             guard status == .cancelled else {
-                note(.missingField, "no start time (\(startProperty)); a calendar event needs one, item dropped")
+                note(.missingRequiredProperty, "no start time (\(startProperty)); a calendar event needs one, item dropped")
                 return nil
             }
         }
@@ -117,7 +117,10 @@ struct ReservationInterpreter {
     /// `reservationStatus`; missing means confirmed (Google: confirmation mails carry
     /// `ReservationConfirmed`; Apple treats a reservation without status as confirmed).
     mutating func readStatus() -> ReservationStatus {
-        guard let raw = node.text("reservationStatus") else { return .confirmed }
+        guard let raw = node.text("reservationStatus") else {
+            note(.missingStatus, "no reservationStatus; read as confirmed (add https://schema.org/ReservationConfirmed)")
+            return .confirmed
+        }
         if let status = SchemaVocabulary.status(raw) { return status }
         note(.invalidValue, "reservationStatus \"\(raw)\" is not a ReservationStatusType; read as confirmed")
         return .confirmed
@@ -130,7 +133,7 @@ struct ReservationInterpreter {
         if let id = node.text("reservationId", "reservationNumber", "@id") { return id }
         let basis = [category.rawValue, draft.title, draft.start?.date ?? ""].joined(separator: "\u{1F}")
         let derived = "derived-" + Self.fnv1a(basis)
-        note(.missingField, "no reservationId or reservationNumber; using \(derived) from the title and date, so a changed title or date will look like a new booking")
+        note(.missingReservationID, "no reservationId or reservationNumber; using \(derived) from the title and date, so a changed title or date will look like a new booking")
         return derived
     }
 
@@ -198,7 +201,7 @@ struct ReservationInterpreter {
     // MARK: - Times
 
     /// The first of `keys` on `owner` as a date-time. Unreadable text is `invalid-value`; a
-    /// date-time without offset is kept as wall-clock time with `no-time-zone` (Apple Mail
+    /// date-time without offset is kept as wall-clock time with `missing-timezone` (Apple Mail
     /// ignores such times; we keep them so the booking is not lost, and say so).
     mutating func time(_ owner: SchemaNode?, _ keys: [String], path: String = "") -> DateTimeValue? {
         guard let owner else { return nil }
@@ -209,14 +212,14 @@ struct ReservationInterpreter {
                 continue
             }
             if value.offsetSeconds == nil, !value.isDateOnly {
-                note(.noTimeZone, "\(path)\(key) \(raw) has no UTC offset; kept as wall-clock (floating) time")
+                note(.missingTimeZone, "\(path)\(key) \(raw) has no UTC offset; kept as wall-clock (floating) time")
             }
             return value
         }
         return nil
     }
 
-    /// `reservationFor`, or nil with a `missing-field` diagnostic.
+    /// `reservationFor`, or nil with a `missing-required-property` diagnostic.
     /// Text where a Thing belongs (`"reservationFor": "EPIC Steak"`) is read as its name.
     mutating func requiredReservationFor() -> SchemaNode? {
         if let thing = node.node("reservationFor") { return thing }
@@ -224,7 +227,7 @@ struct ReservationInterpreter {
             note(.repaired, "reservationFor is text (\"\(name)\"); read as the name of the \(category.displayName.lowercased())")
             return SchemaNode(JSONObject(pairs: [("name", .string(name))]))
         }
-        note(.missingField, "no reservationFor object (the \(category.displayName.lowercased()) being booked); item dropped")
+        note(.missingRequiredProperty, "no reservationFor object (the \(category.displayName.lowercased()) being booked); item dropped")
         return nil
     }
 }

@@ -10,18 +10,18 @@ public import Markup
 ///   `ReservationPackage.subReservation` (whose legs inherit the package's booking number,
 ///   status and guest).
 /// - Kept items are keyed by (reservationID, itemID); a repeated key keeps the first
-///   (`duplicate-item`), except that another passenger's item adds that passenger's details.
+///   (`duplicate-item-reference`), except that another passenger's item adds that passenger's details.
 /// - With `now`, reservations whose end (or start, without an end) is before `now` are
 ///   dropped; a floating time counts as ending at the latest moment it could (UTC−14:00),
 ///   a date as the end of that day. With `now == nil` nothing is dropped for being past.
 ///
 /// Decisions where the documentation leaves room:
 /// - Booking key: `reservationId`, else `reservationNumber`, else `@id`; with none, a key
-///   derived from category, title and start date (`derived-<FNV-1a>`) plus a `missing-field`
+///   derived from category, title and start date (`derived-<FNV-1a>`) plus a `missing-reservation-id`
 ///   diagnostic, rather than dropping the booking as Apple Mail does.
-/// - A date-time without offset is kept as floating time with `no-time-zone` (Apple Mail
+/// - A date-time without offset is kept as floating time with `missing-timezone` (Apple Mail
 ///   drops it); dates without a time are whole days and need no offset.
-/// - An item without a start is dropped (`missing-field`), except a cancellation, which only
+/// - An item without a start is dropped (`missing-required-property`), except a cancellation, which only
 ///   needs its key to cancel what is stored.
 /// - A missing `reservationStatus` means confirmed; an unknown one too, with `invalid-value`.
 ///
@@ -51,7 +51,7 @@ public enum ReservationReader {
             guard !seen.contains(key) else {
                 if let index = keptIndex[key], mergePassenger(reservation, into: &reservations[index]) { continue }
                 diagnostics.append(ReservationDiagnostic(
-                    code: .duplicateItem,
+                    code: .duplicateItemReference,
                     message: "\(reservation.schemaType) \(reservation.reservationID) item \(reservation.itemID) appears again (\(reservation.title)); the first is kept"))
                 continue
             }

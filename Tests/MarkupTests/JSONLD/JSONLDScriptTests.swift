@@ -53,7 +53,7 @@ func serializedItems(_ extraction: MarkupExtraction) -> [String] {
     @Test func keepsTheRawDiagnosticsWhenDecodingDoesNotHelp() {
         let extraction = extract(#"<script type="application/ld+json">{"@type": &quot;Event</script>"#)
         #expect(extraction.items.isEmpty)
-        #expect(extraction.diagnostics.map(\.code) == ["json-invalid"])
+        #expect(extraction.diagnostics.map(\.code) == ["json-unrecoverable"])
     }
 
     @Test func readsArraysGraphsAndSeveralScripts() {
@@ -94,7 +94,7 @@ func serializedItems(_ extraction: MarkupExtraction) -> [String] {
         """
         let extraction = extract(html)
         #expect(serializedItems(extraction) == [#"{"@type":"Fine"}"#])
-        #expect(extraction.diagnostics.map(\.code) == ["json-invalid"])
+        #expect(extraction.diagnostics.map(\.code) == ["json-unrecoverable"])
     }
 
     @Test func dropsADeeplyNestedScriptQuickly() {

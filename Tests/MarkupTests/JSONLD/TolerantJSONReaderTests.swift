@@ -153,7 +153,7 @@ private func repairs(_ reading: JSONReading) -> [String] {
         let reading = read(text)
         #expect(reading.failed)
         #expect(reading.values.isEmpty)
-        #expect(reading.diagnostics.filter { $0.code == "json-invalid" }.map(\.message) == [message])
+        #expect(reading.diagnostics.filter { $0.code == "json-unrecoverable" }.map(\.message) == [message])
     }
 
     @Test func keepsValuesReadBeforeAFailure() {
@@ -165,7 +165,7 @@ private func repairs(_ reading: JSONReading) -> [String] {
     @Test func rejectsTrailingGarbage() {
         let reading = read(#"{"a": 1} garbage"#)
         #expect(reading.values.count == 1)
-        #expect(reading.diagnostics.contains { $0.code == "json-invalid" && $0.message.contains("after the JSON value") })
+        #expect(reading.diagnostics.contains { $0.code == "json-unrecoverable" && $0.message.contains("after the JSON value") })
     }
 
     @Test func dropsTooDeepValuesFastAndKeepsTheNext() throws {

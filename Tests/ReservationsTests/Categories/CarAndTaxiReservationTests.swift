@@ -19,7 +19,7 @@ struct CarAndTaxiReservationTests {
          "dropoffTime": "2031-08-06T20:00:00-07:00"}
         """)
         let r = try #require(extraction.reservations.first)
-        #expect(extraction.diagnostics.isEmpty)
+        #expect(extraction.codes == ["missing-status"])
         #expect(r.category == .rentalCar)
         #expect(r.title == "Hertz car rental at Hertz San Diego Airport")
         #expect(r.start?.text == "2031-08-05T16:00:00-07:00")

@@ -19,7 +19,7 @@ struct EventReservationTests {
                          "addressRegion": "CA", "postalCode": "94107", "addressCountry": "US"}}}}
         """)
         let r = try #require(extraction.reservations.first)
-        #expect(extraction.diagnostics.isEmpty)
+        #expect(extraction.codes == ["missing-status"])
         #expect(r.category == .event)
         #expect(r.title == "Foo Fighters Concert")
         #expect(r.start?.text == "2031-03-06T19:30:00-08:00")

@@ -66,7 +66,7 @@ struct GroundTripReservationTests {
            "arrivalTime": "2031-03-05T06:30:00-08:00"}}
         """)
         let r = try #require(extraction.reservations.first)
-        #expect(extraction.diagnostics.isEmpty)
+        #expect(extraction.codes == ["missing-status"])
         #expect(r.category == .bus)
         #expect(r.title == "Greyhound Express San Francisco Transbay → Los Angeles Union Station")
         #expect(r.itemID == "2105-SanFranciscoTransbay-2031-03-04")
@@ -103,7 +103,7 @@ struct GroundTripReservationTests {
         #expect(r.start?.offsetSeconds == 3600)
         #expect(r.end?.offsetSeconds == nil)
         #expect(r.title == "ICE 123 Berlin Hbf → Köln Hbf")
-        #expect(extraction.codes == ["no-time-zone"])
+        #expect(extraction.codes == ["missing-timezone", "missing-status"])
         #expect(extraction.diagnostics.first?.message.contains("reservationFor.arrivalTime") == true)
     }
 }

@@ -59,7 +59,7 @@ struct LodgingReservationTests {
          "checkinTime": "2031-08-01", "checkoutTime": "2031-08-03"}
         """)
         let r = try #require(extraction.reservations.first)
-        #expect(extraction.diagnostics.isEmpty)
+        #expect(extraction.codes == ["missing-status"])
         #expect(r.start?.isDateOnly == true)
         #expect(r.start?.local == "2031-08-01T00:00:00")
         #expect(r.end?.local == "2031-08-03T00:00:00")
@@ -74,6 +74,6 @@ struct LodgingReservationTests {
         """)
         let r = try #require(extraction.reservations.first)
         #expect(r.end == nil)
-        #expect(extraction.codes == ["invalid-value"])
+        #expect(extraction.codes == ["missing-status", "invalid-value"])
     }
 }
