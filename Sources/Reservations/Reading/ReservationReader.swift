@@ -34,7 +34,7 @@ public enum ReservationReader {
     public static func read(_ items: [StructuredItem], now: Int64?) -> ReservationExtraction {
         var finder = CandidateFinder()
         for item in items {
-            finder.visitTopLevel(item.value)
+            finder.visitTopLevel(SchemaKeys.localized(item.value, depth: 0) ?? item.value)
         }
         var diagnostics = finder.diagnostics
         var reservations: [Reservation] = []
@@ -96,5 +96,45 @@ public enum ReservationReader {
         guard let time = reservation.end ?? reservation.start else { return nil }
         if let epoch = time.epochSeconds { return epoch }
         return time.localEpochSeconds + (time.isDateOnly ? 86_400 : 0) + floatingTimeSlackSeconds
+    }
+}
+
+/// Property names written as `schema:name`, `http://schema.org/name` or
+/// `https://schema.org/name/` (JSON-LD with a prefix in `@context`, Microdata `itemprop`
+/// URLs) are read as `name`, so the interpreter sees one spelling. A name that is there
+/// already bare wins over a prefixed duplicate; other vocabularies' keys stay as they are.
+enum SchemaKeys {
+    /// The value with its keys localized, or nil when nothing had to change (no copy).
+    static func localized(_ value: JSONValue, depth: Int) -> JSONValue? {
+        guard depth < ReservationLimits.wrapperDepth * 8 else { return nil }
+        switch value {
+        case .object(let object):
+            var changed = false
+            var members: [JSONObject.Member] = []
+            members.reserveCapacity(object.members.count)
+            let bare = Set(object.members.map(\.key).filter { !$0.contains(":") && !$0.contains("/") })
+            for member in object.members {
+                var key = member.key
+                if !key.hasPrefix("@"), key.contains(":") || key.contains("/"), let local = SchemaOrg.localName(key) {
+                    if bare.contains(local) { changed = true; continue }
+                    key = local
+                    changed = true
+                }
+                let inner = localized(member.value, depth: depth + 1)
+                if inner != nil { changed = true }
+                members.append(JSONObject.Member(key: key, value: inner ?? member.value))
+            }
+            return changed ? .object(JSONObject(members)) : nil
+        case .array(let array):
+            var changed = false
+            let mapped = array.map { element -> JSONValue in
+                guard let inner = localized(element, depth: depth + 1) else { return element }
+                changed = true
+                return inner
+            }
+            return changed ? .array(mapped) : nil
+        default:
+            return nil
+        }
     }
 }
