@@ -97,7 +97,7 @@ enum CommandFailure: Error, CustomStringConvertible {
     var description: String {
         switch self {
         case .unreadable(let path, let why): "\(path): \(why)"
-        case .store(let why): "the event store failed: \(why) (check --store and the disk; nothing was lost from the mail)"
+        case .store(let why): "the event store failed: \(why) (check the --store location, its permissions and free space)"
         }
     }
 
