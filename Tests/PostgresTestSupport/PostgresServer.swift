@@ -126,37 +126,19 @@ public final class Counter: @unchecked Sendable {
 }
 
 extension PostgresServer {
-    /// Runs a command with `posix_spawn` and `waitpid`, its output sent to a temporary file.
+    /// Runs a command through `ChildProcess`, its output sent to a temporary file.
     /// Not Foundation's `Process` nor a pipe: the server `pg_ctl start` leaves running would
     /// inherit them and `waitUntilExit` / reading to the end would never return.
     public static func spawn(_ command: [String]) throws -> (status: Int32, output: String) {
         let path = NSTemporaryDirectory() + "reservoir-pg-output-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: path) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        // Nothing else open in the test process reaches the server: a server started while
-        // other tests feed pipes to their children would hold those pipes open for its lifetime.
-        // posix_spawn_file_actions_addclosefrom_np (glibc 2.34) is not in Swift's Glibc module.
-        typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else {
-            throw ServerError(message: "glibc without posix_spawn_file_actions_addclosefrom_np")
+        let status: Int32
+        do {
+            status = try ChildProcess.run(command, stdout: path, stderr: path)
+        } catch {
+            throw ServerError(message: "\(error)")
         }
-        _ = unsafeBitCast(symbol, to: CloseFrom.self)(&actions, 3)
-        let argv = command.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        let rc = posix_spawn(&pid, command[0], &actions, nil, argv, environ)
-        guard rc == 0 else { throw ServerError(message: "cannot run \(command[0]): \(String(cString: strerror(rc)))") }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        let output = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
-        // WIFEXITED / WEXITSTATUS are macros: exited normally when the low 7 bits are 0.
-        let exitStatus = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-        return (exitStatus, output)
+        return (status, (try? String(contentsOfFile: path, encoding: .utf8)) ?? "")
     }
 
     /// Runs one SQL command as the superuser with `psql`.

@@ -201,6 +201,37 @@ extension ProcessSuites {
             #expect(added.contains("(untrusted)"))
         }
 
+        @Test("a filter over its time budget passes the message through unchanged, exit 0, even when started with SIGALRM blocked",
+              arguments: [false, true])
+        func timeBudget(alarmBlocked: Bool) throws {
+            // A nameserver that reads queries and never answers: the key lookup outlasts --timeout.
+            let sock = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+            #expect(sock >= 0)
+            defer { close(sock) }
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            let bound = withUnsafeMutablePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(sock, $0, length) == 0 && getsockname(sock, $0, &length) == 0
+                }
+            }
+            #expect(bound)
+            let port = UInt16(bigEndian: address.sin_port)
+            let sample = try ReservoirBinary.sample(1)
+            let original = try Data(contentsOf: URL(fileURLWithPath: sample))
+            let started = Date()
+            let r = try ChildProcess.capture([ReservoirBinary.executable.path, "filter", "--dns-server", "127.0.0.1:\(port)",
+                                              "--dns-timeout", "30", "--timeout", "1", "--no-store",
+                                              "--allowed-domains", ReservoirBinary.allowed, "--now", ReservoirBinary.now],
+                                             stdin: sample, blocking: alarmBlocked ? [SIGALRM] : [])
+            let elapsed = Date().timeIntervalSince(started)
+            #expect(r.status == 0, "exit \(r.status): \(String(decoding: r.stderr, as: UTF8.self))")
+            #expect(r.stdout == original, "\(r.stdout.count) bytes out, \(original.count) in")
+            #expect(elapsed < 10, "the filter took \(elapsed) s with a 1 s budget")
+        }
+
         @Test("scans killed with SIGKILL at random points, then run again, store exactly what one clean scan stores")
         func killedScans() throws {
             let tmp = try TemporaryDirectory(); defer { tmp.remove() }

@@ -1,4 +1,5 @@
 import Foundation
+import PostgresTestSupport
 import Testing
 
 extension ProcessSuites {
@@ -50,33 +51,13 @@ extension ProcessSuites {
         struct Run { var status: Int32; var stdout: String; var stderr: String }
 
         /// Runs a program with a file on standard input, as `nobody` when `asNobody` and we are root.
+        /// Started through `ChildProcess`, with the signal mask and dispositions a mail system has.
         static func run(_ program: String, _ arguments: [String], stdinFile: String? = nil, asNobody: Bool = false) throws -> Run {
-            let process = Process()
-            if asNobody && isRoot {
-                process.executableURL = URL(fileURLWithPath: "/usr/sbin/runuser")
-                process.arguments = ["-u", "nobody", "--", program] + arguments
-            } else {
-                process.executableURL = URL(fileURLWithPath: program)
-                process.arguments = arguments
-            }
-            if let stdinFile { process.standardInput = FileHandle(forReadingAtPath: stdinFile) }
-            let out = Pipe(), err = Pipe()
-            process.standardOutput = out
-            process.standardError = err
-            try process.run()
-            // The semaphore orders the reader thread's write before the read below.
-            nonisolated(unsafe) var errData = Data()
-            let errDone = DispatchSemaphore(value: 0)
-            let errReader = Thread {
-                errData = err.fileHandleForReading.readDataToEndOfFile()
-                errDone.signal()
-            }
-            errReader.start()
-            let outData = out.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            errDone.wait()
-            return Run(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                       stderr: String(decoding: errData, as: UTF8.self))
+            let command = asNobody && isRoot ? ["/usr/sbin/runuser", "-u", "nobody", "--", program] + arguments
+                                             : [program] + arguments
+            let r = try ChildProcess.capture(command, stdin: stdinFile)
+            return Run(status: r.status, stdout: String(decoding: r.stdout, as: UTF8.self),
+                       stderr: String(decoding: r.stderr, as: UTF8.self))
         }
 
         static var filterOptions: [String] {

@@ -119,6 +119,12 @@ struct FilterCommand: ParsableCommand {
             }
             _exit(0)
         }
+        // The mask is inherited from whoever started us: an MTA or a supervisor that runs its
+        // children with SIGALRM blocked would otherwise turn the time budget off.
+        var alarmOnly = sigset_t()
+        sigemptyset(&alarmOnly)
+        sigaddset(&alarmOnly, SIGALRM)
+        pthread_sigmask(SIG_UNBLOCK, &alarmOnly, nil)
         alarm(UInt32(timeout))
     }
 }
