@@ -66,7 +66,14 @@ public final class ReservationPipeline {
     /// Applies a report's trusted reservations to the store, in message order; store failures
     /// become diagnostics so a filter can still pass the message on.
     public func record(_ report: inout MessageReport) {
-        guard report.trust.trusted, let store else { return }
+        guard let store else { return }
+        record(&report, into: store)
+    }
+
+    /// `record(_:)` into a store opened by the caller, for a hook that opens it only once a
+    /// message turns out to carry trusted reservations.
+    public func record(_ report: inout MessageReport, into store: any EventStore) {
+        guard report.trust.trusted else { return }
         let provenance = MessageProvenance(
             messageID: report.messageID, path: report.origin.path, signingDomain: report.trust.vouchingDomain,
             messageDate: report.date, arrival: now)

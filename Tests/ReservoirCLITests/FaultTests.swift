@@ -105,6 +105,29 @@ extension ProcessSuites {
             #expect([73, 75].contains(ingest.status), "ingest exit \(ingest.status): \(ingest.stderr)")
         }
 
+        @Test("the filter opens the store only for a trusted reservation: mail without one is annotated even when the store is unusable")
+        func storeOpenedOnlyWhenNeeded() throws {
+            let dir = NSTemporaryDirectory() + "reservoir-lazy-\(UUID().uuidString)"
+            try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(atPath: dir) }
+            let store = dir + "/events.sqlite3"
+            // The newsletter (M7) has nothing to record; the altered booking (M8) is not trusted.
+            for number in [7, 8] {
+                let message = try Data(contentsOf: URL(fileURLWithPath: try ReservoirBinary.sample(number)))
+                let r = try ReservoirBinary.run(["filter", "--store", "sqlite:" + store] + Self.baseOptions, stdin: message)
+                #expect(r.status == 0 && r.stderr.isEmpty, "M\(number): exit \(r.status) \(r.stderr)")
+                #expect(r.stdout.count > message.count && r.stdout.suffix(message.count) == message)
+                #expect(!FileManager.default.fileExists(atPath: store), "M\(number) created the store")
+                // With a store that cannot be opened, such mail still gets its results, and no complaint.
+                let dead = try ReservoirBinary.run(["filter", "--store", "sqlite:/dev/null/events.sqlite3"] + Self.baseOptions, stdin: message)
+                #expect(dead.stdout == r.stdout && dead.stderr.isEmpty, "M\(number): \(dead.stderr)")
+            }
+            let booking = try Data(contentsOf: URL(fileURLWithPath: try ReservoirBinary.sample(1)))
+            let r = try ReservoirBinary.run(["filter", "--store", "sqlite:" + store] + Self.baseOptions, stdin: booking)
+            #expect(r.status == 0 && r.stderr.isEmpty, "\(r.stderr)")
+            #expect(try Self.events(store).count == 1)
+        }
+
         /// A small tmpfs mounted for one test, so the store's file system can fill up or turn
         /// read-only; nil when mounting is not allowed here (not root, or no CAP_SYS_ADMIN).
         struct SmallFileSystem {

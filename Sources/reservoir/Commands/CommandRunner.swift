@@ -24,16 +24,18 @@ struct CommandRunner {
         }
         let trust = TrustPolicy(allowedDomains: allowed, allowAnyDomain: policy?.allowAnyDomain ?? false,
                                 allowUnverified: policy?.allowUnverified ?? false, publicSuffixes: PublicSuffixList.load())
-        var eventStore: (any EventStore)?
-        if let store {
-            do {
-                eventStore = try EventStoreLocation.open(store.store, postgres: PostgresEventStore.init(url:))
-            } catch {
-                throw CommandFailure.store(error.message)
-            }
-        }
+        let eventStore = try store.map(Self.openStore)
         pipeline = ReservationPipeline(resolver: resolver, policy: trust, store: eventStore, now: now, includePast: includePast)
         self.keys = keys
+    }
+
+    /// The store `--store` names (default the embedded SQLite file), opened and migrated.
+    static func openStore(_ store: StoreOptions) throws -> any EventStore {
+        do {
+            return try EventStoreLocation.open(store.store, postgres: PostgresEventStore.init(url:))
+        } catch {
+            throw CommandFailure.store(error.message)
+        }
     }
 
     /// Pipelines without a store, each with a resolver of its own, for the threads of a scan.

@@ -58,9 +58,13 @@ struct FilterCommand: ParsableCommand {
         armTimeout(original)
         var output = original
         do {
-            let runner = try CommandRunner(keys: keys, policy: policy, store: noStore ? nil : storeOptions,
-                                           clock: clock, includePast: false)
-            let report = runner.pipeline.process(RawMessage(bytes: original, origin: MessageOrigin(path: nil)))
+            let runner = try CommandRunner(keys: keys, policy: policy, store: nil, clock: clock, includePast: false)
+            var report = runner.pipeline.analyze(RawMessage(bytes: original, origin: MessageOrigin(path: nil)))
+            // Most mail carries no trusted reservation: the store is opened only when there is
+            // something to record, which keeps SQLite or libpq out of the common hook run.
+            if !noStore, report.trust.trusted, !report.items.isEmpty {
+                runner.pipeline.record(&report, into: try CommandRunner.openStore(storeOptions))
+            }
             for diagnostic in report.diagnostics where diagnostic.stage == .store {
                 Output.error("filter: \(diagnostic.message) (message passed through)")
             }
