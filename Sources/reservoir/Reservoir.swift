@@ -26,6 +26,12 @@ struct Reservoir: ParsableCommand {
     /// parser decides (usage errors: 64).
     static func main() {
         do {
+            // The filter hook runs once per delivered message: its plain arguments skip the parser.
+            let arguments = CommandLine.arguments.dropFirst()
+            if arguments.first == "filter", let hook = FilterCommand.quickParse(arguments.dropFirst()) {
+                try hook.run()
+                return
+            }
             var command = try parseAsRoot()
             try command.run()
         } catch let failure as CommandFailure {

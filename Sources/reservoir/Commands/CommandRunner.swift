@@ -10,10 +10,16 @@ import Pipeline
 /// (sysexits.h), in one place.
 struct CommandRunner {
     let pipeline: ReservationPipeline
-    private let keys: KeyOptions?
+    private let keys: KeySettings?
 
     init(keys: KeyOptions?, policy: PolicyOptions?, store: StoreOptions?, clock: ClockOptions, includePast: Bool) throws {
-        let now = try clock.resolve()
+        try self.init(keys: keys?.settings, policy: policy?.settings, store: store.map(\.store),
+                      now: clock.now, includePast: includePast)
+    }
+
+    /// `store`: nil for none, `.some(nil)` for the default location.
+    init(keys: KeySettings?, policy: PolicySettings?, store: String??, now: String?, includePast: Bool) throws {
+        let now = try ClockOptions.resolve(now)
         let resolver = try Self.resolver(keys)
         var allowed = policy?.allowDomain ?? []
         if let file = policy?.allowedDomainsFile {
@@ -24,15 +30,15 @@ struct CommandRunner {
         }
         let trust = TrustPolicy(allowedDomains: allowed, allowAnyDomain: policy?.allowAnyDomain ?? false,
                                 allowUnverified: policy?.allowUnverified ?? false, publicSuffixes: PublicSuffixList.load())
-        let eventStore = try store.map(Self.openStore)
+        let eventStore = try store.map(Self.openStore(at:))
         pipeline = ReservationPipeline(resolver: resolver, policy: trust, store: eventStore, now: now, includePast: includePast)
         self.keys = keys
     }
 
-    /// The store `--store` names (default the embedded SQLite file), opened and migrated.
-    static func openStore(_ store: StoreOptions) throws -> any EventStore {
+    /// The store at `location` (sqlite:PATH or postgres://…; nil: the embedded default), opened and migrated.
+    static func openStore(at location: String?) throws -> any EventStore {
         do {
-            return try EventStoreLocation.open(store.store, postgres: PostgresEventStore.init(url:))
+            return try EventStoreLocation.open(location, postgres: PostgresEventStore.init(url:))
         } catch {
             throw CommandFailure.store(error.message)
         }
@@ -46,7 +52,7 @@ struct CommandRunner {
         }
     }
 
-    static func resolver(_ keys: KeyOptions?) throws -> any TXTResolver {
+    static func resolver(_ keys: KeySettings?) throws -> any TXTResolver {
         // Commands that verify nothing get a resolver that knows no keys.
         guard let keys else { return KeysFile(text: "") }
         if let file = keys.keysFile {

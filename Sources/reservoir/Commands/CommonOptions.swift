@@ -14,6 +14,15 @@ struct KeyOptions: ParsableArguments {
 
     @Option(name: .customLong("dns-timeout"), help: ArgumentHelp("Seconds to wait for a DNS answer.", valueName: "seconds"))
     var dnsTimeout: Int = 5
+
+    var settings: KeySettings { KeySettings(keysFile: keysFile, dnsServer: dnsServer, dnsTimeout: dnsTimeout) }
+}
+
+/// The values of `KeyOptions`, for code that runs without the argument parser (the filter hook).
+struct KeySettings {
+    var keysFile: String?
+    var dnsServer: String?
+    var dnsTimeout = 5
 }
 
 /// The trust policy switches (see docs/USAGE.md).
@@ -29,6 +38,19 @@ struct PolicyOptions: ParsableArguments {
 
     @Flag(name: .customLong("allow-unverified"), help: "Testing: accept markup without a valid aligned DKIM signature.")
     var allowUnverified = false
+
+    var settings: PolicySettings {
+        PolicySettings(allowDomain: allowDomain, allowedDomainsFile: allowedDomainsFile,
+                       allowAnyDomain: allowAnyDomain, allowUnverified: allowUnverified)
+    }
+}
+
+/// The values of `PolicyOptions`.
+struct PolicySettings {
+    var allowDomain: [String] = []
+    var allowedDomainsFile: String?
+    var allowAnyDomain = false
+    var allowUnverified = false
 }
 
 struct StoreOptions: ParsableArguments {
@@ -42,7 +64,9 @@ struct ClockOptions: ParsableArguments {
     @Option(name: .customLong("now"), help: ArgumentHelp("Pin the clock (ISO 8601 with offset), for replays and tests.", valueName: "time"))
     var now: String?
 
-    func resolve() throws -> Int64 {
+    func resolve() throws -> Int64 { try Self.resolve(now) }
+
+    static func resolve(_ now: String?) throws -> Int64 {
         guard let now else { return Clock.systemNow() }
         guard let epoch = Clock.parse(now) else {
             throw ValidationError("--now must be an ISO 8601 date-time with an offset, e.g. 2026-11-22T12:00:00Z (got \(now))")
