@@ -62,6 +62,21 @@ public enum ChildProcess {
         return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
     }
 
+    /// GNU time (`/usr/bin/time`, Debian package `time`), which measures peak memory.
+    public static let timeProgram = "/usr/bin/time"
+
+    /// `run` under GNU time, also returning the program's peak resident memory in kilobytes.
+    /// Not wait4's ru_maxrss: a child started with posix_spawn (vfork) carries the spawning test
+    /// process's high-water mark into it; time forks from its own small process.
+    public static func measure(_ command: [String], stdin: String? = nil, stdout: String, stderr: String) throws -> (status: Int32, peakKilobytes: Int) {
+        let report = stdout + ".time"
+        defer { try? FileManager.default.removeItem(atPath: report) }
+        let status = try run([timeProgram, "-f", "%M", "-o", report] + command, stdin: stdin, stdout: stdout, stderr: stderr)
+        let text = (try? String(contentsOfFile: report, encoding: .utf8)) ?? ""
+        let peak = text.split(separator: "\n").last.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } ?? -1
+        return (status, peak)
+    }
+
     /// Runs `command` and returns its exit status, standard output and standard error.
     public static func capture(_ command: [String], stdin: String? = nil,
                                blocking: [Int32] = []) throws -> (status: Int32, stdout: Data, stderr: Data) {

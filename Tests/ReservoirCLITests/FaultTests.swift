@@ -255,6 +255,38 @@ extension ProcessSuites {
             #expect(elapsed < 10, "the filter took \(elapsed) s with a 1 s budget")
         }
 
+        @Test("a 40 MB message through the filter costs at most one and a half times its size in memory, and comes out intact",
+              .enabled(if: FileManager.default.isExecutableFile(atPath: ChildProcess.timeProgram), "GNU time is not installed (apt-get install time)"))
+        func filterMemory() throws {
+            let dir = NSTemporaryDirectory() + "reservoir-memory-\(UUID().uuidString)"
+            try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(atPath: dir) }
+            // Incompressible bytes from a linear congruential generator: quick even in a debug build.
+            var attachment = Data(count: 30 << 20)
+            attachment.withUnsafeMutableBytes { raw in
+                var x = UInt64.random(in: 1...UInt64.max)
+                for i in raw.bindMemory(to: UInt64.self).indices {
+                    x = x &* 6364136223846793005 &+ 1442695040888963407
+                    raw.storeBytes(of: x, toByteOffset: i * 8, as: UInt64.self)
+                }
+            }
+            var message = Data("From: a@b.example\nTo: c@d.example\nSubject: big\nMIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=XX\n\n--XX\nContent-Type: text/plain\n\nhello\n--XX\nContent-Type: application/octet-stream\nContent-Transfer-Encoding: base64\n\n".utf8)
+            message.append(attachment.base64EncodedData(options: [.lineLength76Characters, .endLineWithLineFeed]))
+            message.append(Data("\n--XX--\n".utf8))
+            let small = Data("From: a@b.example\nSubject: small\n\nhello\n".utf8)
+            try message.write(to: URL(fileURLWithPath: dir + "/big.eml"))
+            try small.write(to: URL(fileURLWithPath: dir + "/small.eml"))
+            let command = [ReservoirBinary.executable.path, "filter", "--no-store", "--keys", ReservoirBinary.keys, "--authserv-id", "mx.test"]
+            let baseline = try ChildProcess.measure(command, stdin: dir + "/small.eml", stdout: dir + "/small.out", stderr: dir + "/small.err")
+            let big = try ChildProcess.measure(command, stdin: dir + "/big.eml", stdout: dir + "/big.out", stderr: dir + "/big.err")
+            #expect(baseline.status == 0 && big.status == 0 && baseline.peakKilobytes > 0)
+            let out = try Data(contentsOf: URL(fileURLWithPath: dir + "/big.out"))
+            #expect(out.count > message.count && out.suffix(message.count) == message)
+            let sizeKB = message.count / 1024
+            #expect(big.peakKilobytes - baseline.peakKilobytes <= sizeKB * 3 / 2,
+                    "peak \(big.peakKilobytes) KB for a \(sizeKB) KB message (baseline \(baseline.peakKilobytes) KB)")
+        }
+
         @Test("scans killed with SIGKILL at random points, then run again, store exactly what one clean scan stores")
         func killedScans() throws {
             let tmp = try TemporaryDirectory(); defer { tmp.remove() }

@@ -13,11 +13,39 @@ public enum FilterHeaders {
     public static let summaryFieldName = "X-Reservation"
 
     public static func rewrite(_ original: [UInt8], report: MessageReport, authservID: String) -> [UInt8] {
+        let segments = plan(original, report: report, authservID: authservID)
+        var out: [UInt8] = []
+        out.reserveCapacity(segments.reduce(0) { $0 + $1.count })
+        for segment in segments {
+            switch segment {
+            case .added(let bytes): out += bytes
+            case .original(let range): out += original[range]
+            }
+        }
+        return out
+    }
+
+    /// A piece of the rewritten message: bytes we add, or a range of the original.
+    public enum Segment: Equatable, Sendable {
+        case added([UInt8])
+        case original(Range<Int>)
+
+        public var count: Int {
+            switch self {
+            case .added(let bytes): bytes.count
+            case .original(let range): range.count
+            }
+        }
+    }
+
+    /// `rewrite` as a list of pieces, so a filter can write the message without a second copy
+    /// of it in memory.
+    public static func plan(_ original: [UInt8], report: MessageReport, authservID: String) -> [Segment] {
         let lineEnding = detectLineEnding(original)
         let header = HeaderSection.parse(original, in: 0..<original.count)
         // Input with no header field at all is not a message (RFC 5322 §3.5 needs at least the
         // origination fields): nothing is added to it, so it passes through byte for byte.
-        guard header.fields.contains(where: { !$0.name.isEmpty }) else { return original }
+        guard header.fields.contains(where: { !$0.name.isEmpty }) else { return [.original(0..<original.count)] }
         var added = AuthenticationResults(report: report, authservID: authservID).field(lineEnding: lineEnding)
         for item in report.items {
             added += fold(summaryFieldName, summary(item.reservation, trusted: report.trust.trusted), lineEnding: lineEnding)
@@ -27,15 +55,15 @@ public enum FilterHeaders {
         if original.starts(with: Array("From ".utf8)), let lf = original.firstIndex(of: 0x0A) {
             cursor = lf + 1
         }
-        var out = Array(original[0..<cursor])
-        out.reserveCapacity(original.count + added.utf8.count)
-        out += Array(added.utf8)
+        var segments: [Segment] = []
+        if cursor > 0 { segments.append(.original(0..<cursor)) }
+        segments.append(.added(Array(added.utf8)))
         for field in header.fields where isForged(field, in: original, authservID: authservID) {
-            out += original[cursor..<field.rawRange.lowerBound]
+            if cursor < field.rawRange.lowerBound { segments.append(.original(cursor..<field.rawRange.lowerBound)) }
             cursor = field.rawRange.upperBound
         }
-        out += original[cursor...]
-        return out
+        if cursor < original.count { segments.append(.original(cursor..<original.count)) }
+        return segments
     }
 
     /// One line a Sieve script or a person can read: category, title, local start with its

@@ -148,15 +148,17 @@ enum Output {
 
     /// Raw bytes to standard output, retrying short writes; false when stdout is gone.
     static func bytes(_ bytes: [UInt8], to fd: Int32 = STDOUT_FILENO) -> Bool {
-        bytes.withUnsafeBufferPointer { buffer in
-            guard let base = buffer.baseAddress else { return true }
-            var offset = 0
-            while offset < buffer.count {
-                let n = Glibc.write(fd, base + offset, buffer.count - offset)
-                if n > 0 { offset += n } else if n < 0, errno == EINTR { continue } else { return false }
-            }
-            return true
+        bytes.withUnsafeBufferPointer { Self.bytes($0, to: fd) }
+    }
+
+    static func bytes(_ buffer: UnsafeBufferPointer<UInt8>, to fd: Int32 = STDOUT_FILENO) -> Bool {
+        guard let base = buffer.baseAddress else { return true }
+        var offset = 0
+        while offset < buffer.count {
+            let n = Glibc.write(fd, base + offset, buffer.count - offset)
+            if n > 0 { offset += n } else if n < 0, errno == EINTR { continue } else { return false }
         }
+        return true
     }
 
     static func error(_ text: String) {

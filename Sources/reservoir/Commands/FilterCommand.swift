@@ -5,7 +5,7 @@ import Pipeline
 
 /// The original message, kept where the time-budget signal handler can reach it: on a
 /// timeout it is written out unchanged and the process exits 0 (fail-open).
-nonisolated(unsafe) private var passThroughBytes: UnsafeMutableBufferPointer<UInt8>?
+nonisolated(unsafe) private var passThroughBytes: UnsafeBufferPointer<UInt8>?
 
 struct FilterCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -128,42 +128,77 @@ struct FilterHook {
             }
             return
         }
-        armTimeout(original)
-        var output = original
-        do {
-            let runner = try CommandRunner(keys: keys, policy: policy, store: nil, now: now, includePast: false)
-            var report = runner.pipeline.analyze(RawMessage(bytes: original, origin: MessageOrigin(path: nil)))
-            // Most mail carries no trusted reservation: the store is opened only when there is
-            // something to record, which keeps SQLite or libpq out of the common hook run.
-            if !noStore, report.trust.trusted, !report.items.isEmpty {
-                runner.pipeline.record(&report, into: try CommandRunner.openStore(at: store))
+        // The original's storage stays put while this closure runs: the time-budget handler
+        // writes it from there, and the output is written as pieces of it plus our fields, so
+        // the hook holds one copy of the message, not three.
+        try original.withUnsafeBufferPointer { buffer in
+            armTimeout(buffer)
+            var output: [FilterHeaders.Segment] = [.original(0..<original.count)]
+            do {
+                let runner = try CommandRunner(keys: keys, policy: policy, store: nil, now: now, includePast: false)
+                var report = runner.pipeline.analyze(RawMessage(bytes: original, origin: MessageOrigin(path: nil)))
+                // Most mail carries no trusted reservation: the store is opened only when there is
+                // something to record, which keeps SQLite or libpq out of the common hook run.
+                if !noStore, report.trust.trusted, !report.items.isEmpty {
+                    runner.pipeline.record(&report, into: try CommandRunner.openStore(at: store))
+                }
+                for diagnostic in report.diagnostics where diagnostic.stage == .store {
+                    Output.error("filter: \(diagnostic.message) (message passed through)")
+                }
+                output = FilterHeaders.plan(original, report: report,
+                                            authservID: authservID ?? AuthenticationResults.defaultAuthservID())
+            } catch {
+                Output.error("filter: \(error) (message passed through unchanged)")
             }
-            for diagnostic in report.diagnostics where diagnostic.stage == .store {
-                Output.error("filter: \(diagnostic.message) (message passed through)")
+            alarm(0)
+            for segment in output {
+                let written: Bool
+                switch segment {
+                case .added(let bytes): written = Output.bytes(bytes)
+                case .original(let range): written = Output.bytes(UnsafeBufferPointer(rebasing: buffer[range]))
+                }
+                guard written else {
+                    Output.error("filter: cannot write standard output")
+                    throw ExitCode(75)
+                }
             }
-            output = FilterHeaders.rewrite(original, report: report,
-                                           authservID: authservID ?? AuthenticationResults.defaultAuthservID())
-        } catch {
-            Output.error("filter: \(error) (message passed through unchanged)")
-        }
-        alarm(0)
-        guard Output.bytes(output) else {
-            Output.error("filter: cannot write standard output")
-            throw ExitCode(75)
         }
     }
 
     /// Standard input up to `limit` bytes (fewer at end of file); nil when read(2) fails.
+    /// Read in chunks that double up to 8 MB and joined once at the exact size, releasing each
+    /// chunk as it is copied: the peak is the message plus one chunk, where a growing array
+    /// would briefly hold one and a half to two times the message.
     static func readInput(limit: Int) -> [UInt8]? {
+        var chunks: [[UInt8]] = []
+        var total = 0
+        var chunkSize = 1 << 16
+        var atEnd = false
+        while total < limit, !atEnd {
+            let want = min(chunkSize, limit - total)
+            var failed = false
+            let chunk = [UInt8](unsafeUninitializedCapacity: want) { buffer, count in
+                count = 0
+                while count < want {
+                    let n = read(STDIN_FILENO, buffer.baseAddress! + count, want - count)
+                    if n > 0 { count += n; continue }
+                    if n == 0 { atEnd = true; break }
+                    if errno == EINTR { continue }
+                    failed = true
+                    break
+                }
+            }
+            if failed { return nil }
+            total += chunk.count
+            chunks.append(chunk)
+            chunkSize = min(chunkSize * 2, 8 << 20)
+        }
+        if chunks.count == 1 { return chunks[0] }
         var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while bytes.count < limit {
-            let want = min(chunk.count, limit - bytes.count)
-            let n = chunk.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, want) }
-            if n > 0 { bytes.append(contentsOf: chunk[0..<n]); continue }
-            if n == 0 { break }
-            if errno == EINTR { continue }
-            return nil
+        bytes.reserveCapacity(total)
+        for index in chunks.indices {
+            bytes += chunks[index]
+            chunks[index] = []
         }
         return bytes
     }
@@ -179,12 +214,11 @@ struct FilterHook {
         }
     }
 
-    /// After `timeout` seconds SIGALRM writes the original message and exits 0.
-    func armTimeout(_ original: [UInt8]) {
+    /// After `timeout` seconds SIGALRM writes the original message and exits 0. `original`
+    /// must stay valid until `alarm(0)`.
+    func armTimeout(_ original: UnsafeBufferPointer<UInt8>) {
         guard timeout > 0 else { return }
-        let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(original.count, 1))
-        _ = buffer.initialize(from: original)
-        passThroughBytes = UnsafeMutableBufferPointer(rebasing: buffer[0..<original.count])
+        passThroughBytes = original
         signal(SIGALRM) { _ in
             // Only async-signal-safe calls here: write(2) and _exit(2).
             if let bytes = passThroughBytes, let base = bytes.baseAddress {
