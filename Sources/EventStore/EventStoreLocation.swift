@@ -21,7 +21,9 @@ public enum EventStoreLocation {
 
     /// Opens the store `url` names; without a `postgres` opener a PostgreSQL URL is refused
     /// with `.unsupportedURL`.
-    public static func open(_ url: String?, postgres: Opener? = nil) throws(EventStoreError) -> any EventStore {
+    /// With `readOnlyFallback`, an SQLite store that cannot be opened for writing because its
+    /// file or file system is read-only is opened for reading instead (commands that only read).
+    public static func open(_ url: String?, postgres: Opener? = nil, readOnlyFallback: Bool = false) throws(EventStoreError) -> any EventStore {
         let path: String
         if let url, !url.isEmpty {
             if isPostgresURL(url) {
@@ -42,7 +44,13 @@ public enum EventStoreLocation {
         } else {
             path = defaultPath()
         }
-        return try SQLiteEventStore(path: path)
+        do {
+            return try SQLiteEventStore(path: path)
+        } catch where readOnlyFallback && error.kind == .readOnly {
+            // The first error says more than a failed fallback would.
+            guard let store = try? SQLiteEventStore(readingAt: path) else { throw error }
+            return store
+        }
     }
 
     /// `$XDG_DATA_HOME/reservoir/events.sqlite3`, per the XDG Base Directory specification.

@@ -194,7 +194,7 @@ extension ProcessSuites {
             #expect(stored.count == 3, "the restaurant and both flight legs: \(stored)")
         }
 
-        @Test("a store on a read-only file system: the filter passes mail through and logs one line; ingest asks for a retry",
+        @Test("a store on a read-only file system: the filter passes mail through and logs one line; ingest asks for a retry; events still lists what it holds",
               .enabled(if: canMount, "needs root and mount(8) for a small tmpfs"))
         func readOnlyStore() throws {
             let fs = try #require(SmallFileSystem(kilobytes: 1024)); defer { fs.remove() }
@@ -209,6 +209,9 @@ extension ProcessSuites {
             #expect(r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
             let ingest = try ReservoirBinary.run(["ingest", "-", "--store", store] + Self.baseOptions, stdin: flight)
             #expect([73, 74, 75].contains(ingest.status), "ingest exit \(ingest.status): \(ingest.stderr)")
+            // A WAL store cannot get its -shm index there; events reads it as immutable.
+            let listed = try Self.events(store)
+            #expect(listed.count == 1 && listed[0].hasPrefix("IWDSCA"), "\(listed)")
         }
 
         @Test("a DNS server that does not answer is a temporary error, never a pass")

@@ -31,6 +31,33 @@ final class SQLiteDatabase {
         try execute("PRAGMA foreign_keys=ON")
     }
 
+    /// Opens an existing database for reading only, for a store on read-only media. A WAL
+    /// database needs its `-shm` index, which cannot be created there; when the file system
+    /// itself is read-only nothing can change the file, so it is opened as immutable, which
+    /// reads it without the index ("immutable=1", sqlite.org/uri.html).
+    init(readingAt path: String) throws(EventStoreError) {
+        self.path = path
+        let escaped = path.utf8.map { byte -> String in
+            switch byte {
+            case UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: "%"): "%" + String(byte, radix: 16, uppercase: true)
+            default: String(UnicodeScalar(byte))
+            }
+        }.joined()
+        var options = ["mode=ro"]
+        var fs = statvfs()
+        if statvfs(path, &fs) == 0, fs.f_flag & UInt(ST_RDONLY) != 0 { options.append("immutable=1") }
+        var db: OpaquePointer?
+        let rc = sqlite3_open_v2("file:" + escaped + "?" + options.joined(separator: "&"), &db,
+                                 SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, nil)
+        guard rc == SQLITE_OK, let db else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            sqlite3_close(db)
+            throw EventStoreError(.cannotOpen, "cannot open \(path) for reading: \(message)")
+        }
+        handle = db
+        sqlite3_extended_result_codes(db, 1)
+    }
+
     /// Switches to WAL unless the file is in WAL already (the mode is persistent: "the WAL
     /// journaling mode ... persists across database connections", sqlite.org/wal.html). The
     /// switch needs an exclusive lock, and when processes open a new store at the same moment

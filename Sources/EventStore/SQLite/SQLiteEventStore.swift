@@ -18,6 +18,17 @@ public final class SQLiteEventStore: EventStore {
         try migrate()
     }
 
+    /// Opens an existing store for reading only (a backup on read-only media, a store whose
+    /// directory the reader may not write). Writing through it fails with `.readOnly`.
+    public init(readingAt path: String) throws(EventStoreError) {
+        database = try SQLiteDatabase(readingAt: path)
+        let version = try database.prepare("PRAGMA user_version").rows().first?.integer(0) ?? 0
+        guard version == Self.schemaVersion else {
+            throw EventStoreError(version > Self.schemaVersion ? .schemaTooNew : .cannotOpen,
+                                  "\(path) has schema \(version), this reservoir reads \(Self.schemaVersion); it cannot be upgraded read-only")
+        }
+    }
+
     private static func prepareFile(_ path: String) throws(EventStoreError) {
         if let slash = path.lastIndex(of: "/"), slash != path.startIndex {
             try makeDirectories(String(path[..<slash]))

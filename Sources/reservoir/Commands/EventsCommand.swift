@@ -41,7 +41,7 @@ struct EventsCommand: ParsableCommand {
         let now = try clock.resolve()
         let store: any EventStore
         do {
-            store = try EventStoreLocation.open(storeOptions.store, postgres: PostgresEventStore.init(url:))
+            store = try EventStoreLocation.open(storeOptions.store, postgres: PostgresEventStore.init(url:), readOnlyFallback: true)
         } catch {
             throw CommandFailure.store(error.message)
         }

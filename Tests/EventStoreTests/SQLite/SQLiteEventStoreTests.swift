@@ -34,6 +34,21 @@ func message(_ id: String, date: Int64, domain: String? = "epicsteak.example", a
 
 @Suite("SQLite event store")
 struct SQLiteEventStoreTests {
+    @Test("a store opened for reading lists what is stored, refuses writes, and does not exist until written")
+    func readingOnly() throws {
+        let tmp = TemporaryStore(); defer { tmp.remove() }
+        #expect(throws: EventStoreError(.cannotOpen, "")) { _ = try SQLiteEventStore(readingAt: tmp.path) }
+        do {
+            let store = try tmp.open()
+            _ = try store.apply(dinner(at: "2031-05-12T19:30:00"), from: message("<a@x>", date: 1000))
+        }
+        let reader = try SQLiteEventStore(readingAt: tmp.path)
+        #expect(try reader.events().map(\.event.key.container) == ["IWDSCA"])
+        #expect(throws: EventStoreError(.readOnly, "")) {
+            _ = try reader.apply(dinner(at: "2031-05-12T18:30:00"), from: message("<b@x>", date: 2000))
+        }
+    }
+
     @Test("confirm, move and cancel leave one event, cancelled, at sequence 2")
     func lifecycle() throws {
         let tmp = TemporaryStore(); defer { tmp.remove() }
