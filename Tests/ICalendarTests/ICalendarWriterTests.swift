@@ -32,6 +32,21 @@ struct ICalendarWriterTests {
         #expect(ics.contains("\r\nLOCATION:EPIC Steak\\, 369 The Embarcadero\\, San Francisco\\, CA 94105\r\n"))
     }
 
+    @Test("UIDs are distinct for distinct keys: dashes inside a part and non-ASCII letters are escaped as UTF-8")
+    func uids() {
+        #expect(ICalendarWriter.uid(for: EventKey(container: "IWDSCA", item: "1")) == "IWDSCA-1@reservoir")
+        #expect(ICalendarWriter.uid(for: EventKey(container: "RA-9F3Z7K", item: "ZürichHB"))
+                == "RA%2D9F3Z7K-Z%C3%BCrichHB@reservoir")
+        let pairs: [(EventKey, EventKey)] = [
+            (EventKey(container: "A-B", item: "C"), EventKey(container: "A", item: "B-C")),
+            (EventKey(container: "\u{E2}D", item: "1"), EventKey(container: "\u{E2D}", item: "1")),
+            (EventKey(container: "a%2D", item: "1"), EventKey(container: "a-", item: "1")),
+        ]
+        for (a, b) in pairs {
+            #expect(ICalendarWriter.uid(for: a) != ICalendarWriter.uid(for: b), "\(a) and \(b)")
+        }
+    }
+
     @Test("cancelled events keep their UID and carry the store's sequence")
     func cancelled() {
         let ics = writer.write([stored(status: .cancelled, sequence: 2)])
