@@ -214,6 +214,119 @@ extension ProcessSuites {
             #expect(listed.count == 1 && listed[0].hasPrefix("IWDSCA"), "\(listed)")
         }
 
+        /// A nameserver on loopback that answers every query with `reply(query)`; stopped by closing it.
+        final class GarbageNameserver: @unchecked Sendable {
+            let socketFD: Int32
+            let port: UInt16
+            init(reply: @escaping @Sendable ([UInt8]) -> [UInt8]) {
+                let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+                socketFD = fd
+                var address = sockaddr_in()
+                address.sin_family = sa_family_t(AF_INET)
+                address.sin_addr.s_addr = inet_addr("127.0.0.1")
+                var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+                _ = withUnsafeMutablePointer(to: &address) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                        bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
+                    }
+                }
+                port = UInt16(bigEndian: address.sin_port)
+                Thread.detachNewThread {
+                    var buffer = [UInt8](repeating: 0, count: 4096)
+                    while true {
+                        var peer = sockaddr_storage()
+                        var peerLength = socklen_t(MemoryLayout<sockaddr_storage>.size)
+                        let n = withUnsafeMutablePointer(to: &peer) {
+                            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { recvfrom(fd, &buffer, buffer.count, 0, $0, &peerLength) }
+                        }
+                        if n <= 0 { return }
+                        let answer = reply(Array(buffer[0..<n]))
+                        _ = withUnsafePointer(to: &peer) {
+                            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { sendto(fd, answer, answer.count, 0, $0, peerLength) }
+                        }
+                    }
+                }
+            }
+            func stop() { shutdown(socketFD, Int32(SHUT_RDWR)); close(socketFD) }
+
+            /// The query's header and question, turned into a response header with `flags` and
+            /// `answers` answer records announced.
+            static func response(to query: [UInt8], flags: UInt16, answers: UInt16) -> [UInt8] {
+                guard query.count > 12 else { return query }
+                var end = 12
+                while end < query.count, query[end] != 0 { end += Int(query[end]) + 1 }
+                end = min(end + 5, query.count)
+                var out = Array(query[0..<end])
+                out[2] = UInt8(flags >> 8); out[3] = UInt8(flags & 0xFF)
+                out[4] = 0; out[5] = 1
+                out[6] = UInt8(answers >> 8); out[7] = UInt8(answers & 0xFF)
+                out[8] = 0; out[9] = 0; out[10] = 0; out[11] = 0
+                return out
+            }
+        }
+
+        /// What the garbage nameserver answers, by case.
+        static let garbage: [(String, @Sendable ([UInt8]) -> [UInt8])] = [
+            ("random bytes", { _ in (0..<64).map { _ in UInt8.random(in: 0...255) } }),
+            ("an answer cut short of its record length", { q in
+                GarbageNameserver.response(to: q, flags: 0x8180, answers: 1) + [0xC0, 0x0C, 0, 16, 0, 1, 0, 0, 0, 60, 0, 200, 10, 0x76, 0x3D]
+            }),
+            ("a TXT string longer than its record", { q in
+                GarbageNameserver.response(to: q, flags: 0x8180, answers: 1) + [0xC0, 0x0C, 0, 16, 0, 1, 0, 0, 0, 60, 0, 5, 50] + Array("abcd".utf8)
+            }),
+            ("a compression pointer that loops", { q in
+                GarbageNameserver.response(to: q, flags: 0x8180, answers: 1) + [0xC0, UInt8(truncatingIfNeeded: q.count), 0, 16, 0, 1, 0, 0, 0, 60, 0, 4, 3] + Array("v=D".utf8)
+            }),
+            ("SERVFAIL", { q in GarbageNameserver.response(to: q, flags: 0x8182, answers: 0) }),
+            ("a truncated (TC) answer with no TCP service behind it", { q in GarbageNameserver.response(to: q, flags: 0x8380, answers: 0) }),
+        ]
+
+        @Test("a DNS server answering garbage is never a pass: the message goes through intact, untrusted",
+              arguments: garbage.map(\.0))
+        func garbageDNS(name: String) throws {
+            let server = GarbageNameserver(reply: Self.garbage.first { $0.0 == name }!.1)
+            defer { server.stop() }
+            let message = try Data(contentsOf: URL(fileURLWithPath: try ReservoirBinary.sample(1)))
+            let started = Date()
+            let r = try ReservoirBinary.run(["filter", "--dns-server", "127.0.0.1:\(server.port)", "--dns-timeout", "1", "--no-store",
+                                             "--allowed-domains", ReservoirBinary.allowed, "--authserv-id", "mx.test",
+                                             "--now", ReservoirBinary.now], stdin: message)
+            #expect(r.status == 0)
+            #expect(r.stdout.count > message.count && r.stdout.suffix(message.count) == message, "\(name): message not intact")
+            let added = String(decoding: r.stdout.prefix(max(0, r.stdout.count - message.count)), as: UTF8.self)
+            #expect(added.contains("dkim=temperror") || added.contains("dkim=permerror"), "\(name): \(added)")
+            #expect(!added.contains("dkim=pass"), "\(name): \(added)")
+            #expect(added.contains("(untrusted)"), "\(name): \(added)")
+            #expect(Date().timeIntervalSince(started) < 20, "\(name): took too long")
+        }
+
+        @Test("the same nameserver answering the published key gives a pass (the garbage cases above reach the resolver)")
+        func garbageServerControl() throws {
+            let zone = try String(contentsOfFile: ReservoirBinary.keys, encoding: .utf8)
+            let line = try #require(zone.split(separator: "\n").first { $0.hasPrefix("s2026._domainkey.epicsteak.example ") })
+            // The record's quoted strings, concatenated (RFC 6376 §3.6.2.2).
+            let quoted = line.split(separator: "\"", omittingEmptySubsequences: false)
+            let record = Array(stride(from: 1, to: quoted.count, by: 2).map { quoted[$0] }.joined().utf8)
+            let server = GarbageNameserver { q in
+                var rdata: [UInt8] = []
+                var rest = record[...]
+                while !rest.isEmpty {
+                    let piece = rest.prefix(255)
+                    rdata += [UInt8(piece.count)] + piece
+                    rest = rest.dropFirst(piece.count)
+                }
+                return GarbageNameserver.response(to: q, flags: 0x8180, answers: 1)
+                    + [0xC0, 0x0C, 0, 16, 0, 1, 0, 0, 0, 60, UInt8(rdata.count >> 8), UInt8(rdata.count & 0xFF)] + rdata
+            }
+            defer { server.stop() }
+            let message = try Data(contentsOf: URL(fileURLWithPath: try ReservoirBinary.sample(1)))
+            let r = try ReservoirBinary.run(["filter", "--dns-server", "127.0.0.1:\(server.port)", "--dns-timeout", "1", "--no-store",
+                                             "--allowed-domains", ReservoirBinary.allowed, "--authserv-id", "mx.test",
+                                             "--now", ReservoirBinary.now], stdin: message)
+            let added = String(decoding: r.stdout.prefix(max(0, r.stdout.count - message.count)), as: UTF8.self)
+            #expect(added.contains("dkim=pass"), "\(added)")
+        }
+
         @Test("a DNS server that does not answer is a temporary error, never a pass")
         func deadDNS() throws {
             let message = try Data(contentsOf: URL(fileURLWithPath: try ReservoirBinary.sample(1)))
