@@ -93,19 +93,36 @@ enum FileSystem {
 
     /// Names in a directory except "." and "..", sorted bytewise.
     static func list(_ path: String) throws(MessageSourceError) -> [String] {
+        try entries(path).map(\.name)
+    }
+
+    /// The names in a directory, sorted, each with its kind when readdir(3) knows it (d_type;
+    /// nil when the file system does not say, or for a symbolic link, which the caller stats).
+    /// A Maildir scan then needs no stat(2) per file to tell files from directories.
+    static func entries(_ path: String) throws(MessageSourceError) -> [(name: String, kind: Kind?)] {
         guard let dir = opendir(path) else {
             let code = errno
             throw MessageSourceError(code == ENOENT ? .notFound : .unreadable, path: path, errorText(code))
         }
         defer { closedir(dir) }
-        var names: [String] = []
+        var entries: [(name: String, kind: Kind?)] = []
         while let entry = readdir(dir) {
             let name = withUnsafePointer(to: &entry.pointee.d_name) {
                 String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self))
             }
             if name == "." || name == ".." { continue }
-            names.append(name)
+            let kind: Kind?
+            switch Int32(entry.pointee.d_type) {
+            case Int32(DT_REG): kind = .file
+            case Int32(DT_DIR): kind = .directory
+            case Int32(DT_UNKNOWN), Int32(DT_LNK): kind = nil
+            default: kind = .other
+            }
+            entries.append((name, kind))
         }
-        return names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        // String's < compares bytes for the usual (ASCII, NFC) names; the order only has to be
+        // the same on every run.
+        entries.sort { $0.name < $1.name }
+        return entries
     }
 }

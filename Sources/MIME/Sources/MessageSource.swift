@@ -185,13 +185,13 @@ public struct MessageSource: Sequence, Sendable {
             let dir = join(path, sub)
             guard FileSystem.kind(dir) == .directory else { continue }
             isMaildir = true
-            for name in try FileSystem.list(dir) where !name.hasPrefix(".") {
+            for (name, kind) in try FileSystem.entries(dir) where !name.hasPrefix(".") {
                 let file = join(dir, name)
-                guard FileSystem.kind(file) == .file else { continue }
+                guard (kind ?? FileSystem.kind(file)) == .file else { continue }
                 files.append((name, file, maildirFlags(name)))
             }
         }
-        files.sort { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+        files.sort { $0.name < $1.name }
         entries += files.map { .file(path: $0.path, maildirFlags: $0.flags) }
         // Maildir++: subfolders are ".Name" directories beside cur/new/tmp.
         for name in try FileSystem.list(path) where name.hasPrefix(".") && name != "." && name != ".." {
