@@ -41,20 +41,7 @@ struct BodyCanonicalizer {
                 i += 1
                 continue
             }
-            var j = i
-            if relaxed {
-                while j < count {
-                    let b = buffer[j]
-                    if b == 0x0D || b == 0x0A || b == 0x20 || b == 0x09 { break }
-                    j += 1
-                }
-            } else {
-                while j < count {
-                    let b = buffer[j]
-                    if b == 0x0D || b == 0x0A { break }
-                    j += 1
-                }
-            }
+            let j = Self.firstSpecial(buffer, from: i, relaxed: relaxed)
             if j > i {
                 contentRun(UnsafeBufferPointer(rebasing: buffer[i..<j]))
                 i = j
@@ -63,6 +50,46 @@ struct BodyCanonicalizer {
                 i += 1
             }
         }
+    }
+
+    /// The index of the first byte at or after `start` that canonicalization must look at
+    /// (CR, LF and, when relaxed, SP and HTAB), or the end. Eight bytes at a time: all of those
+    /// bytes are below 0x21 (below 0x0E for simple), and a word with no byte below the bound
+    /// holds none of them ("determine if a word has a byte less than n", Bit Twiddling Hacks).
+    /// Words that do are looked at byte by byte. Base64 and most text lines go by in words.
+    /// The run must not start at white space: a run begins where a byte was not special, and a
+    /// lone SP inside it is kept only when an ordinary byte follows.
+    @inline(__always)
+    static func firstSpecial(_ buffer: UnsafeBufferPointer<UInt8>, from start: Int, relaxed: Bool) -> Int {
+        guard let base = buffer.baseAddress else { return start }
+        let count = buffer.count
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let bound = ones &* (relaxed ? 0x21 : 0x0E)
+        var j = start
+        while j < count {
+            if j + 8 <= count {
+                let word = UnsafeRawPointer(base + j).loadUnaligned(as: UInt64.self)
+                if (word &- bound) & ~word & highs == 0 {
+                    j += 8
+                    continue
+                }
+            }
+            let end = min(j + 8, count)
+            while j < end {
+                let b = base[j]
+                if b == 0x0D || b == 0x0A || b == 0x09 && relaxed { return j }
+                if b == 0x20 && relaxed {
+                    // One SP between two ordinary bytes stays as it is (§3.4.4 only shortens
+                    // runs and drops them at line ends): part of the run, like the words around it.
+                    guard j > start, j + 1 < count else { return j }
+                    let next = base[j + 1]
+                    if next == 0x20 || next == 0x09 || next == 0x0D || next == 0x0A { return j }
+                }
+                j += 1
+            }
+        }
+        return count
     }
 
     mutating func feed(_ byte: UInt8) {
