@@ -40,37 +40,26 @@ final class PostgresConnection {
         }
         let keywordArray: [UnsafePointer<CChar>?] = keywords.map { UnsafePointer($0) } + [nil]
         let valueArray: [UnsafePointer<CChar>?] = values.map { UnsafePointer($0) } + [nil]
-        // "Note that PQconnectdbParams returns a non-null pointer unless libpq is unable to
-        // allocate a new PGconn structure." (libpq §34.1)
-        var deadline = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &deadline)
-        deadline.tv_sec += Self.connectRetrySeconds
-        var pause: UInt32 = 20_000
-        while true {
+        // reservoir_pq_connect returns NULL only when out of memory or past connect_timeout
+        // (libpq §34.1); it silences libpq's notices, which would otherwise go to stderr
+        // (e.g. "relation already exists, skipping"), where the filter hook keeps its own logs.
+        var connected: OpaquePointer?
+        let failure = Self.retryingTransientRefusals {
             var timedOut: Int32 = 0
             guard let connection = reservoir_pq_connect(keywordArray, valueArray, &timedOut) else {
-                throw EventStoreError(.cannotOpen, timedOut != 0
-                    ? "cannot connect to PostgreSQL at \(description): no answer within connect_timeout"
-                    : "cannot connect to \(description): out of memory")
+                return timedOut != 0 ? "no answer within connect_timeout" : "out of memory"
             }
-            if PQstatus(connection) == CONNECTION_OK {
-                handle = connection
-                break
+            guard PQstatus(connection) != CONNECTION_OK else {
+                connected = connection
+                return nil
             }
-            let reason = Self.trimmed(String(cString: PQerrorMessage(connection)))
-            PQfinish(connection)
-            var now = timespec()
-            clock_gettime(CLOCK_MONOTONIC, &now)
-            guard Self.isTransient(connectFailure: reason), now.tv_sec < deadline.tv_sec else {
-                throw EventStoreError(.cannotOpen, "cannot connect to PostgreSQL at \(description): \(reason)")
-            }
-            // Jittered, growing pauses so many deliveries waiting for a slot do not retry in step.
-            usleep(UInt32.random(in: pause / 2...pause))
-            pause = min(pause * 2, 400_000)
+            defer { PQfinish(connection) }
+            return Self.trimmed(String(cString: PQerrorMessage(connection)))
         }
-        // libpq prints notices (e.g. "relation already exists, skipping") to stderr by
-        // default; the filter hook must keep stderr quiet, so drop them.
-        PQsetNoticeProcessor(handle, { _, _ in }, nil)
+        guard let connected else {
+            throw EventStoreError(.cannotOpen, "cannot connect to PostgreSQL at \(description): \(failure ?? "no connection")")
+        }
+        handle = connected
     }
 
     deinit {
@@ -80,6 +69,24 @@ final class PostgresConnection {
     /// Seconds during which a refused connection is tried again when the refusal is
     /// temporary; below the filter's default time budget of 5 s.
     static let connectRetrySeconds = 3
+
+    /// Calls `attempt` (nil: connected; otherwise libpq's reason) until it connects; while
+    /// the reason is a temporary refusal it tries again for up to ``connectRetrySeconds``, with
+    /// jittered pauses growing from 20 to 400 ms so many deliveries waiting for a slot do not
+    /// retry in step. Returns the last reason, or nil once connected.
+    static func retryingTransientRefusals(_ attempt: () -> String?) -> String? {
+        var start = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &start)
+        var pause: UInt32 = 20_000
+        while true {
+            guard let failure = attempt() else { return nil }
+            var now = timespec()
+            clock_gettime(CLOCK_MONOTONIC, &now)
+            guard isTransient(connectFailure: failure), now.tv_sec - start.tv_sec < connectRetrySeconds else { return failure }
+            usleep(UInt32.random(in: pause / 2...pause))
+            pause = min(pause * 2, 400_000)
+        }
+    }
 
     /// A refusal that goes away by itself: the server is full (SQLSTATE 53300 "sorry, too many
     /// clients already"), starting, stopping or in recovery (57P03), or not listening yet
@@ -105,19 +112,10 @@ final class PostgresConnection {
     /// ``connectRetrySeconds`` while the server refuses for a temporary reason; true when the
     /// new connection is up.
     func reset() -> Bool {
-        var pause: UInt32 = 20_000
-        var waited: UInt32 = 0
-        while true {
+        Self.retryingTransientRefusals {
             PQreset(handle)
-            if PQstatus(handle) == CONNECTION_OK { return true }
-            // A server restarting refuses connections for a moment: wait for it, within bounds.
-            guard Self.isTransient(connectFailure: lastError), waited < UInt32(Self.connectRetrySeconds) * 1_000_000 else {
-                return false
-            }
-            usleep(pause)
-            waited += pause
-            pause = min(pause * 2, 400_000)
-        }
+            return PQstatus(handle) == CONNECTION_OK ? nil : lastError
+        } == nil
     }
 
     var lastError: String { Self.trimmed(String(cString: PQerrorMessage(handle))) }

@@ -214,11 +214,12 @@ extension ProcessSuites {
             #expect(listed.count == 1 && listed[0].hasPrefix("IWDSCA"), "\(listed)")
         }
 
-        /// A nameserver on loopback that answers every query with `reply(query)`; stopped by closing it.
-        final class GarbageNameserver: @unchecked Sendable {
+        /// A nameserver on loopback that answers every query with `reply(query)`, or stays silent
+        /// when that is nil; stopped by closing it.
+        final class LoopbackNameserver: @unchecked Sendable {
             let socketFD: Int32
             let port: UInt16
-            init(reply: @escaping @Sendable ([UInt8]) -> [UInt8]) {
+            init(reply: @escaping @Sendable ([UInt8]) -> [UInt8]?) {
                 let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
                 socketFD = fd
                 var address = sockaddr_in()
@@ -240,7 +241,7 @@ extension ProcessSuites {
                             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { recvfrom(fd, &buffer, buffer.count, 0, $0, &peerLength) }
                         }
                         if n <= 0 { return }
-                        let answer = reply(Array(buffer[0..<n]))
+                        guard let answer = reply(Array(buffer[0..<n])) else { continue }
                         _ = withUnsafePointer(to: &peer) {
                             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { sendto(fd, answer, answer.count, 0, $0, peerLength) }
                         }
@@ -265,35 +266,41 @@ extension ProcessSuites {
             }
         }
 
+        /// Sample 1 through `reservoir filter` with keys from `dnsServer` (1 s DNS timeout, no
+        /// store): the run, the message, and the header fields added before it.
+        static func filterSample1(dnsServer: String) throws -> (run: ReservoirBinary.Result, message: Data, added: String) {
+            let message = try Data(contentsOf: URL(fileURLWithPath: try ReservoirBinary.sample(1)))
+            let r = try ReservoirBinary.run(["filter", "--dns-server", dnsServer, "--dns-timeout", "1", "--no-store",
+                                             "--allowed-domains", ReservoirBinary.allowed, "--authserv-id", "mx.test",
+                                             "--now", ReservoirBinary.now], stdin: message)
+            return (r, message, String(decoding: r.stdout.prefix(max(0, r.stdout.count - message.count)), as: UTF8.self))
+        }
+
         /// What the garbage nameserver answers, by case.
-        static let garbage: [(String, @Sendable ([UInt8]) -> [UInt8])] = [
+        static let garbage: [(String, @Sendable ([UInt8]) -> [UInt8]?)] = [
             ("random bytes", { _ in (0..<64).map { _ in UInt8.random(in: 0...255) } }),
             ("an answer cut short of its record length", { q in
-                GarbageNameserver.response(to: q, flags: 0x8180, answers: 1) + [0xC0, 0x0C, 0, 16, 0, 1, 0, 0, 0, 60, 0, 200, 10, 0x76, 0x3D]
+                LoopbackNameserver.response(to: q, flags: 0x8180, answers: 1) + [0xC0, 0x0C, 0, 16, 0, 1, 0, 0, 0, 60, 0, 200, 10, 0x76, 0x3D]
             }),
             ("a TXT string longer than its record", { q in
-                GarbageNameserver.response(to: q, flags: 0x8180, answers: 1) + [0xC0, 0x0C, 0, 16, 0, 1, 0, 0, 0, 60, 0, 5, 50] + Array("abcd".utf8)
+                LoopbackNameserver.response(to: q, flags: 0x8180, answers: 1) + [0xC0, 0x0C, 0, 16, 0, 1, 0, 0, 0, 60, 0, 5, 50] + Array("abcd".utf8)
             }),
             ("a compression pointer that loops", { q in
-                GarbageNameserver.response(to: q, flags: 0x8180, answers: 1) + [0xC0, UInt8(truncatingIfNeeded: q.count), 0, 16, 0, 1, 0, 0, 0, 60, 0, 4, 3] + Array("v=D".utf8)
+                LoopbackNameserver.response(to: q, flags: 0x8180, answers: 1) + [0xC0, UInt8(truncatingIfNeeded: q.count), 0, 16, 0, 1, 0, 0, 0, 60, 0, 4, 3] + Array("v=D".utf8)
             }),
-            ("SERVFAIL", { q in GarbageNameserver.response(to: q, flags: 0x8182, answers: 0) }),
-            ("a truncated (TC) answer with no TCP service behind it", { q in GarbageNameserver.response(to: q, flags: 0x8380, answers: 0) }),
+            ("SERVFAIL", { q in LoopbackNameserver.response(to: q, flags: 0x8182, answers: 0) }),
+            ("a truncated (TC) answer with no TCP service behind it", { q in LoopbackNameserver.response(to: q, flags: 0x8380, answers: 0) }),
         ]
 
         @Test("a DNS server answering garbage is never a pass: the message goes through intact, untrusted",
               arguments: garbage.map(\.0))
         func garbageDNS(name: String) throws {
-            let server = GarbageNameserver(reply: Self.garbage.first { $0.0 == name }!.1)
+            let server = LoopbackNameserver(reply: Self.garbage.first { $0.0 == name }!.1)
             defer { server.stop() }
-            let message = try Data(contentsOf: URL(fileURLWithPath: try ReservoirBinary.sample(1)))
             let started = Date()
-            let r = try ReservoirBinary.run(["filter", "--dns-server", "127.0.0.1:\(server.port)", "--dns-timeout", "1", "--no-store",
-                                             "--allowed-domains", ReservoirBinary.allowed, "--authserv-id", "mx.test",
-                                             "--now", ReservoirBinary.now], stdin: message)
+            let (r, message, added) = try Self.filterSample1(dnsServer: "127.0.0.1:\(server.port)")
             #expect(r.status == 0)
             #expect(r.stdout.count > message.count && r.stdout.suffix(message.count) == message, "\(name): message not intact")
-            let added = String(decoding: r.stdout.prefix(max(0, r.stdout.count - message.count)), as: UTF8.self)
             #expect(added.contains("dkim=temperror") || added.contains("dkim=permerror"), "\(name): \(added)")
             #expect(!added.contains("dkim=pass"), "\(name): \(added)")
             #expect(added.contains("(untrusted)"), "\(name): \(added)")
@@ -307,7 +314,7 @@ extension ProcessSuites {
             // The record's quoted strings, concatenated (RFC 6376 §3.6.2.2).
             let quoted = line.split(separator: "\"", omittingEmptySubsequences: false)
             let record = Array(stride(from: 1, to: quoted.count, by: 2).map { quoted[$0] }.joined().utf8)
-            let server = GarbageNameserver { q in
+            let server = LoopbackNameserver { q in
                 var rdata: [UInt8] = []
                 var rest = record[...]
                 while !rest.isEmpty {
@@ -315,26 +322,18 @@ extension ProcessSuites {
                     rdata += [UInt8(piece.count)] + piece
                     rest = rest.dropFirst(piece.count)
                 }
-                return GarbageNameserver.response(to: q, flags: 0x8180, answers: 1)
+                return LoopbackNameserver.response(to: q, flags: 0x8180, answers: 1)
                     + [0xC0, 0x0C, 0, 16, 0, 1, 0, 0, 0, 60, UInt8(rdata.count >> 8), UInt8(rdata.count & 0xFF)] + rdata
             }
             defer { server.stop() }
-            let message = try Data(contentsOf: URL(fileURLWithPath: try ReservoirBinary.sample(1)))
-            let r = try ReservoirBinary.run(["filter", "--dns-server", "127.0.0.1:\(server.port)", "--dns-timeout", "1", "--no-store",
-                                             "--allowed-domains", ReservoirBinary.allowed, "--authserv-id", "mx.test",
-                                             "--now", ReservoirBinary.now], stdin: message)
-            let added = String(decoding: r.stdout.prefix(max(0, r.stdout.count - message.count)), as: UTF8.self)
+            let added = try Self.filterSample1(dnsServer: "127.0.0.1:\(server.port)").added
             #expect(added.contains("dkim=pass"), "\(added)")
         }
 
         @Test("a DNS server that does not answer is a temporary error, never a pass")
         func deadDNS() throws {
-            let message = try Data(contentsOf: URL(fileURLWithPath: try ReservoirBinary.sample(1)))
-            let r = try ReservoirBinary.run(["filter", "--dns-server", "127.0.0.1:9", "--dns-timeout", "1", "--no-store",
-                                             "--allowed-domains", ReservoirBinary.allowed, "--authserv-id", "mx.test",
-                                             "--now", ReservoirBinary.now], stdin: message)
+            let (r, _, added) = try Self.filterSample1(dnsServer: "127.0.0.1:9")
             #expect(r.status == 0)
-            let added = String(decoding: r.stdout.prefix(r.stdout.count - message.count), as: UTF8.self)
             #expect(added.contains("dkim=temperror"), "\(added)")
             #expect(!added.contains("dkim=pass"))
             #expect(added.contains("(untrusted)"))
@@ -344,24 +343,13 @@ extension ProcessSuites {
               arguments: [false, true])
         func timeBudget(alarmBlocked: Bool) throws {
             // A nameserver that reads queries and never answers: the key lookup outlasts --timeout.
-            let sock = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
-            #expect(sock >= 0)
-            defer { close(sock) }
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            let bound = withUnsafeMutablePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    bind(sock, $0, length) == 0 && getsockname(sock, $0, &length) == 0
-                }
-            }
-            #expect(bound)
-            let port = UInt16(bigEndian: address.sin_port)
+            let server = LoopbackNameserver { _ in nil }
+            defer { server.stop() }
+            #expect(server.socketFD >= 0 && server.port != 0, "no loopback UDP socket")
             let sample = try ReservoirBinary.sample(1)
             let original = try Data(contentsOf: URL(fileURLWithPath: sample))
             let started = Date()
-            let r = try ChildProcess.capture([ReservoirBinary.executable.path, "filter", "--dns-server", "127.0.0.1:\(port)",
+            let r = try ChildProcess.capture([ReservoirBinary.executable.path, "filter", "--dns-server", "127.0.0.1:\(server.port)",
                                               "--dns-timeout", "30", "--timeout", "1", "--no-store",
                                               "--allowed-domains", ReservoirBinary.allowed, "--now", ReservoirBinary.now],
                                              stdin: sample, blocking: alarmBlocked ? [SIGALRM] : [])

@@ -13,19 +13,11 @@ final class SQLiteDatabase {
     /// timeout, so that concurrent deliveries wait for each other instead of failing.
     init(path: String, busyTimeoutMilliseconds: Int32) throws(EventStoreError) {
         self.path = path
-        var db: OpaquePointer?
         // "The database is opened for reading and writing, and is created if it does not
         // already exist." (sqlite3_open_v2, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
-        let rc = sqlite3_open_v2(path, &db, flags, nil)
-        guard rc == SQLITE_OK, let db else {
-            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
-            sqlite3_close(db)
-            throw EventStoreError(.cannotOpen, "cannot open \(path): \(message)")
-        }
+        let db = try Self.open(path, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, failure: "cannot open \(path)")
         handle = db
         sqlite3_busy_timeout(db, busyTimeoutMilliseconds)
-        sqlite3_extended_result_codes(db, 1)
         try enableWAL(busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         try execute("PRAGMA synchronous=NORMAL")
         try execute("PRAGMA foreign_keys=ON")
@@ -46,16 +38,22 @@ final class SQLiteDatabase {
         var options = ["mode=ro"]
         var fs = statvfs()
         if statvfs(path, &fs) == 0, fs.f_flag & UInt(ST_RDONLY) != 0 { options.append("immutable=1") }
+        handle = try Self.open("file:" + escaped + "?" + options.joined(separator: "&"),
+                               flags: SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, failure: "cannot open \(path) for reading")
+    }
+
+    /// `sqlite3_open_v2` with one connection per thread (`NOMUTEX`) and extended result codes;
+    /// a failure becomes `.cannotOpen` with SQLite's reason after `failure`.
+    private static func open(_ name: String, flags: Int32, failure: String) throws(EventStoreError) -> OpaquePointer {
         var db: OpaquePointer?
-        let rc = sqlite3_open_v2("file:" + escaped + "?" + options.joined(separator: "&"), &db,
-                                 SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, nil)
+        let rc = sqlite3_open_v2(name, &db, flags | SQLITE_OPEN_NOMUTEX, nil)
         guard rc == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             sqlite3_close(db)
-            throw EventStoreError(.cannotOpen, "cannot open \(path) for reading: \(message)")
+            throw EventStoreError(.cannotOpen, "\(failure): \(message)")
         }
-        handle = db
         sqlite3_extended_result_codes(db, 1)
+        return db
     }
 
     /// Switches to WAL unless the file is in WAL already (the mode is persistent: "the WAL

@@ -92,10 +92,6 @@ enum FileSystem {
     }
 
     /// Names in a directory except "." and "..", sorted bytewise.
-    static func list(_ path: String) throws(MessageSourceError) -> [String] {
-        try entries(path).map(\.name)
-    }
-
     /// The names in a directory, sorted, each with its kind when readdir(3) knows it (d_type;
     /// nil when the file system does not say, or for a symbolic link, which the caller stats).
     /// A Maildir scan then needs no stat(2) per file to tell files from directories.

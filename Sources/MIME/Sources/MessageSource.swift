@@ -91,9 +91,9 @@ public struct MessageSource: Sequence, Sendable {
                 entries = found
             } else {
                 // A plain directory of message files (or mboxes).
-                for name in try FileSystem.list(path) where !name.hasPrefix(".") {
+                for (name, kind) in try FileSystem.entries(path) where !name.hasPrefix(".") {
                     let child = Self.join(path, name)
-                    if FileSystem.kind(child) == .file { found.append(try Self.fileEntry(child, maildirFlags: nil)) }
+                    if (kind ?? FileSystem.kind(child)) == .file { found.append(try Self.fileEntry(child, maildirFlags: nil)) }
                 }
                 guard !found.isEmpty else {
                     throw MessageSourceError(.notMail, path: path, "neither a Maildir (no cur/ or new/) nor a directory of message files")
@@ -194,9 +194,9 @@ public struct MessageSource: Sequence, Sendable {
         files.sort { $0.name < $1.name }
         entries += files.map { .file(path: $0.path, maildirFlags: $0.flags) }
         // Maildir++: subfolders are ".Name" directories beside cur/new/tmp.
-        for name in try FileSystem.list(path) where name.hasPrefix(".") && name != "." && name != ".." {
+        for (name, kind) in try FileSystem.entries(path) where name.hasPrefix(".") {
             let sub = join(path, name)
-            guard FileSystem.kind(sub) == .directory else { continue }
+            guard (kind ?? FileSystem.kind(sub)) == .directory else { continue }
             if try collectMaildir(sub, into: &entries) { isMaildir = true }
         }
         return isMaildir

@@ -112,11 +112,14 @@ enum SchemaKeys {
             var changed = false
             var members: [JSONObject.Member] = []
             members.reserveCapacity(object.members.count)
-            let bare = Set(object.members.map(\.key).filter { !$0.contains(":") && !$0.contains("/") })
+            // The bare names, collected only for an object that has a prefixed one.
+            var bare: Set<String>?
             for member in object.members {
                 var key = member.key
                 if !key.hasPrefix("@"), key.contains(":") || key.contains("/"), let local = SchemaOrg.localName(key) {
-                    if bare.contains(local) { changed = true; continue }
+                    let known = bare ?? Set(object.members.map(\.key).filter { !$0.contains(":") && !$0.contains("/") })
+                    bare = known
+                    if known.contains(local) { changed = true; continue }
                     key = local
                     changed = true
                 }

@@ -30,15 +30,16 @@ struct CommandRunner {
         }
         let trust = TrustPolicy(allowedDomains: allowed, allowAnyDomain: policy?.allowAnyDomain ?? false,
                                 allowUnverified: policy?.allowUnverified ?? false, publicSuffixes: PublicSuffixList.load())
-        let eventStore = try store.map(Self.openStore(at:))
+        let eventStore = try store.map { try Self.openStore(at: $0) }
         pipeline = ReservationPipeline(resolver: resolver, policy: trust, store: eventStore, now: now, includePast: includePast)
         self.keys = keys
     }
 
     /// The store at `location` (sqlite:PATH or postgres://…; nil: the embedded default), opened and migrated.
-    static func openStore(at location: String?) throws -> any EventStore {
+    /// `readOnlyFallback`: for commands that only read (see `EventStoreLocation.open`).
+    static func openStore(at location: String?, readOnlyFallback: Bool = false) throws -> any EventStore {
         do {
-            return try EventStoreLocation.open(location, postgres: PostgresEventStore.init(url:))
+            return try EventStoreLocation.open(location, postgres: PostgresEventStore.init(url:), readOnlyFallback: readOnlyFallback)
         } catch {
             throw CommandFailure.store(error.message)
         }

@@ -13,7 +13,7 @@ struct KeyOptions: ParsableArguments {
     var dnsServer: String?
 
     @Option(name: .customLong("dns-timeout"), help: ArgumentHelp("Seconds to wait for a DNS answer.", valueName: "seconds"))
-    var dnsTimeout: Int = 5
+    var dnsTimeout: Int = KeySettings.defaultDNSTimeout
 
     var settings: KeySettings { KeySettings(keysFile: keysFile, dnsServer: dnsServer, dnsTimeout: dnsTimeout) }
 }
@@ -22,7 +22,10 @@ struct KeyOptions: ParsableArguments {
 struct KeySettings {
     var keysFile: String?
     var dnsServer: String?
-    var dnsTimeout = 5
+    var dnsTimeout = Self.defaultDNSTimeout
+
+    /// Seconds to wait for a DNS answer, unless `--dns-timeout` says otherwise.
+    static let defaultDNSTimeout = 5
 }
 
 /// The trust policy switches (see docs/USAGE.md).

@@ -1,6 +1,5 @@
 import ArgumentParser
 import EventStore
-import EventStorePostgres
 import ICalendar
 import Pipeline
 
@@ -39,12 +38,7 @@ struct EventsCommand: ParsableCommand {
 
     func run() throws {
         let now = try clock.resolve()
-        let store: any EventStore
-        do {
-            store = try EventStoreLocation.open(storeOptions.store, postgres: PostgresEventStore.init(url:), readOnlyFallback: true)
-        } catch {
-            throw CommandFailure.store(error.message)
-        }
+        let store = try CommandRunner.openStore(at: storeOptions.store, readOnlyFallback: true)
         do {
             if let history {
                 Output.write(EventListRenderer.history(try store.history(history), id: history))

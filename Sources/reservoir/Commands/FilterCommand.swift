@@ -32,7 +32,7 @@ struct FilterCommand: ParsableCommand {
     var authservID: String?
 
     @Option(name: .customLong("timeout"), help: ArgumentHelp("Seconds before the message is passed through unchanged.", valueName: "seconds"))
-    var timeout: Int = 5
+    var timeout: Int = FilterHook.defaultTimeout
 
     @Flag(name: .customLong("no-store"), help: "Do not record anything.")
     var noStore = false
@@ -48,55 +48,36 @@ struct FilterCommand: ParsableCommand {
     /// (`--name value`, `--name=value`, the flags); anything else — help, an unknown option, a
     /// missing or malformed value — returns nil and goes to the argument parser, which explains it.
     static func quickParse(_ arguments: ArraySlice<String>) -> FilterHook? {
-        var keysFile: String?, dnsServer: String?, dnsTimeout = 5
-        var allowDomain: [String] = [], allowedDomainsFile: String?, allowAnyDomain = false, allowUnverified = false
-        var store: String?, now: String?, authservID: String?, timeout = 5, noStore = false
-        var rest = arguments[...]
+        var hook = FilterHook(keys: KeySettings(), policy: PolicySettings())
+        var rest = arguments
         while let argument = rest.popFirst() {
-            let name: Substring, inline: String?
-            if let equals = argument.firstIndex(of: "=") {
-                name = argument[..<equals]
-                inline = String(argument[argument.index(after: equals)...])
-            } else {
-                name = argument[...]
-                inline = nil
-            }
+            let parts = argument.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let name = parts[0], inline = parts.count == 2 ? String(parts[1]) : nil
             switch name {
-            case "--allow-any-domain", "--allow-unverified", "--no-store":
-                guard inline == nil else { return nil }
-                if name == "--allow-any-domain" { allowAnyDomain = true }
-                else if name == "--allow-unverified" { allowUnverified = true }
-                else { noStore = true }
-                continue
+            case "--allow-any-domain": hook.policy.allowAnyDomain = true
+            case "--allow-unverified": hook.policy.allowUnverified = true
+            case "--no-store": hook.noStore = true
             default:
-                break
+                guard let value = inline ?? rest.popFirst(), inline != nil || !value.hasPrefix("-") || value == "-" else { return nil }
+                switch name {
+                case "--keys": hook.keys.keysFile = value
+                case "--dns-server": hook.keys.dnsServer = value
+                case "--dns-timeout": guard let n = Int(value) else { return nil }; hook.keys.dnsTimeout = n
+                case "--allow-domain": hook.policy.allowDomain.append(value)
+                case "--allowed-domains": hook.policy.allowedDomainsFile = value
+                case "--store": hook.store = value
+                case "--now": hook.now = value
+                case "--authserv-id": hook.authservID = value
+                case "--timeout": guard let n = Int(value) else { return nil }; hook.timeout = n
+                default: return nil
+                }
+                continue
             }
-            let value: String
-            if let inline {
-                value = inline
-            } else {
-                guard let next = rest.popFirst(), !next.hasPrefix("-") || next == "-" else { return nil }
-                value = next
-            }
-            switch name {
-            case "--keys": keysFile = value
-            case "--dns-server": dnsServer = value
-            case "--dns-timeout": guard let n = Int(value) else { return nil }; dnsTimeout = n
-            case "--allow-domain": allowDomain.append(value)
-            case "--allowed-domains": allowedDomainsFile = value
-            case "--store": store = value
-            case "--now": now = value
-            case "--authserv-id": authservID = value
-            case "--timeout": guard let n = Int(value) else { return nil }; timeout = n
-            default: return nil
-            }
+            // A flag takes no value.
+            guard inline == nil else { return nil }
         }
-        return FilterHook(keys: KeySettings(keysFile: keysFile, dnsServer: dnsServer, dnsTimeout: dnsTimeout),
-                          policy: PolicySettings(allowDomain: allowDomain, allowedDomainsFile: allowedDomainsFile,
-                                                 allowAnyDomain: allowAnyDomain, allowUnverified: allowUnverified),
-                          store: store, now: now, authservID: authservID, timeout: timeout, noStore: noStore)
+        return hook
     }
-
 }
 
 /// The filter's work, on plain values: `FilterCommand` fills it from the parsed options, and
@@ -107,8 +88,11 @@ struct FilterHook {
     var store: String?
     var now: String?
     var authservID: String?
-    var timeout = 5
+    var timeout = Self.defaultTimeout
     var noStore = false
+
+    /// Seconds before the message is passed through unchanged, unless `--timeout` says otherwise.
+    static let defaultTimeout = 5
 
     /// Messages larger than this are passed through unanalyzed, streamed from stdin to stdout,
     /// so the hook's memory stays bounded whatever the MTA hands over (reservation mail is far
