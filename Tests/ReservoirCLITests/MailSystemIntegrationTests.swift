@@ -177,9 +177,18 @@ extension ProcessSuites {
             let tmp = "/tmp/reservoir-sieve-\(UUID().uuidString)"
             try FileManager.default.createDirectory(atPath: tmp + "/bin", withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(atPath: tmp) }
+            // Dovecot runs the filter as nobody, who may not reach into the checkout (a clone in
+            // a mktemp -d directory is 0700): the binary, keys and allowed domains are copied
+            // into the directory made for nobody.
+            let copies = [(ReservoirBinary.executable.path, tmp + "/bin/reservoir.bin"),
+                          (ReservoirBinary.keys, tmp + "/keys.zone"), (ReservoirBinary.allowed, tmp + "/allowed-domains")]
+            for (from, to) in copies { try FileManager.default.copyItem(atPath: from, toPath: to) }
+            let command = ([ReservoirBinary.executable.path] + filterOptions).map { argument in
+                copies.first { $0.0 == argument }?.1 ?? argument
+            }
             let wrapper = """
                 #!/bin/sh
-                exec \(([ReservoirBinary.executable.path] + filterOptions).joined(separator: " "))
+                exec \(command.joined(separator: " "))
 
                 """
             try wrapper.write(toFile: tmp + "/bin/reservoir", atomically: true, encoding: .utf8)
