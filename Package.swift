@@ -62,7 +62,7 @@ let package = Package(
         .testTarget(name: "MIMETests", dependencies: ["MIME"], swiftSettings: strictSettings),
         .testTarget(name: "MIMEConformanceTests", dependencies: ["MIME"], swiftSettings: strictSettings),
         .testTarget(name: "DNSTests", dependencies: ["DNS"], swiftSettings: strictSettings),
-        .testTarget(name: "DKIMTests", dependencies: ["DKIM", "MIME", "DNS"], swiftSettings: strictSettings),
+        .testTarget(name: "DKIMTests", dependencies: ["DKIM", "MIME", "DNS", "COpenSSL"], swiftSettings: strictSettings),
         .testTarget(name: "MarkupTests", dependencies: ["Markup"], exclude: ["Fixtures"], swiftSettings: strictSettings),
         .testTarget(name: "ReservationsTests", dependencies: ["Reservations", "Markup"], swiftSettings: strictSettings),
         .testTarget(name: "EventStoreTests", dependencies: ["EventStore", "Reservations", "Markup"], swiftSettings: strictSettings),

@@ -6,7 +6,7 @@ final class SHA256Digest {
     private let context: OpaquePointer?
 
     init(sha1: Bool = false) {
-        context = EVP_MD_CTX_new()
+        context = OpenSSLLibrary.ready ? EVP_MD_CTX_new() : nil
         if let context { EVP_DigestInit_ex(context, sha1 ? EVP_sha1() : EVP_sha256(), nil) }
     }
 

@@ -19,23 +19,14 @@ final class PublicKey {
     /// An RSA key from SubjectPublicKeyInfo DER, or from a bare PKCS#1 RSAPublicKey (the form
     /// of RFC 6376 Appendix C); nil when neither parses or the key is not RSA.
     static func rsa(der: [UInt8]) -> PublicKey? {
-        let parsed: OpaquePointer? = der.withUnsafeBufferPointer { buffer in
-            var cursor = buffer.baseAddress
-            if let key = d2i_PUBKEY(nil, &cursor, buffer.count) { return key }
-            cursor = buffer.baseAddress
-            return d2i_PublicKey(reservoir_EVP_PKEY_RSA(), nil, &cursor, buffer.count)
-        }
-        guard let parsed else { ERR_clear_error(); return nil }
-        guard reservoir_EVP_PKEY_id(parsed) == reservoir_EVP_PKEY_RSA() else {
-            EVP_PKEY_free(parsed)
-            return nil
-        }
+        guard OpenSSLLibrary.ready, let numbers = RSAPublicKeyDER(der) else { return nil }
+        guard let parsed = numbers.evpKey() else { ERR_clear_error(); return nil }
         return PublicKey(kind: .rsa, key: parsed)
     }
 
     /// RFC 8463 §4: `p=` is the raw 32-byte Ed25519 public key.
     static func ed25519(raw: [UInt8]) -> PublicKey? {
-        guard raw.count == 32 else { return nil }
+        guard OpenSSLLibrary.ready, raw.count == 32 else { return nil }
         let parsed = raw.withUnsafeBufferPointer {
             EVP_PKEY_new_raw_public_key(reservoir_EVP_PKEY_ED25519(), nil, $0.baseAddress, $0.count)
         }

@@ -6,6 +6,7 @@ final class PrivateKey {
     private let key: OpaquePointer
 
     init?(pem: String) {
+        guard OpenSSLLibrary.ready else { return nil }
         let bytes = Array(pem.utf8)
         let parsed: OpaquePointer? = bytes.withUnsafeBytes { raw in
             guard let bio = BIO_new_mem_buf(raw.baseAddress, Int32(raw.count)) else { return nil }

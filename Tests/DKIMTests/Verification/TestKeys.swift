@@ -22,4 +22,6 @@ enum TestKeys {
     static let ed25519 = generate(["-algorithm", "ED25519"])
     static let rsa512 = generate(["-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:512"])
     static let rsa768 = generate(["-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:768"])
+    static let rsa1024 = generate(["-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:1024"])
+    static let rsa3072 = generate(["-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:3072"])
 }
