@@ -14,27 +14,36 @@ public final class KeysFile: TXTResolver {
         case unreadable(path: String, errno: Int32)
     }
 
-    private var records: [String: [String]] = [:]
+    /// The file's bytes, and for each name (normalized) the lines that start with it, in
+    /// file order. A line's strings are read when its name is looked up: a filter run asks for
+    /// one or two names of a file that may hold hundreds.
+    private let bytes: [UInt8]
+    private let lines: [String: [Range<Int>]]
+
     /// How many non-comment lines could not be read.
-    public private(set) var skippedLines = 0
+    public var skippedLines: Int {
+        lines.values.joined().count { $0.count > Self.maxLineLength || Self.parse(Array(bytes[$0])) == nil }
+    }
 
     public init(text: String) {
         // Lines split on bytes (CR, LF or CRLF): a keys file is read by every filter run.
-        let all = Array(text.utf8)
+        bytes = Array(text.utf8)
+        // Filled in a local: appending through the stored property copied the whole index for
+        // every line.
+        var lines: [String: [Range<Int>]] = [:]
         var start = 0
-        while start < all.count {
+        while start < bytes.count {
             var end = start
-            while end < all.count, all[end] != 0x0A, all[end] != 0x0D { end += 1 }
-            let bytes = Array(all[start..<end])
-            start = end + 1
-            guard let first = bytes.first(where: { $0 != 0x20 && $0 != 0x09 }) else { continue }
-            if first == UInt8(ascii: ";") || first == UInt8(ascii: "#") { continue }
-            guard bytes.count <= Self.maxLineLength, let record = Self.parse(bytes) else {
-                skippedLines += 1
-                continue
-            }
-            records[DomainName.normalized(record.name), default: []].append(record.text)
+            while end < bytes.count, bytes[end] != 0x0A, bytes[end] != 0x0D { end += 1 }
+            defer { start = end + 1 }
+            var nameStart = start
+            while nameStart < end, bytes[nameStart] == 0x20 || bytes[nameStart] == 0x09 { nameStart += 1 }
+            guard nameStart < end, bytes[nameStart] != UInt8(ascii: ";"), bytes[nameStart] != UInt8(ascii: "#") else { continue }
+            var nameEnd = nameStart
+            while nameEnd < end, bytes[nameEnd] != 0x20, bytes[nameEnd] != 0x09, bytes[nameEnd] != UInt8(ascii: "\"") { nameEnd += 1 }
+            lines[Self.key(bytes[nameStart..<nameEnd]), default: []].append(start..<end)
         }
+        self.lines = lines
     }
 
     public convenience init(path: String) throws {
@@ -42,8 +51,19 @@ public final class KeysFile: TXTResolver {
     }
 
     public func lookupTXT(_ name: String) -> TXTLookupResult {
-        guard let found = records[DomainName.normalized(name)], !found.isEmpty else { return .notFound }
-        return .found(found)
+        let found = (lines[Self.key(name.utf8)] ?? []).compactMap { line -> String? in
+            guard line.count <= Self.maxLineLength else { return nil }
+            return Self.parse(Array(bytes[line]))?.text
+        }
+        return found.isEmpty ? .notFound : .found(found)
+    }
+
+    /// A name as the index keeps it: ASCII letters lowercased, trailing dots removed (names
+    /// compare case-insensitively, RFC 4343).
+    private static func key(_ name: some Collection<UInt8>) -> String {
+        var folded = name.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
+        while folded.last == UInt8(ascii: ".") { folded.removeLast() }
+        return String(decoding: folded, as: UTF8.self)
     }
 
     /// `NAME [TTL] [class] TXT strings`, or nil.

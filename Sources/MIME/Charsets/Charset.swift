@@ -22,50 +22,16 @@ struct Charset: Sendable, Equatable {
     /// The label as normalized (lowercased, trimmed), for diagnostics.
     let label: String
 
-    /// Labels that mean UTF-8. US-ASCII is read as UTF-8 too: 8-bit bytes under an ASCII label
-    /// are almost always UTF-8 or Latin-1, and the UTF-8 decoder recovers both.
-    private static let utf8Labels: Set<String> = [
-        "utf-8", "utf8", "unicode-1-1-utf-8", "x-unicode20utf8", "unicode20utf8", "x-utf-8",
-        "us-ascii", "ascii", "us", "ansi_x3.4-1968", "ansi_x3.4-1986", "iso646-us", "iso-646-us",
-        "cp367", "ibm367", "csascii", "iso-ir-6", "646",
-    ]
-    private static let latin1Labels: Set<String> = [
-        "iso-8859-1", "iso8859-1", "iso_8859-1", "iso_8859-1:1987", "iso-8859-1:1987", "latin1",
-        "latin-1", "l1", "cp819", "ibm819", "iso-ir-100", "csisolatin1", "8859-1", "iso8859_1",
-        "windows-1252", "cp1252", "x-cp1252", "ms-ansi", "cp-1252", "win-1252", "windows1252",
-    ]
-    /// Labels iconv does not know under the name mail uses, mapped to a name it knows.
-    /// Supersets are chosen where senders routinely use the superset's characters.
-    private static let iconvAliases: [String: String] = [
-        "x-sjis": "CP932", "sjis": "CP932", "shift-jis": "CP932", "shift_jis": "CP932",
-        "ms_kanji": "CP932", "csshiftjis": "CP932", "windows-31j": "CP932", "x-ms-cp932": "CP932",
-        "cp932": "CP932",
-        "gb2312": "GB18030", "gbk": "GB18030", "x-gbk": "GB18030", "cp936": "GB18030",
-        "euc-cn": "GB18030", "csgb2312": "GB18030", "chinese": "GB18030", "gb_2312-80": "GB18030",
-        "ks_c_5601-1987": "CP949", "ks_c_5601": "CP949", "euc-kr": "CP949", "ksc5601": "CP949",
-        "x-euc-jp": "EUC-JP", "euc-jp": "EUC-JP",
-        "big5": "BIG5-HKSCS", "x-x-big5": "BIG5-HKSCS", "big5-hkscs": "BIG5-HKSCS",
-        "unicode-1-1-utf-7": "UTF-7", "utf-7": "UTF-7", "x-unicode20utf7": "UTF-7",
-        "x-mac-roman": "MACINTOSH", "macintosh": "MACINTOSH", "mac": "MACINTOSH",
-        "tis-620": "TIS-620", "windows-874": "CP874", "x-windows-874": "CP874",
-        "iso-8859-8-i": "ISO-8859-8", "iso-8859-6-i": "ISO-8859-6",
-        "koi8-u": "KOI8-U", "koi8-r": "KOI8-R", "koi8": "KOI8-R",
-    ]
-
     init(label rawLabel: String) {
-        var label = rawLabel.lowercased()
-        label = String(label.drop { $0 == " " || $0 == "\t" || $0 == "\"" || $0 == "'" }.reversed()
-            .drop { $0 == " " || $0 == "\t" || $0 == "\"" || $0 == "'" }.reversed())
-        // RFC 2231 §5: a language may follow the charset in an encoded word ("utf-8*en").
-        if let star = label.firstIndex(of: "*") { label = String(label[..<star]) }
+        let label = Self.normalized(rawLabel)
         self.label = label
-        if Self.utf8Labels.contains(label) || label.isEmpty {
+        if label.isEmpty || Self.isUTF8(label) {
             kind = .utf8
-        } else if Self.latin1Labels.contains(label) {
+        } else if Self.isLatin1(label) {
             kind = .windows1252
-        } else if let alias = Self.iconvAliases[label] {
+        } else if let alias = Self.iconvAlias(label) {
             kind = .iconv(alias)
-        } else if label.hasPrefix("x-"), let alias = Self.iconvAliases[String(label.dropFirst(2))] {
+        } else if label.hasPrefix("x-"), let alias = Self.iconvAlias(String(label.dropFirst(2))) {
             kind = .iconv(alias)
         } else {
             var name = label.uppercased()
@@ -76,6 +42,76 @@ struct Charset: Sendable, Equatable {
             if name.hasPrefix("ISO8859") { name = "ISO-8859" + name.dropFirst(7) }
             if name.hasPrefix("ISO_8859") { name = "ISO-8859" + name.dropFirst(8) }
             kind = .iconv(name)
+        }
+    }
+
+    /// Lowercased, without surrounding blanks and quotes, and without an RFC 2231 §5 language
+    /// ("utf-8*en"). Labels are ASCII and are folded byte by byte; anything else is folded as
+    /// Unicode text, so a diagnostic shows it as written.
+    static func normalized(_ raw: String) -> String {
+        func isTrimmed(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x22 || b == 0x27 }
+        var utf8 = Array(raw.utf8)
+        guard utf8.allSatisfy({ $0 < 0x80 }) else {
+            var label = raw.lowercased()
+            label = String(label.drop { $0 == " " || $0 == "\t" || $0 == "\"" || $0 == "'" }.reversed()
+                .drop { $0 == " " || $0 == "\t" || $0 == "\"" || $0 == "'" }.reversed())
+            if let star = label.firstIndex(of: "*") { label = String(label[..<star]) }
+            return label
+        }
+        var end = utf8.count
+        while end > 0, isTrimmed(utf8[end - 1]) { end -= 1 }
+        var start = 0
+        while start < end, isTrimmed(utf8[start]) { start += 1 }
+        if let star = utf8[start..<end].firstIndex(of: UInt8(ascii: "*")) { end = star }
+        for i in start..<end where utf8[i] >= 0x41 && utf8[i] <= 0x5A { utf8[i] |= 0x20 }
+        return String(decoding: utf8[start..<end], as: UTF8.self)
+    }
+
+    // The label tables are switches: compared directly, with no set or dictionary to build in
+    // each process (the filter hook decodes a handful of labels once).
+
+    /// Labels that mean UTF-8. US-ASCII is read as UTF-8 too: 8-bit bytes under an ASCII label
+    /// are almost always UTF-8 or Latin-1, and the UTF-8 decoder recovers both.
+    private static func isUTF8(_ label: String) -> Bool {
+        switch label {
+        case "utf-8", "utf8", "unicode-1-1-utf-8", "x-unicode20utf8", "unicode20utf8", "x-utf-8",
+             "us-ascii", "ascii", "us", "ansi_x3.4-1968", "ansi_x3.4-1986", "iso646-us", "iso-646-us",
+             "cp367", "ibm367", "csascii", "iso-ir-6", "646":
+            true
+        default: false
+        }
+    }
+
+    private static func isLatin1(_ label: String) -> Bool {
+        switch label {
+        case "iso-8859-1", "iso8859-1", "iso_8859-1", "iso_8859-1:1987", "iso-8859-1:1987", "latin1",
+             "latin-1", "l1", "cp819", "ibm819", "iso-ir-100", "csisolatin1", "8859-1", "iso8859_1",
+             "windows-1252", "cp1252", "x-cp1252", "ms-ansi", "cp-1252", "win-1252", "windows1252":
+            true
+        default: false
+        }
+    }
+
+    /// Labels iconv does not know under the name mail uses, mapped to a name it knows.
+    /// Supersets are chosen where senders routinely use the superset's characters.
+    private static func iconvAlias(_ label: String) -> String? {
+        switch label {
+        case "x-sjis", "sjis", "shift-jis", "shift_jis", "ms_kanji", "csshiftjis", "windows-31j", "x-ms-cp932", "cp932":
+            "CP932"
+        case "gb2312", "gbk", "x-gbk", "cp936", "euc-cn", "csgb2312", "chinese", "gb_2312-80":
+            "GB18030"
+        case "ks_c_5601-1987", "ks_c_5601", "euc-kr", "ksc5601": "CP949"
+        case "x-euc-jp", "euc-jp": "EUC-JP"
+        case "big5", "x-x-big5", "big5-hkscs": "BIG5-HKSCS"
+        case "unicode-1-1-utf-7", "utf-7", "x-unicode20utf7": "UTF-7"
+        case "x-mac-roman", "macintosh", "mac": "MACINTOSH"
+        case "tis-620": "TIS-620"
+        case "windows-874", "x-windows-874": "CP874"
+        case "iso-8859-8-i": "ISO-8859-8"
+        case "iso-8859-6-i": "ISO-8859-6"
+        case "koi8-u": "KOI8-U"
+        case "koi8-r", "koi8": "KOI8-R"
+        default: nil
         }
     }
 
