@@ -11,6 +11,9 @@ final class SQLiteDatabase {
 
     /// Opens (creating when missing) the database at `path` with WAL journaling and a busy
     /// timeout, so that concurrent deliveries wait for each other instead of failing.
+    /// Bytes a WAL file keeps after a checkpoint restarts it (PRAGMA journal_size_limit).
+    static let walSizeLimit = 4 << 20
+
     init(path: String, busyTimeoutMilliseconds: Int32) throws(EventStoreError) {
         self.path = path
         // "The database is opened for reading and writing, and is created if it does not
@@ -18,6 +21,14 @@ final class SQLiteDatabase {
         let db = try Self.open(path, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, failure: "cannot open \(path)")
         handle = db
         sqlite3_busy_timeout(db, busyTimeoutMilliseconds)
+        // Keep the -wal and -shm files when the last connection closes (SQLITE_FCNTL_PERSIST_WAL,
+        // sqlite.org/c3ref/c_fcntl_begin_atomic_write.html): a filter run is one short
+        // connection, and creating both files anew each time took a tenth of its time on ext4.
+        // With a journal size limit the closing connection still empties the WAL after its
+        // checkpoint, and a long scan's WAL is cut back to the limit when it restarts.
+        var persist: Int32 = 1
+        sqlite3_file_control(db, "main", SQLITE_FCNTL_PERSIST_WAL, &persist)
+        try execute("PRAGMA journal_size_limit=\(Self.walSizeLimit)")
         try enableWAL(busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         try execute("PRAGMA synchronous=NORMAL")
         try execute("PRAGMA foreign_keys=ON")
