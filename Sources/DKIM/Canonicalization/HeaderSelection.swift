@@ -5,14 +5,16 @@ enum HeaderSelection {
     /// For each name in order, the bottom-most instance not picked yet; a name with no instance
     /// left (absent, or oversigned) contributes nothing (§5.4: "nonexistent header field").
     static func select(_ names: [String], from fields: [HeaderField], excluding excluded: Int?) -> [HeaderField] {
-        var used = Set<Int>()
-        if let excluded { used.insert(excluded) }
+        // A flag per field (no Set: its hashing needs a runtime conformance lookup, and a
+        // header has tens of fields).
+        var used = [Bool](repeating: false, count: fields.count)
+        if let excluded, used.indices.contains(excluded) { used[excluded] = true }
         var picked: [HeaderField] = []
         for name in names {
             var index = fields.count - 1
             while index >= 0 {
-                if !used.contains(index), fields[index].hasName(name) {
-                    used.insert(index)
+                if !used[index], fields[index].hasName(name) {
+                    used[index] = true
                     picked.append(fields[index])
                     break
                 }

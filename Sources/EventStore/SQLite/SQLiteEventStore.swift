@@ -31,7 +31,9 @@ public final class SQLiteEventStore: EventStore {
 
     private static func prepareFile(_ path: String) throws(EventStoreError) {
         if let slash = path.lastIndex(of: "/"), slash != path.startIndex {
-            try makeDirectories(String(path[..<slash]))
+            let directory = String(path[..<slash])
+            var status = stat()
+            if stat(directory, &status) != 0 || status.st_mode & S_IFMT != S_IFDIR { try makeDirectories(directory) }
         }
         // Create the file 0600 before SQLite does (SQLite would use the umask).
         let fd = open(path, O_RDWR | O_CREAT, 0o600)

@@ -34,7 +34,8 @@ extension ReservationInterpreter {
         guard let trip = requiredReservationFor() else { return nil }
         let words = Self.tripVocabulary(category)
         let reservation = node
-        let company = words.companyKeys.lazy.compactMap { trip.name(of: $0) ?? reservation.name(of: $0) }.first
+        var company: String?
+        for key in words.companyKeys where company == nil { company = trip.name(of: key) ?? reservation.name(of: key) }
         let number = trip.text(words.numberKeys)
         let vehicle = trip.text(words.nameKeys) ?? number
         let from = Self.placeCode(trip.node(words.departure)) ?? trip.text(words.departure)
