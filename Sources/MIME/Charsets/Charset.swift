@@ -133,7 +133,9 @@ struct Charset: Sendable, Equatable {
             guard let converter = IconvConverter(from: name) else {
                 return (UTF8Repair.repair(bytes), false)
             }
-            return (converter.convert(Array(bytes)), true)
+            // glibc's iconv reads labels loosely ("utf_8" is its UTF-8) and its UTF-8 decoder
+            // passes sequences above U+10FFFF (F4 91 …) through: its output is checked again.
+            return (UTF8Repair.repair(converter.convert(Array(bytes))), true)
         }
     }
 

@@ -40,6 +40,17 @@ import Testing
         #expect(Charset(label: "UTF-16BE").decode([0x00, 0x41, 0xD8, 0x00, 0x00, 0x42]).text.hasPrefix("A"))
     }
 
+    /// Labels glibc reads as UTF-8 though Reservoir's tables do not ("utf_8", or with a stray
+    /// control character, as a fuzzer wrote one) go through iconv, whose UTF-8 decoder lets
+    /// sequences above U+10FFFF through; what comes out is still valid UTF-8.
+    @Test(arguments: ["utf_8", "u\u{0B}tf8", "UTF8//IGNORE"])
+    func iconvAliasOfUTF8GivesValidUTF8(label: String) {
+        let bytes: [UInt8] = Array("ok ".utf8) + [0xF4, 0x91, 0x91, 0x91, 0xF4, 0x91] + Array(" end".utf8)
+        let decoded = Charset(label: label).decodeToUTF8(bytes).utf8
+        #expect(String(validating: decoded, as: UTF8.self) != nil)
+        #expect(String(decoding: decoded, as: UTF8.self).hasPrefix("ok "))
+    }
+
     @Test func textPartWithUnknownCharsetIsReported() {
         let message = Message(bytes: Fixture.lf("Content-Type: text/plain; charset=x-bogus\n\ncaf\u{E9}"))
         #expect(message.text(of: message.root) == "café")
