@@ -20,8 +20,15 @@ public protocol TXTResolver: AnyObject {
 /// absolute; this is the form resolvers key their records by.
 enum DomainName {
     static func normalized(_ name: some StringProtocol) -> String {
-        var text = String(name).lowercased()
-        while text.hasSuffix(".") { text.removeLast() }
-        return text
+        var bytes = Array(name.utf8)
+        // Names are ASCII (IDNA A-labels): folded on bytes, without Unicode case tables.
+        guard bytes.allSatisfy({ $0 < 0x80 }) else {
+            var text = String(name).lowercased()
+            while text.hasSuffix(".") { text.removeLast() }
+            return text
+        }
+        while bytes.last == UInt8(ascii: ".") { bytes.removeLast() }
+        for i in bytes.indices where bytes[i] >= 0x41 && bytes[i] <= 0x5A { bytes[i] |= 0x20 }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -12,6 +12,11 @@ extension ProcessSuites {
             ["--keys", ReservoirBinary.keys, "--allowed-domains", ReservoirBinary.allowed, "--now", ReservoirBinary.now]
         }
 
+        /// `reservoir filter` on `message` into `store`, with the keys, allowed domains and clock above.
+        static func filter(_ message: Data, store: String) throws -> ReservoirBinary.Result {
+            try ReservoirBinary.run(["filter", "--store", store] + baseOptions, stdin: message)
+        }
+
         /// The stored events as "key status sequence" lines, sorted, from `events --all --json`.
         static func events(_ store: String) throws -> [String] {
             let r = try ReservoirBinary.run(["events", "--all", "--json", "--store", store, "--now", ReservoirBinary.now])
@@ -27,11 +32,11 @@ extension ProcessSuites {
         /// `during` runs on another thread while the deliveries go on.
         static func deliverConcurrently(store: String, reference: String, during: (@Sendable () -> Void)? = nil) throws {
             for n in [4, 5, 6, 1] {
-                let message = try Data(contentsOf: URL(fileURLWithPath: try ReservoirBinary.sample(n)))
-                _ = try ReservoirBinary.run(["filter", "--store", reference] + Self.baseOptions, stdin: message)
+                let message = try ReservoirBinary.sampleMessage(n)
+                _ = try Self.filter(message, store: reference)
             }
             let numbers = (0..<50).map { [4, 5, 6, 1][$0 % 4] }
-            let messages = try numbers.map { try Data(contentsOf: URL(fileURLWithPath: try ReservoirBinary.sample($0))) }
+            let messages = try numbers.map { try ReservoirBinary.sampleMessage($0) }
             let lock = NSLock()
             nonisolated(unsafe) var results = [ReservoirBinary.Result?](repeating: nil, count: numbers.count)
             let side = DispatchGroup()
@@ -93,7 +98,7 @@ extension ProcessSuites {
 
         @Test("a store that cannot be opened: the filter passes the message through, exit 0, one line on stderr")
         func deadStore() throws {
-            let message = try Data(contentsOf: URL(fileURLWithPath: try ReservoirBinary.sample(1)))
+            let message = try ReservoirBinary.sampleMessage(1)
             // A path under a regular file cannot be created, whoever runs the test.
             let r = try ReservoirBinary.run(["filter", "--store", "sqlite:/dev/null/events.sqlite3"] + Self.baseOptions, stdin: message)
             #expect(r.status == 0)
@@ -113,7 +118,7 @@ extension ProcessSuites {
             let store = dir + "/events.sqlite3"
             // The newsletter (M7) has nothing to record; the altered booking (M8) is not trusted.
             for number in [7, 8] {
-                let message = try Data(contentsOf: URL(fileURLWithPath: try ReservoirBinary.sample(number)))
+                let message = try ReservoirBinary.sampleMessage(number)
                 let r = try ReservoirBinary.run(["filter", "--store", "sqlite:" + store] + Self.baseOptions, stdin: message)
                 #expect(r.status == 0 && r.stderr.isEmpty, "M\(number): exit \(r.status) \(r.stderr)")
                 #expect(r.stdout.count > message.count && r.stdout.suffix(message.count) == message)
@@ -122,7 +127,7 @@ extension ProcessSuites {
                 let dead = try ReservoirBinary.run(["filter", "--store", "sqlite:/dev/null/events.sqlite3"] + Self.baseOptions, stdin: message)
                 #expect(dead.stdout == r.stdout && dead.stderr.isEmpty, "M\(number): \(dead.stderr)")
             }
-            let booking = try Data(contentsOf: URL(fileURLWithPath: try ReservoirBinary.sample(1)))
+            let booking = try ReservoirBinary.sampleMessage(1)
             let r = try ReservoirBinary.run(["filter", "--store", "sqlite:" + store] + Self.baseOptions, stdin: booking)
             #expect(r.status == 0 && r.stderr.isEmpty, "\(r.stderr)")
             #expect(try Self.events(store).count == 1)
@@ -176,18 +181,18 @@ extension ProcessSuites {
         func diskFull() throws {
             let fs = try #require(SmallFileSystem(kilobytes: 512)); defer { fs.remove() }
             let store = "sqlite:\(fs.path)/events.sqlite3"
-            let restaurant = try Data(contentsOf: URL(fileURLWithPath: try ReservoirBinary.sample(1)))
-            let flight = try Data(contentsOf: URL(fileURLWithPath: try ReservoirBinary.sample(4)))
-            let first = try ReservoirBinary.run(["filter", "--store", store] + Self.baseOptions, stdin: restaurant)
+            let restaurant = try ReservoirBinary.sampleMessage(1)
+            let flight = try ReservoirBinary.sampleMessage(4)
+            let first = try Self.filter(restaurant, store: store)
             #expect(first.status == 0 && first.stderr.isEmpty, "\(first.stderr)")
             fs.fill()
-            let full = try ReservoirBinary.run(["filter", "--store", store] + Self.baseOptions, stdin: flight)
+            let full = try Self.filter(flight, store: store)
             #expect(full.status == 0)
             #expect(full.stdout.suffix(flight.count) == flight, "message damaged on a full disk")
             #expect(full.stderr.split(separator: "\n").count == 1, "\(full.stderr)")
             #expect(full.stderr.contains("reservoir: filter:"))
             fs.unfill()
-            let again = try ReservoirBinary.run(["filter", "--store", store] + Self.baseOptions, stdin: flight)
+            let again = try Self.filter(flight, store: store)
             #expect(again.status == 0 && again.stderr.isEmpty, "\(again.stderr)")
             let stored = try Self.events(store)
             #expect(stored.filter { $0.hasPrefix("IWDSCA") }.count == 1, "\(stored)")
@@ -199,11 +204,11 @@ extension ProcessSuites {
         func readOnlyStore() throws {
             let fs = try #require(SmallFileSystem(kilobytes: 1024)); defer { fs.remove() }
             let store = "sqlite:\(fs.path)/events.sqlite3"
-            let restaurant = try Data(contentsOf: URL(fileURLWithPath: try ReservoirBinary.sample(1)))
-            let flight = try Data(contentsOf: URL(fileURLWithPath: try ReservoirBinary.sample(4)))
-            _ = try ReservoirBinary.run(["filter", "--store", store] + Self.baseOptions, stdin: restaurant)
+            let restaurant = try ReservoirBinary.sampleMessage(1)
+            let flight = try ReservoirBinary.sampleMessage(4)
+            _ = try Self.filter(restaurant, store: store)
             try #require(fs.remountReadOnly())
-            let r = try ReservoirBinary.run(["filter", "--store", store] + Self.baseOptions, stdin: flight)
+            let r = try Self.filter(flight, store: store)
             #expect(r.status == 0)
             #expect(r.stdout.suffix(flight.count) == flight)
             #expect(r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
@@ -269,7 +274,7 @@ extension ProcessSuites {
         /// Sample 1 through `reservoir filter` with keys from `dnsServer` (1 s DNS timeout, no
         /// store): the run, the message, and the header fields added before it.
         static func filterSample1(dnsServer: String) throws -> (run: ReservoirBinary.Result, message: Data, added: String) {
-            let message = try Data(contentsOf: URL(fileURLWithPath: try ReservoirBinary.sample(1)))
+            let message = try ReservoirBinary.sampleMessage(1)
             let r = try ReservoirBinary.run(["filter", "--dns-server", dnsServer, "--dns-timeout", "1", "--no-store",
                                              "--allowed-domains", ReservoirBinary.allowed, "--authserv-id", "mx.test",
                                              "--now", ReservoirBinary.now], stdin: message)

@@ -163,7 +163,7 @@ extension ProcessSuites {
         @Test("procmail drops a leading From_ envelope line at Maildir delivery; reservoir keeps it first",
               .enabled(if: hasProcmail, "procmail is not installed (apt-get install procmail)"))
         func procmailEnvelope() throws {
-            let original = try Data(contentsOf: URL(fileURLWithPath: try ReservoirBinary.sample(4)))
+            let original = try ReservoirBinary.sampleMessage(4)
             let envelope = Data("From no-reply@cascadia-air.example Tue Nov 17 07:21:50 2026\n".utf8)
             guard let stored = try Self.procmailDeliver(envelope + original, "procmail From_") else { return }
             #expect(Self.checkAdded(stored, original: Self.procmailPrepared(original), "procmail From_") == 2)
@@ -236,7 +236,7 @@ extension ProcessSuites {
               .enabled(if: hasSieve, "dovecot-sieve (sieve-test, sieve_extprograms) is not installed (apt-get install dovecot-sieve)"),
               arguments: samples.map { $0.number })
         func sieveSample(number: Int) throws {
-            let original = try Data(contentsOf: URL(fileURLWithPath: try ReservoirBinary.sample(number)))
+            let original = try ReservoirBinary.sampleMessage(number)
             let what = "sieve sample M\(number)"
             guard let stored = try Self.sieveDeliver(original, what) else { return }
             let count = Self.checkAdded(stored, original: original, what)

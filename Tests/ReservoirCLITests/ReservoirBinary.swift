@@ -40,6 +40,11 @@ struct ReservoirBinary {
         throw CocoaError(.fileNoSuchFile)
     }
 
+    /// The bytes of sample message `number` (see ``sample(_:)``).
+    static func sampleMessage(_ number: Int) throws -> Data {
+        try Data(contentsOf: URL(fileURLWithPath: try sample(number)))
+    }
+
     static func run(_ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:]) throws -> Result {
         let process = Process()
         process.executableURL = executable

@@ -33,7 +33,7 @@ struct ReservoirCLITests {
 
     @Test("banner reads standard input with -, and prints JSON for programs")
     func bannerJSON() throws {
-        let message = try Data(contentsOf: URL(fileURLWithPath: try ReservoirBinary.sample(1)))
+        let message = try ReservoirBinary.sampleMessage(1)
         let r = try ReservoirBinary.run(["banner", "-", "--json", "--keys", ReservoirBinary.keys, "--allow-any-domain",
                                          "--now", ReservoirBinary.now, "--no-store"], stdin: message)
         #expect(r.status == 0, "\(r.stderr)")
@@ -99,7 +99,7 @@ struct ReservoirCLITests {
 
     @Test("filter passes the message through byte for byte with fields added at the top")
     func filter() throws {
-        let message = try Data(contentsOf: URL(fileURLWithPath: try ReservoirBinary.sample(4)))
+        let message = try ReservoirBinary.sampleMessage(4)
         let r = try ReservoirBinary.run(["filter", "--keys", ReservoirBinary.keys, "--allowed-domains", ReservoirBinary.allowed,
                                          "--now", ReservoirBinary.now, "--no-store", "--authserv-id", "mx.test"], stdin: message)
         #expect(r.status == 0, "\(r.stderr)")

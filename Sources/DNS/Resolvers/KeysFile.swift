@@ -22,7 +22,7 @@ public final class KeysFile: TXTResolver {
 
     /// How many non-comment lines could not be read.
     public var skippedLines: Int {
-        lines.values.joined().count { $0.count > Self.maxLineLength || Self.parse(Array(bytes[$0])) == nil }
+        lines.values.joined().count { text(of: $0) == nil }
     }
 
     public init(text: String) {
@@ -36,12 +36,10 @@ public final class KeysFile: TXTResolver {
             var end = start
             while end < bytes.count, bytes[end] != 0x0A, bytes[end] != 0x0D { end += 1 }
             defer { start = end + 1 }
-            var nameStart = start
-            while nameStart < end, bytes[nameStart] == 0x20 || bytes[nameStart] == 0x09 { nameStart += 1 }
+            let nameStart = Self.skippingBlanks(bytes, from: start, to: end)
             guard nameStart < end, bytes[nameStart] != UInt8(ascii: ";"), bytes[nameStart] != UInt8(ascii: "#") else { continue }
-            var nameEnd = nameStart
-            while nameEnd < end, bytes[nameEnd] != 0x20, bytes[nameEnd] != 0x09, bytes[nameEnd] != UInt8(ascii: "\"") { nameEnd += 1 }
-            lines[Self.key(bytes[nameStart..<nameEnd]), default: []].append(start..<end)
+            let name = bytes[nameStart..<Self.wordEnd(bytes, from: nameStart, to: end)]
+            lines[DomainName.normalized(String(decoding: name, as: UTF8.self)), default: []].append(start..<end)
         }
         self.lines = lines
     }
@@ -51,29 +49,38 @@ public final class KeysFile: TXTResolver {
     }
 
     public func lookupTXT(_ name: String) -> TXTLookupResult {
-        let found = (lines[Self.key(name.utf8)] ?? []).compactMap { line -> String? in
-            guard line.count <= Self.maxLineLength else { return nil }
-            return Self.parse(Array(bytes[line]))?.text
-        }
+        let found = (lines[DomainName.normalized(name)] ?? []).compactMap(text(of:))
         return found.isEmpty ? .notFound : .found(found)
     }
 
-    /// A name as the index keeps it: ASCII letters lowercased, trailing dots removed (names
-    /// compare case-insensitively, RFC 4343).
-    private static func key(_ name: some Collection<UInt8>) -> String {
-        var folded = name.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
-        while folded.last == UInt8(ascii: ".") { folded.removeLast() }
-        return String(decoding: folded, as: UTF8.self)
+    /// The record text of the line at `range`, or nil when it is too long or does not parse.
+    private func text(of range: Range<Int>) -> String? {
+        guard range.count <= Self.maxLineLength else { return nil }
+        return Self.parse(Array(bytes[range]))?.text
+    }
+
+    private static func isBlank(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 }
+
+    /// The first index from `start` that is not a blank, or `end`.
+    private static func skippingBlanks(_ bytes: [UInt8], from start: Int, to end: Int) -> Int {
+        var cursor = start
+        while cursor < end, isBlank(bytes[cursor]) { cursor += 1 }
+        return cursor
+    }
+
+    /// The end of the word at `start`: the next blank or quote, or `end`.
+    private static func wordEnd(_ bytes: [UInt8], from start: Int, to end: Int) -> Int {
+        var cursor = start
+        while cursor < end, !isBlank(bytes[cursor]), bytes[cursor] != UInt8(ascii: "\"") { cursor += 1 }
+        return cursor
     }
 
     /// `NAME [TTL] [class] TXT strings`, or nil.
     static func parse(_ line: [UInt8]) -> (name: String, text: String)? {
         var cursor = 0
-        func isBlank(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 }
         func word() -> String? {
-            while cursor < line.count, isBlank(line[cursor]) { cursor += 1 }
-            let start = cursor
-            while cursor < line.count, !isBlank(line[cursor]), line[cursor] != UInt8(ascii: "\"") { cursor += 1 }
+            let start = skippingBlanks(line, from: cursor, to: line.count)
+            cursor = wordEnd(line, from: start, to: line.count)
             return cursor > start ? String(decoding: line[start..<cursor], as: UTF8.self) : nil
         }
         guard let name = word() else { return nil }
@@ -90,7 +97,7 @@ public final class KeysFile: TXTResolver {
         var text: [UInt8] = []
         var strings = 0
         while true {
-            while cursor < line.count, isBlank(line[cursor]) { cursor += 1 }
+            cursor = skippingBlanks(line, from: cursor, to: line.count)
             guard cursor < line.count else { break }
             if line[cursor] == UInt8(ascii: ";") { break }   // trailing comment
             guard line[cursor] == UInt8(ascii: "\"") else {

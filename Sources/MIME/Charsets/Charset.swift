@@ -52,9 +52,9 @@ struct Charset: Sendable, Equatable {
         func isTrimmed(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x22 || b == 0x27 }
         var utf8 = Array(raw.utf8)
         guard utf8.allSatisfy({ $0 < 0x80 }) else {
+            func isTrimmedCharacter(_ c: Character) -> Bool { c.asciiValue.map(isTrimmed) ?? false }
             var label = raw.lowercased()
-            label = String(label.drop { $0 == " " || $0 == "\t" || $0 == "\"" || $0 == "'" }.reversed()
-                .drop { $0 == " " || $0 == "\t" || $0 == "\"" || $0 == "'" }.reversed())
+            label = String(label.drop(while: isTrimmedCharacter).reversed().drop(while: isTrimmedCharacter).reversed())
             if let star = label.firstIndex(of: "*") { label = String(label[..<star]) }
             return label
         }

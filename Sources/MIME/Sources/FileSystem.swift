@@ -91,8 +91,7 @@ enum FileSystem {
         }
     }
 
-    /// Names in a directory except "." and "..", sorted bytewise.
-    /// The names in a directory, sorted, each with its kind when readdir(3) knows it (d_type;
+    /// The names in a directory except "." and "..", sorted, each with its kind when readdir(3) knows it (d_type;
     /// nil when the file system does not say, or for a symbolic link, which the caller stats).
     /// A Maildir scan then needs no stat(2) per file to tell files from directories.
     static func entries(_ path: String) throws(MessageSourceError) -> [(name: String, kind: Kind?)] {

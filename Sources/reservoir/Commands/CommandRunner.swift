@@ -58,7 +58,9 @@ struct CommandRunner {
         guard let keys else { return KeysFile(text: "") }
         if let file = keys.keysFile {
             do {
-                return try KeysFile(path: file)
+                // The keys file reads a record's line when it is asked for; the cache keeps
+                // the answer for the next message from the same selector, as with DNS.
+                return CachingResolver(wrapping: try KeysFile(path: file))
             } catch {
                 throw CommandFailure.unreadable(file, "cannot read the keys file: \(error)")
             }

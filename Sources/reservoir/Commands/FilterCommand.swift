@@ -37,7 +37,6 @@ struct FilterCommand: ParsableCommand {
     @Flag(name: .customLong("no-store"), help: "Do not record anything.")
     var noStore = false
 
-
     func run() throws {
         try FilterHook(keys: keys.settings, policy: policy.settings, store: storeOptions.store, now: clock.now,
                        authservID: authservID, timeout: timeout, noStore: noStore).run()
