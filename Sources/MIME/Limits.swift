@@ -10,4 +10,13 @@ public enum Limits {
     /// Characters of a boundary parameter (RFC 2046 §5.1.1 allows 70; senders and test suites
     /// exceed it, mime4j's has a 7 KB one). A longer boundary leaves the multipart a leaf.
     public static let maxBoundaryLength = 16_384
+
+    /// A message larger than a reader holds whole is read in pieces into a ``MessageSkeleton``;
+    /// these bound what the skeleton keeps, so memory stays flat in the message size.
+    /// Bytes of one header section (a larger top-level header makes the message unreadable in pieces).
+    public static let maxStreamedHeaderBytes = 4 << 20
+    /// Bytes kept of one text part; the rest of the part is not read.
+    public static let maxStreamedTextPartBytes = 4 << 20
+    /// Bytes kept of the whole message (headers, delimiters, text).
+    public static let maxSkeletonBytes = 16 << 20
 }

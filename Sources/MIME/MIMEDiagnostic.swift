@@ -14,6 +14,7 @@ public struct MIMEDiagnostic: Sendable, Equatable, CustomStringConvertible {
         case unknownCharset = "unknown-charset"
         case invalidEncodedWord = "invalid-encoded-word"
         case unknownTransferEncoding = "unknown-transfer-encoding"
+        case partTruncated = "part-truncated"
     }
 
     public let code: Code

@@ -15,21 +15,29 @@ public final class DKIMVerifier {
         self.now = now
     }
 
-    public func verify(_ message: Message) -> [DKIMVerification] {
+    /// Every signature of `message`; the body is read from `body` (the message's own bytes
+    /// unless the message was too large to hold and is verified from its file).
+    public func verify(_ message: Message, body: DKIMBodySource = .message) -> [DKIMVerification] {
         let fields = message.header.fields
         var results: [DKIMVerification] = []
+        var hashes = BodyHashes(message: message, source: body)
         for (index, field) in fields.enumerated() where field.hasName("DKIM-Signature") {
             if results.count >= DKIMLimits.maxSignatures {
                 results.append(DKIMVerification(result: .policy, reason: "too many signatures (more than \(DKIMLimits.maxSignatures))"))
                 continue
             }
-            results.append(verify(message, fieldIndex: index))
+            results.append(verify(message, fieldIndex: index, hashes: &hashes))
         }
         return results
     }
 
-    /// One signature: read the tags, fetch the key, compare the body hash, check the signature.
     func verify(_ message: Message, fieldIndex: Int) -> DKIMVerification {
+        var hashes = BodyHashes(message: message, source: .message)
+        return verify(message, fieldIndex: fieldIndex, hashes: &hashes)
+    }
+
+    /// One signature: read the tags, fetch the key, compare the body hash, check the signature.
+    func verify(_ message: Message, fieldIndex: Int, hashes: inout BodyHashes) -> DKIMVerification {
         let field = message.header.fields[fieldIndex]
         let tags: TagList
         do {
@@ -63,7 +71,11 @@ public final class DKIMVerifier {
             report.reason = problem
             return report
         }
-        let body = BodyHashComputation(message: message, signature: signature)
+        guard let body = hashes.hash(for: signature) else {
+            report.result = .temperror
+            report.reason = "the message body could not be read back from its file"
+            return report
+        }
         report.coversWholeBody = body.coversWholeBody
         if let limit = signature.bodyLength, body.canonicalLength < limit {
             report.result = .permerror
@@ -134,5 +146,49 @@ public final class DKIMVerifier {
             }
         }
         return .failure(KeyFailure(result: .permerror, reason: firstProblem))
+    }
+}
+
+/// Where the verifier reads the body it hashes.
+public enum DKIMBodySource: Sendable {
+    /// The message's own bytes.
+    case message
+    /// A file holding the whole message, its body at `range`: a message too large to hold in
+    /// memory is analysed from a copy without its attachments, and its body hashed from here.
+    case file(descriptor: Int32, range: Range<Int>)
+}
+
+/// Body hashes of one message, each computed once: signatures with the same body
+/// canonicalization, hash algorithm and `l=` share one pass over the body (a message signed
+/// with Ed25519 and RSA side by side, RFC 8463, usually has two such signatures).
+struct BodyHashes {
+    private struct Key: Hashable {
+        let relaxed: Bool
+        let sha1: Bool
+        let limit: Int?
+    }
+
+    let message: Message
+    let source: DKIMBodySource
+    private var computed: [Key: BodyHashComputation] = [:]
+
+    init(message: Message, source: DKIMBodySource) {
+        self.message = message
+        self.source = source
+    }
+
+    /// Nil when the body file cannot be read.
+    mutating func hash(for signature: DKIMSignature) -> BodyHashComputation? {
+        let key = Key(relaxed: signature.canonicalization.relaxedBody, sha1: signature.algorithm.usesSHA1, limit: signature.bodyLength)
+        if let known = computed[key] { return known }
+        let result: BodyHashComputation?
+        switch source {
+        case .message:
+            result = BodyHashComputation(bytes: message.bytes, range: message.bodyRange, relaxed: key.relaxed, limit: key.limit, sha1: key.sha1)
+        case .file(let descriptor, let range):
+            result = BodyHashComputation(descriptor: descriptor, range: range, relaxed: key.relaxed, limit: key.limit, sha1: key.sha1)
+        }
+        if let result { computed[key] = result }
+        return result
     }
 }

@@ -28,12 +28,7 @@ struct PartTreeParser {
             // RFC 2045 §5.2: an unreadable Content-Type means text/plain.
             contentType = ContentType.parse(bytes[field.valueRange]) ?? .textPlain
         }
-        var encoding = "7bit"
-        if let field = header.first("Content-Transfer-Encoding") {
-            let value = StructuredLexer.stripComments(HeaderText.unfold(bytes[field.valueRange]))
-            encoding = String(decoding: value, as: UTF8.self).lowercased().filter { $0 != " " && $0 != "\t" && $0 != "\"" }
-            if encoding.isEmpty { encoding = "7bit" }
-        }
+        let encoding = Self.transferEncoding(header, in: bytes)
         var isAttachment = false
         var filename: String? = nil
         if let field = header.first("Content-Disposition") {
@@ -58,8 +53,7 @@ struct PartTreeParser {
             }
             let resume = splitMultipart(&part, boundary: Array(boundary.utf8), enclosing: enclosing)
             return (part, resume)
-        } else if contentType.type == "message", contentType.subtype == "rfc822" || contentType.subtype == "global",
-                  encoding == "7bit" || encoding == "8bit" || encoding == "binary" {
+        } else if Self.holdsMessage(contentType, encoding: encoding) {
             // RFC 2046 §5.2.1: the body is a complete message. Encoded ones stay leaves (the
             // RFC forbids them; decoding would need a copy of the bytes).
             guard depth < Limits.maxPartDepth else {
@@ -79,8 +73,23 @@ struct PartTreeParser {
         return (part, end)
     }
 
+    /// The Content-Transfer-Encoding of an entity, lowercased, "7bit" when absent (RFC 2045 §6.1).
+    static func transferEncoding(_ header: HeaderSection, in bytes: [UInt8]) -> String {
+        guard let field = header.first("Content-Transfer-Encoding") else { return "7bit" }
+        let value = StructuredLexer.stripComments(HeaderText.unfold(bytes[field.valueRange]))
+        let encoding = String(decoding: value, as: UTF8.self).lowercased().filter { $0 != " " && $0 != "\t" && $0 != "\"" }
+        return encoding.isEmpty ? "7bit" : encoding
+    }
+
+    /// Whether an entity of this type and encoding holds a message read as a child part
+    /// (RFC 2046 §5.2.1; encoded ones stay leaves: the RFC forbids them).
+    static func holdsMessage(_ contentType: ContentType, encoding: String) -> Bool {
+        contentType.type == "message" && (contentType.subtype == "rfc822" || contentType.subtype == "global")
+            && (encoding == "7bit" || encoding == "8bit" || encoding == "binary")
+    }
+
     /// A delimiter line found in a multipart body.
-    private struct Delimiter {
+    struct Delimiter {
         /// Where the content before it ends (before the line break preceding the delimiter).
         let contentEnd: Int
         /// Where the delimiter line starts.
@@ -193,7 +202,7 @@ struct PartTreeParser {
 
     /// The delimiter on the line at `lineStart`, if it is one: `--boundary` then white space or
     /// the line end, or `--boundary--` (RFC 2046 §5.1.1).
-    private static func delimiter(_ p: UnsafeBufferPointer<UInt8>, lineStart: Int, end: Int, bodyStart: Int,
+    static func delimiter(_ p: UnsafeBufferPointer<UInt8>, lineStart: Int, end: Int, bodyStart: Int,
                                   boundary: [UInt8], level: Int) -> Delimiter? {
         let n = boundary.count
         guard lineStart + 2 + n <= end, p[lineStart] == UInt8(ascii: "-"), p[lineStart + 1] == UInt8(ascii: "-") else { return nil }
