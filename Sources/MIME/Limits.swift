@@ -11,8 +11,10 @@ public enum Limits {
     /// exceed it, mime4j's has a 7 KB one). A longer boundary leaves the multipart a leaf.
     public static let maxBoundaryLength = 16_384
 
-    /// A message larger than a reader holds whole is read in pieces into a ``MessageSkeleton``;
-    /// these bound what the skeleton keeps, so memory stays flat in the message size.
+    /// Messages up to this size are read whole; larger ones are read in pieces into a
+    /// ``MessageSkeleton`` (their attachments are never held), so memory stays flat in the
+    /// message size. The bounds after this one limit what a skeleton keeps.
+    public static let wholeMessageBytes = 2 << 20
     /// Bytes of one header section (a larger top-level header makes the message unreadable in pieces).
     public static let maxStreamedHeaderBytes = 4 << 20
     /// Bytes kept of one text part; the rest of the part is not read.

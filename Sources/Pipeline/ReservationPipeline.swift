@@ -1,6 +1,7 @@
 public import MIME
 public import DNS
 public import DKIM
+import Glibc
 import Markup
 public import Reservations
 public import EventStore
@@ -34,12 +35,35 @@ public final class ReservationPipeline {
     /// Everything but the store: MIME, DKIM, markup, reservations, trust. Touches no shared
     /// state but this pipeline's resolver cache, so a scan runs one pipeline per core.
     public func analyze(_ raw: RawMessage) -> MessageReport {
-        let message = Message(bytes: raw.bytes)
+        guard let file = raw.file else {
+            return analyze(Message(bytes: raw.bytes), origin: raw.origin, size: raw.bytes.count, body: .message)
+        }
+        // A large message: its skeleton (headers, delimiters, text parts) is analysed, and DKIM
+        // hashes the body from the file, so no attachment is ever held in memory.
+        let report = file.withDescriptor { fd -> MessageReport in
+            guard let skeleton = MessageSkeleton.read(descriptor: fd) else {
+                return unread(raw, code: "unreadable", "the message file could not be read: \(String(cString: strerror(errno)))")
+            }
+            guard !skeleton.headerTooLarge, let bodyStart = skeleton.bodyStart else {
+                return unread(raw, code: "header-too-large",
+                              "header section larger than \(Limits.maxStreamedHeaderBytes >> 20) MB: the message was not analysed")
+            }
+            var report = analyze(Message(bytes: skeleton.bytes), origin: raw.origin, size: skeleton.size,
+                                 body: .file(descriptor: fd, range: bodyStart..<skeleton.size))
+            report.diagnostics.insert(contentsOf: skeleton.diagnostics.map {
+                ReportDiagnostic(stage: .mime, code: $0.code.rawValue, message: $0.description)
+            }, at: 0)
+            return report
+        }
+        return report ?? unread(raw, code: "unreadable", "the message file could not be opened: \(String(cString: strerror(errno)))")
+    }
+
+    private func analyze(_ message: Message, origin: MessageOrigin, size: Int, body: DKIMBodySource) -> MessageReport {
         var diagnostics: [ReportDiagnostic] = message.diagnostics(textPartsOnly: true).map {
             ReportDiagnostic(stage: .mime, code: $0.code.rawValue, message: $0.description)
         }
 
-        let signatures = verifier.verify(message)
+        let signatures = verifier.verify(message, body: body)
         var fromDomains = message.from.map(\.domain)
         if message.fromFieldCount > 1, fromDomains.count < message.fromFieldCount {
             fromDomains += Array(repeating: fromDomains.first ?? "", count: message.fromFieldCount - fromDomains.count)
@@ -59,8 +83,15 @@ public final class ReservationPipeline {
                                                 message: trust.reason))
         }
         return MessageReport(
-            origin: raw.origin, size: raw.bytes.count, subject: message.subject, from: message.from, messageID: message.messageID,
+            origin: origin, size: size, subject: message.subject, from: message.from, messageID: message.messageID,
             date: message.date?.epochSeconds, signatures: signatures, trust: trust, items: items, diagnostics: diagnostics)
+    }
+
+    /// The report of a message that could not be read: nothing in it is trusted.
+    private func unread(_ raw: RawMessage, code: String, _ why: String) -> MessageReport {
+        MessageReport(origin: raw.origin, size: raw.size, subject: nil, from: [], messageID: nil, date: nil, signatures: [],
+                      trust: policy.decide(signatures: [], fromDomains: []), items: [],
+                      diagnostics: [ReportDiagnostic(stage: .mime, code: code, message: why)])
     }
 
     /// Applies a report's trusted reservations to the store, in message order; store failures
@@ -89,9 +120,20 @@ public final class ReservationPipeline {
 
     /// The reservations a message's markup describes, trusted or not (`reservoir extract`).
     public func extract(_ raw: RawMessage) -> MessageExtraction {
-        let message = Message(bytes: raw.bytes)
+        var skeletonDiagnostics: [MIMEDiagnostic] = []
+        let message: Message
+        if let file = raw.file {
+            guard let skeleton = file.withDescriptor({ MessageSkeleton.read(descriptor: $0) }) ?? nil else {
+                return MessageExtraction(reservations: [], diagnostics: [
+                    ReportDiagnostic(stage: .mime, code: "unreadable", message: "the message file could not be read")])
+            }
+            skeletonDiagnostics = skeleton.diagnostics
+            message = Message(bytes: skeleton.bytes)
+        } else {
+            message = Message(bytes: raw.bytes)
+        }
         var result = readReservations(message)
-        result.diagnostics = message.diagnostics(textPartsOnly: true).map {
+        result.diagnostics = (skeletonDiagnostics + message.diagnostics(textPartsOnly: true)).map {
             ReportDiagnostic(stage: .mime, code: $0.code.rawValue, message: $0.description)
         } + result.diagnostics
         return result

@@ -82,10 +82,18 @@ extension ProcessSuites {
                 while d.count < (64 << 20) / scale { d.append(line) }
                 return d
             }, diagnostic: nil),
-            Case(description: "a message of 80 MB, over the filter's analysis limit", make: {
+            Case(description: "a text message of 80 MB, analysed from a spool file with its text cut at 4 MB", make: {
                 var d = Data(header("Content-Type: text/plain\n\n").utf8)
                 let line = Data((String(repeating: "x", count: 76) + "\n").utf8)
                 while d.count < 80 << 20 { d.append(line) }
+                return d
+            }, diagnostic: nil),
+            Case(description: "a message of 260 MB, over the filter's analysis limit", make: {
+                var d = Data(header("Content-Type: text/plain\n\n").utf8)
+                let line = Data((String(repeating: "x", count: 76) + "\n").utf8)
+                var block = Data()
+                for _ in 0..<(1 << 14) { block.append(line) }
+                while d.count < 260 << 20 { d.append(block) }
                 return d
             }, diagnostic: nil, analyzed: false),
         ]

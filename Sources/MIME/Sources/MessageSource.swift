@@ -51,12 +51,84 @@ public struct FileStamp: Sendable, Equatable, Hashable {
 
 /// One message's bytes as stored, and where they came from.
 public struct RawMessage: Sendable {
+    /// The whole message; empty when it is too large to hold and left in ``file``.
     public var bytes: [UInt8]
     public var origin: MessageOrigin
+    /// A message larger than ``Limits/wholeMessageBytes``: read in pieces when analysed.
+    public var file: MessageFile?
+
+    /// Size of the message in bytes.
+    public var size: Int { file?.size ?? bytes.count }
 
     public init(bytes: [UInt8], origin: MessageOrigin) {
         self.bytes = bytes
         self.origin = origin
+    }
+
+    public init(file: MessageFile, origin: MessageOrigin) {
+        self.bytes = []
+        self.origin = origin
+        self.file = file
+    }
+
+    /// The message with all its bytes in memory, reading ``file`` whole: for tools that show
+    /// every part (`reservoir parts`) or measure parsing itself.
+    public func whole() throws(MessageSourceError) -> RawMessage {
+        guard let file else { return self }
+        switch file.location {
+        case .path(let path):
+            return RawMessage(bytes: try FileSystem.readFile(path), origin: origin)
+        case .descriptor(let fd):
+            guard lseek(fd, 0, SEEK_SET) == 0 else {
+                throw MessageSourceError(.unreadable, path: origin.path ?? "-", FileSystem.errorText(errno))
+            }
+            return RawMessage(bytes: try FileSystem.readAll(fd, sizeHint: file.size, path: origin.path ?? "-"), origin: origin)
+        }
+    }
+
+    /// A message file: read whole up to ``Limits/wholeMessageBytes``, left in its file beyond.
+    static func read(path: String, origin: MessageOrigin) throws(MessageSourceError) -> RawMessage {
+        if let stamp = origin.stamp ?? FileStamp.of(path), stamp.size > Int64(Limits.wholeMessageBytes) {
+            guard access(path, R_OK) == 0 else {
+                throw MessageSourceError(.unreadable, path: path, FileSystem.errorText(errno))
+            }
+            return RawMessage(file: MessageFile(.path(path), size: Int(stamp.size)), origin: origin)
+        }
+        return RawMessage(bytes: try FileSystem.readFile(path), origin: origin)
+    }
+}
+
+/// A message kept in a file rather than in memory, read in pieces (``MessageSkeleton``) when
+/// analysed: a large message file, or the spool a filter copied a large message to.
+public struct MessageFile: Sendable {
+    public enum Location: Sendable {
+        /// Opened when read (a scan holds no descriptor per queued message).
+        case path(String)
+        /// An open file owned by the caller.
+        case descriptor(Int32)
+    }
+
+    public let location: Location
+    /// The message's size in bytes (when it was found).
+    public let size: Int
+
+    public init(_ location: Location, size: Int) {
+        self.location = location
+        self.size = size
+    }
+
+    /// Runs `body` with a descriptor of the file (opened and closed around it for a path);
+    /// nil when the file cannot be opened.
+    public func withDescriptor<T>(_ body: (Int32) -> T) -> T? {
+        switch location {
+        case .descriptor(let fd):
+            return body(fd)
+        case .path(let path):
+            let fd = open(path, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { return nil }
+            defer { close(fd) }
+            return body(fd)
+        }
     }
 }
 
@@ -105,7 +177,7 @@ public struct MessageSource: Sequence, Sendable {
 
     /// One message from a file, whole (no mbox splitting).
     public static func file(_ path: String) throws -> RawMessage {
-        RawMessage(bytes: try FileSystem.readFile(path), origin: MessageOrigin(path: path))
+        try RawMessage.read(path: path, origin: MessageOrigin(path: path))
     }
 
     /// One message from standard input.
@@ -146,11 +218,11 @@ public struct MessageSource: Sequence, Sendable {
                 switch entries[entryIndex] {
                 case .file(let path, let flags):
                     entryIndex += 1
-                    var origin = MessageOrigin(path: path, maildirFlags: flags, stamp: FileStamp.of(path))
+                    let origin = MessageOrigin(path: path, maildirFlags: flags, stamp: FileStamp.of(path))
                     if let isUnchanged, let stamp = origin.stamp, let key = origin.stateKey, isUnchanged(key, stamp) { continue }
-                    guard let bytes = try? FileSystem.readFile(path) else { continue }
-                    origin.stamp = origin.stamp ?? FileStamp.of(path)
-                    return RawMessage(bytes: bytes, origin: origin)
+                    guard var message = try? RawMessage.read(path: path, origin: origin) else { continue }
+                    message.origin.stamp = origin.stamp ?? FileStamp.of(path)
+                    return message
                 case .mbox(let path, let messages):
                     if mboxIndex < messages.count {
                         defer { mboxIndex += 1 }

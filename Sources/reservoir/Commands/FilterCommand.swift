@@ -6,6 +6,8 @@ import Pipeline
 /// The original message, kept where the time-budget signal handler can reach it: on a
 /// timeout it is written out unchanged and the process exits 0 (fail-open).
 nonisolated(unsafe) private var passThroughBytes: UnsafeBufferPointer<UInt8>?
+/// The same for a message spooled to a file: its descriptor, size, and a buffer allocated beforehand.
+nonisolated(unsafe) private var passThroughSpool: (fd: Int32, size: Int, buffer: UnsafeMutableBufferPointer<UInt8>)?
 
 struct FilterCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -93,22 +95,19 @@ struct FilterHook {
     /// Seconds before the message is passed through unchanged, unless `--timeout` says otherwise.
     static let defaultTimeout = 5
 
-    /// Messages larger than this are passed through unanalyzed, streamed from stdin to stdout,
-    /// so the hook's memory stays bounded whatever the MTA hands over (reservation mail is far
-    /// smaller; common MTA size limits are 25–50 MB).
-    static let maxAnalyzedBytes = 64 << 20
+    /// Messages larger than this are passed through unanalyzed, streamed from stdin to stdout
+    /// (common MTA size limits are 25–50 MB; a 50 MB attachment is about 68 MB in base64).
+    /// Memory does not depend on it: messages over ``Limits/wholeMessageBytes`` are spooled to
+    /// a temporary file and analysed in pieces.
+    static let maxAnalyzedBytes = 256 << 20
 
     func run() throws {
-        guard let original = Self.readInput(limit: Self.maxAnalyzedBytes + 1) else {
+        guard let original = Self.readInput(limit: Limits.wholeMessageBytes + 1) else {
             Output.error("filter: cannot read standard input: \(String(cString: strerror(errno)))")
             throw ExitCode(75)
         }
-        if original.count > Self.maxAnalyzedBytes {
-            Output.error("filter: message larger than \(Self.maxAnalyzedBytes >> 20) MB passed through without analysis")
-            guard Output.bytes(original), Self.copyRest() else {
-                Output.error("filter: cannot copy the message to standard output")
-                throw ExitCode(75)
-            }
+        if original.count > Limits.wholeMessageBytes {
+            try runSpooled(first: original)
             return
         }
         // The original's storage stays put while this closure runs: the time-budget handler
@@ -145,6 +144,73 @@ struct FilterHook {
                     throw ExitCode(75)
                 }
             }
+        }
+    }
+
+    /// A message larger than ``Limits/wholeMessageBytes``: the first bytes are in `first`, the
+    /// rest still on stdin. It is copied to a spool file and analysed from there in pieces; the
+    /// output is our fields, the header as planned on `first`, then the spool after `first`.
+    /// Without a spool (no writable `$TMPDIR`, disk full) it passes through unanalysed.
+    private func runSpooled(first: [UInt8]) throws {
+        func passThrough(_ why: String, spooled: FilterSpool?, pending: [UInt8] = []) throws {
+            Output.error("filter: \(why): message passed through without analysis")
+            let copied = spooled.map { $0.copyOut(from: 0) } ?? Output.bytes(first)
+            guard copied, Output.bytes(pending), Self.copyRest() else {
+                Output.error("filter: cannot copy the message to standard output")
+                throw ExitCode(75)
+            }
+        }
+        guard var spool = FilterSpool(holding: first) else {
+            try passThrough("cannot write a spool file in \(FilterSpool.directory) (\(String(cString: strerror(errno))))", spooled: nil)
+            return
+        }
+        defer { close(spool.fd) }
+        switch spool.fill(limit: Self.maxAnalyzedBytes) {
+        case .complete:
+            break
+        case .tooLarge:
+            try passThrough("message larger than \(Self.maxAnalyzedBytes >> 20) MB", spooled: spool)
+            return
+        case .writeFailed(let pending, let error):
+            try passThrough("cannot write the spool file (\(String(cString: strerror(error))))", spooled: spool, pending: pending)
+            return
+        case .readFailed:
+            Output.error("filter: cannot read standard input: \(String(cString: strerror(errno)))")
+            throw ExitCode(75)
+        }
+        armTimeout(spool: spool)
+        var output: [FilterHeaders.Segment] = [.original(0..<first.count)]
+        do {
+            let runner = try CommandRunner(keys: keys, policy: policy, store: nil, now: now, includePast: false)
+            let raw = RawMessage(file: MessageFile(.descriptor(spool.fd), size: spool.size), origin: MessageOrigin(path: nil))
+            var report = runner.pipeline.analyze(raw)
+            if !noStore, report.trust.trusted, !report.items.isEmpty {
+                runner.pipeline.record(&report, into: try CommandRunner.openStore(at: store))
+            }
+            for diagnostic in report.diagnostics where diagnostic.stage == .store {
+                Output.error("filter: \(diagnostic.message) (message passed through)")
+            }
+            // The header is within `first` (a header section longer than that is planned on
+            // its first part); what the plan leaves after it comes from the spool.
+            output = FilterHeaders.plan(first, report: report, authservID: authservID ?? AuthenticationResults.defaultAuthservID())
+        } catch {
+            Output.error("filter: \(error) (message passed through unchanged)")
+        }
+        alarm(0)
+        for segment in output {
+            let written: Bool
+            switch segment {
+            case .added(let bytes): written = Output.bytes(bytes)
+            case .original(let range): written = first.withUnsafeBufferPointer { Output.bytes(UnsafeBufferPointer(rebasing: $0[range])) }
+            }
+            guard written else {
+                Output.error("filter: cannot write standard output")
+                throw ExitCode(75)
+            }
+        }
+        guard spool.copyOut(from: first.count) else {
+            Output.error("filter: cannot write standard output")
+            throw ExitCode(75)
         }
     }
 
@@ -202,13 +268,36 @@ struct FilterHook {
     func armTimeout(_ original: UnsafeBufferPointer<UInt8>) {
         guard timeout > 0 else { return }
         passThroughBytes = original
+        startTimer()
+    }
+
+    /// The same for a spooled message: the handler copies the spool file.
+    func armTimeout(spool: FilterSpool) {
+        guard timeout > 0 else { return }
+        passThroughSpool = (spool.fd, spool.size, .allocate(capacity: 1 << 16))
+        startTimer()
+    }
+
+    private func startTimer() {
         signal(SIGALRM) { _ in
-            // Only async-signal-safe calls here: write(2) and _exit(2).
-            if let bytes = passThroughBytes, let base = bytes.baseAddress {
+            // Only async-signal-safe calls here: pread(2), write(2) and _exit(2).
+            func writeAll(_ base: UnsafePointer<UInt8>, _ count: Int) {
                 var offset = 0
-                while offset < bytes.count {
-                    let n = write(STDOUT_FILENO, base + offset, bytes.count - offset)
+                while offset < count {
+                    let n = write(STDOUT_FILENO, base + offset, count - offset)
                     if n > 0 { offset += n } else if n < 0, errno == EINTR { continue } else { _exit(75) }
+                }
+            }
+            if let bytes = passThroughBytes, let base = bytes.baseAddress {
+                writeAll(base, bytes.count)
+            } else if let (fd, size, buffer) = passThroughSpool {
+                var position = 0
+                while position < size {
+                    let n = pread(fd, buffer.baseAddress, min(buffer.count, size - position), off_t(position))
+                    if n < 0, errno == EINTR { continue }
+                    guard n > 0, let base = buffer.baseAddress else { _exit(75) }
+                    writeAll(base, n)
+                    position += n
                 }
             }
             _exit(0)

@@ -26,7 +26,8 @@ struct PartsCommand: ParsableCommand {
     func run() throws {
         let raw: RawMessage
         do {
-            raw = file == "-" ? try MessageSource.standardInput() : try MessageSource.file(file)
+            // Every part is shown with its size, so a large message is read whole here.
+            raw = file == "-" ? try MessageSource.standardInput() : try MessageSource.file(file).whole()
         } catch {
             throw CommandFailure.unreadable(file, "\(error)")
         }

@@ -1,0 +1,98 @@
+import Glibc
+
+/// Where the filter keeps a message too large to hold (over ``Limits/wholeMessageBytes``): an
+/// unlinked temporary file in `$TMPDIR` (or /tmp), so the analysis reads it in pieces and the
+/// output is copied from it. The file disappears with the process, however it ends.
+struct FilterSpool {
+    let fd: Int32
+    /// Bytes written so far.
+    private(set) var size = 0
+    /// errno of the last write that failed.
+    private(set) var lastError: Int32 = 0
+
+    static var directory: String {
+        if let dir = getenv("TMPDIR"), dir.pointee != 0 { return String(cString: dir) }
+        return "/tmp"
+    }
+
+    /// A new spool holding `first`; nil when the file cannot be created or written.
+    init?(holding first: [UInt8]) {
+        var template = Array((Self.directory + "/reservoir-filter.XXXXXX").utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { return nil }
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        _ = template.withUnsafeBufferPointer { unlink($0.baseAddress!) }
+        self.fd = fd
+        guard append(first) else {
+            close(fd)
+            return nil
+        }
+    }
+
+    enum Fill {
+        /// Standard input is at its end and all of it is in the spool.
+        case complete
+        /// The spool reached the limit and standard input goes on.
+        case tooLarge
+        /// Writing the spool failed; `pending` was read from standard input and is not in it.
+        case writeFailed(pending: [UInt8], error: Int32)
+        /// Reading standard input failed.
+        case readFailed
+    }
+
+    /// Copies the rest of standard input into the spool, up to `limit` bytes in all.
+    mutating func fill(limit: Int) -> Fill {
+        var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            if size >= limit {
+                // One byte more tells "exactly at the limit" from "over it".
+                var probe: UInt8 = 0
+                let n = read(STDIN_FILENO, &probe, 1)
+                if n == 0 { return .complete }
+                if n < 0 { if errno == EINTR { continue } else { return .readFailed } }
+                return append([probe]) ? .tooLarge : .writeFailed(pending: [probe], error: lastError)
+            }
+            let want = min(chunk.count, limit - size)
+            let n = chunk.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, want) }
+            if n == 0 { return .complete }
+            if n < 0 { if errno == EINTR { continue } else { return .readFailed } }
+            let piece = Array(chunk[0..<n])
+            guard append(piece) else { return .writeFailed(pending: piece, error: lastError) }
+        }
+    }
+
+    /// Writes the spool from `offset` to its end to standard output.
+    func copyOut(from offset: Int) -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        var position = offset
+        while position < size {
+            let n = chunk.withUnsafeMutableBytes { pread(fd, $0.baseAddress, min($0.count, size - position), off_t(position)) }
+            if n < 0, errno == EINTR { continue }
+            guard n > 0, Output.bytes(chunk.withUnsafeBufferPointer { UnsafeBufferPointer(rebasing: $0[0..<n]) }) else { return false }
+            position += n
+        }
+        return true
+    }
+
+    private mutating func append(_ bytes: [UInt8]) -> Bool {
+        let written = bytes.withUnsafeBytes { buffer -> Int in
+            var done = 0
+            while done < buffer.count {
+                let n = write(fd, buffer.baseAddress! + done, buffer.count - done)
+                if n > 0 { done += n; continue }
+                if n < 0, errno == EINTR { continue }
+                break
+            }
+            return done
+        }
+        // A partial write is undone by the size: what follows is written at `size` again.
+        if written < bytes.count {
+            lastError = errno
+            _ = ftruncate(fd, off_t(size))
+            _ = lseek(fd, off_t(size), SEEK_SET)
+            return false
+        }
+        size += written
+        return true
+    }
+}
