@@ -60,6 +60,10 @@ public struct MessageSkeleton {
     private var restOfLine: RestOfLine?
     /// Nothing more is kept (``Limits/maxSkeletonBytes``).
     private var full = false
+    /// The next line is kept whatever the part: the first body line of a header section that
+    /// ended without its empty line. Left out, the next kept line (a delimiter with a colon in
+    /// its boundary, say) could read as one more header field.
+    private var keepNextLine = false
 
     public init() {}
 
@@ -127,7 +131,7 @@ public struct MessageSkeleton {
                 continue
             }
             let need = decisionLength
-            if line.isEmpty, need <= 1 || base[i] != UInt8(ascii: "-") {
+            if line.isEmpty, !keepNextLine, need <= 1 || base[i] != UInt8(ascii: "-") {
                 // The usual line: not a delimiter, told apart by its first byte.
                 if case .header = mode {} else {
                     restOfLine = keepsContent ? .text : .skip
@@ -170,6 +174,8 @@ public struct MessageSkeleton {
     /// A line (or, when not `complete`, its first ``decisionLength`` bytes; the rest follows
     /// through ``restOfLine``).
     private mutating func lineStarted(_ start: [UInt8], complete: Bool) {
+        let forced = keepNextLine
+        keepNextLine = false
         if let delimiter = matchDelimiter(start) {
             if case .header(_, _, let top) = mode {
                 // A delimiter ends the header section; the entity it starts may open a
@@ -190,13 +196,18 @@ public struct MessageSkeleton {
             headerLine(start, complete: complete, top: top)
             return
         }
-        contentLine(start, complete: complete)
+        contentLine(start, complete: complete, forced: forced)
     }
 
-    private mutating func contentLine(_ start: [UInt8], complete: Bool) {
+    private mutating func contentLine(_ start: [UInt8], complete: Bool, forced: Bool = false) {
         if case .header = mode {
             // Re-read after a header ended: goes through the line machinery again.
             reread(start)
+            return
+        }
+        if forced, !keepsContent {
+            keepStructure(start)
+            if !complete { restOfLine = .structure }
             return
         }
         let keep = keepsContent
@@ -316,9 +327,19 @@ public struct MessageSkeleton {
             mode = contentType.type == "text" ? .keep : .skip
         }
         if headerEnd < collected.count {
+            keepNextLine = !Self.endsWithEmptyLine(collected[0..<headerEnd])
             let rest = Array(collected[headerEnd...])
             reread(rest)
         }
+    }
+
+    /// Whether a header section ends with its empty line (LF or CRLF alone).
+    static func endsWithEmptyLine(_ header: ArraySlice<UInt8>) -> Bool {
+        var i = header.endIndex
+        guard i > header.startIndex, header[i - 1] == 0x0A else { return false }
+        i -= 1
+        if i > header.startIndex, header[i - 1] == 0x0D { i -= 1 }
+        return i == header.startIndex || header[i - 1] == 0x0A
     }
 
     // MARK: Keeping

@@ -195,6 +195,10 @@ import Testing
             "From: a@example.com\nContent-Type: multipart/mixed; boundary=b\n\n--b\nContent-Type: multipart/alternative; boundary=b\n--b\nContent-Type: text/plain\n\nx\n--b--\n--b--\n",
             // No empty line after the top-level header: a body line ends it.
             "From: a@example.com\nSubject: s\nthis line starts the body\nSubject: not a field any more\n",
+            // A non-field line ends the header of a multipart whose boundary holds a colon (its
+            // delimiter lines look like header fields); found by fuzz-skeleton.
+            "From: a@example.com\nContent-Type: multipart/mixed; boundary=\"a=:b\"\nBad\u{D5}name: x\nTo: b@example.com\n\n--a=:b\nContent-Type: text/plain\n\nfirst\n--a=:b\nContent-Type: text/html\n\n<p>second</p>\n--a=:b--\n",
+            "From: a@example.com\nContent-Type: multipart/mixed; boundary=\"a=:b\"\nno colon on this line\n--a=:b\nContent-Type: text/plain\n\nfirst\n--a=:b--\n",
             // A header-less message, and one with a garbage first line.
             "just text\nand more\n",
             " continuation first\nFrom: a@example.com\n\nbody\n",
