@@ -412,7 +412,7 @@ extension ProcessSuites {
             return signed
         }
 
-        @Test("memory does not grow with the message: 10 and 50 MB attachments through filter, banner and scan, DKIM verified, markup after the attachment read",
+        @Test("memory does not grow with the message: 10 and 50 MB attachments through filter, banner (file and pipe) and scan, DKIM verified, markup after the attachment read",
               .enabled(if: FileManager.default.isExecutableFile(atPath: ChildProcess.timeProgram), "GNU time is not installed (apt-get install time)"))
         func largeMessagesInBoundedMemory() throws {
             let dir = NSTemporaryDirectory() + "reservoir-memory-\(UUID().uuidString)"
@@ -439,6 +439,11 @@ extension ProcessSuites {
                 let json = try String(contentsOfFile: dir + "/banner.json", encoding: .utf8)
                 #expect(banner.status == 0)
                 #expect(json.contains("BIG\(megabytes)") && json.contains("\"pass\""), "\(json.prefix(400))")
+
+                // Through a pipe, a large message is spooled to a temporary file first.
+                let piped = try ReservoirBinary.run(["banner", "-", "--json", "--no-store"] + common, stdin: original)
+                #expect(piped.status == 0 && piped.text.contains("BIG\(megabytes)") && piped.text.contains("\"pass\""),
+                        "\(piped.stderr) \(piped.text.prefix(400))")
 
                 let maildir = dir + "/Maildir-\(megabytes)"
                 try FileManager.default.createDirectory(atPath: maildir + "/cur", withIntermediateDirectories: true)

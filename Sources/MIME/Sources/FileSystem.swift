@@ -74,6 +74,20 @@ enum FileSystem {
         return result
     }
 
+    /// Reads into `buffer` until it is full or the input ends; returns how many bytes it holds.
+    static func fill(_ fd: Int32, _ buffer: inout [UInt8], path: String) throws(MessageSourceError) -> Int {
+        var filled = 0
+        while filled < buffer.count {
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress! + filled, $0.count - filled) }
+            if n > 0 { filled += n; continue }
+            if n == 0 { break }
+            let code = errno
+            if code == EINTR { continue }
+            throw MessageSourceError(.unreadable, path: path, errorText(code))
+        }
+        return filled
+    }
+
     /// Writes every byte to `fd`, looping on partial writes and EINTR; gives up silently on any
     /// other error (a closed pipe must not kill a mail filter). Returns the bytes written.
     @discardableResult

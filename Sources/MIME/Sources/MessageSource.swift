@@ -180,9 +180,9 @@ public struct MessageSource: Sequence, Sendable {
         try RawMessage.read(path: path, origin: MessageOrigin(path: path))
     }
 
-    /// One message from standard input.
+    /// One message from standard input (a large one is left in a file, see ``StandardInput``).
     public static func standardInput() throws -> RawMessage {
-        RawMessage(bytes: try StandardInput.readAll(), origin: MessageOrigin())
+        try StandardInput.message()
     }
 
     /// Files for which this returns true are not read (incremental scans); it gets the

@@ -6,6 +6,64 @@ public enum StandardInput {
     public static func readAll() throws -> [UInt8] {
         try FileSystem.readAll(0, sizeHint: 0, path: "standard input")
     }
+
+    /// One message from standard input, held in memory up to ``Limits/wholeMessageBytes``.
+    /// A larger one is read in place when standard input is a file (`< message`), otherwise
+    /// copied to a ``TemporaryFile`` as it is read; only when that cannot be written is it held.
+    static func message() throws(MessageSourceError) -> RawMessage {
+        var info = stat()
+        if fstat(0, &info) == 0, info.st_mode & S_IFMT == S_IFREG, Int(info.st_size) > Limits.wholeMessageBytes,
+           lseek(0, 0, SEEK_CUR) == 0 {
+            return RawMessage(file: MessageFile(.descriptor(0), size: Int(info.st_size)), origin: MessageOrigin())
+        }
+        var first = [UInt8](repeating: 0, count: Limits.wholeMessageBytes + 1)
+        let filled = try FileSystem.fill(0, &first, path: "standard input")
+        first.removeSubrange(filled...)
+        guard filled > Limits.wholeMessageBytes else { return RawMessage(bytes: first, origin: MessageOrigin()) }
+        let rest = { () throws(MessageSourceError) -> [UInt8] in try FileSystem.readAll(0, sizeHint: 0, path: "standard input") }
+        guard let spool = TemporaryFile.create() else { return RawMessage(bytes: first + (try rest()), origin: MessageOrigin()) }
+        guard FileSystem.writeAll(spool, first) == first.count else {
+            close(spool)
+            return RawMessage(bytes: first + (try rest()), origin: MessageOrigin())
+        }
+        var size = first.count
+        var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let n = try FileSystem.fill(0, &chunk, path: "standard input")
+            if n == 0 { break }
+            let piece = Array(chunk[0..<n])
+            guard FileSystem.writeAll(spool, piece) == n else {
+                // The spool filled up: what it holds and the rest, in memory after all.
+                var held = try RawMessage(file: MessageFile(.descriptor(spool), size: size), origin: MessageOrigin()).whole().bytes
+                close(spool)
+                held += piece
+                held += try rest()
+                return RawMessage(bytes: held, origin: MessageOrigin())
+            }
+            size += n
+        }
+        // The descriptor stays open for the rest of the run: the message is read from it.
+        return RawMessage(file: MessageFile(.descriptor(spool), size: size), origin: MessageOrigin())
+    }
+}
+
+/// An unlinked temporary file in `$TMPDIR` (or /tmp): gone when its descriptor is closed or
+/// the process ends, however it ends.
+public enum TemporaryFile {
+    public static var directory: String {
+        if let dir = getenv("TMPDIR"), dir.pointee != 0 { return String(cString: dir) }
+        return "/tmp"
+    }
+
+    /// A descriptor open for reading and writing, or nil (errno says why).
+    public static func create() -> Int32? {
+        var template = Array((directory + "/reservoir.XXXXXX").utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { return nil }
+        _ = template.withUnsafeBufferPointer { unlink($0.baseAddress!) }
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        return fd
+    }
 }
 
 /// Standard output, written whole.

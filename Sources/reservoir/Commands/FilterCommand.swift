@@ -161,7 +161,7 @@ struct FilterHook {
             }
         }
         guard var spool = FilterSpool(holding: first) else {
-            try passThrough("cannot write a spool file in \(FilterSpool.directory) (\(String(cString: strerror(errno))))", spooled: nil)
+            try passThrough("cannot write a spool file in \(TemporaryFile.directory) (\(String(cString: strerror(errno))))", spooled: nil)
             return
         }
         defer { close(spool.fd) }

@@ -1,4 +1,5 @@
 import Glibc
+import MIME
 
 /// Where the filter keeps a message too large to hold (over ``Limits/wholeMessageBytes``): an
 /// unlinked temporary file in `$TMPDIR` (or /tmp), so the analysis reads it in pieces and the
@@ -10,18 +11,9 @@ struct FilterSpool {
     /// errno of the last write that failed.
     private(set) var lastError: Int32 = 0
 
-    static var directory: String {
-        if let dir = getenv("TMPDIR"), dir.pointee != 0 { return String(cString: dir) }
-        return "/tmp"
-    }
-
     /// A new spool holding `first`; nil when the file cannot be created or written.
     init?(holding first: [UInt8]) {
-        var template = Array((Self.directory + "/reservoir-filter.XXXXXX").utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { return nil }
-        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-        _ = template.withUnsafeBufferPointer { unlink($0.baseAddress!) }
+        guard let fd = TemporaryFile.create() else { return nil }
         self.fd = fd
         guard append(first) else {
             close(fd)
