@@ -96,13 +96,15 @@ public struct MessageSkeleton {
     /// Ends the message: a last line without a line break and an unfinished header section
     /// are read as they are.
     public mutating func finish() {
-        // A header section ending here may hand back bytes to re-read, and those may start
-        // another header section (a message/rfc822 body): bounded by the part depth.
-        for _ in 0...(Limits.maxPartDepth + 1) {
+        // Ending a line or a header section may hand back bytes to re-read, which may leave
+        // another unfinished line or start another header section (a message/rfc822 body):
+        // repeated until nothing is pending, bounded by the part depth.
+        for _ in 0...(2 * Limits.maxPartDepth + 4) {
             if restOfLine == nil, !line.isEmpty {
                 let last = line
                 line.removeAll()
                 lineStarted(last, complete: true)
+                continue
             }
             restOfLine = nil
             guard case .header(_, _, let top) = mode else { return }

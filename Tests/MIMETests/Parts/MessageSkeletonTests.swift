@@ -199,6 +199,9 @@ import Testing
             // delimiter lines look like header fields); found by fuzz-skeleton.
             "From: a@example.com\nContent-Type: multipart/mixed; boundary=\"a=:b\"\nBad\u{D5}name: x\nTo: b@example.com\n\n--a=:b\nContent-Type: text/plain\n\nfirst\n--a=:b\nContent-Type: text/html\n\n<p>second</p>\n--a=:b--\n",
             "From: a@example.com\nContent-Type: multipart/mixed; boundary=\"a=:b\"\nno colon on this line\n--a=:b\nContent-Type: text/plain\n\nfirst\n--a=:b--\n",
+            // An attached message whose header ends at a last line without a line break that is
+            // not a field: that line is the inner body (found by fuzz-skeleton).
+            "From: a@example.com\nContent-Type: multipart/mixed; boundary=\"=_2d98f6c3ddf4b54299ae2604b2717254\"\n\n--=_2d98f6c3ddf4b54299ae2604b2717254\nContent-Type: message/rfc822\n\nFrom: x@example.org\nReceived: by\n    host\nx-new",
             // A header-less message, and one with a garbage first line.
             "just text\nand more\n",
             " continuation first\nFrom: a@example.com\n\nbody\n",
