@@ -92,6 +92,12 @@ public indirect enum JSONValue: Sendable, Equatable {
     /// RFC 8259 §7: quotation mark, reverse solidus and control characters are escaped.
     public static func writeString(_ s: String, into out: inout String) {
         out += "\""
+        // Most strings need no escape: appended whole. 0xE2 leads U+2028 and U+2029 in UTF-8.
+        if !s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0xE2 }) {
+            out += s
+            out += "\""
+            return
+        }
         for scalar in s.unicodeScalars {
             switch scalar {
             case "\"": out += "\\\""

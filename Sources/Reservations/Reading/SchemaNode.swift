@@ -80,7 +80,11 @@ struct SchemaNode {
         var out = ""
         var pendingSpace = false
         for scalar in s.unicodeScalars {
-            if scalar.properties.isWhitespace || scalar.properties.generalCategory == .control {
+            // ASCII decided without the Unicode property tables (most text is ASCII).
+            let isSpaceOrControl = scalar.isASCII
+                ? scalar.value <= 0x20 || scalar.value == 0x7F
+                : scalar.properties.isWhitespace || scalar.properties.generalCategory == .control
+            if isSpaceOrControl {
                 pendingSpace = !out.isEmpty
                 continue
             }

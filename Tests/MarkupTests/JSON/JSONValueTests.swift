@@ -7,6 +7,10 @@ import Testing
         (.number(-0.5), "-0.5"),
         (.number(.infinity), "null"),
         (.string("a\"b\\\u{01}\u{2028}"), #""a\"b\\\u0001\u2028""#),
+        (.string("plain"), #""plain""#),
+        (.string("Café — 20 €"), #""Café — 20 €""#),
+        (.string("line\nbreak"), #""line\nbreak""#),
+        (.string("\u{2029}"), #""\u2029""#),
         (.array([.null, .bool(false)]), "[null,false]"),
     ])
     func serializes(value: JSONValue, text: String) {
