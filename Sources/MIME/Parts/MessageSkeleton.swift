@@ -178,35 +178,26 @@ public struct MessageSkeleton {
     private mutating func lineStarted(_ start: [UInt8], complete: Bool) {
         let forced = keepNextLine
         keepNextLine = false
-        if let delimiter = matchDelimiter(start) {
-            if case .header(_, _, let top) = mode {
-                // A delimiter ends the header section; the entity it starts may open a
-                // multipart whose boundary claims this line first.
-                endHeader(top: top)
-                if let again = matchDelimiter(start) {
-                    delimiterLine(start, again, complete: complete)
-                } else {
-                    // The line is now this entity's (header remainder re-read): as content.
-                    contentLine(start, complete: complete)
-                }
-                return
-            }
+        // A delimiter ends the header section being read, and the one after it when that
+        // entity holds a message (message/rfc822); an entity ended this way may open a
+        // multipart whose boundary claims the line first. Bounded by the part depth.
+        var delimiter = matchDelimiter(start)
+        var rounds = 0
+        while delimiter != nil, case .header(_, _, let top) = mode, rounds <= Limits.maxPartDepth + 2 {
+            endHeader(top: top)
+            rounds += 1
+            delimiter = matchDelimiter(start)
+        }
+        if let delimiter {
             delimiterLine(start, delimiter, complete: complete)
-            return
-        }
-        if case .header(_, _, let top) = mode {
+        } else if case .header(_, _, let top) = mode {
             headerLine(start, complete: complete, top: top)
-            return
+        } else {
+            contentLine(start, complete: complete, forced: forced)
         }
-        contentLine(start, complete: complete, forced: forced)
     }
 
-    private mutating func contentLine(_ start: [UInt8], complete: Bool, forced: Bool = false) {
-        if case .header = mode {
-            // Re-read after a header ended: goes through the line machinery again.
-            reread(start)
-            return
-        }
+    private mutating func contentLine(_ start: [UInt8], complete: Bool, forced: Bool) {
         if forced, !keepsContent {
             keepStructure(start)
             if !complete { restOfLine = .structure }

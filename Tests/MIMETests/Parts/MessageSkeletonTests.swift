@@ -202,6 +202,9 @@ import Testing
             // An attached message whose header ends at a last line without a line break that is
             // not a field: that line is the inner body (found by fuzz-skeleton).
             "From: a@example.com\nContent-Type: multipart/mixed; boundary=\"=_2d98f6c3ddf4b54299ae2604b2717254\"\n\n--=_2d98f6c3ddf4b54299ae2604b2717254\nContent-Type: message/rfc822\n\nFrom: x@example.org\nReceived: by\n    host\nx-new",
+            // A digest part whose header and attached message are one garbage line, ended by a
+            // delimiter: both header sections end there (found by fuzz-skeleton).
+            "Content-Type:multipart/digest boundary=BOUNDARY\n--BOUNDARY\nC\n--BOUNDARY",
             // A header-less message, and one with a garbage first line.
             "just text\nand more\n",
             " continuation first\nFrom: a@example.com\n\nbody\n",
