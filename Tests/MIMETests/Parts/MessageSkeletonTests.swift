@@ -205,6 +205,8 @@ import Testing
             // A digest part whose header and attached message are one garbage line, ended by a
             // delimiter: both header sections end there (found by fuzz-skeleton).
             "Content-Type:multipart/digest boundary=BOUNDARY\n--BOUNDARY\nC\n--BOUNDARY",
+            // An attached message whose multipart uses the enclosing boundary.
+            "From: a@example.com\nContent-Type: multipart/mixed; boundary=b\n\n--b\nContent-Type: message/rfc822\n\nSubject: inner\nContent-Type: multipart/alternative; boundary=b\n\n--b\nContent-Type: text/plain\n\ninner text\n--b--\n--b\nContent-Type: text/html\n\n<p>outer</p>\n--b--\n",
             // A header-less message, and one with a garbage first line.
             "just text\nand more\n",
             " continuation first\nFrom: a@example.com\n\nbody\n",
