@@ -43,6 +43,11 @@ public struct MessageSkeleton {
     }
 
     private var stack: [Frame] = []
+    /// For each message/rfc822 body being read, how many frames enclose it. As in
+    /// ``PartTreeParser``, where an attached message ends at the next delimiter of the
+    /// multiparts around it before its own parts are looked at, a line matching one of those
+    /// ends the attached message even when it also matches a boundary declared inside it.
+    private var barriers: [Int] = []
     private var mode: Mode = .header(depth: 0, defaultType: .textPlain, top: true)
     private var partCount = 1
     /// More than ``Limits/maxParts`` parts: nothing more is split, as in ``PartTreeParser``.
@@ -213,14 +218,20 @@ public struct MessageSkeleton {
         bytes.withUnsafeBufferPointer { consume($0) }
     }
 
+    /// The frame a line is a delimiter of: the frames outside the outermost attached message
+    /// first, then those inside it, and so on; the innermost first within each group.
     private func matchDelimiter(_ start: [UInt8]) -> (level: Int, isClose: Bool)? {
         guard !splittingStopped, !stack.isEmpty, start.first == UInt8(ascii: "-") else { return nil }
         return start.withUnsafeBufferPointer { p -> (Int, Bool)? in
-            for level in stack.indices.reversed() {
-                if let d = PartTreeParser.delimiter(p, lineStart: 0, end: p.count, bodyStart: 0,
-                                                    boundary: stack[level].boundary, level: level) {
-                    return (level, d.isClose)
+            var lower = 0
+            for upper in barriers + [stack.count] where upper > lower {
+                for level in (lower..<upper).reversed() {
+                    if let d = PartTreeParser.delimiter(p, lineStart: 0, end: p.count, bodyStart: 0,
+                                                        boundary: stack[level].boundary, level: level) {
+                        return (level, d.isClose)
+                    }
                 }
+                lower = upper
             }
             return nil
         }
@@ -230,8 +241,10 @@ public struct MessageSkeleton {
         keepStructure(start)
         if !complete { restOfLine = .structure }
         let frame = stack[delimiter.level]
-        // Multiparts inside the one this delimiter belongs to end without their close delimiter.
+        // Multiparts inside the one this delimiter belongs to end without their close delimiter,
+        // and so do attached messages inside its parts.
         stack.removeSubrange((delimiter.level + 1)...)
+        barriers.removeAll { $0 > delimiter.level }
         if delimiter.isClose {
             stack.removeLast()
             mode = .skip   // the epilogue
@@ -315,6 +328,7 @@ public struct MessageSkeleton {
         } else if PartTreeParser.holdsMessage(contentType, encoding: encoding), depth < Limits.maxPartDepth,
                   partCount < Limits.maxParts {
             partCount += 1
+            barriers.append(stack.count)
             mode = .header(depth: depth + 1, defaultType: .textPlain, top: false)
         } else {
             mode = contentType.type == "text" ? .keep : .skip

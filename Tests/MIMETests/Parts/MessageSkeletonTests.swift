@@ -207,6 +207,9 @@ import Testing
             "Content-Type:multipart/digest boundary=BOUNDARY\n--BOUNDARY\nC\n--BOUNDARY",
             // An attached message whose multipart uses the enclosing boundary.
             "From: a@example.com\nContent-Type: multipart/mixed; boundary=b\n\n--b\nContent-Type: message/rfc822\n\nSubject: inner\nContent-Type: multipart/alternative; boundary=b\n\n--b\nContent-Type: text/plain\n\ninner text\n--b--\n--b\nContent-Type: text/html\n\n<p>outer</p>\n--b--\n",
+            // A line that closes the attached message's multipart and opens a part of the
+            // enclosing one belongs to the enclosing one (found by fuzz-skeleton).
+            "Content-Type:multipart/m boundary=Apple-Mail-6--589811753\n--Apple-Mail-6--589811753\nContent-Type:multipart/digest boundary=BOUNDARY\n--BOUNDARY\n\nContent-Type:multipart/i;boundary=Apple-Mail-6\n--Apple-Mail-6--589811753\nC",
             // A header-less message, and one with a garbage first line.
             "just text\nand more\n",
             " continuation first\nFrom: a@example.com\n\nbody\n",
