@@ -169,8 +169,8 @@ public struct MessageSkeleton {
     /// for `--boundary--` and the byte after it.
     private var decisionLength: Int {
         if case .header = mode { return Limits.maxStreamedHeaderBytes - header.count + 1 }
-        guard !splittingStopped, let longest = stack.map(\.boundary.count).max() else { return 1 }
-        return longest + 5
+        guard !splittingStopped, !stack.isEmpty else { return 1 }
+        return stack.reduce(0) { max($0, $1.boundary.count) } + 5
     }
 
     private var keepsContent: Bool {
