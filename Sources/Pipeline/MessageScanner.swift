@@ -4,13 +4,15 @@ public import MIME
 
 /// Scans many messages on every core, reporting them in their source order.
 ///
-/// Messages are read in batches; each batch is split into one contiguous slice per worker,
-/// each worker analyzing its slice with a pipeline of its own (own resolver cache, no store).
-/// The recording pipeline then applies the batch to the store on the calling thread, in
-/// order, so the store sees the same sequence of changes as a one-core scan would.
+/// The calling thread reads messages into a queue that the workers take them from one at a
+/// time, each worker analyzing with a pipeline of its own (own resolver cache, no store). The
+/// calling thread records the reports in source order as they come back, so the store sees
+/// the same sequence of changes as a one-core scan would. Reading, analysis and recording
+/// overlap, and no worker waits for another at a batch boundary.
 public struct MessageScanner {
-    /// Messages per worker in one batch: bounds memory to a few batches' worth of mail.
-    public static let messagesPerWorkerBatch = 32
+    /// Messages read but not yet recorded, per worker: bounds memory to a few dozen messages
+    /// (messages over ``MIME/Limits/wholeMessageBytes`` are queued as paths, not bytes).
+    public static let messagesInFlightPerWorker = 32
 
     public let workers: [ReservationPipeline]
     public let recorder: ReservationPipeline
@@ -28,121 +30,148 @@ public struct MessageScanner {
 
     public func scan<Messages: Sequence>(_ messages: Messages, each: (MessageReport) throws -> Void) rethrows
     where Messages.Element == RawMessage {
-        let batchSize = workers.count * Self.messagesPerWorkerBatch
         var iterator = messages.makeIterator()
-        func nextBatch() -> [RawMessage] {
-            var batch: [RawMessage] = []
-            batch.reserveCapacity(batchSize)
-            while batch.count < batchSize, let next = iterator.next() { batch.append(next) }
-            return batch
-        }
         guard workers.count > 1 else {
-            while true {
-                let batch = nextBatch()
-                if batch.isEmpty { return }
-                for var report in batch.map(workers[0].analyze) {
-                    recorder.record(&report)
-                    try each(report)
-                }
-            }
-        }
-        // Three stages overlap: while the workers analyze batch n, this thread records and
-        // reports batch n - 1 and reads batch n + 1.
-        var current = nextBatch()
-        if current.isEmpty { return }
-        var running = startAnalysis(current)
-        while true {
-            let following = nextBatch()
-            let reports = running.wait()
-            if !following.isEmpty { running = startAnalysis(following) }
-            for var report in reports {
+            while let raw = iterator.next() {
+                var report = workers[0].analyze(raw)
                 recorder.record(&report)
                 try each(report)
             }
-            if following.isEmpty { return }
-            current = following
+            return
         }
-    }
-
-    /// Analysis of one batch on the worker threads, started now and joined by `wait()`.
-    final class Analysis: @unchecked Sendable {
-        // `slots` is written by the workers (disjoint indices) and read after the group is done.
-        let slots: ReportSlots
+        let queue = ScanQueue()
         let group = DispatchGroup()
-
-        init(count: Int) { slots = ReportSlots(count: count) }
-
-        func wait() -> [MessageReport] {
-            group.wait()
-            return slots.take()
-        }
-    }
-
-    func startAnalysis(_ batch: [RawMessage]) -> Analysis {
-        let analysis = Analysis(count: batch.count)
         let pipelines = UncheckedBox(workers)
-        let input = UncheckedBox(batch)
-        let next = IndexCounter()
-        let workerCount = min(workers.count, batch.count)
-        DispatchQueue.global().async(group: analysis.group) {
-            // Each worker takes the next unclaimed message, so one large message does not hold
-            // back a whole slice.
-            DispatchQueue.concurrentPerform(iterations: workerCount) { worker in
-                while let index = next.claim(below: input.value.count) {
-                    analysis.slots.store(pipelines.value[worker].analyze(input.value[index]), at: index)
+        for worker in workers.indices {
+            DispatchQueue.global().async(group: group) {
+                while let (index, raw) = queue.take() {
+                    queue.finish(index, pipelines.value[worker].analyze(raw))
                 }
             }
         }
-        return analysis
-    }
-
-    func analyze(_ batch: [RawMessage]) -> [MessageReport] {
-        if workers.count == 1 || batch.count == 1 { return batch.map(workers[0].analyze) }
-        return startAnalysis(batch).wait()
+        // However the loop ends (also when `each` throws), the workers stop and are joined.
+        defer {
+            queue.cancel()
+            group.wait()
+        }
+        let window = workers.count * Self.messagesInFlightPerWorker
+        var read = 0, recorded = 0, exhausted = false
+        while true {
+            while !exhausted, read - recorded < window {
+                guard let raw = iterator.next() else {
+                    exhausted = true
+                    queue.close()
+                    break
+                }
+                queue.push(read, raw)
+                read += 1
+            }
+            if exhausted, recorded == read { return }
+            // The next report in source order, then any others already done.
+            var report = queue.waitForResult(recorded)
+            while true {
+                recorder.record(&report)
+                try each(report)
+                recorded += 1
+                guard recorded < read, let ready = queue.result(recorded) else { break }
+                report = ready
+            }
+        }
     }
 }
 
-/// Hands out the indices of a batch, each once, to the workers.
-final class IndexCounter: @unchecked Sendable {
-    // Guarded by `lock`.
-    private var next = 0
+/// The messages waiting for a worker and the reports waiting to be recorded, behind one lock.
+final class ScanQueue: @unchecked Sendable {
+    // Every field is guarded by `lock`; `changed` is signalled on every push, finish and close.
     private var lock = pthread_mutex_t()
+    private var changed = pthread_cond_t()
+    private var waiting: [(Int, RawMessage)] = []
+    private var head = 0
+    private var done: [Int: MessageReport] = [:]
+    private var closed = false
 
-    init() { pthread_mutex_init(&lock, nil) }
-    deinit { pthread_mutex_destroy(&lock) }
+    init() {
+        pthread_mutex_init(&lock, nil)
+        pthread_cond_init(&changed, nil)
+    }
 
-    func claim(below count: Int) -> Int? {
+    deinit {
+        pthread_cond_destroy(&changed)
+        pthread_mutex_destroy(&lock)
+    }
+
+    func push(_ index: Int, _ raw: RawMessage) {
+        pthread_mutex_lock(&lock)
+        if head > 64, head * 2 > waiting.count {
+            waiting.removeFirst(head)
+            head = 0
+        }
+        waiting.append((index, raw))
+        pthread_cond_broadcast(&changed)
+        pthread_mutex_unlock(&lock)
+    }
+
+    /// No more messages: workers finish what is queued and stop.
+    func close() {
+        pthread_mutex_lock(&lock)
+        closed = true
+        pthread_cond_broadcast(&changed)
+        pthread_mutex_unlock(&lock)
+    }
+
+    /// Closes the queue and drops the messages no worker took yet.
+    func cancel() {
+        pthread_mutex_lock(&lock)
+        closed = true
+        waiting.removeAll()
+        head = 0
+        pthread_cond_broadcast(&changed)
+        pthread_mutex_unlock(&lock)
+    }
+
+    /// The next message for a worker; nil once the queue is closed and empty.
+    func take() -> (Int, RawMessage)? {
         pthread_mutex_lock(&lock)
         defer { pthread_mutex_unlock(&lock) }
-        guard next < count else { return nil }
-        next += 1
-        return next - 1
+        while head == waiting.count {
+            if closed { return nil }
+            pthread_cond_wait(&changed, &lock)
+        }
+        let item = waiting[head]
+        waiting[head].1 = RawMessage(bytes: [], origin: item.1.origin)   // the bytes go with the worker
+        head += 1
+        return item
+    }
+
+    func finish(_ index: Int, _ report: MessageReport) {
+        pthread_mutex_lock(&lock)
+        done[index] = report
+        pthread_cond_broadcast(&changed)
+        pthread_mutex_unlock(&lock)
+    }
+
+    /// The report of message `index`, waiting for a worker to finish it.
+    func waitForResult(_ index: Int) -> MessageReport {
+        pthread_mutex_lock(&lock)
+        defer { pthread_mutex_unlock(&lock) }
+        while true {
+            if let report = done.removeValue(forKey: index) { return report }
+            pthread_cond_wait(&changed, &lock)
+        }
+    }
+
+    /// The report of message `index` if it is done.
+    func result(_ index: Int) -> MessageReport? {
+        pthread_mutex_lock(&lock)
+        defer { pthread_mutex_unlock(&lock) }
+        return done.removeValue(forKey: index)
     }
 }
 
 /// A value handed to worker threads that only read it, or only touch their own part.
 struct UncheckedBox<Value>: @unchecked Sendable {
-    // Each worker uses only its own pipeline and reads the batch; nothing is shared mutably.
+    // Each worker uses only its own pipeline; nothing is shared mutably.
     let value: Value
     init(_ value: Value) { self.value = value }
 }
 
-/// One slot per message of a batch; each index is written by exactly one worker.
-final class ReportSlots: @unchecked Sendable {
-    // Disjoint indices per worker and a join (concurrentPerform returns) before `take`.
-    private let buffer: UnsafeMutableBufferPointer<MessageReport?>
-
-    init(count: Int) {
-        buffer = .allocate(capacity: count)
-        buffer.initialize(repeating: nil)
-    }
-
-    deinit {
-        buffer.deinitialize()
-        buffer.deallocate()
-    }
-
-    func store(_ report: MessageReport, at index: Int) { buffer[index] = report }
-
-    func take() -> [MessageReport] { buffer.compactMap { $0 } }
-}
