@@ -60,7 +60,7 @@ struct FilterSpool {
         while position < size {
             let n = chunk.withUnsafeMutableBytes { pread(fd, $0.baseAddress, min($0.count, size - position), off_t(position)) }
             if n < 0, errno == EINTR { continue }
-            guard n > 0, Output.bytes(chunk.withUnsafeBufferPointer { UnsafeBufferPointer(rebasing: $0[0..<n]) }) else { return false }
+            guard n > 0, chunk.withUnsafeBufferPointer({ Output.bytes(UnsafeBufferPointer(rebasing: $0[0..<n])) }) else { return false }
             position += n
         }
         return true
