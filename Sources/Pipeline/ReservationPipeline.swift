@@ -41,27 +41,47 @@ public final class ReservationPipeline {
         // A large message: its skeleton (headers, delimiters, text parts) is analysed, and DKIM
         // hashes the body from the file, so no attachment is ever held in memory.
         let report = file.withDescriptor { fd -> MessageReport in
-            guard let skeleton = MessageSkeleton.read(descriptor: fd) else {
-                return unread(raw, code: "unreadable", "the message file could not be read: \(String(cString: strerror(errno)))")
-            }
-            guard !skeleton.headerTooLarge, let bodyStart = skeleton.bodyStart else {
-                return unread(raw, code: "header-too-large",
-                              "header section larger than \(Limits.maxStreamedHeaderBytes >> 20) MB: the message was not analysed")
+            let skeleton: MessageSkeleton
+            switch Self.readSkeleton(fd) {
+            case .unusable(let problem): return unread(raw, problem)
+            case .read(let read): skeleton = read
             }
             var report = analyze(Message(bytes: skeleton.bytes), origin: raw.origin, size: skeleton.size,
-                                 body: .file(descriptor: fd, range: bodyStart..<skeleton.size))
-            report.diagnostics.insert(contentsOf: skeleton.diagnostics.map {
-                ReportDiagnostic(stage: .mime, code: $0.code.rawValue, message: $0.description)
-            }, at: 0)
+                                 body: .file(descriptor: fd, range: (skeleton.bodyStart ?? 0)..<skeleton.size))
+            report.diagnostics.insert(contentsOf: skeleton.diagnostics.map(Self.mimeDiagnostic), at: 0)
             return report
         }
-        return report ?? unread(raw, code: "unreadable", "the message file could not be opened: \(String(cString: strerror(errno)))")
+        return report ?? unread(raw, Self.unopened())
+    }
+
+    private enum SkeletonRead {
+        case read(MessageSkeleton)
+        case unusable(ReportDiagnostic)
+    }
+
+    /// The skeleton of a large message's file, or why it cannot be analysed.
+    private static func readSkeleton(_ fd: Int32) -> SkeletonRead {
+        guard let skeleton = MessageSkeleton.read(descriptor: fd) else {
+            return .unusable(ReportDiagnostic(stage: .mime, code: "unreadable",
+                                             message: "the message file could not be read: \(String(cString: strerror(errno)))"))
+        }
+        guard !skeleton.headerTooLarge, skeleton.bodyStart != nil else {
+            return .unusable(ReportDiagnostic(stage: .mime, code: "header-too-large",
+                                             message: "header section larger than \(Limits.maxStreamedHeaderBytes >> 20) MB: the message was not analysed"))
+        }
+        return .read(skeleton)
+    }
+
+    private static func unopened() -> ReportDiagnostic {
+        ReportDiagnostic(stage: .mime, code: "unreadable", message: "the message file could not be opened: \(String(cString: strerror(errno)))")
+    }
+
+    private static func mimeDiagnostic(_ diagnostic: MIMEDiagnostic) -> ReportDiagnostic {
+        ReportDiagnostic(stage: .mime, code: diagnostic.code.rawValue, message: diagnostic.description)
     }
 
     private func analyze(_ message: Message, origin: MessageOrigin, size: Int, body: DKIMBodySource) -> MessageReport {
-        var diagnostics: [ReportDiagnostic] = message.diagnostics(textPartsOnly: true).map {
-            ReportDiagnostic(stage: .mime, code: $0.code.rawValue, message: $0.description)
-        }
+        var diagnostics = message.diagnostics(textPartsOnly: true).map(Self.mimeDiagnostic)
 
         let signatures = verifier.verify(message, body: body)
         var fromDomains = message.from.map(\.domain)
@@ -88,10 +108,9 @@ public final class ReservationPipeline {
     }
 
     /// The report of a message that could not be read: nothing in it is trusted.
-    private func unread(_ raw: RawMessage, code: String, _ why: String) -> MessageReport {
+    private func unread(_ raw: RawMessage, _ problem: ReportDiagnostic) -> MessageReport {
         MessageReport(origin: raw.origin, size: raw.size, subject: nil, from: [], messageID: nil, date: nil, signatures: [],
-                      trust: policy.decide(signatures: [], fromDomains: []), items: [],
-                      diagnostics: [ReportDiagnostic(stage: .mime, code: code, message: why)])
+                      trust: policy.decide(signatures: [], fromDomains: []), items: [], diagnostics: [problem])
     }
 
     /// Applies a report's trusted reservations to the store, in message order; store failures
@@ -123,19 +142,18 @@ public final class ReservationPipeline {
         var skeletonDiagnostics: [MIMEDiagnostic] = []
         let message: Message
         if let file = raw.file {
-            guard let skeleton = file.withDescriptor({ MessageSkeleton.read(descriptor: $0) }) ?? nil else {
-                return MessageExtraction(reservations: [], diagnostics: [
-                    ReportDiagnostic(stage: .mime, code: "unreadable", message: "the message file could not be read")])
+            switch file.withDescriptor(Self.readSkeleton) ?? .unusable(Self.unopened()) {
+            case .unusable(let problem):
+                return MessageExtraction(reservations: [], diagnostics: [problem])
+            case .read(let skeleton):
+                skeletonDiagnostics = skeleton.diagnostics
+                message = Message(bytes: skeleton.bytes)
             }
-            skeletonDiagnostics = skeleton.diagnostics
-            message = Message(bytes: skeleton.bytes)
         } else {
             message = Message(bytes: raw.bytes)
         }
         var result = readReservations(message)
-        result.diagnostics = (skeletonDiagnostics + message.diagnostics(textPartsOnly: true)).map {
-            ReportDiagnostic(stage: .mime, code: $0.code.rawValue, message: $0.description)
-        } + result.diagnostics
+        result.diagnostics = (skeletonDiagnostics + message.diagnostics(textPartsOnly: true)).map(Self.mimeDiagnostic) + result.diagnostics
         return result
     }
 

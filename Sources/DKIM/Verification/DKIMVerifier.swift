@@ -31,11 +31,6 @@ public final class DKIMVerifier {
         return results
     }
 
-    func verify(_ message: Message, fieldIndex: Int) -> DKIMVerification {
-        var hashes = BodyHashes(message: message, source: .message)
-        return verify(message, fieldIndex: fieldIndex, hashes: &hashes)
-    }
-
     /// One signature: read the tags, fetch the key, compare the body hash, check the signature.
     func verify(_ message: Message, fieldIndex: Int, hashes: inout BodyHashes) -> DKIMVerification {
         let field = message.header.fields[fieldIndex]

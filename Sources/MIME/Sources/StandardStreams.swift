@@ -22,7 +22,7 @@ public enum StandardInput {
         guard filled > Limits.wholeMessageBytes else { return RawMessage(bytes: first, origin: MessageOrigin()) }
         let rest = { () throws(MessageSourceError) -> [UInt8] in try FileSystem.readAll(0, sizeHint: 0, path: "standard input") }
         guard let spool = TemporaryFile.create() else { return RawMessage(bytes: first + (try rest()), origin: MessageOrigin()) }
-        guard FileSystem.writeAll(spool, first) == first.count else {
+        guard TemporaryFile.append(first, to: spool) else {
             close(spool)
             return RawMessage(bytes: first + (try rest()), origin: MessageOrigin())
         }
@@ -32,7 +32,7 @@ public enum StandardInput {
             let n = try FileSystem.fill(0, &chunk, path: "standard input")
             if n == 0 { break }
             let piece = Array(chunk[0..<n])
-            guard FileSystem.writeAll(spool, piece) == n else {
+            guard TemporaryFile.append(piece, to: spool) else {
                 // The spool filled up: what it holds and the rest, in memory after all.
                 var held = try RawMessage(file: MessageFile(.descriptor(spool), size: size), origin: MessageOrigin()).whole().bytes
                 close(spool)
@@ -53,6 +53,12 @@ public enum TemporaryFile {
     public static var directory: String {
         if let dir = getenv("TMPDIR"), dir.pointee != 0 { return String(cString: dir) }
         return "/tmp"
+    }
+
+    /// Writes every byte at the file's offset (looping on partial writes and EINTR); false
+    /// when not all of them could be written (errno says why).
+    public static func append(_ bytes: [UInt8], to fd: Int32) -> Bool {
+        FileSystem.writeAll(fd, bytes) == bytes.count
     }
 
     /// A descriptor open for reading and writing, or nil (errno says why).

@@ -115,34 +115,45 @@ struct FilterHook {
         // the hook holds one copy of the message, not three.
         try original.withUnsafeBufferPointer { buffer in
             armTimeout(buffer)
-            var output: [FilterHeaders.Segment] = [.original(0..<original.count)]
-            do {
-                let runner = try CommandRunner(keys: keys, policy: policy, store: nil, now: now, includePast: false)
-                var report = runner.pipeline.analyze(RawMessage(bytes: original, origin: MessageOrigin(path: nil)))
-                // Most mail carries no trusted reservation: the store is opened only when there is
-                // something to record, which keeps SQLite or libpq out of the common hook run.
-                if !noStore, report.trust.trusted, !report.items.isEmpty {
-                    runner.pipeline.record(&report, into: try CommandRunner.openStore(at: store))
-                }
-                for diagnostic in report.diagnostics where diagnostic.stage == .store {
-                    Output.error("filter: \(diagnostic.message) (message passed through)")
-                }
-                output = FilterHeaders.plan(original, report: report,
-                                            authservID: authservID ?? AuthenticationResults.defaultAuthservID())
-            } catch {
-                Output.error("filter: \(error) (message passed through unchanged)")
-            }
+            let output = planOutput(RawMessage(bytes: original, origin: MessageOrigin(path: nil)), header: original)
             alarm(0)
-            for segment in output {
-                let written: Bool
-                switch segment {
-                case .added(let bytes): written = Output.bytes(bytes)
-                case .original(let range): written = Output.bytes(UnsafeBufferPointer(rebasing: buffer[range]))
-                }
-                guard written else {
-                    Output.error("filter: cannot write standard output")
-                    throw ExitCode(75)
-                }
+            try Self.writeOutput(output, from: buffer)
+        }
+    }
+
+    /// Analyses the message, records its trusted reservations, and plans the output on
+    /// `header` (the message, or its first part when it was spooled). On an error the plan is
+    /// `header` unchanged.
+    private func planOutput(_ raw: RawMessage, header: [UInt8]) -> [FilterHeaders.Segment] {
+        do {
+            let runner = try CommandRunner(keys: keys, policy: policy, store: nil, now: now, includePast: false)
+            var report = runner.pipeline.analyze(raw)
+            // Most mail carries no trusted reservation: the store is opened only when there is
+            // something to record, which keeps SQLite or libpq out of the common hook run.
+            if !noStore, report.trust.trusted, !report.items.isEmpty {
+                runner.pipeline.record(&report, into: try CommandRunner.openStore(at: store))
+            }
+            for diagnostic in report.diagnostics where diagnostic.stage == .store {
+                Output.error("filter: \(diagnostic.message) (message passed through)")
+            }
+            return FilterHeaders.plan(header, report: report, authservID: authservID ?? AuthenticationResults.defaultAuthservID())
+        } catch {
+            Output.error("filter: \(error) (message passed through unchanged)")
+            return [.original(0..<header.count)]
+        }
+    }
+
+    /// Writes the planned segments, the original ones from `original`; exit 75 when stdout fails.
+    private static func writeOutput(_ output: [FilterHeaders.Segment], from original: UnsafeBufferPointer<UInt8>) throws {
+        for segment in output {
+            let written: Bool
+            switch segment {
+            case .added(let bytes): written = Output.bytes(bytes)
+            case .original(let range): written = Output.bytes(UnsafeBufferPointer(rebasing: original[range]))
+            }
+            guard written else {
+                Output.error("filter: cannot write standard output")
+                throw ExitCode(75)
             }
         }
     }
@@ -179,35 +190,12 @@ struct FilterHook {
             throw ExitCode(75)
         }
         armTimeout(spool: spool)
-        var output: [FilterHeaders.Segment] = [.original(0..<first.count)]
-        do {
-            let runner = try CommandRunner(keys: keys, policy: policy, store: nil, now: now, includePast: false)
-            let raw = RawMessage(file: MessageFile(.descriptor(spool.fd), size: spool.size), origin: MessageOrigin(path: nil))
-            var report = runner.pipeline.analyze(raw)
-            if !noStore, report.trust.trusted, !report.items.isEmpty {
-                runner.pipeline.record(&report, into: try CommandRunner.openStore(at: store))
-            }
-            for diagnostic in report.diagnostics where diagnostic.stage == .store {
-                Output.error("filter: \(diagnostic.message) (message passed through)")
-            }
-            // The header is within `first` (a header section longer than that is planned on
-            // its first part); what the plan leaves after it comes from the spool.
-            output = FilterHeaders.plan(first, report: report, authservID: authservID ?? AuthenticationResults.defaultAuthservID())
-        } catch {
-            Output.error("filter: \(error) (message passed through unchanged)")
-        }
+        // The header is within `first` (a header section longer than that is planned on its
+        // first part); what the plan leaves after it comes from the spool.
+        let raw = RawMessage(file: MessageFile(.descriptor(spool.fd), size: spool.size), origin: MessageOrigin(path: nil))
+        let output = planOutput(raw, header: first)
         alarm(0)
-        for segment in output {
-            let written: Bool
-            switch segment {
-            case .added(let bytes): written = Output.bytes(bytes)
-            case .original(let range): written = first.withUnsafeBufferPointer { Output.bytes(UnsafeBufferPointer(rebasing: $0[range])) }
-            }
-            guard written else {
-                Output.error("filter: cannot write standard output")
-                throw ExitCode(75)
-            }
-        }
+        try first.withUnsafeBufferPointer { try Self.writeOutput(output, from: $0) }
         guard spool.copyOut(from: first.count) else {
             Output.error("filter: cannot write standard output")
             throw ExitCode(75)

@@ -67,24 +67,14 @@ struct FilterSpool {
     }
 
     private mutating func append(_ bytes: [UInt8]) -> Bool {
-        let written = bytes.withUnsafeBytes { buffer -> Int in
-            var done = 0
-            while done < buffer.count {
-                let n = write(fd, buffer.baseAddress! + done, buffer.count - done)
-                if n > 0 { done += n; continue }
-                if n < 0, errno == EINTR { continue }
-                break
-            }
-            return done
-        }
-        // A partial write is undone by the size: what follows is written at `size` again.
-        if written < bytes.count {
+        guard TemporaryFile.append(bytes, to: fd) else {
+            // A partial write is undone: what follows is written at `size` again.
             lastError = errno
             _ = ftruncate(fd, off_t(size))
             _ = lseek(fd, off_t(size), SEEK_SET)
             return false
         }
-        size += written
+        size += bytes.count
         return true
     }
 }
