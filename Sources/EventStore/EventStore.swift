@@ -15,6 +15,15 @@ public protocol EventStore: AnyObject {
     /// History of every item of one booking (or of every booking whose container or item
     /// matches `id`), oldest first.
     func history(_ id: String) throws(EventStoreError) -> [HistoryEntry]
+    /// Runs `body`, whose `apply` calls are committed together when it returns: all of them or,
+    /// when this throws, none. An `apply` that fails inside still undoes only its own change.
+    /// A scan groups a few dozen messages this way instead of committing each one.
+    func grouped(_ body: () -> Void) throws(EventStoreError)
+}
+
+extension EventStore {
+    /// Stores without group commits commit every `apply` on its own.
+    public func grouped(_ body: () -> Void) throws(EventStoreError) { body() }
 }
 
 /// Decides what a new version of an event does to the stored one. Shared by every backend

@@ -6,9 +6,10 @@ public import MIME
 ///
 /// The calling thread reads messages into a queue that the workers take them from one at a
 /// time, each worker analyzing with a pipeline of its own (own resolver cache, no store). The
-/// calling thread records the reports in source order as they come back, so the store sees
-/// the same sequence of changes as a one-core scan would. Reading, analysis and recording
-/// overlap, and no worker waits for another at a batch boundary.
+/// calling thread records the reports in source order as they come back, a group at a time
+/// (one commit each), so the store sees the same sequence of changes as a one-core scan
+/// would. Reading, analysis and recording overlap, and no worker waits for another at a
+/// batch boundary.
 public struct MessageScanner {
     /// Messages read but not yet recorded, per worker: bounds memory to a few dozen messages
     /// (messages over ``MIME/Limits/wholeMessageBytes`` are queued as paths, not bytes).
@@ -28,15 +29,33 @@ public struct MessageScanner {
         max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
     }
 
-    public func scan<Messages: Sequence>(_ messages: Messages, each: (MessageReport) throws -> Void) rethrows
+    /// Reports recorded with one commit (`ReservationPipeline/record(group:)`): at most this
+    /// many, and none older than ``recordDelay`` when the next one arrives. The store's write
+    /// lock is held only while a group is applied, not while messages are analysed, so a
+    /// delivery running at the same time waits milliseconds.
+    public static let recordGroup = 64
+    public static let recordDelay = Duration.milliseconds(100)
+
+    public func scan<Messages: Sequence, Failure: Error>(_ messages: Messages, each: (MessageReport) throws(Failure) -> Void) throws(Failure)
     where Messages.Element == RawMessage {
+        var pending: [MessageReport] = []
+        var oldest = ContinuousClock.now
+        func flush() throws(Failure) {
+            guard !pending.isEmpty else { return }
+            recorder.record(group: &pending)
+            let reports = pending
+            pending.removeAll(keepingCapacity: true)
+            for report in reports { try each(report) }
+        }
+        func add(_ report: MessageReport) throws(Failure) {
+            if pending.isEmpty { oldest = .now }
+            pending.append(report)
+            if pending.count >= Self.recordGroup || oldest.duration(to: .now) >= Self.recordDelay { try flush() }
+        }
         var iterator = messages.makeIterator()
         guard workers.count > 1 else {
-            while let raw = iterator.next() {
-                var report = workers[0].analyze(raw)
-                recorder.record(&report)
-                try each(report)
-            }
+            while let raw = iterator.next() { try add(workers[0].analyze(raw)) }
+            try flush()
             return
         }
         let queue = ScanQueue()
@@ -55,9 +74,9 @@ public struct MessageScanner {
             group.wait()
         }
         let window = workers.count * Self.messagesInFlightPerWorker
-        var read = 0, recorded = 0, exhausted = false
+        var read = 0, taken = 0, exhausted = false
         while true {
-            while !exhausted, read - recorded < window {
+            while !exhausted, read - taken < window {
                 guard let raw = iterator.next() else {
                     exhausted = true
                     queue.close()
@@ -66,17 +85,20 @@ public struct MessageScanner {
                 queue.push(read, raw)
                 read += 1
             }
-            if exhausted, recorded == read { return }
-            // The next report in source order, then any others already done.
-            var report = queue.waitForResult(recorded)
+            if exhausted, taken == read { break }
+            // The next report in source order, then any others already done; reports waiting
+            // for their group are shown before waiting long for a slow message.
+            let next = queue.result(taken)
+            if next == nil, !pending.isEmpty, oldest.duration(to: .now) >= Self.recordDelay { try flush() }
+            var report = next ?? queue.waitForResult(taken)
             while true {
-                recorder.record(&report)
-                try each(report)
-                recorded += 1
-                guard recorded < read, let ready = queue.result(recorded) else { break }
+                try add(report)
+                taken += 1
+                guard taken < read, let ready = queue.result(taken) else { break }
                 report = ready
             }
         }
+        try flush()
     }
 }
 

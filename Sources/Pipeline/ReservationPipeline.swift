@@ -120,6 +120,26 @@ public final class ReservationPipeline {
         record(&report, into: store)
     }
 
+    /// Records many reports with one commit (`EventStore/grouped(_:)`). When the commit
+    /// fails nothing of the group was stored: every report that carried trusted reservations
+    /// says so, and none claims a change.
+    public func record(group reports: inout [MessageReport]) {
+        guard let store else { return }
+        guard reports.contains(where: { $0.trust.trusted && !$0.items.isEmpty }) else { return }
+        do {
+            try store.grouped {
+                for index in reports.indices { record(&reports[index], into: store) }
+            }
+        } catch {
+            for index in reports.indices where reports[index].trust.trusted && !reports[index].items.isEmpty {
+                for item in reports[index].items.indices { reports[index].items[item].change = nil }
+                if !reports[index].diagnostics.contains(where: { $0.stage == .store }) {
+                    reports[index].diagnostics.append(ReportDiagnostic(stage: .store, code: "store-failed", message: error.message))
+                }
+            }
+        }
+    }
+
     /// `record(_:)` into a store opened by the caller, for a hook that opens it only once a
     /// message turns out to carry trusted reservations.
     public func record(_ report: inout MessageReport, into store: any EventStore) {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import DKIM
-import EventStore
+@testable import EventStore
 import Reservations
 @testable import Pipeline
 
@@ -55,6 +55,31 @@ struct ReservationPipelineTests {
         #expect(events.first?.sequence == 2)
     }
 
+    @Test("reports recorded as a group: one commit; when it fails no report claims a change")
+    func groupedRecording() throws {
+        let tmp = TemporaryStore(); defer { tmp.remove() }
+        let store = try tmp.open()
+        let pipeline = try Samples.pipeline(store: store)
+        var reports = try [1, 2, 7].map { pipeline.analyze(try Samples.message($0)) }
+        pipeline.record(group: &reports)
+        #expect(reports.map { $0.items.first?.change?.kind } == ["created", "updated", nil])
+        #expect(try store.events().first?.sequence == 1)
+
+        // The flight's first change rolls the whole transaction back, as a full disk can
+        // (sqlite.org/lang_createtrigger.html, "The RAISE() function").
+        try SQLiteDatabase(path: tmp.path, busyTimeoutMilliseconds: 1000).execute("""
+            CREATE TRIGGER fail_all BEFORE INSERT ON history WHEN NEW.container = 'K7Q2PX'
+            BEGIN SELECT RAISE(ROLLBACK, 'disk full'); END
+            """)
+        var more = try [3, 4, 7].map { pipeline.analyze(try Samples.message($0)) }
+        #expect(more.map(\.items.count) == [1, 2, 0])
+        pipeline.record(group: &more)
+        #expect(more.allSatisfy { report in report.items.allSatisfy { $0.change == nil } })
+        #expect(more.map { $0.diagnostics.filter { $0.code == "store-failed" }.count } == [1, 1, 0])
+        // Nothing of the failed group was kept: the dinner is not cancelled, no flight stored.
+        #expect(try store.events().map(\.event.status) == [.confirmed])
+    }
+
     @Test("the two-leg flight gives two events of one booking")
     func flight() throws {
         let report = try Samples.pipeline().process(try Samples.message(4))
@@ -90,3 +115,4 @@ struct ReservationPipelineTests {
         #expect(dropped.diagnostics.contains { $0.code == "ended" })
     }
 }
+

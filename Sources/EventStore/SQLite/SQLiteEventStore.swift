@@ -131,9 +131,13 @@ public final class SQLiteEventStore: EventStore {
         created_at, updated_at, last_message_date, last_arrival
         """
 
+    private static let selectEvent = "SELECT \(columns) FROM events WHERE container = ? AND item = ?"
+    private static let insertEvent =
+        "INSERT OR REPLACE INTO events (\(columns)) VALUES (\(Array(repeating: "?", count: columns.split(separator: ",").count).joined(separator: ", ")))"
+
     public func apply(_ event: CalendarEvent, from message: MessageProvenance) throws(EventStoreError) -> EventChange {
         try database.transaction { () throws(EventStoreError) -> EventChange in
-            let row = try database.prepare("SELECT \(Self.columns) FROM events WHERE container = ? AND item = ?")
+            let row = try database.cached(Self.selectEvent)
                 .rows([.text(event.key.container), .text(event.key.item)]).first
             guard let row else {
                 let created = StoredEvent(event: event, sequence: 0, ownerDomain: message.signingDomain,
@@ -146,7 +150,7 @@ public final class SQLiteEventStore: EventStore {
             let stored = Self.storedEvent(row)
             var alreadyApplied = false
             if let messageID = message.messageID {
-                alreadyApplied = try !database.prepare(
+                alreadyApplied = try !database.cached(
                     "SELECT 1 FROM history WHERE container = ? AND item = ? AND message_id = ? LIMIT 1")
                     .rows([.text(event.key.container), .text(event.key.item), .text(messageID)]).isEmpty
             }
@@ -175,6 +179,10 @@ public final class SQLiteEventStore: EventStore {
         }
     }
 
+    public func grouped(_ body: () -> Void) throws(EventStoreError) {
+        try database.group(body)
+    }
+
     private func write(_ stored: StoredEvent, message: MessageProvenance) throws(EventStoreError) {
         let e = stored.event
         let values: [SQLiteValue] = [
@@ -186,12 +194,11 @@ public final class SQLiteEventStore: EventStore {
             .integer(Int64(stored.sequence)), SQLiteValue(stored.ownerDomain),
             .integer(stored.createdAt), .integer(stored.updatedAt), SQLiteValue(message.messageDate), .integer(message.arrival),
         ]
-        try database.prepare("INSERT OR REPLACE INTO events (\(Self.columns)) VALUES (\(Array(repeating: "?", count: values.count).joined(separator: ", ")))")
-            .run(values)
+        try database.cached(Self.insertEvent).run(values)
     }
 
     private func record(_ stored: StoredEvent, change: String, message: MessageProvenance, summary: String) throws(EventStoreError) {
-        try database.prepare("""
+        try database.cached("""
             INSERT INTO history (container, item, sequence, change, message_id, path, signing_domain, message_date, applied_at, summary)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """).run([
@@ -207,8 +214,7 @@ public final class SQLiteEventStore: EventStore {
     }
 
     public func event(_ key: EventKey) throws(EventStoreError) -> StoredEvent? {
-        try database.prepare("SELECT \(Self.columns) FROM events WHERE container = ? AND item = ?")
-            .rows([.text(key.container), .text(key.item)]).first.map(Self.storedEvent)
+        try database.cached(Self.selectEvent).rows([.text(key.container), .text(key.item)]).first.map(Self.storedEvent)
     }
 
     public func history(_ id: String) throws(EventStoreError) -> [HistoryEntry] {
@@ -255,7 +261,7 @@ extension SQLiteEventStore: ScanStateStore {
     public func markScanned(_ files: [ScannedFile]) throws(EventStoreError) {
         guard !files.isEmpty else { return }
         try database.transaction { () throws(EventStoreError) in
-            let statement = try database.prepare(
+            let statement = try database.cached(
                 "INSERT INTO scanned_files (key, size, modified) VALUES (?, ?, ?) "
                 + "ON CONFLICT (key) DO UPDATE SET size = excluded.size, modified = excluded.modified")
             for file in files {

@@ -49,6 +49,60 @@ struct SQLiteEventStoreTests {
         }
     }
 
+    @Test("a group's changes are committed together: another connection sees none of them until it ends")
+    func groupCommit() throws {
+        let tmp = TemporaryStore(); defer { tmp.remove() }
+        let store = try tmp.open()
+        let reader = try tmp.open()
+        var seenInside: [StoredEvent]?
+        var kinds: [String] = []
+        try store.grouped {
+            for (n, container) in ["AAA111", "BBB222"].enumerated() {
+                kinds.append((try? store.apply(dinner(at: "2031-05-12T19:30:00", container: container),
+                                               from: message("<\(n)@x>", date: 1000)))?.kind ?? "failed")
+            }
+            // The group's own connection sees its changes; the next one applied in it builds on them.
+            kinds.append((try? store.apply(dinner(at: "2031-05-12T18:30:00", container: "AAA111"),
+                                           from: message("<2@x>", date: 2000)))?.kind ?? "failed")
+            seenInside = try? reader.events()
+        }
+        #expect(kinds == ["created", "created", "updated"])
+        #expect(seenInside?.isEmpty == true)
+        #expect(try reader.events().map(\.event.key.container) == ["AAA111", "BBB222"])
+        #expect(try reader.history("AAA111").map(\.change) == ["created", "updated"])
+    }
+
+    @Test("a change that fails inside a group undoes only itself; one that aborts the transaction undoes the group")
+    func groupFailures() throws {
+        let tmp = TemporaryStore(); defer { tmp.remove() }
+        let store = try tmp.open()
+        // Triggers stand in for a failing disk: ABORT fails one statement, ROLLBACK the whole
+        // transaction (sqlite.org/lang_createtrigger.html, "The RAISE() function").
+        let admin = try SQLiteDatabase(path: tmp.path, busyTimeoutMilliseconds: 1000)
+        try admin.execute("""
+            CREATE TRIGGER fail_one BEFORE INSERT ON history WHEN NEW.container = 'FAILS1'
+            BEGIN SELECT RAISE(ABORT, 'refused'); END;
+            CREATE TRIGGER fail_all BEFORE INSERT ON history WHEN NEW.container = 'FAILSALL'
+            BEGIN SELECT RAISE(ROLLBACK, 'rolled back'); END;
+            """)
+        func apply(_ container: String) -> String {
+            (try? store.apply(dinner(at: "2031-05-12T19:30:00", container: container),
+                              from: message("<\(container)@x>", date: 1000)))?.kind ?? "failed"
+        }
+        var kinds: [String] = []
+        try store.grouped { kinds = ["AAA111", "FAILS1", "BBB222"].map(apply) }
+        #expect(kinds == ["created", "failed", "created"])
+        #expect(try store.events().map(\.event.key.container) == ["AAA111", "BBB222"])
+
+        #expect(throws: EventStoreError.self) {
+            try store.grouped { kinds = ["CCC333", "FAILSALL", "DDD444"].map(apply) }
+        }
+        #expect(kinds == ["created", "failed", "failed"])
+        #expect(try store.events().map(\.event.key.container) == ["AAA111", "BBB222"])
+        // The store works normally afterwards.
+        #expect(apply("EEE555") == "created")
+    }
+
     @Test("confirm, move and cancel leave one event, cancelled, at sequence 2")
     func lifecycle() throws {
         let tmp = TemporaryStore(); defer { tmp.remove() }
