@@ -11,6 +11,19 @@ public enum MarkupExtractor {
                 code: "html-too-large",
                 message: "an HTML part of \(html.count) bytes exceeds the limit of \(MarkupLimits.maximumHTMLBytes) bytes; it is not read")])
         }
+        // Most reservation mail carries JSON-LD and no Microdata: its scripts are found without
+        // building the tree when the part is plain enough to be sure of them.
+        let scripts = html.withUnsafeBufferPointer { buffer in
+            ScriptScanner.needsTree(buffer) ? nil : ScriptScanner.jsonLDScripts(buffer)
+        }
+        guard let scripts else { return extractFromTree(html: html) }
+        var assembly = ItemAssembly()
+        for (index, range) in scripts.enumerated() { assembly.addScript(number: index + 1, order: index, text: Array(html[range])) }
+        return assembly.finish()
+    }
+
+    /// `extract(html:)` through libxml2's tree whatever the part looks like.
+    static func extractFromTree(html: [UInt8]) -> MarkupExtraction {
         guard let document = HTMLDocument(utf8: html) else {
             return MarkupExtraction(diagnostics: [MarkupDiagnostic(code: "html-invalid", message: "the HTML parser returned no document")])
         }
@@ -18,6 +31,38 @@ public enum MarkupExtractor {
             var outline = DocumentOutline(document)
             return outline.extract()
         }
+    }
+}
+
+/// Items collected from a part in document order, then ordered, deduplicated and bounded.
+private struct ItemAssembly {
+    var found: [(order: Int, item: StructuredItem)] = []
+    var diagnostics: [MarkupDiagnostic] = []
+
+    /// The items of JSON-LD script number `number` (counted from 1 in the part).
+    mutating func addScript(number: Int, order: Int, text: [UInt8]) {
+        let reading = JSONLDScript(text: text)
+        // Lines and columns count from the script's own text, so name the script.
+        diagnostics += reading.diagnostics.map {
+            MarkupDiagnostic(code: $0.code, message: "JSON-LD script \(number): \($0.message)")
+        }
+        found += reading.items.map { (order, StructuredItem(value: $0, source: .jsonLD)) }
+    }
+
+    func finish() -> MarkupExtraction {
+        var diagnostics = diagnostics
+        // Document order; items of one script keep their order within it.
+        let ordered = found.enumerated().sorted { ($0.element.order, $0.offset) < ($1.element.order, $1.offset) }.map(\.element.item)
+        var duplicates: [MarkupDiagnostic] = []
+        var items = ItemDeduplication.removingMicrodataCopies(ordered, diagnostics: &duplicates)
+        diagnostics += MarkupDiagnostic.collapsingRepeats(duplicates)
+        if items.count > MarkupLimits.maximumItems {
+            diagnostics.append(MarkupDiagnostic(
+                code: "too-many-items",
+                message: "\(items.count) items exceed the limit of \(MarkupLimits.maximumItems); the rest are dropped"))
+            items.removeLast(items.count - MarkupLimits.maximumItems)
+        }
+        return MarkupExtraction(items: items, diagnostics: diagnostics)
     }
 }
 
@@ -52,29 +97,14 @@ private struct DocumentOutline {
     }
 
     mutating func extract() -> MarkupExtraction {
-        var found: [(order: Int, item: StructuredItem)] = []
+        var assembly = ItemAssembly()
         for (index, script) in scripts.enumerated() {
-            let text = script.element.textContentBytes(limit: MarkupLimits.maximumJSONBytes + 1)
-            let reading = JSONLDScript(text: text)
-            // Lines and columns count from the script's own text, so name the script.
-            diagnostics += reading.diagnostics.map {
-                MarkupDiagnostic(code: $0.code, message: "JSON-LD script \(index + 1): \($0.message)")
-            }
-            found += reading.items.map { (script.order, StructuredItem(value: $0, source: .jsonLD)) }
+            assembly.addScript(number: index + 1, order: script.order,
+                               text: script.element.textContentBytes(limit: MarkupLimits.maximumJSONBytes + 1))
         }
-        found += microdataItems().map { ($0.order, StructuredItem(value: $0.value, source: .microdata)) }
-        // Document order; items of one script keep their order within it.
-        let ordered = found.enumerated().sorted { ($0.element.order, $0.offset) < ($1.element.order, $1.offset) }.map(\.element.item)
-        var duplicates: [MarkupDiagnostic] = []
-        var items = ItemDeduplication.removingMicrodataCopies(ordered, diagnostics: &duplicates)
-        diagnostics += MarkupDiagnostic.collapsingRepeats(duplicates)
-        if items.count > MarkupLimits.maximumItems {
-            diagnostics.append(MarkupDiagnostic(
-                code: "too-many-items",
-                message: "\(items.count) items exceed the limit of \(MarkupLimits.maximumItems); the rest are dropped"))
-            items.removeLast(items.count - MarkupLimits.maximumItems)
-        }
-        return MarkupExtraction(items: items, diagnostics: diagnostics)
+        assembly.found += microdataItems().map { ($0.order, StructuredItem(value: $0.value, source: .microdata)) }
+        assembly.diagnostics += diagnostics
+        return assembly.finish()
     }
 
     /// HTML §5.2.2: top-level items are those without `itemprop`; an item with `itemprop` that

@@ -1,15 +1,17 @@
 /// The byte-level test that decides whether an HTML part is worth parsing.
 enum MarkupSignature {
-    /// True when `bytes` contain "ld+json" or "itemscope" in any case: without either, a part
-    /// can hold neither a JSON-LD script nor a Microdata item.
+    /// True when `bytes` contain "ld+json" or "itemscope" in any case, or a script and a
+    /// character reference (a type attribute may spell "application/ld&#43;json"): without
+    /// these, a part can hold neither a JSON-LD script nor a Microdata item.
     static func mayContainMarkup(_ bytes: [UInt8]) -> Bool {
         bytes.withUnsafeBufferPointer { buffer in
             contains(buffer, "ld+json") || contains(buffer, "itemscope")
+                || contains(buffer, "<script") && contains(buffer, "&")
         }
     }
 
     /// ASCII case-insensitive search; `needle` is lowercase.
-    private static func contains(_ haystack: UnsafeBufferPointer<UInt8>, _ needle: StaticString) -> Bool {
+    static func contains(_ haystack: UnsafeBufferPointer<UInt8>, _ needle: StaticString) -> Bool {
         let count = needle.utf8CodeUnitCount
         guard count > 0, haystack.count >= count else { return false }
         let pattern = UnsafeBufferPointer(start: needle.utf8Start, count: count)
@@ -27,7 +29,7 @@ enum MarkupSignature {
         return false
     }
 
-    private static func lowercased(_ byte: UInt8) -> UInt8 {
+    static func lowercased(_ byte: UInt8) -> UInt8 {
         (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
     }
 }
