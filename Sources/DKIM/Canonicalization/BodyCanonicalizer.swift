@@ -6,8 +6,13 @@
 /// Only a count of pending empty lines is kept, never the body.
 struct BodyCanonicalizer {
     let relaxed: Bool
-    /// Canonical bytes produced since the caller last drained them.
-    var output: [UInt8] = []
+    /// Canonical bytes produced since the caller last drained them. Written through raw
+    /// pointers: `Array.append` per line of base64 cost more than finding the lines. Shared by
+    /// copies of the canonicalizer, which is used in one place at a time.
+    let produced = CanonicalOutput()
+
+    /// A copy of the bytes not yet drained.
+    var output: [UInt8] { Array(UnsafeBufferPointer(start: produced.base, count: produced.count)) }
 
     private var pendingCR = false
     /// Relaxed: white space seen and not yet written (§3.4.4: runs become one SP, and
@@ -67,6 +72,12 @@ struct BodyCanonicalizer {
         let highs: UInt64 = 0x8080_8080_8080_8080
         let bound = ones &* (relaxed ? 0x21 : 0x0E)
         var j = start
+        let limit = SIMD16<UInt8>(repeating: relaxed ? 0x21 : 0x0E)
+        while j + 16 <= count {
+            let vector = UnsafeRawPointer(base + j).loadUnaligned(as: SIMD16<UInt8>.self)
+            if any(vector .< limit) { break }
+            j += 16
+        }
         while j < count {
             if j + 8 <= count {
                 let word = UnsafeRawPointer(base + j).loadUnaligned(as: UInt64.self)
@@ -115,36 +126,35 @@ struct BodyCanonicalizer {
         }
         if lineHasContent {
             // §3.4.3/§3.4.4: a body not ending in CRLF gets one.
-            output += [0x0D, 0x0A]
+            produced.appendCRLF()
             lineHasContent = false
         }
         pendingWhitespace = false
         if !wroteAnything, !relaxed {
-            output += [0x0D, 0x0A]
+            produced.appendCRLF()
             wroteAnything = true
         }
     }
 
     private mutating func content(_ byte: UInt8) {
         beginContent()
-        output.append(byte)
+        produced.append(byte)
     }
 
     private mutating func contentRun(_ run: UnsafeBufferPointer<UInt8>) {
         beginContent()
-        output.append(contentsOf: run)
+        produced.append(run)
     }
 
     /// Writes what was held back before content: empty lines (they were not at the end after
     /// all) and one SP for a run of white space (relaxed).
     private mutating func beginContent() {
         while pendingEmptyLines > 0 {
-            output.append(0x0D)
-            output.append(0x0A)
+            produced.appendCRLF()
             pendingEmptyLines -= 1
         }
         if pendingWhitespace {
-            if relaxed { output.append(0x20) }
+            if relaxed { produced.append(0x20) }
             pendingWhitespace = false
         }
         lineHasContent = true
@@ -154,11 +164,63 @@ struct BodyCanonicalizer {
     private mutating func endLine() {
         pendingWhitespace = false
         if lineHasContent {
-            output.append(0x0D)
-            output.append(0x0A)
+            produced.appendCRLF()
             lineHasContent = false
         } else {
             pendingEmptyLines += 1
         }
+    }
+}
+
+/// A growable byte buffer written through raw pointers, for `BodyCanonicalizer`.
+final class CanonicalOutput {
+    private(set) var base: UnsafeMutablePointer<UInt8>
+    private(set) var count = 0
+    private var capacity: Int
+
+    init(capacity: Int = 4096) {
+        self.capacity = capacity
+        base = .allocate(capacity: capacity)
+    }
+
+    deinit { base.deallocate() }
+
+    @inline(__always)
+    func append(_ byte: UInt8) {
+        if count == capacity { grow(1) }
+        base[count] = byte
+        count += 1
+    }
+
+    @inline(__always)
+    func appendCRLF() {
+        if count + 2 > capacity { grow(2) }
+        base[count] = 0x0D
+        base[count + 1] = 0x0A
+        count += 2
+    }
+
+    @inline(__always)
+    func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let source = bytes.baseAddress else { return }
+        if count + bytes.count > capacity { grow(bytes.count) }
+        (base + count).update(from: source, count: bytes.count)
+        count += bytes.count
+    }
+
+    /// Forgets the bytes, keeping the storage.
+    func removeAll() { count = 0 }
+
+    func reserve(_ total: Int) {
+        if total > capacity { grow(total - count) }
+    }
+
+    private func grow(_ extra: Int) {
+        let larger = max(capacity * 2, count + extra)
+        let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: larger)
+        moved.update(from: base, count: count)
+        base.deallocate()
+        base = moved
+        capacity = larger
     }
 }

@@ -58,7 +58,7 @@ struct BodyHasher {
 
     init(relaxed: Bool, limit: Int?, sha1: Bool) {
         canonicalizer = BodyCanonicalizer(relaxed: relaxed)
-        canonicalizer.output.reserveCapacity(DKIMLimits.bodyChunkSize * 2 + 16)
+        canonicalizer.produced.reserve(DKIMLimits.bodyChunkSize * 2 + 16)
         digest = SHA256Digest(sha1: sha1)
         self.limit = limit
     }
@@ -75,10 +75,11 @@ struct BodyHasher {
     }
 
     private mutating func drain() {
-        let produced = canonicalizer.output.count
+        let output = canonicalizer.produced
+        let produced = output.count
         let room = limit.map { max(0, $0 - total) } ?? produced
-        canonicalizer.output.withUnsafeBytes { digest.update(UnsafeRawBufferPointer(rebasing: $0[0..<min(room, produced)])) }
-        canonicalizer.output.removeAll(keepingCapacity: true)
+        digest.update(UnsafeRawBufferPointer(start: output.base, count: min(room, produced)))
+        output.removeAll()
         total += produced
     }
 }

@@ -56,22 +56,38 @@ enum FileSystem {
 
     /// Reads until end of file, retrying on EINTR.
     static func readAll(_ fd: Int32, sizeHint: Int, path: String) throws(MessageSourceError) -> [UInt8] {
-        // One byte more than the size, so the read that sees end of file needs no growth.
-        var result = [UInt8](repeating: 0, count: max(sizeHint + 1, readChunk))
-        var filled = 0
-        while true {
-            if filled == result.count { result.append(contentsOf: repeatElement(0, count: max(readChunk, result.count / 2))) }
-            let n = result.withUnsafeMutableBytes { buffer in
-                read(fd, buffer.baseAddress.map { $0 + filled }, buffer.count - filled)
-            }
-            if n > 0 { filled += n; continue }
-            if n == 0 { break }
-            let code = errno
-            if code == EINTR { continue }
-            throw MessageSourceError(.unreadable, path: path, errorText(code))
+        // One byte more than the size, so the read that sees end of file needs no growth; the
+        // storage is not zeroed first, the reads fill it.
+        var request = max(sizeHint + 1, readChunk)
+        var result = try readUpTo(fd, request, path: path)
+        var last = result.count
+        while last == request {
+            // The input is larger than its size said (a pipe, a growing file): read on.
+            request = max(readChunk, result.count / 2)
+            let more = try readUpTo(fd, request, path: path)
+            last = more.count
+            result += more
         }
-        result.removeSubrange(filled...)
         return result
+    }
+
+    /// Up to `limit` bytes, fewer only at the end of the input.
+    private static func readUpTo(_ fd: Int32, _ limit: Int, path: String) throws(MessageSourceError) -> [UInt8] {
+        var failure: Int32 = 0
+        let bytes = [UInt8](unsafeUninitializedCapacity: limit) { buffer, initialized in
+            var filled = 0
+            while filled < limit {
+                let n = read(fd, buffer.baseAddress! + filled, limit - filled)
+                if n > 0 { filled += n; continue }
+                if n == 0 { break }
+                if errno == EINTR { continue }
+                failure = errno
+                break
+            }
+            initialized = filled
+        }
+        if failure != 0 { throw MessageSourceError(.unreadable, path: path, errorText(failure)) }
+        return bytes
     }
 
     /// Reads into `buffer` until it is full or the input ends; returns how many bytes it holds.

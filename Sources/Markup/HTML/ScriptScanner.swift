@@ -33,6 +33,8 @@ enum ScriptScanner {
 
         /// Elements whose content is raw text, foreign content or a template: not followed.
         static let unfollowed: [StaticString] = ["xmp", "iframe", "noembed", "noframes", "noscript", "plaintext", "template", "svg", "math"]
+        /// Every element read differently from an ordinary one.
+        static let special: [StaticString] = unfollowed + ["script", "style", "title", "textarea"]
 
         mutating func run() -> [Range<Int>]? {
             guard Self.plainCharacters(html) else { return nil }
@@ -104,6 +106,13 @@ enum ScriptScanner {
             while k < count, Self.isNameCharacter(html[k]) { k += 1 }
             guard k < count, Self.isSpace(html[k]) || html[k] == UInt8(ascii: ">") || html[k] == UInt8(ascii: "/") else { return nil }
             let name = lt + 1..<k
+            // libxml2 keeps a prefixed name ("o:p" in Office mail) whole when choosing how to
+            // read the content, then names the element by its local part: a "schema:script" is
+            // read as markup but becomes a script.
+            if let colon = lastIndex(of: UInt8(ascii: ":"), in: name) {
+                let local = colon + 1..<name.upperBound
+                for special in Self.special where equalsIgnoringCase(local, special) { return nil }
+            }
             let isScript = equalsIgnoringCase(name, "script")
             var type: Range<Int>?
             var sawType = false
@@ -128,6 +137,8 @@ enum ScriptScanner {
                 let nameStart = k
                 while k < count, Self.isNameCharacter(html[k]) { k += 1 }
                 let attribute = nameStart..<k
+                // A prefixed attribute of a script might be its type once the prefix is dropped.
+                if isScript, lastIndex(of: UInt8(ascii: ":"), in: attribute) != nil { return nil }
                 while k < count, Self.isSpace(html[k]) { k += 1 }
                 guard k < count else { return nil }
                 var value: Range<Int>?
@@ -253,6 +264,15 @@ enum ScriptScanner {
         private func has(_ byte: UInt8, _ range: Range<Int>) -> Bool {
             guard !range.isEmpty, let base = html.baseAddress else { return false }
             return memchr(base + range.lowerBound, Int32(byte), range.count) != nil
+        }
+
+        private func lastIndex(of byte: UInt8, in range: Range<Int>) -> Int? {
+            var i = range.upperBound
+            while i > range.lowerBound {
+                i -= 1
+                if html[i] == byte { return i }
+            }
+            return nil
         }
 
         private func occurrences(_ byte: UInt8, _ range: Range<Int>) -> Int {

@@ -74,7 +74,7 @@ import Testing
     func bulkMatchesByteByByte(relaxed: Bool) {
         let alphabet = Array("ab \t\r\n".utf8) + [0x00, 0x08, 0x0B, 0x0C, 0x0E, 0x1F, 0x21, 0x7F, 0x80, 0xFF]
         var generator = SplitMix(state: 0x9E37_79B9_7F4A_7C15)
-        for _ in 0..<2_000 {
+        for _ in 0..<5_000 {
             var input: [UInt8] = []
             for _ in 0..<Int.random(in: 0..<120, using: &generator) {
                 // Half the time a run of ordinary bytes, long enough to fill whole words.
@@ -88,6 +88,16 @@ import Testing
             for byte in input { bytewise.feed(byte) }
             bytewise.finish()
             #expect(Self.body(input, relaxed: relaxed) == bytewise.output, "\(input)")
+            // The same in pieces: lines begun in one piece and ended in the next.
+            var pieces = BodyCanonicalizer(relaxed: relaxed)
+            var start = 0
+            while start < input.count {
+                let end = min(input.count, start + Int.random(in: 1...40, using: &generator))
+                pieces.feed(input[start..<end])
+                start = end
+            }
+            pieces.finish()
+            #expect(pieces.output == bytewise.output, "\(input) in pieces")
         }
     }
 

@@ -78,6 +78,8 @@ import Testing
             "<a b='x' / \(script)>",
             "<script type=\"application/ld+json\"><noscript>\(script)",   // a tag first in a script
             "<script type=\"application/ld+json\"></p>{}</script>",
+            "<schema:script type=\"application/ld+json\">{\"a\":\"&quot;\"}</schema:script>",  // found by fuzz-scripts
+            "<script x:type=\"application/ld+json\">{\"a\":1}</script>",
           ])
     func unsure(html: String) {
         #expect(Self.scripts(html) == nil)
@@ -122,6 +124,7 @@ import Testing
             "<table><tr><td>", "</td></tr></table>", "<html>", "</html>", "<head>", "<body>",
             "\"", "'", "<", ">", "/", "=", "&amp;", "&#43;", "\r\n", "\n", " ", "\t", "text", "é", "{", "}",
             "<p class=x", " type=\"application/ld+json\"", "<_", "</", "</ ", "<1", "`",
+            "<o:p>", "</o:p>", "<x:script>", "&quot;", " x:type=", "<v:shape v:ext=\"edit\">",
         ]
         var generator = SystemRandomNumberGenerator()
         var answered = 0
