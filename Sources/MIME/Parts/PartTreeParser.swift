@@ -106,20 +106,21 @@ struct PartTreeParser {
     private func nextDelimiter(from: Int, end: Int, bodyStart: Int, stack: [[UInt8]]) -> Delimiter? {
         guard !stack.isEmpty else { return nil }
         return bytes.withUnsafeBufferPointer { p -> Delimiter? in
-            var lineStart = from
-            while lineStart < end {
-                if p[lineStart] == UInt8(ascii: "-") {
-                    for level in stack.indices.reversed() {
-                        if let d = Self.delimiter(p, lineStart: lineStart, end: end, bodyStart: bodyStart,
-                                                  boundary: stack[level], level: level) {
-                            return d
-                        }
+            guard let base = p.baseAddress else { return nil }
+            // Every delimiter line starts with "-": the scan jumps from one "-" to the next
+            // (memchr; base64 has none, so an attachment is crossed in one call, where going line
+            // by line was the parser's hot loop) and looks only at those that begin a line.
+            var next = from
+            while next < end, let hit = memchr(base + next, Int32(UInt8(ascii: "-")), end - next) {
+                let lineStart = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                next = lineStart + 1
+                guard lineStart == from || p[lineStart - 1] == 0x0A else { continue }
+                for level in stack.indices.reversed() {
+                    if let d = Self.delimiter(p, lineStart: lineStart, end: end, bodyStart: bodyStart,
+                                              boundary: stack[level], level: level) {
+                        return d
                     }
                 }
-                // Next line (memchr: the scan over every body byte is the parser's hot loop).
-                guard let base = p.baseAddress,
-                      let lf = memchr(base + lineStart, 0x0A, end - lineStart) else { return nil }
-                lineStart = base.distance(to: lf.assumingMemoryBound(to: UInt8.self)) + 1
             }
             return nil
         }
