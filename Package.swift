@@ -73,7 +73,8 @@ let package = Package(
         .testTarget(name: "ICalendarTests", dependencies: ["ICalendar", "EventStore", "Reservations", "Markup"], swiftSettings: strictSettings),
         .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "MIME", "DNS", "DKIM", "Reservations", "EventStore"],
                     swiftSettings: strictSettings),
-        .testTarget(name: "ReservoirCLITests", dependencies: ["reservoir", "PostgresTestSupport"], swiftSettings: strictSettings),
+        .testTarget(name: "ReservoirCLITests", dependencies: ["reservoir", "PostgresTestSupport"], exclude: ["Extraction"],
+                    swiftSettings: strictSettings),
     ],
     swiftLanguageModes: [.v6]
 )
