@@ -22,6 +22,8 @@ public struct MessageReport: Sendable {
 
     public var fromDomain: String? { from.count == 1 ? from.first?.domain : nil }
     public var hasReservations: Bool { !items.isEmpty }
+    /// Reservations the trust policy accepted: what the store records.
+    public var hasTrustedReservations: Bool { trust.trusted && !items.isEmpty }
 }
 
 /// One reservation of a message, the event it maps to, and what happened in the store.

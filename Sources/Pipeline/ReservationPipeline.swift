@@ -125,13 +125,13 @@ public final class ReservationPipeline {
     /// says so, and none claims a change.
     public func record(group reports: inout [MessageReport]) {
         guard let store else { return }
-        guard reports.contains(where: { $0.trust.trusted && !$0.items.isEmpty }) else { return }
+        guard reports.contains(where: \.hasTrustedReservations) else { return }
         do {
             try store.grouped {
                 for index in reports.indices { record(&reports[index], into: store) }
             }
         } catch {
-            for index in reports.indices where reports[index].trust.trusted && !reports[index].items.isEmpty {
+            for index in reports.indices where reports[index].hasTrustedReservations {
                 for item in reports[index].items.indices { reports[index].items[item].change = nil }
                 if !reports[index].diagnostics.contains(where: { $0.stage == .store }) {
                     reports[index].diagnostics.append(ReportDiagnostic(stage: .store, code: "store-failed", message: error.message))

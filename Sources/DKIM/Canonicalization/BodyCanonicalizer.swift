@@ -58,10 +58,11 @@ struct BodyCanonicalizer {
     }
 
     /// The index of the first byte at or after `start` that canonicalization must look at
-    /// (CR, LF and, when relaxed, SP and HTAB), or the end. Eight bytes at a time: all of those
-    /// bytes are below 0x21 (below 0x0E for simple), and a word with no byte below the bound
-    /// holds none of them ("determine if a word has a byte less than n", Bit Twiddling Hacks).
-    /// Words that do are looked at byte by byte. Base64 and most text lines go by in words.
+    /// (CR, LF and, when relaxed, SP and HTAB), or the end. All of those bytes are below 0x21
+    /// (below 0x0E for simple): sixteen bytes at a time are compared with the bound as a vector,
+    /// then eight at a time, a word with no byte below the bound holding none of them ("determine
+    /// if a word has a byte less than n", Bit Twiddling Hacks). Words that do are looked at byte
+    /// by byte. Base64 and most text lines go by in vectors.
     /// The run must not start at white space: a run begins where a byte was not special, and a
     /// lone SP inside it is kept only when an ordinary byte follows.
     @inline(__always)
@@ -70,9 +71,10 @@ struct BodyCanonicalizer {
         let count = buffer.count
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
-        let bound = ones &* (relaxed ? 0x21 : 0x0E)
+        let lowest: UInt8 = relaxed ? 0x21 : 0x0E
+        let bound = ones &* UInt64(lowest)
         var j = start
-        let limit = SIMD16<UInt8>(repeating: relaxed ? 0x21 : 0x0E)
+        let limit = SIMD16<UInt8>(repeating: lowest)
         while j + 16 <= count {
             let vector = UnsafeRawPointer(base + j).loadUnaligned(as: SIMD16<UInt8>.self)
             if any(vector .< limit) { break }

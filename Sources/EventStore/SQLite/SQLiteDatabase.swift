@@ -136,35 +136,11 @@ final class SQLiteDatabase {
     /// takes the write lock up front, so two deliveries never both read-then-write stale rows.
     /// Inside `group(_:)` it is a savepoint of the group's transaction instead.
     func transaction<T>(_ body: () throws(EventStoreError) -> T) throws(EventStoreError) -> T {
-        if grouping {
-            // Some errors (SQLITE_FULL, SQLITE_IOERR, SQLITE_NOMEM, …) roll the whole transaction
-            // back (sqlite.org/lang_transaction.html, "Response To Errors Within A Transaction"):
-            // the group's earlier changes are gone then, and nothing more may pretend to join it.
-            guard sqlite3_get_autocommit(handle) == 0 else {
-                throw EventStoreError(.database, "the transaction of this group of changes was rolled back")
-            }
-            try cached("SAVEPOINT change").run()
-            do {
-                let value = try body()
-                try cached("RELEASE change").run()
-                return value
-            } catch {
-                if sqlite3_get_autocommit(handle) == 0 {
-                    try? cached("ROLLBACK TO change").run()
-                    try? cached("RELEASE change").run()
-                }
-                throw error
-            }
+        guard grouping else {
+            return try bracketed(begin: "BEGIN IMMEDIATE", commit: "COMMIT", undo: ["ROLLBACK"], body)
         }
-        try cached("BEGIN IMMEDIATE").run()
-        do {
-            let value = try body()
-            try cached("COMMIT").run()
-            return value
-        } catch {
-            try? cached("ROLLBACK").run()
-            throw error
-        }
+        try requireGroupTransaction()
+        return try bracketed(begin: "SAVEPOINT change", commit: "RELEASE change", undo: ["ROLLBACK TO change", "RELEASE change"], body)
     }
 
     /// Runs `body` in one write transaction that every `transaction(_:)` inside joins as a
@@ -173,17 +149,36 @@ final class SQLiteDatabase {
     /// of ready reports, it does not analyse messages inside).
     func group(_ body: () -> Void) throws(EventStoreError) {
         precondition(!grouping, "groups do not nest")
-        try cached("BEGIN IMMEDIATE").run()
-        grouping = true
-        body()
-        grouping = false
+        try bracketed(begin: "BEGIN IMMEDIATE", commit: "COMMIT", undo: ["ROLLBACK"]) { () throws(EventStoreError) in
+            grouping = true
+            defer { grouping = false }
+            body()
+            try requireGroupTransaction()
+        }
+    }
+
+    /// Some errors (SQLITE_FULL, SQLITE_IOERR, SQLITE_NOMEM, …) roll the whole transaction back
+    /// (sqlite.org/lang_transaction.html, "Response To Errors Within A Transaction"): a group's
+    /// earlier changes are gone then, and nothing more may pretend to join it or commit it.
+    private func requireGroupTransaction() throws(EventStoreError) {
         guard sqlite3_get_autocommit(handle) == 0 else {
             throw EventStoreError(.database, "the transaction of this group of changes was rolled back")
         }
+    }
+
+    /// `begin`, `body`, `commit`; when either throws, the `undo` statements, as long as a
+    /// transaction is still open (SQLite may have rolled it back already).
+    private func bracketed<T>(begin: String, commit: String, undo: [String],
+                              _ body: () throws(EventStoreError) -> T) throws(EventStoreError) -> T {
+        try cached(begin).run()
         do {
-            try cached("COMMIT").run()
+            let value = try body()
+            try cached(commit).run()
+            return value
         } catch {
-            try? cached("ROLLBACK").run()
+            if sqlite3_get_autocommit(handle) == 0 {
+                for sql in undo { try? cached(sql).run() }
+            }
             throw error
         }
     }

@@ -1,7 +1,7 @@
 import Glibc
 
 /// The few POSIX calls the sources need: reading whole files and listing directories.
-enum FileSystem {
+package enum FileSystem {
     /// Bytes requested per read(2) call when the size is unknown (pipes).
     static let readChunk = 1 << 16
 
@@ -71,8 +71,9 @@ enum FileSystem {
         return result
     }
 
-    /// Up to `limit` bytes, fewer only at the end of the input.
-    private static func readUpTo(_ fd: Int32, _ limit: Int, path: String) throws(MessageSourceError) -> [UInt8] {
+    /// Up to `limit` bytes, fewer only at the end of the input; read into storage that is not
+    /// zeroed first.
+    package static func readUpTo(_ fd: Int32, _ limit: Int, path: String) throws(MessageSourceError) -> [UInt8] {
         var failure: Int32 = 0
         let bytes = [UInt8](unsafeUninitializedCapacity: limit) { buffer, initialized in
             var filled = 0
@@ -88,20 +89,6 @@ enum FileSystem {
         }
         if failure != 0 { throw MessageSourceError(.unreadable, path: path, errorText(failure)) }
         return bytes
-    }
-
-    /// Reads into `buffer` until it is full or the input ends; returns how many bytes it holds.
-    static func fill(_ fd: Int32, _ buffer: inout [UInt8], path: String) throws(MessageSourceError) -> Int {
-        var filled = 0
-        while filled < buffer.count {
-            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress! + filled, $0.count - filled) }
-            if n > 0 { filled += n; continue }
-            if n == 0 { break }
-            let code = errno
-            if code == EINTR { continue }
-            throw MessageSourceError(.unreadable, path: path, errorText(code))
-        }
-        return filled
     }
 
     /// Writes every byte to `fd`, looping on partial writes and EINTR; gives up silently on any

@@ -16,10 +16,8 @@ public enum StandardInput {
            lseek(0, 0, SEEK_CUR) == 0 {
             return RawMessage(file: MessageFile(.descriptor(0), size: Int(info.st_size)), origin: MessageOrigin())
         }
-        var first = [UInt8](repeating: 0, count: Limits.wholeMessageBytes + 1)
-        let filled = try FileSystem.fill(0, &first, path: "standard input")
-        first.removeSubrange(filled...)
-        guard filled > Limits.wholeMessageBytes else { return RawMessage(bytes: first, origin: MessageOrigin()) }
+        let first = try FileSystem.readUpTo(0, Limits.wholeMessageBytes + 1, path: "standard input")
+        guard first.count > Limits.wholeMessageBytes else { return RawMessage(bytes: first, origin: MessageOrigin()) }
         let rest = { () throws(MessageSourceError) -> [UInt8] in try FileSystem.readAll(0, sizeHint: 0, path: "standard input") }
         guard let spool = TemporaryFile.create() else { return RawMessage(bytes: first + (try rest()), origin: MessageOrigin()) }
         guard TemporaryFile.append(first, to: spool) else {
@@ -27,11 +25,9 @@ public enum StandardInput {
             return RawMessage(bytes: first + (try rest()), origin: MessageOrigin())
         }
         var size = first.count
-        var chunk = [UInt8](repeating: 0, count: 1 << 20)
         while true {
-            let n = try FileSystem.fill(0, &chunk, path: "standard input")
-            if n == 0 { break }
-            let piece = Array(chunk[0..<n])
+            let piece = try FileSystem.readUpTo(0, 1 << 20, path: "standard input")
+            if piece.isEmpty { break }
             guard TemporaryFile.append(piece, to: spool) else {
                 // The spool filled up: what it holds and the rest, in memory after all.
                 var held = try RawMessage(file: MessageFile(.descriptor(spool), size: size), origin: MessageOrigin()).whole().bytes
@@ -40,7 +36,7 @@ public enum StandardInput {
                 held += try rest()
                 return RawMessage(bytes: held, origin: MessageOrigin())
             }
-            size += n
+            size += piece.count
         }
         // The descriptor stays open for the rest of the run: the message is read from it.
         return RawMessage(file: MessageFile(.descriptor(spool), size: size), origin: MessageOrigin())

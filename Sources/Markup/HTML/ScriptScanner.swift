@@ -85,7 +85,7 @@ enum ScriptScanner {
                 if find("--!>", from: lt + 4, before: close + 3) != nil { return nil }
                 return close + 3
             }
-            if matchesIgnoringCase("<!doctype", at: lt) {
+            if matches("<!doctype", at: lt, ignoringCase: true) {
                 // Quoted identifiers may hold ">" for libxml2, not for HTML (§13.2.5.60).
                 guard let gt = find(UInt8(ascii: ">"), from: lt + 9) else { return nil }
                 let region = lt + 9..<gt
@@ -198,9 +198,10 @@ enum ScriptScanner {
                 // RAWTEXT in HTML (§13.2.5.3), script-like raw content to libxml2.
                 return rawText(from: k, closing: "</style")?.end
             }
-            if equalsIgnoringCase(name, "title") || equalsIgnoringCase(name, "textarea") {
+            let rcdataEnd: StaticString? = equalsIgnoringCase(name, "title") ? "</title"
+                : equalsIgnoringCase(name, "textarea") ? "</textarea" : nil
+            if let closing = rcdataEnd {
                 // RCDATA in HTML, ordinary content to libxml2: the same only without tags inside.
-                let closing: StaticString = equalsIgnoringCase(name, "title") ? "</title" : "</textarea"
                 guard let (text, end) = rawText(from: k, closing: closing), !has(UInt8(ascii: "<"), text) else { return nil }
                 return end
             }
@@ -214,7 +215,7 @@ enum ScriptScanner {
         /// The text from `start` to the end tag `closing` (lowercase, "</name"), which must be
         /// followed by optional white space and ">"; and the index after that end tag.
         private func rawText(from start: Int, closing: StaticString) -> (text: Range<Int>, end: Int)? {
-            guard let tag = findIgnoringCase(closing, from: start) else { return nil }
+            guard let tag = find(closing, from: start, ignoringCase: true) else { return nil }
             let nameEnd = tag + closing.utf8CodeUnitCount
             // "</scriptx>" ends a script for libxml2 (a prefix match), not for HTML.
             guard nameEnd < count, Self.isSpace(html[nameEnd]) || html[nameEnd] == UInt8(ascii: ">") else { return nil }
@@ -281,41 +282,29 @@ enum ScriptScanner {
             return n
         }
 
-        private func matches(_ literal: StaticString, at index: Int) -> Bool {
+        /// Whether `literal` (lowercase when `ignoringCase`) is at `index`.
+        private func matches(_ literal: StaticString, at index: Int, ignoringCase: Bool = false) -> Bool {
             let n = literal.utf8CodeUnitCount
             guard index + n <= count else { return false }
-            for j in 0..<n where html[index + j] != literal.utf8Start[j] { return false }
-            return true
-        }
-
-        private func matchesIgnoringCase(_ literal: StaticString, at index: Int) -> Bool {
-            let n = literal.utf8CodeUnitCount
-            guard index + n <= count else { return false }
-            for j in 0..<n where MarkupSignature.lowercased(html[index + j]) != literal.utf8Start[j] { return false }
+            for j in 0..<n {
+                let b = ignoringCase ? MarkupSignature.lowercased(html[index + j]) : html[index + j]
+                if b != literal.utf8Start[j] { return false }
+            }
             return true
         }
 
         private func equalsIgnoringCase(_ range: Range<Int>, _ literal: StaticString) -> Bool {
-            range.count == literal.utf8CodeUnitCount && matchesIgnoringCase(literal, at: range.lowerBound)
+            range.count == literal.utf8CodeUnitCount && matches(literal, at: range.lowerBound, ignoringCase: true)
         }
 
-        /// The first `literal` at or after `start` that begins before `limit`.
-        private func find(_ literal: StaticString, from start: Int, before limit: Int? = nil) -> Int? {
+        /// The first `literal` at or after `start` that begins before `limit`. Every literal
+        /// searched for starts with a byte that has no case ("<" or "-"), found with memchr.
+        private func find(_ literal: StaticString, from start: Int, before limit: Int? = nil, ignoringCase: Bool = false) -> Int? {
             let first = literal.utf8Start[0]
             var i = start
             let end = limit ?? count
             while i < end, let hit = find(first, from: i), hit < end {
-                if matches(literal, at: hit) { return hit }
-                i = hit + 1
-            }
-            return nil
-        }
-
-        private func findIgnoringCase(_ literal: StaticString, from start: Int) -> Int? {
-            // Every literal searched this way starts with "<".
-            var i = start
-            while let hit = find(literal.utf8Start[0], from: i) {
-                if matchesIgnoringCase(literal, at: hit) { return hit }
+                if matches(literal, at: hit, ignoringCase: ignoringCase) { return hit }
                 i = hit + 1
             }
             return nil

@@ -130,7 +130,7 @@ struct FilterHook {
             var report = runner.pipeline.analyze(raw)
             // Most mail carries no trusted reservation: the store is opened only when there is
             // something to record, which keeps SQLite or libpq out of the common hook run.
-            if !noStore, report.trust.trusted, !report.items.isEmpty {
+            if !noStore, report.hasTrustedReservations {
                 runner.pipeline.record(&report, into: try CommandRunner.openStore(at: store))
             }
             for diagnostic in report.diagnostics where diagnostic.stage == .store {
@@ -213,19 +213,8 @@ struct FilterHook {
         var atEnd = false
         while total < limit, !atEnd {
             let want = min(chunkSize, limit - total)
-            var failed = false
-            let chunk = [UInt8](unsafeUninitializedCapacity: want) { buffer, count in
-                count = 0
-                while count < want {
-                    let n = read(STDIN_FILENO, buffer.baseAddress! + count, want - count)
-                    if n > 0 { count += n; continue }
-                    if n == 0 { atEnd = true; break }
-                    if errno == EINTR { continue }
-                    failed = true
-                    break
-                }
-            }
-            if failed { return nil }
+            guard let chunk = try? FileSystem.readUpTo(STDIN_FILENO, want, path: "standard input") else { return nil }
+            atEnd = chunk.count < want
             total += chunk.count
             chunks.append(chunk)
             chunkSize = min(chunkSize * 2, 8 << 20)
