@@ -3,7 +3,7 @@ public import DNS
 public import DKIM
 import Glibc
 import Markup
-public import Reservations
+import Reservations
 public import EventStore
 
 /// Runs one message through every stage: MIME → DKIM → markup → reservations → trust →
