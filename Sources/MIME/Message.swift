@@ -1,3 +1,4 @@
+import Glibc
 /// A parsed message: the exact bytes it was read from, its header section and its part tree.
 ///
 /// Parsing never throws; what could not be read is recorded in ``diagnostics``. The part tree
@@ -119,7 +120,8 @@ extension Message {
         // A byte order mark is not text.
         if utf8.starts(with: [0xEF, 0xBB, 0xBF]) { utf8.removeFirst(3) }
         // CRLF → LF, so LF and CRLF copies of a message read the same.
-        if utf8.contains(0x0D) {
+        let hasCR = utf8.withUnsafeBytes { buffer in buffer.baseAddress.map { memchr($0, 0x0D, buffer.count) != nil } ?? false }
+        if hasCR {
             var out: [UInt8] = []
             out.reserveCapacity(utf8.count)
             var i = 0

@@ -50,6 +50,10 @@ struct BodyCanonicalizer {
             if j > i {
                 contentRun(UnsafeBufferPointer(rebasing: buffer[i..<j]))
                 i = j
+            } else if buffer[i] == 0x0A {
+                // The end of most lines, taken here rather than through feed(_:).
+                endLine()
+                i += 1
             } else {
                 feed(buffer[i])
                 i += 1
@@ -81,14 +85,19 @@ struct BodyCanonicalizer {
             j += 16
         }
         while j < count {
+            var end = min(j + 8, count)
             if j + 8 <= count {
                 let word = UnsafeRawPointer(base + j).loadUnaligned(as: UInt64.self)
-                if (word &- bound) & ~word & highs == 0 {
+                let below = (word &- bound) & ~word & highs
+                if below == 0 {
                     j += 8
                     continue
                 }
+                // The lowest flagged byte is the first one below the bound (a borrow only
+                // flags bytes above a true one, little-endian): go straight to it.
+                j += below.trailingZeroBitCount >> 3
+                end = j + 1
             }
-            let end = min(j + 8, count)
             while j < end {
                 let b = base[j]
                 if b == 0x0D || b == 0x0A || b == 0x09 && relaxed { return j }

@@ -53,8 +53,7 @@ struct DKIMSignature {
         // RFC 6376 §3.5 d=, s=: domain-name / selector are dot-separated sub-domains.
         guard Self.isDomainName(domain) else { throw Problem("d=\(domain) is not a valid domain name") }
         guard Self.isDomainName(selector) else { throw Problem("s=\(selector) is not a valid selector") }
-        signedHeaders = (tags["h"] ?? "").split(separator: ":").prefix(DKIMLimits.maxSignedHeaders)
-            .map { TagList.withoutWhitespace(String($0)).lowercased() }.filter { !$0.isEmpty }
+        signedHeaders = TagList.lowercasedList(tags["h"] ?? "").prefix(DKIMLimits.maxSignedHeaders).filter { !$0.isEmpty }
         // RFC 6376 §5.4: the From header field MUST be signed.
         guard signedHeaders.contains("from") else { throw Problem("h= does not include From (RFC 6376 §5.4)") }
         identity = tags["i"].map { TagList.withoutWhitespace($0) }
@@ -64,7 +63,7 @@ struct DKIMSignature {
             return Int(value)
         }
         if let methods = tags["q"] {
-            let list = methods.split(separator: ":").map { TagList.withoutWhitespace(String($0)).lowercased() }
+            let list = TagList.lowercasedList(methods)
             guard list.contains(where: { $0 == "dns/txt" || $0 == "dns" }) else { throw Problem("no supported query method in q=") }
         }
         timestamp = try Self.number(tags, "t")

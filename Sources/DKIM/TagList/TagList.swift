@@ -83,6 +83,40 @@ struct TagList: Equatable {
 
     /// The value with every white space character removed (for base64 values and lists).
     static func withoutWhitespace(_ value: String) -> String {
-        String(decoding: value.utf8.filter { !isWhitespace($0) }, as: UTF8.self)
+        var value = value
+        let stripped: String? = value.withUTF8 { bytes in
+            guard bytes.contains(where: isWhitespace) else { return nil }
+            return String(decoding: bytes.filter { !isWhitespace($0) }, as: UTF8.self)
+        }
+        return stripped ?? value
+    }
+
+    /// The items of a colon-separated list (h=, q=) with white space removed and letters
+    /// lowercased. Like `split(separator: ":")`, nothing is made of two adjacent colons; an
+    /// item of white space only gives an empty string. On bytes: h= lists a dozen names in
+    /// every signature.
+    static func lowercasedList(_ value: String) -> [String] {
+        var value = value
+        return value.withUTF8 { bytes in
+            var items: [String] = []
+            var item: [UInt8] = []
+            var start = 0
+            while start < bytes.count {
+                var end = start
+                while end < bytes.count, bytes[end] != UInt8(ascii: ":") { end += 1 }
+                if end > start {
+                    item.removeAll(keepingCapacity: true)
+                    var ascii = true
+                    for b in bytes[start..<end] where !isWhitespace(b) {
+                        ascii = ascii && b < 0x80
+                        item.append(b >= 0x41 && b <= 0x5A ? b | 0x20 : b)
+                    }
+                    let text = String(decoding: item, as: UTF8.self)
+                    items.append(ascii ? text : text.lowercased())
+                }
+                start = end + 1
+            }
+            return items
+        }
     }
 }

@@ -108,7 +108,7 @@ public final class DKIMVerifier {
                          selector: TagList.withoutWhitespace(tags["s"] ?? ""),
                          algorithm: TagList.withoutWhitespace(tags["a"] ?? "").lowercased(),
                          identity: tags["i"].map { TagList.withoutWhitespace($0) },
-                         signedHeaders: (tags["h"] ?? "").split(separator: ":").map { TagList.withoutWhitespace(String($0)).lowercased() })
+                         signedHeaders: TagList.lowercasedList(tags["h"] ?? ""))
     }
 
     struct KeyFailure: Swift.Error {

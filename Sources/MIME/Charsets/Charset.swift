@@ -212,8 +212,15 @@ enum UTF8Repair {
     static func isValid<C: Collection>(_ bytes: C) -> Bool where C.Element == UInt8 {
         let array = Array(bytes)
         return array.withUnsafeBufferPointer { p in
+            guard let base = p.baseAddress else { return true }
             var i = 0
             while i < p.count {
+                // ASCII eight bytes at a time: no byte of the word has its high bit set.
+                if i + 8 <= p.count,
+                   UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+                    i += 8
+                    continue
+                }
                 if p[i] < 0x80 { i += 1; continue }
                 let len = sequenceLength(p, i)
                 if len == 0 { return false }

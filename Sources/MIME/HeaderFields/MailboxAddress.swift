@@ -25,11 +25,14 @@ public struct MailboxAddress: Sendable, Equatable, CustomStringConvertible {
         return address
     }
 
+    /// RFC 5322 §3.2.3 specials that stand alone in an address list ("." and quotes aside).
+    static let addressSpecials = ASCIISet("<>,:;@[]")
+
     /// Every mailbox of an address-list value (RFC 5322 §3.4: mailboxes and groups; §4.4
     /// obsolete forms: empty list members, routes). Never fails; unreadable members are skipped.
     public static func parseList<C: Collection>(_ value: C) -> [MailboxAddress] where C.Element == UInt8 {
         let unfolded = HeaderText.unfold(value)
-        let tokens = StructuredLexer.tokens(unfolded, specials: Set("<>,:;@[]".utf8))
+        let tokens = StructuredLexer.tokens(unfolded, specials: Self.addressSpecials)
         var result: [MailboxAddress] = []
         var builder = MailboxBuilder()
         var inAngle = false

@@ -11,6 +11,24 @@ enum StructuredToken: Equatable {
     case special(UInt8)
 }
 
+/// A set of ASCII bytes as a bit mask: asked once per byte of a structured value, where a
+/// `Set<UInt8>` hashed every byte.
+struct ASCIISet {
+    private var low: UInt64 = 0
+    private var high: UInt64 = 0
+
+    init(_ members: String) {
+        for b in members.utf8 where b < 0x80 {
+            if b < 64 { low |= 1 << UInt64(b) } else { high |= 1 << UInt64(b - 64) }
+        }
+    }
+
+    @inline(__always)
+    func contains(_ b: UInt8) -> Bool {
+        b < 64 ? low & (1 << UInt64(b)) != 0 : b < 128 && high & (1 << UInt64(b - 64)) != 0
+    }
+}
+
 /// A token and whether white space came before it.
 struct LexedToken {
     let token: StructuredToken
@@ -24,7 +42,7 @@ enum StructuredLexer {
     /// Nesting depth of comments followed; deeper parentheses are read as comment text.
     static let maxCommentDepth = 64
 
-    static func tokens(_ value: [UInt8], specials: Set<UInt8>) -> [LexedToken] {
+    static func tokens(_ value: [UInt8], specials: ASCIISet) -> [LexedToken] {
         var result: [LexedToken] = []
         var i = 0
         var space = false

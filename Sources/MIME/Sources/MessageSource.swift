@@ -23,11 +23,30 @@ public struct MessageOrigin: Sendable, Equatable {
     /// or flagging it does not make it new again. Nil for stdin and mbox messages.
     public var stateKey: String? {
         guard let path, mboxIndex == nil else { return nil }
-        var components = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-        guard var name = components.popLast() else { return nil }
-        if let last = components.last, last == "cur" || last == "new" { components.removeLast() }
-        if let info = name.firstIndex(where: { $0 == ":" || $0 == ";" }) { name = String(name[..<info]) }
-        return (components + [name]).joined(separator: "/")
+        // On bytes: this runs for every file of a scan.
+        let bytes = Array(path.utf8)
+        let slash = bytes.lastIndex(of: UInt8(ascii: "/"))
+        let nameStart = slash.map { $0 + 1 } ?? 0
+        let nameEnd = bytes[nameStart...].firstIndex { $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ";") } ?? bytes.count
+        // The directory kept: everything before the last "/", less a last "cur" or "new".
+        var directory: Range<Int>?
+        if let slash {
+            let parentStart = bytes[..<slash].lastIndex(of: UInt8(ascii: "/")).map { $0 + 1 } ?? 0
+            let parent = bytes[parentStart..<slash]
+            if parent.elementsEqual("cur".utf8) || parent.elementsEqual("new".utf8) {
+                directory = parentStart == 0 ? nil : 0..<(parentStart - 1)
+            } else {
+                directory = 0..<slash
+            }
+        }
+        var key = [UInt8]()
+        key.reserveCapacity(bytes.count)
+        if let directory {
+            key += bytes[directory]
+            key.append(UInt8(ascii: "/"))
+        }
+        key += bytes[nameStart..<nameEnd]
+        return String(decoding: key, as: UTF8.self)
     }
 }
 

@@ -34,52 +34,56 @@ public indirect enum JSONValue: Sendable, Equatable {
 
     /// Compact JSON (RFC 8259), members in their stored order.
     public func serialized() -> String {
-        var out = ""
+        var out: [UInt8] = []
         write(into: &out, indent: nil, level: 0)
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// JSON indented by two spaces per level, for people.
     public func prettyPrinted() -> String {
-        var out = ""
-        write(into: &out, indent: "  ", level: 0)
-        return out
+        var out: [UInt8] = []
+        write(into: &out, indent: 2, level: 0)
+        return String(decoding: out, as: UTF8.self)
     }
 
-    func write(into out: inout String, indent: String?, level: Int) {
+    /// Written as UTF-8 bytes: appending many short pieces to a `String` cost more than the
+    /// rest of storing a reservation.
+    func write(into out: inout [UInt8], indent: Int?, level: Int) {
         switch self {
-        case .null: out += "null"
-        case .bool(let b): out += b ? "true" : "false"
-        case .number(let n): out += JSONValue.format(n)
+        case .null: out += "null".utf8
+        case .bool(let b): out += (b ? "true" : "false").utf8
+        case .number(let n): out += JSONValue.format(n).utf8
         case .string(let s): JSONValue.writeString(s, into: &out)
         case .array(let items):
-            if items.isEmpty { out += "[]"; return }
-            out += "["
+            if items.isEmpty { out += "[]".utf8; return }
+            out.append(UInt8(ascii: "["))
             for (i, item) in items.enumerated() {
-                if i > 0 { out += "," }
+                if i > 0 { out.append(UInt8(ascii: ",")) }
                 JSONValue.newline(&out, indent, level + 1)
                 item.write(into: &out, indent: indent, level: level + 1)
             }
             JSONValue.newline(&out, indent, level)
-            out += "]"
+            out.append(UInt8(ascii: "]"))
         case .object(let object):
-            if object.members.isEmpty { out += "{}"; return }
-            out += "{"
+            if object.members.isEmpty { out += "{}".utf8; return }
+            out.append(UInt8(ascii: "{"))
             for (i, member) in object.members.enumerated() {
-                if i > 0 { out += "," }
+                if i > 0 { out.append(UInt8(ascii: ",")) }
                 JSONValue.newline(&out, indent, level + 1)
                 JSONValue.writeString(member.key, into: &out)
-                out += indent == nil ? ":" : ": "
+                out.append(UInt8(ascii: ":"))
+                if indent != nil { out.append(UInt8(ascii: " ")) }
                 member.value.write(into: &out, indent: indent, level: level + 1)
             }
             JSONValue.newline(&out, indent, level)
-            out += "}"
+            out.append(UInt8(ascii: "}"))
         }
     }
 
-    static func newline(_ out: inout String, _ indent: String?, _ level: Int) {
+    static func newline(_ out: inout [UInt8], _ indent: Int?, _ level: Int) {
         guard let indent else { return }
-        out += "\n" + String(repeating: indent, count: level)
+        out.append(UInt8(ascii: "\n"))
+        out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indent * level))
     }
 
     /// Integers print without a fraction; non-finite numbers (not JSON) print as null.
@@ -89,32 +93,49 @@ public indirect enum JSONValue: Sendable, Equatable {
         return String(n)
     }
 
-    /// RFC 8259 §7: quotation mark, reverse solidus and control characters are escaped.
-    public static func writeString(_ s: String, into out: inout String) {
-        out += "\""
-        // Most strings need no escape: appended whole. 0xE2 leads U+2028 and U+2029 in UTF-8.
-        if !s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0xE2 }) {
-            out += s
-            out += "\""
-            return
-        }
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x2028 || scalar.value == 0x2029 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
+    /// RFC 8259 §7: quotation mark, reverse solidus and control characters are escaped;
+    /// so are U+2028 and U+2029, which JavaScript strings cannot hold.
+    static func writeString(_ s: String, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        defer { out.append(UInt8(ascii: "\"")) }
+        let hex = Array("0123456789abcdef".utf8)
+        // Runs that need no escape are appended whole. 0xE2 leads U+2028 and U+2029 in UTF-8.
+        let utf8 = s.utf8
+        var runStart = utf8.startIndex
+        var index = runStart
+        while index != utf8.endIndex {
+            let b = utf8[index]
+            guard b < 0x20 || b == 0x22 || b == 0x5C || b == 0xE2 else {
+                utf8.formIndex(after: &index)
+                continue
             }
+            out += utf8[runStart..<index]
+            var next = utf8.index(after: index)
+            switch b {
+            case 0x22: out += "\\\"".utf8
+            case 0x5C: out += "\\\\".utf8
+            case 0x0A: out += "\\n".utf8
+            case 0x0D: out += "\\r".utf8
+            case 0x09: out += "\\t".utf8
+            case 0xE2:
+                // A three-byte sequence: U+2028 and U+2029 are E2 80 A8 and E2 80 A9.
+                next = utf8.index(index, offsetBy: 3, limitedBy: utf8.endIndex) ?? utf8.endIndex
+                let sequence = Array(utf8[index..<next])
+                if sequence == [0xE2, 0x80, 0xA8] || sequence == [0xE2, 0x80, 0xA9] {
+                    out += "\\u202".utf8
+                    out.append(sequence[2] == 0xA8 ? UInt8(ascii: "8") : UInt8(ascii: "9"))
+                } else {
+                    out += sequence
+                }
+            default:
+                out += "\\u00".utf8
+                out.append(hex[Int(b >> 4)])
+                out.append(hex[Int(b & 0x0F)])
+            }
+            index = next
+            runStart = next
         }
-        out += "\""
+        out += utf8[runStart..<index]
     }
 }
 
@@ -145,6 +166,20 @@ public struct JSONObject: Sendable, Equatable {
     /// Builds an object from members as read, in linear time: a repeated key keeps its first
     /// position and its last value, as `init(_:)` does.
     init(uniquing members: [Member]) {
+        // Small objects (nearly all) compare keys one by one: cheaper than hashing each.
+        if members.count <= 16 {
+            var unique: [Member] = []
+            unique.reserveCapacity(members.count)
+            for member in members {
+                if let index = unique.firstIndex(where: { $0.key == member.key }) {
+                    unique[index].value = member.value
+                } else {
+                    unique.append(member)
+                }
+            }
+            self.members = unique
+            return
+        }
         var positions: [String: Int] = [:]
         var unique: [Member] = []
         unique.reserveCapacity(members.count)

@@ -121,8 +121,26 @@ public struct BannerRenderer: Sendable {
         diagnostic.stage != .mime && diagnostic.stage != .trust
     }
 
+    /// The last two components of a path, as `split(separator: "/")` sees them, joined by "/"
+    /// ("cur/1795.M1P2.host:2,S"). On bytes: one per banner.
     static func fileName(_ path: String) -> String {
-        path.split(separator: "/").suffix(2).joined(separator: "/")
+        let bytes = Array(path.utf8)
+        var components: [Range<Int>] = []
+        var end = bytes.count
+        while components.count < 2 {
+            while end > 0, bytes[end - 1] == UInt8(ascii: "/") { end -= 1 }
+            guard end > 0 else { break }
+            var start = end
+            while start > 0, bytes[start - 1] != UInt8(ascii: "/") { start -= 1 }
+            components.append(start..<end)
+            end = start
+        }
+        var name: [UInt8] = []
+        for (i, range) in components.reversed().enumerated() {
+            if i > 0 { name.append(UInt8(ascii: "/")) }
+            name += bytes[range]
+        }
+        return String(decoding: name, as: UTF8.self)
     }
 
     // MARK: JSON

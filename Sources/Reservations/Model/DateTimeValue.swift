@@ -113,6 +113,9 @@ public struct DateTimeValue: Sendable, Equatable, CustomStringConvertible {
     }
 
     static func trimmed(_ s: String) -> String {
+        // Printable ASCII at both ends (the usual case): nothing to trim, no scalar walk.
+        if let first = s.utf8.first, let last = s.utf8.last,
+           first > 0x20, first < 0x7F, last > 0x20, last < 0x7F { return s }
         let scalars = s.unicodeScalars
         guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
               let last = scalars.lastIndex(where: { !$0.properties.isWhitespace }) else { return "" }

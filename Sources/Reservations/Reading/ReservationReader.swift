@@ -116,8 +116,8 @@ enum SchemaKeys {
             var bare: Set<String>?
             for member in object.members {
                 var key = member.key
-                if !key.hasPrefix("@"), key.contains(":") || key.contains("/"), let local = SchemaOrg.localName(key) {
-                    let known = bare ?? Set(object.members.map(\.key).filter { !$0.contains(":") && !$0.contains("/") })
+                if !key.hasPrefix("@"), Self.isQualified(key), let local = SchemaOrg.localName(key) {
+                    let known = bare ?? Set(object.members.map(\.key).filter { !Self.isQualified($0) })
                     bare = known
                     if known.contains(local) { changed = true; continue }
                     key = local
@@ -139,5 +139,10 @@ enum SchemaKeys {
         default:
             return nil
         }
+    }
+
+    /// Whether a key has a prefix or is a URL (holds ":" or "/"); on bytes, for every key.
+    static func isQualified(_ key: String) -> Bool {
+        key.utf8.contains { $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: "/") }
     }
 }

@@ -77,6 +77,7 @@ struct SchemaNode {
     /// Whitespace runs (line breaks included) become one space; cut at
     /// ``ReservationLimits/textLength`` characters.
     static func clean(_ s: String) -> String? {
+        if isClean(s) { return s }
         var out = ""
         var pendingSpace = false
         for scalar in s.unicodeScalars {
@@ -94,5 +95,24 @@ struct SchemaNode {
         if out.isEmpty { return nil }
         if out.count > ReservationLimits.textLength { out = String(out.prefix(ReservationLimits.textLength)) + "…" }
         return out
+    }
+
+    /// Printable ASCII words separated by single spaces, within the length limit: what
+    /// ``clean(_:)`` would return unchanged (most values), told on bytes.
+    private static func isClean(_ s: String) -> Bool {
+        let bytes = s.utf8
+        guard !bytes.isEmpty, bytes.count <= ReservationLimits.textLength else { return false }
+        var previousSpace = true
+        for b in bytes {
+            if b == 0x20 {
+                if previousSpace { return false }
+                previousSpace = true
+            } else if b > 0x20, b < 0x7F {
+                previousSpace = false
+            } else {
+                return false
+            }
+        }
+        return !previousSpace
     }
 }

@@ -22,6 +22,22 @@ import Testing
         #expect(throws: error) { try TagList(parsing: text) }
     }
 
+    @Test func headerListsAreLowercasedWithoutWhitespace() {
+        #expect(TagList.lowercasedList("From : To:\r\n\tSUBJECT::Date: ") == ["from", "to", "subject", "date", ""])
+        #expect(TagList.lowercasedList("") == [])
+        #expect(TagList.lowercasedList("Ä-Header:x") == ["ä-header", "x"])
+        // The same items as the String operations it replaces, on random lists.
+        let alphabet: [Character] = ["a", "B", "z", ":", " ", "\t", "\r\n", "-", "Ü", "ß", "1"]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2_000 {
+            let text = String((0..<Int.random(in: 0..<24, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! })
+            let expected = text.split(separator: ":").map { TagList.withoutWhitespace(String($0)).lowercased() }
+            #expect(TagList.lowercasedList(text) == expected, "\(text.debugDescription)")
+        }
+        #expect(TagList.withoutWhitespace("no-space") == "no-space")
+        #expect(TagList.withoutWhitespace(" a\r\n\tb ") == "ab")
+    }
+
     @Test func base64SkipsWhitespaceAndRejectsGarbage() {
         #expect(Base64.decode("aGVs\r\n bG8=") == Array("hello".utf8))
         #expect(Base64.decode("aGVsbG8") == Array("hello".utf8))

@@ -11,10 +11,21 @@ import Testing
         (.string("Café — 20 €"), #""Café — 20 €""#),
         (.string("line\nbreak"), #""line\nbreak""#),
         (.string("\u{2029}"), #""\u2029""#),
+        (.string("\t\r\u{1F}é\u{2027}\u{7F}"), "\"\\t\\r\\u001fé\u{2027}\u{7F}\""),
         (.array([.null, .bool(false)]), "[null,false]"),
     ])
     func serializes(value: JSONValue, text: String) {
         #expect(value.serialized() == text)
+    }
+
+    @Test func uniquingLargeObjects() {
+        // Past the size where keys are compared one by one, a dictionary finds repeats.
+        let members = (0..<40).map { JSONObject.Member(key: "k\($0 % 25)", value: .number(Double($0))) }
+        let object = JSONObject(uniquing: members)
+        #expect(object.keys == (0..<25).map { "k\($0)" })
+        #expect(object["k3"] == .number(28))
+        #expect(object["k24"] == .number(24))
+        #expect(object == JSONObject(members))
     }
 
     @Test func uniquingKeepsFirstPositionAndLastValue() {
