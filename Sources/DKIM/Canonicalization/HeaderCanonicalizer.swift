@@ -6,24 +6,34 @@ enum HeaderCanonicalizer {
     /// The canonical form of `bytes[field.rawRange.lowerBound..<field.valueRange.upperBound]`,
     /// followed by CRLF. `valueOverride` replaces the value bytes (used to empty `b=`).
     static func canonicalize(_ bytes: [UInt8], _ field: HeaderField, relaxed: Bool, value valueOverride: [UInt8]? = nil) -> [UInt8] {
+        var out: [UInt8] = []
+        canonicalize(bytes, field, relaxed: relaxed, value: valueOverride, into: &out)
+        return out
+    }
+
+    /// Appends the canonical form to `out` (one buffer for all signed fields).
+    static func canonicalize(_ bytes: [UInt8], _ field: HeaderField, relaxed: Bool, value valueOverride: [UInt8]? = nil,
+                             into out: inout [UInt8]) {
         let start = field.rawRange.lowerBound
         let colon = field.valueRange.lowerBound - 1
-        guard start <= colon, field.valueRange.upperBound <= bytes.count else { return [] }
+        guard start <= colon, field.valueRange.upperBound <= bytes.count else { return }
         let value = valueOverride.map { $0[...] } ?? bytes[field.valueRange]
-        var out: [UInt8] = []
+        out.reserveCapacity(out.count + colon - start + value.count + 3)
         if relaxed {
             // §3.4.2: lowercase the name, unfold, runs of WSP → one SP, no WSP around the colon
             // or at the end of the value.
-            let name = bytes[start..<colon].filter { $0 != 0x20 && $0 != 0x09 }
-            out += name.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
+            for byte in bytes[start..<colon] where byte != 0x20 && byte != 0x09 {
+                out.append(byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte)
+            }
             out.append(UInt8(ascii: ":"))
+            let valueStart = out.count
             var pendingSpace = false
             for byte in value {
                 switch byte {
                 case 0x0D, 0x0A: continue
                 case 0x20, 0x09: pendingSpace = true
                 default:
-                    if pendingSpace, out.count > name.count + 1 { out.append(0x20) }
+                    if pendingSpace, out.count > valueStart { out.append(0x20) }
                     pendingSpace = false
                     out.append(byte)
                 }
@@ -33,8 +43,8 @@ enum HeaderCanonicalizer {
             appendWithCRLF(bytes[start...colon], to: &out)
             appendWithCRLF(value, to: &out)
         }
-        out += [0x0D, 0x0A]
-        return out
+        out.append(0x0D)
+        out.append(0x0A)
     }
 
     private static func appendWithCRLF(_ bytes: ArraySlice<UInt8>, to out: inout [UInt8]) {

@@ -7,9 +7,10 @@ enum SignedHeaderData {
         let fields = message.header.fields
         let relaxed = signature.canonicalization.relaxedHeader
         var data: [UInt8] = []
+        data.reserveCapacity(1024)
         // RFC 6376 §5.4.2: fields are picked bottom-up; the signature being verified is not one of them.
         for field in HeaderSelection.select(signature.signedHeaders, from: fields, excluding: fieldIndex) {
-            data += HeaderCanonicalizer.canonicalize(message.bytes, field, relaxed: relaxed)
+            HeaderCanonicalizer.canonicalize(message.bytes, field, relaxed: relaxed, into: &data)
         }
         data += signatureField(message.bytes, fields[fieldIndex], tags: signature.tags, relaxed: relaxed)
         return data

@@ -21,6 +21,14 @@ public struct HeaderField: Sendable, Equatable {
     /// Case-insensitive name comparison (RFC 5322 §1.2.2: field names are case-insensitive).
     @inlinable
     public func hasName(_ other: String) -> Bool {
-        name.utf8.count == other.utf8.count && name.lowercased() == other.lowercased()
+        guard name.utf8.count == other.utf8.count else { return false }
+        // ASCII names (all real ones) compared on bytes; others through Unicode lowercasing.
+        for (a, b) in zip(name.utf8, other.utf8) where a != b {
+            if a >= 0x80 || b >= 0x80 { return name.lowercased() == other.lowercased() }
+            let lowerA = a >= 0x41 && a <= 0x5A ? a | 0x20 : a
+            let lowerB = b >= 0x41 && b <= 0x5A ? b | 0x20 : b
+            if lowerA != lowerB { return false }
+        }
+        return true
     }
 }

@@ -231,13 +231,27 @@ enum ScriptScanner {
         /// CR (dropped from script text by libxml2, kept by HTML), form feed (white space in
         /// HTML only), and the noncharacters U+FFFE and U+FFFF.
         private static func plainCharacters(_ html: UnsafeBufferPointer<UInt8>) -> Bool {
+            guard let base = html.baseAddress else { return true }
             var i = 0
             let count = html.count
+            let space = SIMD16<UInt8>(repeating: 0x20)
+            let lead = SIMD16<UInt8>(repeating: 0xEF)
             while i < count {
-                let b = html[i]
-                if b < 0x20, b != 0x09, b != 0x0A, b != 0x0D { return false }
-                if b == 0xEF, i + 2 < count, html[i + 1] == 0xBF, html[i + 2] >= 0xBE { return false }
-                i += 1
+                // Sixteen bytes with no control character and no 0xEF lead byte pass at once.
+                if i + 16 <= count {
+                    let vector = UnsafeRawPointer(base + i).loadUnaligned(as: SIMD16<UInt8>.self)
+                    if !any(vector .< space .| vector .== lead) {
+                        i += 16
+                        continue
+                    }
+                }
+                let end = min(i + 16, count)
+                while i < end {
+                    let b = html[i]
+                    if b < 0x20, b != 0x09, b != 0x0A, b != 0x0D { return false }
+                    if b == 0xEF, i + 2 < count, html[i + 1] == 0xBF, html[i + 2] >= 0xBE { return false }
+                    i += 1
+                }
             }
             return true
         }

@@ -97,45 +97,47 @@ public indirect enum JSONValue: Sendable, Equatable {
     /// so are U+2028 and U+2029, which JavaScript strings cannot hold.
     static func writeString(_ s: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        defer { out.append(UInt8(ascii: "\"")) }
-        let hex = Array("0123456789abcdef".utf8)
-        // Runs that need no escape are appended whole. 0xE2 leads U+2028 and U+2029 in UTF-8.
-        let utf8 = s.utf8
-        var runStart = utf8.startIndex
-        var index = runStart
-        while index != utf8.endIndex {
-            let b = utf8[index]
-            guard b < 0x20 || b == 0x22 || b == 0x5C || b == 0xE2 else {
-                utf8.formIndex(after: &index)
-                continue
-            }
-            out += utf8[runStart..<index]
-            var next = utf8.index(after: index)
-            switch b {
-            case 0x22: out += "\\\"".utf8
-            case 0x5C: out += "\\\\".utf8
-            case 0x0A: out += "\\n".utf8
-            case 0x0D: out += "\\r".utf8
-            case 0x09: out += "\\t".utf8
-            case 0xE2:
-                // A three-byte sequence: U+2028 and U+2029 are E2 80 A8 and E2 80 A9.
-                next = utf8.index(index, offsetBy: 3, limitedBy: utf8.endIndex) ?? utf8.endIndex
-                let sequence = Array(utf8[index..<next])
-                if sequence == [0xE2, 0x80, 0xA8] || sequence == [0xE2, 0x80, 0xA9] {
-                    out += "\\u202".utf8
-                    out.append(sequence[2] == 0xA8 ? UInt8(ascii: "8") : UInt8(ascii: "9"))
-                } else {
-                    out += sequence
+        var s = s
+        s.withUTF8 { utf8 in
+            // Runs that need no escape are appended whole. 0xE2 leads U+2028 and U+2029.
+            var runStart = 0
+            var index = 0
+            while index < utf8.count {
+                let b = utf8[index]
+                guard b < 0x20 || b == 0x22 || b == 0x5C || b == 0xE2 else {
+                    index += 1
+                    continue
                 }
-            default:
-                out += "\\u00".utf8
-                out.append(hex[Int(b >> 4)])
-                out.append(hex[Int(b & 0x0F)])
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+                var next = index + 1
+                switch b {
+                case 0x22: out += "\\\"".utf8
+                case 0x5C: out += "\\\\".utf8
+                case 0x0A: out += "\\n".utf8
+                case 0x0D: out += "\\r".utf8
+                case 0x09: out += "\\t".utf8
+                case 0xE2:
+                    // U+2028 and U+2029 are E2 80 A8 and E2 80 A9 (the string is valid UTF-8).
+                    next = min(index + 3, utf8.count)
+                    if next == index + 3, utf8[index + 1] == 0x80, utf8[index + 2] == 0xA8 || utf8[index + 2] == 0xA9 {
+                        out += "\\u202".utf8
+                        out.append(utf8[index + 2] == 0xA8 ? UInt8(ascii: "8") : UInt8(ascii: "9"))
+                    } else {
+                        out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[index..<next]))
+                    }
+                default:
+                    out += "\\u00".utf8
+                    // A control character: two hex digits, the first 0 or 1.
+                    out.append(0x30 + (b >> 4))
+                    let low = b & 0x0F
+                    out.append(low < 10 ? 0x30 + low : 0x57 + low)
+                }
+                index = next
+                runStart = next
             }
-            index = next
-            runStart = next
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
         }
-        out += utf8[runStart..<index]
+        out.append(UInt8(ascii: "\""))
     }
 }
 

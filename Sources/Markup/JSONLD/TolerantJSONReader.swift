@@ -346,8 +346,18 @@ public struct TolerantJSONReader {
                 buffer.append(byte)
                 position += 1
             default:
-                buffer.append(byte)
-                position += 1
+                // A run of ordinary bytes is copied at once (not past a possible inner quote's
+                // span limit, which is counted byte by byte).
+                var end = position + 1
+                if firstInnerQuote == nil {
+                    while end < bytes.count {
+                        let next = bytes[end]
+                        if next == quote || next == UInt8(ascii: "\\") || next < 0x20 { break }
+                        end += 1
+                    }
+                }
+                buffer.append(contentsOf: bytes[position..<end])
+                position = end
             }
         }
         if let inner = firstInnerQuote {
@@ -360,6 +370,8 @@ public struct TolerantJSONReader {
     }
 
     private mutating func decodedString(_ buffer: [UInt8], start: Int) -> String {
+        // ASCII (most strings) needs no validation.
+        if !buffer.contains(where: { $0 >= 0x80 }) { return String(decoding: buffer, as: UTF8.self) }
         if let text = String(validating: buffer, as: UTF8.self) { return text }
         repair("invalid UTF-8 in a string replaced by U+FFFD", at: start)
         return String(decoding: buffer, as: UTF8.self)

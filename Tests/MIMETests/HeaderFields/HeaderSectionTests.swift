@@ -13,6 +13,21 @@ import Testing
         #expect(String(decoding: bytes[header.bodyStart...], as: UTF8.self) == "body")
     }
 
+    @Test func fieldNamesMatchWithoutCase() throws {
+        let bytes = Array("CONTENT-type: text/plain\nX-[Odd]: 1\n\nbody".utf8)
+        let fields = HeaderSection.parse(bytes, in: 0..<bytes.count).fields
+        try #require(fields.count == 2)
+        #expect(fields[0].hasName("Content-Type"))
+        #expect(fields[0].hasName("content-type"))
+        #expect(!fields[0].hasName("Content-Typf"))
+        #expect(!fields[0].hasName("Content-Type "))
+        // Only letters fold: "[" and "{" differ by the same bit as "A" and "a".
+        #expect(fields[1].hasName("x-[odd]"))
+        #expect(!fields[1].hasName("x-{odd]"))
+        // Not ASCII: as many bytes, never equal.
+        #expect(!fields[1].hasName("x-ödd"))
+    }
+
     @Test func unfoldingJoinsContinuationLines() {
         for message in Fixture.both("Subject: Fwd: \n\tSaying \n Hello\nFrom: x@y.example\n\nbody\n") {
             #expect(message.subject == "Fwd: \tSaying  Hello")
