@@ -34,6 +34,7 @@ let package = Package(
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
                        providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CResolv", path: "Sources/CResolv"),
+        .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
         // libpq's declarations only; CLibPQLoader defines the functions and loads libpq.so.5 on
         // first use, so processes that never touch PostgreSQL never load it.
         .systemLibrary(name: "CLibPQ", path: "Sources/CLibPQ", providers: [.apt(["libpq-dev"])]),
@@ -52,7 +53,7 @@ let package = Package(
                 dependencies: ["MIME", "DNS", "DKIM", "Markup", "Reservations", "EventStore", "ICalendar"],
                 swiftSettings: strictSettings),
         .executableTarget(name: "reservoir",
-                          dependencies: ["Pipeline", "EventStorePostgres",
+                          dependencies: ["Pipeline", "EventStorePostgres", "CMalloc",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           swiftSettings: strictSettings),
         // Stage benchmarks for docs/PERFORMANCE.md (scripts/bench).

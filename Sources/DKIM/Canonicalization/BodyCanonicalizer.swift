@@ -50,6 +50,11 @@ struct BodyCanonicalizer {
             if j > i {
                 contentRun(UnsafeBufferPointer(rebasing: buffer[i..<j]))
                 i = j
+                // Most runs end a line: take its LF at once.
+                if i < count, buffer[i] == 0x0A {
+                    endLine()
+                    i += 1
+                }
             } else if buffer[i] == 0x0A {
                 // The end of most lines, taken here rather than through feed(_:).
                 endLine()
@@ -79,10 +84,10 @@ struct BodyCanonicalizer {
         let bound = ones &* UInt64(lowest)
         var j = start
         let limit = SIMD16<UInt8>(repeating: lowest)
-        while j + 16 <= count {
+        while j &+ 16 <= count {
             let vector = UnsafeRawPointer(base + j).loadUnaligned(as: SIMD16<UInt8>.self)
             if any(vector .< limit) { break }
-            j += 16
+            j &+= 16
         }
         while j < count {
             var end = min(j + 8, count)

@@ -4,6 +4,14 @@ public enum DKIMCanonicalization: Sendable, Equatable {
 
     /// `header/body`; a lone `header` means `header/simple` (§3.5 c=). Case-insensitive.
     public init?(tag: String) {
+        // The spellings signers use, matched before any splitting.
+        switch tag {
+        case "relaxed/relaxed": self = .relaxedRelaxed; return
+        case "relaxed/simple": self = .relaxedSimple; return
+        case "simple/simple", "simple": self = .simpleSimple; return
+        case "simple/relaxed": self = .simpleRelaxed; return
+        default: break
+        }
         let parts = tag.lowercased().split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 1 || parts.count == 2 else { return nil }
         let header = String(parts[0])

@@ -75,11 +75,18 @@ struct DKIMSignature {
     /// in selectors in practice) or UTF-8 (internationalized names); no empty label.
     static func isDomainName(_ name: String) -> Bool {
         guard !name.isEmpty, name.utf8.count <= 255 else { return false }
-        return name.split(separator: ".", omittingEmptySubsequences: false).allSatisfy { label in
-            !label.isEmpty && label.utf8.allSatisfy { b in
-                b >= 0x80 || (b >= 0x30 && b <= 0x39) || ((b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A) || b == 0x2D || b == 0x5F
+        var labelLength = 0
+        for b in name.utf8 {
+            if b == UInt8(ascii: ".") {
+                guard labelLength > 0 else { return false }
+                labelLength = 0
+                continue
             }
+            guard b >= 0x80 || (b >= 0x30 && b <= 0x39) || ((b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A) || b == 0x2D || b == 0x5F
+            else { return false }
+            labelLength += 1
         }
+        return labelLength > 0
     }
 
     private static func algorithm(_ value: String) throws(Problem) -> Algorithm {

@@ -23,10 +23,19 @@ public struct HeaderField: Sendable, Equatable {
     public func hasName(_ other: String) -> Bool {
         guard name.utf8.count == other.utf8.count else { return false }
         // ASCII names (all real ones) compared on bytes; others through Unicode lowercasing.
-        for (a, b) in zip(name.utf8, other.utf8) where a != b {
-            if a >= 0x80 || b >= 0x80 { return name.lowercased() == other.lowercased() }
-            let lowerA = a >= 0x41 && a <= 0x5A ? a | 0x20 : a
-            let lowerB = b >= 0x41 && b <= 0x5A ? b | 0x20 : b
+        var left = name
+        var right = other
+        let verdict: Bool? = left.withUTF8 { a in right.withUTF8 { b in Self.asciiEqualIgnoringCase(a, b) } }
+        return verdict ?? (name.lowercased() == other.lowercased())
+    }
+
+    /// Equal but for the case of ASCII letters; nil when a differing byte is not ASCII.
+    @usableFromInline
+    static func asciiEqualIgnoringCase(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool? {
+        for i in 0..<a.count where a[i] != b[i] {
+            if a[i] >= 0x80 || b[i] >= 0x80 { return nil }
+            let lowerA = a[i] >= 0x41 && a[i] <= 0x5A ? a[i] | 0x20 : a[i]
+            let lowerB = b[i] >= 0x41 && b[i] <= 0x5A ? b[i] | 0x20 : b[i]
             if lowerA != lowerB { return false }
         }
         return true

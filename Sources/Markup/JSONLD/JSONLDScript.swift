@@ -10,6 +10,7 @@ struct JSONLDScript {
     /// True for `application/ld+json`, in any case, with parameters and whitespace ignored
     /// (a MIME type's essence, RFC 2045 §5.1).
     static func isJSONLDType(_ type: String) -> Bool {
+        if type == "application/ld+json" { return true }
         let essence = type.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
         return String(essence).trimmingASCIIWhitespace().lowercased() == "application/ld+json"
     }

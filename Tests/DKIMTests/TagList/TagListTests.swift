@@ -38,6 +38,14 @@ import Testing
         #expect(TagList.withoutWhitespace(" a\r\n\tb ") == "ab")
     }
 
+    @Test(arguments: [
+        ("example.com", true), ("mail._domainkey.example.com", true), ("s-1", true), ("bücher.example", true),
+        ("", false), ("a..b", false), (".a", false), ("a.", false), ("a b", false), ("a;b", false), ("x/y", false),
+    ])
+    func domainAndSelectorNames(name: String, valid: Bool) {
+        #expect(DKIMSignature.isDomainName(name) == valid)
+    }
+
     @Test func base64SkipsWhitespaceAndRejectsGarbage() {
         #expect(Base64.decode("aGVs\r\n bG8=") == Array("hello".utf8))
         #expect(Base64.decode("aGVsbG8") == Array("hello".utf8))
