@@ -1,4 +1,5 @@
 import Glibc
+
 /// A parsed message: the exact bytes it was read from, its header section and its part tree.
 ///
 /// Parsing never throws; what could not be read is recorded in ``diagnostics``. The part tree

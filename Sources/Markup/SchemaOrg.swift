@@ -5,21 +5,30 @@ public enum SchemaOrg {
     /// nil for another vocabulary's URL or for text that is not a name.
     public static func localName(_ type: String) -> String? {
         var text = Substring(type.trimmingASCIIWhitespace())
-        let lowered = text.lowercased()
-        var matched = false
-        for prefix in ["https://www.schema.org/", "http://www.schema.org/", "https://schema.org/", "http://schema.org/", "schema:"]
-        where lowered.hasPrefix(prefix) {
-            text = text.dropFirst(prefix.count)
-            matched = true
-            break
-        }
-        if !matched, text.contains(":") || text.contains("/") { return nil }
+        let rest = afterPrefix(text)
+        if let rest { text = rest }
+        if rest == nil, text.contains(":") || text.contains("/") { return nil }
         while text.hasSuffix("/") { text = text.dropLast() }
         guard let first = text.unicodeScalars.first, first.properties.isAlphabetic,
               text.unicodeScalars.allSatisfy({ $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" })
         else { return nil }
         return String(text)
     }
+
+    /// The text after a schema.org prefix (`http(s)://(www.)schema.org/` or `schema:`, ASCII
+    /// letters in any case), or nil without one. On bytes: asked for every type and key.
+    package static func afterPrefix(_ text: Substring) -> Substring? {
+        for prefix in prefixes
+        where text.utf8.count >= prefix.count && zip(text.utf8, prefix).allSatisfy({ MarkupSignature.lowercased($0) == $1 }) {
+            // The prefixes are ASCII: the index after them falls between characters.
+            return text[text.utf8.index(text.startIndex, offsetBy: prefix.count)...]
+        }
+        return nil
+    }
+
+    private static let prefixes: [[UInt8]] = [
+        "https://www.schema.org/", "http://www.schema.org/", "https://schema.org/", "http://schema.org/", "schema:",
+    ].map { Array($0.utf8) }
 }
 
 extension String {

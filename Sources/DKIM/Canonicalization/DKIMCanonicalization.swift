@@ -4,18 +4,18 @@ public enum DKIMCanonicalization: Sendable, Equatable {
 
     /// `header/body`; a lone `header` means `header/simple` (§3.5 c=). Case-insensitive.
     public init?(tag: String) {
-        // The spellings signers use, matched before any splitting.
-        switch tag {
-        case "relaxed/relaxed": self = .relaxedRelaxed; return
-        case "relaxed/simple": self = .relaxedSimple; return
-        case "simple/simple", "simple": self = .simpleSimple; return
-        case "simple/relaxed": self = .simpleRelaxed; return
-        default: break
+        // Split at the one "/" without `split`: this runs for every signature.
+        let text = tag.lowercased()
+        let header: Substring
+        let body: Substring
+        if let slash = text.utf8.firstIndex(of: UInt8(ascii: "/")) {
+            header = text[..<slash]
+            body = text[text.utf8.index(after: slash)...]
+            guard !body.utf8.contains(UInt8(ascii: "/")) else { return nil }
+        } else {
+            header = text[...]
+            body = "simple"
         }
-        let parts = tag.lowercased().split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 1 || parts.count == 2 else { return nil }
-        let header = String(parts[0])
-        let body = parts.count == 2 ? String(parts[1]) : "simple"
         switch (header, body) {
         case ("simple", "simple"): self = .simpleSimple
         case ("simple", "relaxed"): self = .simpleRelaxed

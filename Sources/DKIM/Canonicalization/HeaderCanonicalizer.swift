@@ -23,7 +23,7 @@ enum HeaderCanonicalizer {
             // §3.4.2: lowercase the name, unfold, runs of WSP → one SP, no WSP around the colon
             // or at the end of the value.
             for byte in bytes[start..<colon] where byte != 0x20 && byte != 0x09 {
-                out.append(byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte)
+                out.append(ASCII.lowercased(byte))
             }
             out.append(UInt8(ascii: ":"))
             let valueStart = out.count

@@ -1,3 +1,5 @@
+import MIME
+
 /// A DKIM tag=value list (RFC 6376 §3.2), read from raw bytes.
 ///
 /// Tag names are case-sensitive; values have surrounding FWS removed; unknown tags are kept
@@ -109,7 +111,7 @@ struct TagList: Equatable {
                     var ascii = true
                     for b in bytes[start..<end] where !isWhitespace(b) {
                         ascii = ascii && b < 0x80
-                        item.append(b >= 0x41 && b <= 0x5A ? b | 0x20 : b)
+                        item.append(ASCII.lowercased(b))
                     }
                     let text = String(decoding: item, as: UTF8.self)
                     items.append(ascii ? text : text.lowercased())

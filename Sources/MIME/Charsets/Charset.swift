@@ -63,7 +63,7 @@ struct Charset: Sendable, Equatable {
         var start = 0
         while start < end, isTrimmed(utf8[start]) { start += 1 }
         if let star = utf8[start..<end].firstIndex(of: UInt8(ascii: "*")) { end = star }
-        for i in start..<end where utf8[i] >= 0x41 && utf8[i] <= 0x5A { utf8[i] |= 0x20 }
+        for i in start..<end { utf8[i] = ASCII.lowercased(utf8[i]) }
         return String(decoding: utf8[start..<end], as: UTF8.self)
     }
 

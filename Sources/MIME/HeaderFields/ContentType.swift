@@ -80,7 +80,7 @@ enum ParameterizedValue {
                         break
                     }
                 }
-                if c != 0x20 && c != 0x09 && c != UInt8(ascii: "\"") { head.append(c < 0x80 ? lower(c) : c) }
+                if c != 0x20 && c != 0x09 && c != UInt8(ascii: "\"") { head.append(ASCII.lowercased(c)) }
             }
             i += 1
         }
@@ -113,9 +113,6 @@ enum ParameterizedValue {
         return (head, plain)
     }
 
-    @inline(__always)
-    static func lower(_ c: UInt8) -> UInt8 { c >= 0x41 && c <= 0x5A ? c | 0x20 : c }
-
     /// Reads `name = value` up to the next ";" outside quotes. The value is a quoted string or
     /// everything up to ";" or a comment after white space, trimmed (senders leave values with
     /// specials and spaces unquoted).
@@ -139,7 +136,7 @@ enum ParameterizedValue {
         skipCFWS()
         var name: [UInt8] = []
         while i < n, v[i] != UInt8(ascii: "="), v[i] != UInt8(ascii: ";") {
-            if v[i] != 0x20 && v[i] != 0x09 { name.append(lower(v[i])) }
+            if v[i] != 0x20 && v[i] != 0x09 { name.append(ASCII.lowercased(v[i])) }
             i += 1
         }
         guard i < n, v[i] == UInt8(ascii: "=") else { return nil }

@@ -34,9 +34,7 @@ public struct HeaderField: Sendable, Equatable {
     static func asciiEqualIgnoringCase(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool? {
         for i in 0..<a.count where a[i] != b[i] {
             if a[i] >= 0x80 || b[i] >= 0x80 { return nil }
-            let lowerA = a[i] >= 0x41 && a[i] <= 0x5A ? a[i] | 0x20 : a[i]
-            let lowerB = b[i] >= 0x41 && b[i] <= 0x5A ? b[i] | 0x20 : b[i]
-            if lowerA != lowerB { return false }
+            if ASCII.lowercased(a[i]) != ASCII.lowercased(b[i]) { return false }
         }
         return true
     }

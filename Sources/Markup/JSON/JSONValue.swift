@@ -168,28 +168,17 @@ public struct JSONObject: Sendable, Equatable {
     /// Builds an object from members as read, in linear time: a repeated key keeps its first
     /// position and its last value, as `init(_:)` does.
     init(uniquing members: [Member]) {
-        // Small objects (nearly all) compare keys one by one: cheaper than hashing each.
-        if members.count <= 16 {
-            var unique: [Member] = []
-            unique.reserveCapacity(members.count)
-            for member in members {
-                if let index = unique.firstIndex(where: { $0.key == member.key }) {
-                    unique[index].value = member.value
-                } else {
-                    unique.append(member)
-                }
-            }
-            self.members = unique
-            return
-        }
-        var positions: [String: Int] = [:]
+        // Small objects (nearly all) compare keys one by one, cheaper than hashing each; larger
+        // ones keep positions in a dictionary.
+        var positions: [String: Int]? = members.count > 16 ? [:] : nil
         var unique: [Member] = []
         unique.reserveCapacity(members.count)
         for member in members {
-            if let index = positions[member.key] {
+            let index = positions == nil ? unique.firstIndex { $0.key == member.key } : positions?[member.key]
+            if let index {
                 unique[index].value = member.value
             } else {
-                positions[member.key] = unique.count
+                positions?[member.key] = unique.count
                 unique.append(member)
             }
         }

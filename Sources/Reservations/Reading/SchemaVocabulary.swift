@@ -1,3 +1,5 @@
+import Markup
+
 /// The part of the schema.org vocabulary the reader needs: type-name spellings and the
 /// subtypes it treats like their parent.
 enum SchemaVocabulary {
@@ -6,22 +8,10 @@ enum SchemaVocabulary {
     /// or bare `X`. Names in other vocabularies are returned unchanged.
     static func localName(_ raw: String) -> String {
         var name = DateTimeValue.trimmed(raw)
-        // On bytes, ASCII letters compared without case: this runs for every type and key.
-        for prefix in schemaPrefixes {
-            let bytes = name.utf8
-            if bytes.count > prefix.count,
-               zip(bytes, prefix).allSatisfy({ ($0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0) == $1 }) {
-                name = String(decoding: bytes.dropFirst(prefix.count), as: UTF8.self)
-                break
-            }
-        }
+        if let rest = SchemaOrg.afterPrefix(name[...]), !rest.isEmpty { name = String(rest) }
         while name.utf8.last == UInt8(ascii: "/") { name.unicodeScalars.removeLast() }
         return name
     }
-
-    private static let schemaPrefixes: [[UInt8]] = [
-        "https://schema.org/", "http://schema.org/", "https://www.schema.org/", "http://www.schema.org/", "schema:",
-    ].map { Array($0.utf8) }
 
     /// The reservation type of each category, with the older names Google documented.
     static let reservationTypes: [String: ReservationCategory] = [

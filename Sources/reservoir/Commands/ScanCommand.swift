@@ -102,8 +102,8 @@ struct ScanCommand: ParsableCommand {
 
     /// A scan reads one message file after another into buffers of up to 2 MB. glibc maps
     /// buffers over 128 KB fresh from the kernel and unmaps them when they are freed (on
-    /// another thread, here), so large messages paid for page faults and zeroed pages: a tenth
-    /// of a two-core scan's system time. Kept in the heap and not trimmed, freed buffers are
+    /// another thread, here), so large messages paid for page faults and zeroed pages: about a
+    /// third of a two-core scan's system time. Kept in the heap and not trimmed, freed buffers are
     /// reused; the peak stays that of the messages in flight (docs/PERFORMANCE.md).
     static func keepFreedMemory() {
         _ = mallopt(M_MMAP_THRESHOLD, 8 << 20)

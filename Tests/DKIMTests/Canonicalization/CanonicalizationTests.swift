@@ -108,6 +108,8 @@ import Testing
         #expect(DKIMCanonicalization(tag: "Simple/Relaxed") == .simpleRelaxed)
         #expect(DKIMCanonicalization(tag: "fancy/simple") == nil)
         #expect(DKIMCanonicalization(tag: "relaxed/relaxed/x") == nil)
+        #expect(DKIMCanonicalization(tag: "relaxed/") == nil)
+        #expect(DKIMCanonicalization(tag: "/simple") == nil)
     }
 }
 
