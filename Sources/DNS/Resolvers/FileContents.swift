@@ -5,7 +5,7 @@ enum FileContents {
     /// Largest keys file read.
     static let maxBytes = 16 * 1024 * 1024
 
-    static func read(_ path: String) throws -> String {
+    static func read(_ path: String) throws -> [UInt8] {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw KeysFile.Error.unreadable(path: path, errno: errno) }
         defer { close(fd) }
@@ -20,6 +20,6 @@ enum FileContents {
             if n == 0 { break }
             bytes += chunk[0..<n]
         }
-        return String(decoding: bytes, as: UTF8.self)
+        return bytes
     }
 }

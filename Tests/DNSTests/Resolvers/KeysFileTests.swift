@@ -39,6 +39,27 @@ import Testing
         #expect(file.lookupTXT("y.example") == .found(["c"]))
     }
 
+    /// The first lookups scan the lines, later ones use the index: the answers must not
+    /// depend on which (names in any case, with trailing dots, several lines a name, comments).
+    @Test func answersAreTheSameBeforeAndAfterTheIndex() {
+        let count = KeysFile.scansBeforeIndex * 3
+        var text = "; keys\n"
+        for i in 0..<count {
+            text += "S\(i)._DomainKey.Example.COM. TXT \"v=DKIM1; p=\(i)\"\r\n"
+            if i % 3 == 0 { text += "  s\(i)._domainkey.example.com 60 IN TXT \"second \(i)\"\n" }
+            if i % 5 == 0 { text += "# s\(i)._domainkey.example.com TXT \"commented\"\n" }
+        }
+        let file = KeysFile(text: text)
+        for pass in 0..<2 {
+            for i in 0..<count {
+                let expected = ["v=DKIM1; p=\(i)"] + (i % 3 == 0 ? ["second \(i)"] : [])
+                #expect(file.lookupTXT("s\(i)._domainkey.EXAMPLE.com.") == .found(expected), "pass \(pass), name \(i)")
+                #expect(file.lookupTXT("s\(i)x._domainkey.example.com") == .notFound, "pass \(pass), name \(i)")
+            }
+        }
+        #expect(file.skippedLines == 0)
+    }
+
     @Test func missingFileThrows() {
         #expect(throws: KeysFile.Error.self) { try KeysFile(path: "/nonexistent/keys.zone") }
     }
