@@ -14,6 +14,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "reservoir", targets: ["reservoir"]),
+        .executable(name: "reservoir-filter", targets: ["reservoir-filter"]),
         .library(name: "Pipeline", targets: ["Pipeline"]),
         // The stages on their own, for the fuzz targets in Fuzz/ and for embedding.
         .library(name: "MIME", targets: ["MIME"]),
@@ -52,10 +53,17 @@ let package = Package(
         .target(name: "Pipeline",
                 dependencies: ["MIME", "DNS", "DKIM", "Markup", "Reservations", "EventStore", "ICalendar"],
                 swiftSettings: strictSettings),
+        // What the programs share without the argument parser: the pipeline built from plain
+        // settings, output and exit codes, the filter hook.
+        .target(name: "CommandCore", dependencies: ["Pipeline", "EventStorePostgres"], swiftSettings: strictSettings),
         .executableTarget(name: "reservoir",
-                          dependencies: ["Pipeline", "EventStorePostgres", "CMalloc",
+                          dependencies: ["CommandCore", "Pipeline", "EventStorePostgres", "CMalloc",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           swiftSettings: strictSettings),
+        // The filter hook alone, for MTAs that start a process per message: without the
+        // argument parser and Foundation it loads in less time (docs/PERFORMANCE.md).
+        .executableTarget(name: "reservoir-filter", dependencies: ["CommandCore"],
+                          swiftSettings: strictSettings + [.unsafeFlags(["-Xfrontend", "-disable-dynamic-actor-isolation"])]),
         // Stage benchmarks for docs/PERFORMANCE.md (scripts/bench).
         .executableTarget(name: "reservoir-bench", dependencies: ["MIME", "DNS", "DKIM"],
                           swiftSettings: strictSettings),
@@ -74,7 +82,7 @@ let package = Package(
         .testTarget(name: "ICalendarTests", dependencies: ["ICalendar", "EventStore", "Reservations", "Markup"], swiftSettings: strictSettings),
         .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "MIME", "DNS", "DKIM", "Reservations", "EventStore"],
                     swiftSettings: strictSettings),
-        .testTarget(name: "ReservoirCLITests", dependencies: ["reservoir", "PostgresTestSupport"], exclude: ["Extraction"],
+        .testTarget(name: "ReservoirCLITests", dependencies: ["reservoir", "reservoir-filter", "PostgresTestSupport"], exclude: ["Extraction"],
                     swiftSettings: strictSettings),
     ],
     swiftLanguageModes: [.v6]

@@ -1,4 +1,3 @@
-import Dispatch
 import Glibc
 public import MIME
 
@@ -36,10 +35,18 @@ public struct MessageScanner {
     public static let recordGroup = 64
     public static let recordDelay = Duration.milliseconds(100)
 
+    /// CLOCK_MONOTONIC as a `Duration` since an arbitrary start (`ContinuousClock` would link
+    /// the concurrency runtime, and with it libdispatch, into every program using the pipeline).
+    static func monotonicNow() -> Duration {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return .seconds(time.tv_sec) + .nanoseconds(time.tv_nsec)
+    }
+
     public func scan<Messages: Sequence, Failure: Error>(_ messages: Messages, each: (MessageReport) throws(Failure) -> Void) throws(Failure)
     where Messages.Element == RawMessage {
         var pending: [MessageReport] = []
-        var oldest = ContinuousClock.now
+        var oldest = Self.monotonicNow()
         func flush() throws(Failure) {
             guard !pending.isEmpty else { return }
             recorder.record(group: &pending)
@@ -48,30 +55,30 @@ public struct MessageScanner {
             for report in reports { try each(report) }
         }
         func add(_ report: MessageReport) throws(Failure) {
-            if pending.isEmpty { oldest = .now }
+            if pending.isEmpty { oldest = Self.monotonicNow() }
             pending.append(report)
-            if pending.count >= Self.recordGroup || oldest.duration(to: .now) >= Self.recordDelay { try flush() }
+            if pending.count >= Self.recordGroup || Self.monotonicNow() - oldest >= Self.recordDelay { try flush() }
         }
         var iterator = messages.makeIterator()
-        guard workers.count > 1 else {
-            while let raw = iterator.next() { try add(workers[0].analyze(raw)) }
-            try flush()
-            return
-        }
         let queue = ScanQueue()
-        let group = DispatchGroup()
         let pipelines = UncheckedBox(workers)
-        for worker in workers.indices {
-            DispatchQueue.global().async(group: group) {
+        // Threads that cannot be created (EAGAIN) leave their share to the others.
+        let threads = workers.count == 1 ? [] : workers.indices.compactMap { worker in
+            WorkerThread {
                 while let (index, raw) = queue.take() {
                     queue.finish(index, pipelines.value[worker].analyze(raw))
                 }
             }
         }
+        guard !threads.isEmpty else {
+            while let raw = iterator.next() { try add(workers[0].analyze(raw)) }
+            try flush()
+            return
+        }
         // However the loop ends (also when `each` throws), the workers stop and are joined.
         defer {
             queue.cancel()
-            group.wait()
+            for thread in threads { thread.join() }
         }
         let window = workers.count * Self.messagesInFlightPerWorker
         var read = 0, taken = 0, exhausted = false
@@ -89,7 +96,7 @@ public struct MessageScanner {
             // The next report in source order, then any others already done; reports waiting
             // for their group are shown before waiting long for a slow message.
             let next = queue.result(taken)
-            if next == nil, !pending.isEmpty, oldest.duration(to: .now) >= Self.recordDelay { try flush() }
+            if next == nil, !pending.isEmpty, Self.monotonicNow() - oldest >= Self.recordDelay { try flush() }
             var report = next ?? queue.waitForResult(taken)
             while true {
                 try add(report)
@@ -197,3 +204,29 @@ struct UncheckedBox<Value>: @unchecked Sendable {
     init(_ value: Value) { self.value = value }
 }
 
+/// A POSIX thread running `body`, joined by `join()`. Plain pthreads rather than Dispatch: the
+/// scan needs a fixed set of workers, and libdispatch would be linked into, and initialised
+/// by, every process, the per-message filter hook included.
+final class WorkerThread: @unchecked Sendable {
+    private var thread = pthread_t()
+    private let body: () -> Void
+
+    /// nil when the thread cannot be created.
+    init?(_ body: @escaping () -> Void) {
+        self.body = body
+        let context = Unmanaged.passRetained(self).toOpaque()
+        let rc = pthread_create(&thread, nil, { context in
+            let worker = Unmanaged<WorkerThread>.fromOpaque(context!).takeRetainedValue()
+            worker.body()
+            return nil
+        }, context)
+        guard rc == 0 else {
+            Unmanaged<WorkerThread>.fromOpaque(context).release()
+            return nil
+        }
+    }
+
+    func join() {
+        pthread_join(thread, nil)
+    }
+}

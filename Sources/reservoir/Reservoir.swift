@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandCore
 import Glibc
 
 @main
@@ -28,7 +29,7 @@ struct Reservoir: ParsableCommand {
         do {
             // The filter hook runs once per delivered message: its plain arguments skip the parser.
             let arguments = CommandLine.arguments.dropFirst()
-            if arguments.first == "filter", let hook = FilterCommand.quickParse(arguments.dropFirst()) {
+            if arguments.first == "filter", let hook = FilterHook(arguments: arguments.dropFirst()) {
                 try hook.run()
                 return
             }
@@ -37,6 +38,10 @@ struct Reservoir: ParsableCommand {
         } catch let failure as CommandFailure {
             Output.error(failure.description)
             Glibc.exit(failure.exitCode)
+        } catch let status as ExitStatus {
+            Glibc.exit(status.code)
+        } catch let usage as UsageError {
+            exit(withError: ValidationError(usage.description))
         } catch {
             exit(withError: error)
         }

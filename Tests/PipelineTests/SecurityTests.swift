@@ -3,6 +3,7 @@ import Testing
 import DKIM
 import MIME
 @testable import Pipeline
+import Reservations
 
 /// The trust rules against the forgeries issue "Reliability and security" lists: each case is
 /// a message an attacker can send, and none may put an event on the calendar.

@@ -3,8 +3,8 @@ import PostgresTestSupport
 import Testing
 
 extension ProcessSuites {
-    /// Runs `reservoir filter` inside the real Debian mail programs: procmail (`:0 fw`) and Dovecot
-    /// Pigeonhole's `sieve-test` with the extprograms plugin (`vnd.dovecot.filter`). Each test reads the
+    /// Runs the filter hook inside the real Debian mail programs: procmail (`:0 fw`, with `reservoir-filter`) and Dovecot
+    /// Pigeonhole's `sieve-test` with the extprograms plugin (`vnd.dovecot.filter`, with `reservoir filter`). Each test reads the
     /// message the program delivered into a Maildir and checks it is our two kinds of fields followed by
     /// the original bytes. What the programs themselves do to the bytes was found by running them with
     /// `cat` as the filter (Debian 12: procmail 3.22, Dovecot 2.3.19):
@@ -109,7 +109,8 @@ extension ProcessSuites {
             for sub in ["new", "cur", "tmp"] {
                 try FileManager.default.createDirectory(atPath: maildir + "/" + sub, withIntermediateDirectories: true)
             }
-            let command = ([ReservoirBinary.executable.path] + filterOptions).joined(separator: " ")
+            // reservoir-filter, as docs/HOOKS.md suggests; the tests compare with `reservoir filter`.
+            let command = ([ReservoirBinary.filterExecutable.path] + filterOptions.dropFirst()).joined(separator: " ")
             let rc = """
                 MAILDIR=\(maildir)/
                 DEFAULT=$MAILDIR

@@ -30,6 +30,11 @@ struct ReservoirBinary {
         return candidates[0].appendingPathComponent("reservoir")
     }
 
+    /// `reservoir-filter`, built beside `reservoir`.
+    static var filterExecutable: URL {
+        executable.deletingLastPathComponent().appendingPathComponent("reservoir-filter")
+    }
+
     static func sample(_ number: Int) throws -> String {
         for folder in ["cur", "new"] {
             let dir = samples.appendingPathComponent(folder)
@@ -45,7 +50,8 @@ struct ReservoirBinary {
         try Data(contentsOf: URL(fileURLWithPath: try sample(number)))
     }
 
-    static func run(_ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:]) throws -> Result {
+    static func run(_ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:],
+                    executable: URL = Self.executable) throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments

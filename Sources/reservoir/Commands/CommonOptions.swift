@@ -1,5 +1,5 @@
 import ArgumentParser
-import Pipeline
+import CommandCore
 
 /// Where DKIM keys come from.
 struct KeyOptions: ParsableArguments {
@@ -16,16 +16,6 @@ struct KeyOptions: ParsableArguments {
     var dnsTimeout: Int = KeySettings.defaultDNSTimeout
 
     var settings: KeySettings { KeySettings(keysFile: keysFile, dnsServer: dnsServer, dnsTimeout: dnsTimeout) }
-}
-
-/// The values of `KeyOptions`, for code that runs without the argument parser (the filter hook).
-struct KeySettings {
-    var keysFile: String?
-    var dnsServer: String?
-    var dnsTimeout = Self.defaultDNSTimeout
-
-    /// Seconds to wait for a DNS answer, unless `--dns-timeout` says otherwise.
-    static let defaultDNSTimeout = 5
 }
 
 /// The trust policy switches (see docs/USAGE.md).
@@ -48,14 +38,6 @@ struct PolicyOptions: ParsableArguments {
     }
 }
 
-/// The values of `PolicyOptions`.
-struct PolicySettings {
-    var allowDomain: [String] = []
-    var allowedDomainsFile: String?
-    var allowAnyDomain = false
-    var allowUnverified = false
-}
-
 struct StoreOptions: ParsableArguments {
     @Option(name: .customLong("store"), help: ArgumentHelp(
         "Where events are kept: sqlite:PATH (default: $XDG_DATA_HOME/reservoir/events.sqlite3) or postgres://user@host/db.",
@@ -67,13 +49,12 @@ struct ClockOptions: ParsableArguments {
     @Option(name: .customLong("now"), help: ArgumentHelp("Pin the clock (ISO 8601 with offset), for replays and tests.", valueName: "time"))
     var now: String?
 
-    func resolve() throws -> Int64 { try Self.resolve(now) }
+    func resolve() throws -> Int64 { try CommandRunner.clock(now) }
+}
 
-    static func resolve(_ now: String?) throws -> Int64 {
-        guard let now else { return Clock.systemNow() }
-        guard let epoch = Clock.parse(now) else {
-            throw ValidationError("--now must be an ISO 8601 date-time with an offset, e.g. 2026-11-22T12:00:00Z (got \(now))")
-        }
-        return epoch
+extension CommandRunner {
+    init(keys: KeyOptions?, policy: PolicyOptions?, store: StoreOptions?, clock: ClockOptions, includePast: Bool) throws {
+        try self.init(keys: keys?.settings, policy: policy?.settings, store: store.map(\.store),
+                      now: clock.now, includePast: includePast)
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandCore
 import EventStore
 import ICalendar
 import Pipeline

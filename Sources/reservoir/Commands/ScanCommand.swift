@@ -1,5 +1,6 @@
 import ArgumentParser
 import CMalloc
+import CommandCore
 import EventStore
 import MIME
 import Pipeline

@@ -1,3 +1,4 @@
+import CommandCore
 import Glibc
 
 /// A one-line progress display on standard error — messages of the total, rate, megabytes,

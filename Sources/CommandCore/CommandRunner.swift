@@ -1,25 +1,19 @@
-import ArgumentParser
 import Glibc
-import DNS
-import MIME
-import EventStore
+package import DNS
+package import MIME
+package import EventStore
 import EventStorePostgres
-import Pipeline
+package import Pipeline
 
-/// Builds the pipeline from the common options and maps environment failures to exit codes
+/// Builds the pipeline from the common settings and maps environment failures to exit codes
 /// (sysexits.h), in one place.
-struct CommandRunner {
-    let pipeline: ReservationPipeline
+package struct CommandRunner {
+    package let pipeline: ReservationPipeline
     private let keys: KeySettings?
 
-    init(keys: KeyOptions?, policy: PolicyOptions?, store: StoreOptions?, clock: ClockOptions, includePast: Bool) throws {
-        try self.init(keys: keys?.settings, policy: policy?.settings, store: store.map(\.store),
-                      now: clock.now, includePast: includePast)
-    }
-
     /// `store`: nil for none, `.some(nil)` for the default location.
-    init(keys: KeySettings?, policy: PolicySettings?, store: String??, now: String?, includePast: Bool) throws {
-        let now = try ClockOptions.resolve(now)
+    package init(keys: KeySettings?, policy: PolicySettings?, store: String??, now: String?, includePast: Bool) throws {
+        let now = try Self.clock(now)
         let resolver = try Self.resolver(keys)
         var allowed = policy?.allowDomain ?? []
         if let file = policy?.allowedDomainsFile {
@@ -35,9 +29,18 @@ struct CommandRunner {
         self.keys = keys
     }
 
+    /// The time `--now` pins (ISO 8601 with an offset), or the system clock without it.
+    package static func clock(_ now: String?) throws(UsageError) -> Int64 {
+        guard let now else { return Clock.systemNow() }
+        guard let epoch = Clock.parse(now) else {
+            throw UsageError("--now must be an ISO 8601 date-time with an offset, e.g. 2026-11-22T12:00:00Z (got \(now))")
+        }
+        return epoch
+    }
+
     /// The store at `location` (sqlite:PATH or postgres://…; nil: the embedded default), opened and migrated.
     /// `readOnlyFallback`: for commands that only read (see `EventStoreLocation.open`).
-    static func openStore(at location: String?, readOnlyFallback: Bool = false) throws -> any EventStore {
+    package static func openStore(at location: String?, readOnlyFallback: Bool = false) throws -> any EventStore {
         do {
             return try EventStoreLocation.open(location, postgres: PostgresEventStore.init(url:), readOnlyFallback: readOnlyFallback)
         } catch {
@@ -46,14 +49,14 @@ struct CommandRunner {
     }
 
     /// Pipelines without a store, each with a resolver of its own, for the threads of a scan.
-    func analyzers(_ count: Int) throws -> [ReservationPipeline] {
+    package func analyzers(_ count: Int) throws -> [ReservationPipeline] {
         try (0..<count).map { _ in
             ReservationPipeline(resolver: try Self.resolver(keys), policy: pipeline.policy, store: nil,
                                 now: pipeline.now, includePast: pipeline.includePast)
         }
     }
 
-    static func resolver(_ keys: KeySettings?) throws -> any TXTResolver {
+    package static func resolver(_ keys: KeySettings?) throws -> any TXTResolver {
         // Commands that verify nothing get a resolver that knows no keys.
         guard let keys else { return KeysFile(text: "") }
         if let file = keys.keysFile {
@@ -68,7 +71,7 @@ struct CommandRunner {
         var system = SystemResolver(timeoutSeconds: keys.dnsTimeout)
         if let server = keys.dnsServer {
             guard let configured = SystemResolver(server: server, timeoutSeconds: keys.dnsTimeout) else {
-                throw ValidationError("--dns-server takes HOST[:PORT] with an IPv4 address (got \(server))")
+                throw UsageError("--dns-server takes HOST[:PORT] with an IPv4 address (got \(server))")
             }
             system = configured
         }
@@ -76,7 +79,7 @@ struct CommandRunner {
     }
 
     /// One message from a file, or from standard input for `-`.
-    func read(_ file: String) throws -> RawMessage {
+    package func read(_ file: String) throws -> RawMessage {
         do {
             return file == "-" ? try MessageSource.standardInput() : try MessageSource.file(file)
         } catch {
@@ -85,7 +88,7 @@ struct CommandRunner {
     }
 
     /// Every message under a path: a Maildir, an mbox or a file.
-    func messages(at path: String) throws -> MessageSource {
+    package func messages(at path: String) throws -> MessageSource {
         do {
             return try MessageSource(path: path)
         } catch {
@@ -93,19 +96,33 @@ struct CommandRunner {
         }
     }
 
-    func check(_ report: MessageReport) throws {
+    package func check(_ report: MessageReport) throws {
         if let failure = report.diagnostics.first(where: { $0.stage == .store }) {
             throw CommandFailure.store(failure.message)
         }
     }
 }
 
+/// A value the argument parser accepted but that does not make sense (a malformed --now): the
+/// command line is wrong, exit 64 with the usage.
+package struct UsageError: Error, CustomStringConvertible {
+    package let description: String
+    package init(_ description: String) { self.description = description }
+}
+
+/// Ends the process with `code` after the command has said why (the filter's 75 when stdin or
+/// stdout fails).
+package struct ExitStatus: Error {
+    package let code: Int32
+    package init(_ code: Int32) { self.code = code }
+}
+
 /// Environment failures, each with what to do about it and its sysexits code.
-enum CommandFailure: Error, CustomStringConvertible {
+package enum CommandFailure: Error, CustomStringConvertible {
     case unreadable(String, String)
     case store(String)
 
-    var description: String {
+    package var description: String {
         switch self {
         case .unreadable(let path, let why): "\(path): \(why)"
         case .store(let why): "the event store failed: \(why) (check the --store location, its permissions and free space)"
@@ -113,7 +130,7 @@ enum CommandFailure: Error, CustomStringConvertible {
     }
 
     /// sysexits.h: EX_NOINPUT 66, EX_TEMPFAIL 75.
-    var exitCode: Int32 {
+    package var exitCode: Int32 {
         switch self {
         case .unreadable: 66
         case .store: 75
@@ -121,10 +138,10 @@ enum CommandFailure: Error, CustomStringConvertible {
     }
 }
 
-enum FileText {
+package enum FileText {
     /// The whole file as UTF-8 text, or nil when it cannot be read. For small files
     /// (allowed-domain lists).
-    static func read(_ path: String) -> String? {
+    package static func read(_ path: String) -> String? {
         guard let file = fopen(path, "r") else { return nil }
         defer { fclose(file) }
         var bytes: [UInt8] = []
@@ -140,21 +157,21 @@ enum FileText {
 
 /// Everything the CLI prints goes through here, with write(2): no buffered C streams, so
 /// text and raw message bytes cannot interleave out of order.
-enum Output {
-    static func write(_ text: String) {
+package enum Output {
+    package static func write(_ text: String) {
         _ = bytes(Array(text.utf8))
     }
 
-    static func line(_ text: String) {
+    package static func line(_ text: String) {
         _ = bytes(Array((text + "\n").utf8))
     }
 
     /// Raw bytes to standard output, retrying short writes; false when stdout is gone.
-    static func bytes(_ bytes: [UInt8], to fd: Int32 = STDOUT_FILENO) -> Bool {
+    package static func bytes(_ bytes: [UInt8], to fd: Int32 = STDOUT_FILENO) -> Bool {
         bytes.withUnsafeBufferPointer { Self.bytes($0, to: fd) }
     }
 
-    static func bytes(_ buffer: UnsafeBufferPointer<UInt8>, to fd: Int32 = STDOUT_FILENO) -> Bool {
+    package static func bytes(_ buffer: UnsafeBufferPointer<UInt8>, to fd: Int32 = STDOUT_FILENO) -> Bool {
         guard let base = buffer.baseAddress else { return true }
         var offset = 0
         while offset < buffer.count {
@@ -164,7 +181,7 @@ enum Output {
         return true
     }
 
-    static func error(_ text: String) {
+    package static func error(_ text: String) {
         _ = bytes(Array(("reservoir: " + text + "\n").utf8), to: STDERR_FILENO)
     }
 }

@@ -1,0 +1,32 @@
+/// Where DKIM keys come from: the values of `reservoir`'s `--keys`, `--dns-server` and
+/// `--dns-timeout`, for code that runs without the argument parser (the filter hook).
+package struct KeySettings {
+    package var keysFile: String?
+    package var dnsServer: String?
+    package var dnsTimeout = Self.defaultDNSTimeout
+
+    /// Seconds to wait for a DNS answer, unless `--dns-timeout` says otherwise.
+    package static let defaultDNSTimeout = 5
+
+    package init(keysFile: String? = nil, dnsServer: String? = nil, dnsTimeout: Int = Self.defaultDNSTimeout) {
+        self.keysFile = keysFile
+        self.dnsServer = dnsServer
+        self.dnsTimeout = dnsTimeout
+    }
+}
+
+/// The trust policy switches (see docs/USAGE.md): `--allow-domain`, `--allowed-domains`,
+/// `--allow-any-domain`, `--allow-unverified`.
+package struct PolicySettings {
+    package var allowDomain: [String] = []
+    package var allowedDomainsFile: String?
+    package var allowAnyDomain = false
+    package var allowUnverified = false
+
+    package init(allowDomain: [String] = [], allowedDomainsFile: String? = nil, allowAnyDomain: Bool = false, allowUnverified: Bool = false) {
+        self.allowDomain = allowDomain
+        self.allowedDomainsFile = allowedDomainsFile
+        self.allowAnyDomain = allowAnyDomain
+        self.allowUnverified = allowUnverified
+    }
+}
