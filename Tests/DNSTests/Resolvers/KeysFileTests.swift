@@ -1,4 +1,5 @@
 @testable import DNS
+import Glibc
 import Testing
 
 @Suite struct KeysFileTests {
@@ -58,6 +59,50 @@ import Testing
             }
         }
         #expect(file.skippedLines == 0)
+    }
+
+    /// Read whole whatever its size: the record after 100 KB of comments is found, from a
+    /// regular file (sized by fstat) and from a pipe (read in steps).
+    @Test func largeFilesAreReadToTheEnd() throws {
+        let text = String(repeating: "; padding padding padding padding padding padding padding\n", count: 1_800)
+            + "last._domainkey.example.com TXT \"v=DKIM1; p=END\"\n"
+        let path = "/tmp/reservoir-keys-\(getpid()).zone"
+        defer { unlink(path) }
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        #expect(fd >= 0)
+        _ = text.utf8CString.withUnsafeBufferPointer { write(fd, $0.baseAddress, $0.count - 1) }
+        close(fd)
+        #expect(text.utf8.count > 100_000)
+        #expect(try KeysFile(path: path).lookupTXT("last._domainkey.example.com") == .found(["v=DKIM1; p=END"]))
+        var pipeEnds: [Int32] = [0, 0]
+        #expect(pipe(&pipeEnds) == 0)
+        let writer = pipeEnds[1]
+        let bytes = Array(text.utf8)
+        var thread = pthread_t()
+        let box = Unmanaged.passRetained(WriterBox(fd: writer, bytes: bytes)).toOpaque()
+        pthread_create(&thread, nil, { context in
+            let job = Unmanaged<WriterBox>.fromOpaque(context!).takeRetainedValue()
+            job.bytes.withUnsafeBytes { raw in
+                var offset = 0
+                while offset < raw.count {
+                    let n = write(job.fd, raw.baseAddress! + offset, raw.count - offset)
+                    if n <= 0 { break }
+                    offset += n
+                }
+            }
+            close(job.fd)
+            return nil
+        }, box)
+        defer { close(pipeEnds[0]) }
+        let fromPipe = try KeysFile(path: "/proc/self/fd/\(pipeEnds[0])")
+        pthread_join(thread, nil)
+        #expect(fromPipe.lookupTXT("last._domainkey.example.com") == .found(["v=DKIM1; p=END"]))
+    }
+
+    final class WriterBox {
+        let fd: Int32
+        let bytes: [UInt8]
+        init(fd: Int32, bytes: [UInt8]) { self.fd = fd; self.bytes = bytes }
     }
 
     @Test func missingFileThrows() {
