@@ -68,8 +68,6 @@ package struct FilterHook {
         self = hook
     }
 
-
-
     /// Seconds before the message is passed through unchanged, unless `--timeout` says otherwise.
     package static let defaultTimeout = 5
 
@@ -79,7 +77,9 @@ package struct FilterHook {
     /// a temporary file and analysed in pieces.
     static let maxAnalyzedBytes = 256 << 20
 
-    package func run() throws {
+    /// Every other failure passes the message through; only standard input or output failing
+    /// ends the run with `ExitStatus(75)` (EX_TEMPFAIL), after saying why.
+    package func run() throws(ExitStatus) {
         guard let original = Self.readInput(limit: Limits.wholeMessageBytes + 1) else {
             Output.error("filter: cannot read standard input: \(String(cString: strerror(errno)))")
             throw ExitStatus(75)
@@ -91,12 +91,13 @@ package struct FilterHook {
         // The original's storage stays put while this closure runs: the time-budget handler
         // writes it from there, and the output is written as pieces of it plus our fields, so
         // the hook holds one copy of the message, not three.
-        try original.withUnsafeBufferPointer { buffer in
+        let written = original.withUnsafeBufferPointer { buffer in
             armTimeout(buffer)
             let output = planOutput(RawMessage(bytes: original, origin: MessageOrigin(path: nil)), header: original)
             alarm(0)
-            try Self.writeOutput(output, from: buffer)
+            return Self.writeOutput(output, from: buffer)
         }
+        guard written else { throw ExitStatus(75) }
     }
 
     /// Analyses the message, records its trusted reservations, and plans the output on
@@ -121,8 +122,9 @@ package struct FilterHook {
         }
     }
 
-    /// Writes the planned segments, the original ones from `original`; exit 75 when stdout fails.
-    private static func writeOutput(_ output: [FilterHeaders.Segment], from original: UnsafeBufferPointer<UInt8>) throws {
+    /// Writes the planned segments, the original ones from `original`; false (said on stderr)
+    /// when stdout fails.
+    private static func writeOutput(_ output: [FilterHeaders.Segment], from original: UnsafeBufferPointer<UInt8>) -> Bool {
         for segment in output {
             let written: Bool
             switch segment {
@@ -131,17 +133,18 @@ package struct FilterHook {
             }
             guard written else {
                 Output.error("filter: cannot write standard output")
-                throw ExitStatus(75)
+                return false
             }
         }
+        return true
     }
 
     /// A message larger than ``Limits/wholeMessageBytes``: the first bytes are in `first`, the
     /// rest still on stdin. It is copied to a spool file and analysed from there in pieces; the
     /// output is our fields, the header as planned on `first`, then the spool after `first`.
     /// Without a spool (no writable `$TMPDIR`, disk full) it passes through unanalysed.
-    private func runSpooled(first: [UInt8]) throws {
-        func passThrough(_ why: String, spooled: FilterSpool?, pending: [UInt8] = []) throws {
+    private func runSpooled(first: [UInt8]) throws(ExitStatus) {
+        func passThrough(_ why: String, spooled: FilterSpool?, pending: [UInt8] = []) throws(ExitStatus) {
             Output.error("filter: \(why): message passed through without analysis")
             let copied = spooled.map { $0.copyOut(from: 0) } ?? Output.bytes(first)
             guard copied, Output.bytes(pending), Self.copyRest() else {
@@ -173,7 +176,7 @@ package struct FilterHook {
         let raw = RawMessage(file: MessageFile(.descriptor(spool.fd), size: spool.size), origin: MessageOrigin(path: nil))
         let output = planOutput(raw, header: first)
         alarm(0)
-        try first.withUnsafeBufferPointer { try Self.writeOutput(output, from: $0) }
+        guard first.withUnsafeBufferPointer({ Self.writeOutput(output, from: $0) }) else { throw ExitStatus(75) }
         guard spool.copyOut(from: first.count) else {
             Output.error("filter: cannot write standard output")
             throw ExitStatus(75)
@@ -266,4 +269,3 @@ package struct FilterHook {
         alarm(UInt32(timeout))
     }
 }
-

@@ -36,7 +36,7 @@ public enum EventStoreLocation {
                 path = String(url.dropFirst("sqlite://".count))
             } else if url.hasPrefix("sqlite:") {
                 path = String(url.dropFirst("sqlite:".count))
-            } else if let colon = url.firstIndex(of: ":"), url[colon...].hasPrefix("://") {
+            } else if url.contains("://") {
                 throw EventStoreError(.unsupportedURL, "unknown store URL \(url); use sqlite:PATH or postgres://…")
             } else {
                 path = url

@@ -20,16 +20,10 @@ enum ReservoirFilter {
         if let hook = FilterHook(arguments: arguments) {
             do {
                 try hook.run()
-            } catch let status as ExitStatus {
-                exit(status.code)
-            } catch let failure as CommandFailure {
-                Output.error(failure.description)
-                exit(failure.exitCode)
+                exit(0)
             } catch {
-                Output.error("filter: \(error)")
-                exit(64)
+                exit(error.code)
             }
-            exit(0)
         }
         guard let reservoir = reservoirBeside() else {
             Output.error("filter: cannot read the arguments \(arguments.joined(separator: " ")); `reservoir filter --help` lists them")

@@ -14,93 +14,48 @@ public final class KeysFile: TXTResolver {
         case unreadable(path: String, errno: Int32)
     }
 
-    /// The file's bytes. A line's strings are read when its name is looked up: a filter run
-    /// asks for one or two names of a file that may hold hundreds, so the first lookups scan
-    /// the lines for the name, and only a run that asks for more names (a scan) builds an
-    /// index from each name (normalized) to its lines, in file order. A hook process thereby
-    /// never builds a dictionary of every name in the file.
+    /// The file's bytes, and for each name (normalized) the lines that start with it, in
+    /// file order. A line's strings are read when its name is looked up: a filter run asks for
+    /// one or two names of a file that may hold hundreds.
     private let bytes: [UInt8]
-    private var index: [String: [Range<Int>]]?
-    private var scans = 0
-
-    /// Lookups answered by scanning the lines before the index is built.
-    static let scansBeforeIndex = 8
+    private let lines: [String: [Range<Int>]]
 
     /// How many non-comment lines could not be read.
     public var skippedLines: Int {
-        var skipped = 0
-        forEachRecordLine { _, line in skipped += text(of: line) == nil ? 1 : 0 }
-        return skipped
+        lines.values.joined().count { text(of: $0) == nil }
     }
 
-    public init(text: String) {
-        bytes = Array(text.utf8)
+    public convenience init(text: String) {
+        self.init(bytes: Array(text.utf8))
     }
 
     /// The file's bytes as they are: a record's strings are decoded as UTF-8 when it is read.
-    public init(path: String) throws {
-        bytes = try FileContents.read(path)
+    public convenience init(path: String) throws {
+        self.init(bytes: try FileContents.read(path))
+    }
+
+    private init(bytes: [UInt8]) {
+        // Lines split on bytes (CR, LF or CRLF): a keys file is read by every filter run.
+        self.bytes = bytes
+        // Filled in a local: appending through the stored property copied the whole index for
+        // every line.
+        var lines: [String: [Range<Int>]] = [:]
+        var start = 0
+        while start < bytes.count {
+            var end = start
+            while end < bytes.count, bytes[end] != 0x0A, bytes[end] != 0x0D { end += 1 }
+            defer { start = end + 1 }
+            let nameStart = Self.skippingBlanks(bytes, from: start, to: end)
+            guard nameStart < end, bytes[nameStart] != UInt8(ascii: ";"), bytes[nameStart] != UInt8(ascii: "#") else { continue }
+            let name = bytes[nameStart..<Self.wordEnd(bytes, from: nameStart, to: end)]
+            lines[DomainName.normalized(String(decoding: name, as: UTF8.self)), default: []].append(start..<end)
+        }
+        self.lines = lines
     }
 
     public func lookupTXT(_ name: String) -> TXTLookupResult {
-        let key = DomainName.normalized(name)
-        let found = lines(named: key).compactMap(text(of:))
+        let found = (lines[DomainName.normalized(name)] ?? []).compactMap(text(of:))
         return found.isEmpty ? .notFound : .found(found)
-    }
-
-    /// The lines whose name is `key` (normalized), in file order.
-    private func lines(named key: String) -> [Range<Int>] {
-        if let index { return index[key] ?? [] }
-        scans += 1
-        if scans <= Self.scansBeforeIndex {
-            var found: [Range<Int>] = []
-            let wanted = Array(key.utf8)
-            forEachRecordLine { name, line in
-                if Self.name(name, equals: wanted) { found.append(line) }
-            }
-            return found
-        }
-        // Filled in a local: appending through the stored property copied the whole index
-        // for every line.
-        var built: [String: [Range<Int>]] = [:]
-        forEachRecordLine { name, line in
-            built[DomainName.normalized(String(decoding: name, as: UTF8.self)), default: []].append(line)
-        }
-        index = built
-        return built[key] ?? []
-    }
-
-    /// Calls `body` with the name and the range of every line that is not blank or a comment.
-    /// Lines split on bytes (CR, LF or CRLF).
-    private func forEachRecordLine(_ body: (_ name: ArraySlice<UInt8>, _ line: Range<Int>) -> Void) {
-        bytes.withUnsafeBufferPointer { buffer in
-            var start = 0
-            while start < buffer.count {
-                var end = start
-                while end < buffer.count, buffer[end] != 0x0A, buffer[end] != 0x0D { end += 1 }
-                defer { start = end + 1 }
-                var nameStart = start
-                while nameStart < end, Self.isBlank(buffer[nameStart]) { nameStart += 1 }
-                guard nameStart < end, buffer[nameStart] != UInt8(ascii: ";"), buffer[nameStart] != UInt8(ascii: "#") else { continue }
-                var nameEnd = nameStart
-                while nameEnd < end, !Self.isBlank(buffer[nameEnd]), buffer[nameEnd] != UInt8(ascii: "\"") { nameEnd += 1 }
-                body(bytes[nameStart..<nameEnd], start..<end)
-            }
-        }
-    }
-
-    /// Whether a name as written in the file is `wanted` (normalized: lowercase ASCII, no
-    /// trailing dot), without building a string for ASCII names.
-    private static func name(_ name: ArraySlice<UInt8>, equals wanted: [UInt8]) -> Bool {
-        guard name.allSatisfy({ $0 < 0x80 }) else {
-            return DomainName.normalized(String(decoding: name, as: UTF8.self)).utf8.elementsEqual(wanted)
-        }
-        var end = name.endIndex
-        while end > name.startIndex, name[end - 1] == UInt8(ascii: ".") { end -= 1 }
-        guard end - name.startIndex == wanted.count else { return false }
-        return zip(name[..<end], wanted).allSatisfy { pair in
-            (pair.0 >= 0x41 && pair.0 <= 0x5A ? pair.0 | 0x20 : pair.0) == pair.1
-        }
     }
 
     /// The record text of the line at `range`, or nil when it is too long or does not parse.
