@@ -36,7 +36,7 @@ public enum EventStoreLocation {
                 path = String(url.dropFirst("sqlite://".count))
             } else if url.hasPrefix("sqlite:") {
                 path = String(url.dropFirst("sqlite:".count))
-            } else if url.contains("://") {
+            } else if CharacterSearch.contains(url, "://") {
                 throw EventStoreError(.unsupportedURL, "unknown store URL \(url); use sqlite:PATH or postgres://…")
             } else {
                 path = url

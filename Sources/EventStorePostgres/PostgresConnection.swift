@@ -100,7 +100,7 @@ final class PostgresConnection {
                          "connection refused", "no such file or directory",
                          "server closed the connection unexpectedly", "terminating connection due to administrator command"]
         let lowered = message.lowercased()
-        return transient.contains { lowered.contains($0) }
+        return transient.contains { CharacterSearch.contains(lowered, $0) }
     }
 
     var isBroken: Bool { PQstatus(handle) != CONNECTION_OK }
@@ -125,7 +125,8 @@ final class PostgresConnection {
     @discardableResult
     func execute(_ sql: String, _ parameters: [String?] = []) throws(PostgresFailure) -> PostgresResult {
         let copies: [UnsafeMutablePointer<CChar>?] = parameters.map { value in
-            value.map { strdup($0.contains("\0") ? $0.replacingNUL() : $0) }
+            // NUL is always a character of its own (UAX #29 GB4, GB5): a byte test finds it.
+            value.map { strdup($0.utf8.contains(0) ? $0.replacingNUL() : $0) }
         }
         defer { copies.forEach { free($0) } }
         let values: [UnsafePointer<CChar>?] = copies.map { $0.map { UnsafePointer($0) } }

@@ -21,14 +21,30 @@ enum MarkupSignature {
     /// text, four in a row of the needle are not. Every candidate is then compared in full, which
     /// also rejects the bytes that differ from the needle only in bit 0x20.
     static func contains(_ haystack: UnsafeBufferPointer<UInt8>, _ needle: StaticString) -> Bool {
+        contains(haystack, needle, or: nil)
+    }
+
+    /// Either needle, in one pass: both must begin with the same four bytes (they share the
+    /// search for candidates).
+    static func contains(_ haystack: UnsafeBufferPointer<UInt8>, _ needle: StaticString, or other: StaticString?) -> Bool {
         let count = needle.utf8CodeUnitCount
-        guard count > 0, haystack.count >= count, let base = haystack.baseAddress else { return false }
         let pattern = UnsafeBufferPointer(start: needle.utf8Start, count: count)
-        let last = haystack.count - count
-        @inline(__always) func matches(at index: Int) -> Bool {
+        let alternative = other.map { UnsafeBufferPointer(start: $0.utf8Start, count: $0.utf8CodeUnitCount) }
+        if let alternative {
+            precondition(count >= 4 && alternative.count >= 4 && alternative.prefix(4).elementsEqual(pattern.prefix(4)))
+        }
+        let shortest = min(count, alternative?.count ?? count)
+        guard count > 0, haystack.count >= shortest, let base = haystack.baseAddress else { return false }
+        let last = haystack.count - shortest
+        @inline(__always) func matches(_ pattern: UnsafeBufferPointer<UInt8>, at index: Int) -> Bool {
+            let count = pattern.count
+            guard index + count <= haystack.count else { return false }
             var matched = 0
             while matched < count, lowercased(base[index + matched]) == pattern[matched] { matched += 1 }
             return matched == count
+        }
+        @inline(__always) func matches(at index: Int) -> Bool {
+            matches(pattern, at: index) || alternative.map { matches($0, at: index) } ?? false
         }
         if count == 1, !(UInt8(ascii: "a")...UInt8(ascii: "z")).contains(pattern[0]) {
             return memchr(base, Int32(pattern[0]), haystack.count) != nil

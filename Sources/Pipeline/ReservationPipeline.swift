@@ -84,7 +84,8 @@ public final class ReservationPipeline {
         var diagnostics = message.diagnostics(textPartsOnly: true).map(Self.mimeDiagnostic)
 
         let signatures = verifier.verify(message, body: body)
-        var fromDomains = message.from.map(\.domain)
+        let from = message.from   // parsed once: the report keeps it too
+        var fromDomains = from.map(\.domain)
         if message.fromFieldCount > 1, fromDomains.count < message.fromFieldCount {
             fromDomains += Array(repeating: fromDomains.first ?? "", count: message.fromFieldCount - fromDomains.count)
         }
@@ -103,7 +104,7 @@ public final class ReservationPipeline {
                                                 message: trust.reason))
         }
         return MessageReport(
-            origin: origin, size: size, subject: message.subject, from: message.from, messageID: message.messageID,
+            origin: origin, size: size, subject: message.subject, from: from, messageID: message.messageID,
             date: message.date?.epochSeconds, signatures: signatures, trust: trust, items: items, diagnostics: diagnostics)
     }
 

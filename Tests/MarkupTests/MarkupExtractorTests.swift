@@ -57,12 +57,12 @@ import Testing
     /// The word-at-a-time search agrees with a plain one wherever the needle sits, in any case,
     /// next to the bytes that differ from its letters only in bit 0x20.
     @Test func signatureSearchMatchesPlainSearch() {
-        let alphabet = Array("itemscopeITEMSCOPEld+json<>\u{1C}\u{09}) a".utf8)
+        let alphabet = Array("itemscopeITEMSCOPEpropld+json<>\u{1C}\u{09}) a".utf8)
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<5_000 {
             var bytes = (0..<Int.random(in: 0..<40, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! }
             if Bool.random(using: &generator) {
-                let needle = Array(["itemScope", "ITEMSCOPE", "ld+JSON", "<Script"].randomElement(using: &generator)!.utf8)
+                let needle = Array(["itemScope", "ITEMSCOPE", "ItemProp", "ld+JSON", "<Script"].randomElement(using: &generator)!.utf8)
                 bytes.insert(contentsOf: needle, at: Int.random(in: 0...bytes.count, using: &generator))
             }
             let lower = String(decoding: bytes, as: UTF8.self).lowercased()
@@ -70,6 +70,9 @@ import Testing
                 let found = bytes.withUnsafeBufferPointer { MarkupSignature.contains($0, needle) }
                 #expect(found == lower.contains(needle.description), "\(String(decoding: bytes, as: UTF8.self).debugDescription) \(needle)")
             }
+            // Two needles with a common start, in one pass (Microdata's attributes).
+            let either = bytes.withUnsafeBufferPointer { MarkupSignature.contains($0, "itemscope", or: "itemprop") }
+            #expect(either == (lower.contains("itemscope") || lower.contains("itemprop")), "\(String(decoding: bytes, as: UTF8.self).debugDescription)")
         }
     }
 

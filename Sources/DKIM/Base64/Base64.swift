@@ -27,33 +27,43 @@ enum Base64 {
     /// The decoded bytes, or nil when a character is outside the alphabet, padding is
     /// misplaced, or the length is impossible. White space is skipped.
     static func decode(_ text: some StringProtocol) -> [UInt8]? {
+        var text = String(text)
+        return text.withUTF8 { decode(bytes: $0) }
+    }
+
+    static func decode(bytes: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
         var out: [UInt8] = []
+        out.reserveCapacity(bytes.count / 4 * 3 + 3)
         var accumulator: UInt32 = 0
         var count = 0
         var padding = 0
-        for symbol in text.utf8 {
-            switch symbol {
-            case 0x20, 0x09, 0x0D, 0x0A:
-                continue
-            case UInt8(ascii: "="):
-                padding += 1
-                guard padding <= 2 else { return nil }
-                continue
-            default:
-                guard padding == 0 else { return nil }   // data after padding
-                let value = decodeTable[Int(symbol)]
-                guard value >= 0 else { return nil }
-                accumulator = accumulator << 6 | UInt32(value)
-                count += 1
-                if count == 4 {
-                    out.append(UInt8(truncatingIfNeeded: accumulator >> 16))
-                    out.append(UInt8(truncatingIfNeeded: accumulator >> 8))
-                    out.append(UInt8(truncatingIfNeeded: accumulator))
-                    accumulator = 0
-                    count = 0
+        let valid = decodeTable.withUnsafeBufferPointer { table in
+            for symbol in bytes {
+                switch symbol {
+                case 0x20, 0x09, 0x0D, 0x0A:
+                    continue
+                case UInt8(ascii: "="):
+                    padding += 1
+                    guard padding <= 2 else { return false }
+                    continue
+                default:
+                    guard padding == 0 else { return false }   // data after padding
+                    let value = table[Int(symbol)]
+                    guard value >= 0 else { return false }
+                    accumulator = accumulator << 6 | UInt32(value)
+                    count += 1
+                    if count == 4 {
+                        out.append(UInt8(truncatingIfNeeded: accumulator >> 16))
+                        out.append(UInt8(truncatingIfNeeded: accumulator >> 8))
+                        out.append(UInt8(truncatingIfNeeded: accumulator))
+                        accumulator = 0
+                        count = 0
+                    }
                 }
             }
+            return true
         }
+        guard valid else { return nil }
         switch count {
         case 0: guard padding == 0 else { return nil }
         case 2:

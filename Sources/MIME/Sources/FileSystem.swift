@@ -31,10 +31,11 @@ package enum FileSystem {
         }
         defer { close(fd) }
         var info = stat()
-        let size = fstat(fd, &info) == 0 && info.st_mode & S_IFMT == S_IFREG ? Int(info.st_size) : 0
-        if fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
+        let known = fstat(fd, &info) == 0
+        if known, info.st_mode & S_IFMT == S_IFDIR {
             throw MessageSourceError(.unreadable, path: path, "is a directory")
         }
+        let size = known && info.st_mode & S_IFMT == S_IFREG ? Int(info.st_size) : 0
         return try readAll(fd, sizeHint: size, path: path)
     }
 

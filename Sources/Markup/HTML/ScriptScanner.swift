@@ -18,7 +18,7 @@ enum ScriptScanner {
 
     /// Only parts without Microdata: these attributes need the tree.
     static func needsTree(_ html: UnsafeBufferPointer<UInt8>) -> Bool {
-        MarkupSignature.contains(html, "itemscope") || MarkupSignature.contains(html, "itemprop")
+        MarkupSignature.contains(html, "itemscope", or: "itemprop")
     }
 
     private struct Scanner {

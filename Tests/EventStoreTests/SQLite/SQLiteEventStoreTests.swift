@@ -212,8 +212,22 @@ struct SQLiteEventStoreTests {
     @Test("store URLs", arguments: [
         ("postgres://db.example/reservoir", EventStoreError.Kind.unsupportedURL),
         ("ftp://x/y", EventStoreError.Kind.unsupportedURL),
+        ("x-a:b://c", EventStoreError.Kind.unsupportedURL),
+        ("file:/x://y", EventStoreError.Kind.unsupportedURL),
     ])
     func storeURL(url: String, kind: EventStoreError.Kind) {
         #expect(throws: EventStoreError(kind, "")) { _ = try EventStoreLocation.open(url) }
+    }
+
+    /// A plain path may hold colons and slashes; only "://" makes it a URL of an unknown kind,
+    /// found as `String.contains` finds it: a slash a combining mark is part of is not a slash.
+    @Test("searching by characters", arguments: [
+        ("ftp://x", "://", true), ("a:b://c", "://", true), ("://", "://", true), ("dir/a:b/c", "://", false),
+        (":/", "://", false), ("a:/b", "://", false), ("a:/\u{301}/b", "://", false), ("a://\u{301}b", "://", false),
+        ("", "://", false), ("caf\u{E9}", "e", false), ("Too many clients", "many", true),
+    ])
+    func characterSearch(text: String, needle: String, expected: Bool) {
+        #expect(CharacterSearch.contains(text, needle) == expected)
+        #expect(text.contains(needle) == expected)
     }
 }
