@@ -56,9 +56,13 @@ final class SQLiteDatabase {
                                flags: SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, failure: "cannot open \(path) for reading")
     }
 
+    /// SQLite's start-up sizes, set once before the first connection initializes the library.
+    private static let configured: Void = reservoir_sqlite_configure_small_start()
+
     /// `sqlite3_open_v2` with one connection per thread (`NOMUTEX`) and extended result codes;
     /// a failure becomes `.cannotOpen` with SQLite's reason after `failure`.
     private static func open(_ name: String, flags: Int32, failure: String) throws(EventStoreError) -> OpaquePointer {
+        _ = configured
         var db: OpaquePointer?
         let rc = sqlite3_open_v2(name, &db, flags | SQLITE_OPEN_NOMUTEX, nil)
         guard rc == SQLITE_OK, let db else {
