@@ -62,6 +62,7 @@ struct ScanCommand: ParsableCommand {
             do { known = try state.scannedFiles() } catch { throw CommandFailure.store(error.message) }
         }
         var skipped = 0
+        var output: [UInt8] = []
         var read: [ScannedFile] = []
         func flushRead() throws {
             guard let state, !read.isEmpty else { return }
@@ -77,22 +78,32 @@ struct ScanCommand: ParsableCommand {
                 progress.total -= 1
                 return true
             }
-            try scanner.scan(messages) { report in
+            try scanner.scan(messages, each: { report in
                 summary.add(report)
                 progress.add(bytes: report.size)
                 // A message whose reservations could not be stored is read again next time.
                 if let key = report.origin.stateKey, let stamp = report.origin.stamp,
                    !report.diagnostics.contains(where: { $0.stage == .store }) {
                     read.append(ScannedFile(key: key, size: stamp.size, modified: stamp.modified))
-                    if read.count >= Self.stateBatch { try flushRead() }
+                    if read.count >= Self.stateBatch {
+                        do { try flushRead() } catch {
+                            _ = Output.bytes(output)   // the group's banners so far, as before the failure
+                            throw error
+                        }
+                    }
                 }
+                // Written once per recorded group: one write(2) for up to 64 banners.
                 if json {
-                    Output.line(BannerRenderer.json(report))
+                    output += BannerRenderer.json(report).utf8
+                    output.append(0x0A)
                 } else {
-                    Output.write(renderer.render(report))
-                    Output.line("")
+                    output += renderer.render(report).utf8
+                    output.append(0x0A)
                 }
-            }
+            }, groupEnd: {
+                _ = Output.bytes(output)
+                output.removeAll(keepingCapacity: true)
+            })
         }
         try flushRead()
         summary.skippedUnchanged = skipped
