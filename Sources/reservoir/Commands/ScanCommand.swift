@@ -93,13 +93,8 @@ struct ScanCommand: ParsableCommand {
                     }
                 }
                 // Written once per recorded group: one write(2) for up to 64 banners.
-                if json {
-                    output += BannerRenderer.json(report).utf8
-                    output.append(0x0A)
-                } else {
-                    output += renderer.render(report).utf8
-                    output.append(0x0A)
-                }
+                output += (json ? BannerRenderer.json(report) : renderer.render(report)).utf8
+                output.append(0x0A)
             }, groupEnd: {
                 _ = Output.bytes(output)
                 output.removeAll(keepingCapacity: true)
