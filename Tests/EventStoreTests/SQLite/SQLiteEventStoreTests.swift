@@ -197,6 +197,23 @@ struct SQLiteEventStoreTests {
         #expect(try reopened.events().count == 1)
     }
 
+    @Test("a released store is closed and its WAL emptied: the next process has nothing to read back")
+    func closedStoreCheckpoints() throws {
+        let tmp = TemporaryStore(); defer { tmp.remove() }
+        func walBytes() -> Int {
+            ((try? FileManager.default.attributesOfItem(atPath: tmp.path + "-wal"))?[.size] as? NSNumber)?.intValue ?? 0
+        }
+        do {
+            let store = try tmp.open()
+            for n in 0..<20 {
+                _ = try store.apply(dinner(at: "2031-05-12T19:30:00", container: "C\(n)"), from: message("<\(n)@x>", date: 1000))
+            }
+            #expect(walBytes() > 0)
+        }
+        #expect(walBytes() == 0)
+        #expect(try tmp.open().events().count == 20)
+    }
+
     @Test("a store written by a newer schema is refused, not damaged")
     func newerSchema() throws {
         let tmp = TemporaryStore(); defer { tmp.remove() }
