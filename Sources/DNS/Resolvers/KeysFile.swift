@@ -16,15 +16,24 @@ public final class KeysFile: TXTResolver {
         case unreadable(path: String, errno: Int32)
     }
 
-    /// The file's bytes, and for each name (normalized) the lines that start with it, in
-    /// file order. A line's strings are read when its name is looked up: a filter run asks for
-    /// one or two names of a file that may hold hundreds.
+    /// The file's bytes; a line's strings are read when its name is looked up.
     private let bytes: [UInt8]
-    private let lines: [String: [Range<Int>]]
+    /// For each name (normalized), the lines that start with it, in file order: built at the
+    /// lookup after the first ``scansBeforeIndex``, which each scan the lines for their name.
+    /// A filter run asks for one or two names of a file that may hold hundreds, and indexing
+    /// them all (a string and a dictionary entry a name) was 0.5 million instructions of a
+    /// filter run on the bench's 33 KB file; a scan asks for thousands.
+    private var index: [String: [Range<Int>]]?
+    private var lookups = 0
+    static let scansBeforeIndex = 4
 
     /// How many non-comment lines could not be read.
     public var skippedLines: Int {
-        lines.values.joined().count { text(of: $0) == nil }
+        var skipped = 0
+        forEachRecordLine { _, line in
+            if text(of: line) == nil { skipped += 1 }
+        }
+        return skipped
     }
 
     public convenience init(text: String) {
@@ -37,26 +46,68 @@ public final class KeysFile: TXTResolver {
     }
 
     private init(bytes: [UInt8]) {
-        // Lines split on bytes (CR, LF or CRLF): a keys file is read by every filter run.
         self.bytes = bytes
-        // Filled in a local: appending through the stored property copied the whole index for
-        // every line.
-        var lines: [String: [Range<Int>]] = [:]
+    }
+
+    public func lookupTXT(_ name: String) -> TXTLookupResult {
+        let key = DomainName.normalized(name)
+        lookups += 1
+        let ranges: [Range<Int>]
+        if let index {
+            ranges = index[key] ?? []
+        } else if lookups > Self.scansBeforeIndex {
+            let built = buildIndex()
+            index = built
+            ranges = built[key] ?? []
+        } else {
+            ranges = lines(named: key)
+        }
+        let found = ranges.compactMap(text(of:))
+        return found.isEmpty ? .notFound : .found(found)
+    }
+
+    /// Calls `body` with the name and the whole of each line that is not blank or a comment, in
+    /// file order. Lines split on bytes (CR, LF or CRLF).
+    private func forEachRecordLine(_ body: (_ name: Range<Int>, _ line: Range<Int>) -> Void) {
         var start = 0
         while start < bytes.count {
             let end = Self.lineEnd(bytes, from: start)
             defer { start = end + 1 }
             let nameStart = Self.skippingBlanks(bytes, from: start, to: end)
             guard nameStart < end, bytes[nameStart] != UInt8(ascii: ";"), bytes[nameStart] != UInt8(ascii: "#") else { continue }
-            let name = bytes[nameStart..<Self.wordEnd(bytes, from: nameStart, to: end)]
-            lines[DomainName.normalized(String(decoding: name, as: UTF8.self)), default: []].append(start..<end)
+            body(nameStart..<Self.wordEnd(bytes, from: nameStart, to: end), start..<end)
         }
-        self.lines = lines
     }
 
-    public func lookupTXT(_ name: String) -> TXTLookupResult {
-        let found = (lines[DomainName.normalized(name)] ?? []).compactMap(text(of:))
-        return found.isEmpty ? .notFound : .found(found)
+    private func buildIndex() -> [String: [Range<Int>]] {
+        // Filled in a local: appending through a stored property copied the whole index for
+        // every line.
+        var index: [String: [Range<Int>]] = [:]
+        forEachRecordLine { name, line in
+            index[DomainName.normalized(String(decoding: bytes[name], as: UTF8.self)), default: []].append(line)
+        }
+        return index
+    }
+
+    /// The lines whose name normalizes to `key`, in file order, without building the index: an
+    /// ASCII name is compared byte by byte, folded as `DomainName.normalized` folds it.
+    private func lines(named key: String) -> [Range<Int>] {
+        let target = Array(key.utf8)
+        var found: [Range<Int>] = []
+        forEachRecordLine { name, line in
+            var end = name.upperBound
+            while end > name.lowerBound, bytes[end - 1] == UInt8(ascii: ".") { end -= 1 }
+            let ascii = !bytes[name].contains { $0 >= 0x80 }
+            let same: Bool
+            if ascii {
+                same = end - name.lowerBound == target.count
+                    && zip(bytes[name.lowerBound..<end], target).allSatisfy { ($0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0) == $1 }
+            } else {
+                same = DomainName.normalized(String(decoding: bytes[name], as: UTF8.self)) == key
+            }
+            if same { found.append(line) }
+        }
+        return found
     }
 
     /// The record text of the line at `range`, or nil when it is too long or does not parse.

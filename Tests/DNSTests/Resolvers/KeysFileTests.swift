@@ -61,6 +61,26 @@ import Testing
         #expect(file.skippedLines == 0)
     }
 
+    /// The first lookups scan the lines, later ones use an index: both find the same records,
+    /// non-ASCII names (folded by Unicode rules) included.
+    @Test func scannedAndIndexedLookupsAgree() {
+        let file = KeysFile(text: """
+            Sel._domainKey.Exämple.COM. TXT "a"
+            \u{212A}ey._domainkey.example.com TXT "kelvin"
+            sel._domainkey.example.com TXT "b"
+            ; sel._domainkey.example.com TXT "comment"
+            sel._domainkey.EXÄMPLE.com TXT "c"
+            """)
+        let questions = ["sel._domainkey.exämple.com", "SEL._DOMAINKEY.EXÄMPLE.COM.", "sel._domainkey.example.com.",
+                         "key._domainkey.example.com", "sel._domainkey.example", "sel._domainkey.example.com.."]
+        let expected: [TXTLookupResult] = [.found(["a", "c"]), .found(["a", "c"]), .found(["b"]),
+                                           .found(["kelvin"]), .notFound, .found(["b"])]
+        for pass in 0..<3 {
+            #expect(questions.map(file.lookupTXT) == expected, "pass \(pass)")
+        }
+        #expect(file.skippedLines == 0)
+    }
+
     /// Read whole whatever its size: the record after 100 KB of comments is found, from a
     /// regular file (sized by fstat) and from a pipe (read in steps).
     @Test func largeFilesAreReadToTheEnd() throws {
