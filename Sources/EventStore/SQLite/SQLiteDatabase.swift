@@ -203,7 +203,7 @@ final class SQLiteDatabase {
 /// It keeps no reference to its `SQLiteDatabase`: the connection caches its statements, and a
 /// statement holding the connection made a cycle that was never released, so the connection was
 /// never closed. Unclosed, it left its WAL behind for the next process to read back into the
-/// index at open (a filter run took 1.2 ms longer on a store a scan had just written). Closed,
+/// index at open (a filter run took 1.3 ms longer on a store a scan had just written). Closed,
 /// SQLite checkpoints and empties the WAL (sqlite.org/wal.html); `sqlite3_close_v2` keeps the
 /// connection until its last statement is finalized, so a statement never outlives it.
 final class SQLiteStatement {
