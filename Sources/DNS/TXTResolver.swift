@@ -28,7 +28,22 @@ enum DomainName {
             return text
         }
         while bytes.last == UInt8(ascii: ".") { bytes.removeLast() }
-        for i in bytes.indices where bytes[i] >= 0x41 && bytes[i] <= 0x5A { bytes[i] |= 0x20 }
+        for i in bytes.indices { bytes[i] = folded(bytes[i]) }
         return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Whether the ASCII name `name` normalizes to `key` (a normalized name's bytes), decided
+    /// without building its normalized form; nil when `name` is not ASCII.
+    static func asciiName(_ name: ArraySlice<UInt8>, normalizesTo key: [UInt8]) -> Bool? {
+        guard !name.contains(where: { $0 >= 0x80 }) else { return nil }
+        var end = name.endIndex
+        while end > name.startIndex, name[end - 1] == UInt8(ascii: ".") { end -= 1 }
+        return end - name.startIndex == key.count && zip(name[..<end], key).allSatisfy { folded($0) == $1 }
+    }
+
+    /// An ASCII capital letter made small; every other byte unchanged.
+    @inline(__always)
+    private static func folded(_ byte: UInt8) -> UInt8 {
+        byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
     }
 }

@@ -90,21 +90,13 @@ public final class KeysFile: TXTResolver {
     }
 
     /// The lines whose name normalizes to `key`, in file order, without building the index: an
-    /// ASCII name is compared byte by byte, folded as `DomainName.normalized` folds it.
+    /// ASCII name is compared on its bytes, folded as `DomainName.normalized` folds it.
     private func lines(named key: String) -> [Range<Int>] {
         let target = Array(key.utf8)
         var found: [Range<Int>] = []
         forEachRecordLine { name, line in
-            var end = name.upperBound
-            while end > name.lowerBound, bytes[end - 1] == UInt8(ascii: ".") { end -= 1 }
-            let ascii = !bytes[name].contains { $0 >= 0x80 }
-            let same: Bool
-            if ascii {
-                same = end - name.lowerBound == target.count
-                    && zip(bytes[name.lowerBound..<end], target).allSatisfy { ($0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0) == $1 }
-            } else {
-                same = DomainName.normalized(String(decoding: bytes[name], as: UTF8.self)) == key
-            }
+            let same = DomainName.asciiName(bytes[name], normalizesTo: target)
+                ?? (DomainName.normalized(String(decoding: bytes[name], as: UTF8.self)) == key)
             if same { found.append(line) }
         }
         return found
