@@ -75,6 +75,9 @@ public struct RawMessage: Sendable {
     public var origin: MessageOrigin
     /// A message larger than ``Limits/wholeMessageBytes``: read in pieces when analysed.
     public var file: MessageFile?
+    /// Found but not read yet (``MessageSource/skipping(_:deferringReads:)``): ``file`` names
+    /// it, and ``readingDeferred()`` reads it.
+    var isDeferred = false
 
     /// Size of the message in bytes.
     public var size: Int { file?.size ?? bytes.count }
@@ -103,6 +106,15 @@ public struct RawMessage: Sendable {
             }
             return RawMessage(bytes: try FileSystem.readAll(fd, sizeHint: file.size, path: origin.path ?? "-"), origin: origin)
         }
+    }
+
+    /// The message itself when a source deferred reading it (the thread that analyses it reads
+    /// it, a scan's worker rather than the thread listing the files): read as the source would
+    /// have, whole or left in its large file. Nil when the file can no longer be read, a
+    /// message the source would have skipped.
+    public func readingDeferred() -> RawMessage? {
+        guard isDeferred, let file, case .path(let path) = file.location else { return self }
+        return try? Self.read(path: path, origin: origin)   // origin.stamp: found with the file
     }
 
     /// A message file: read whole up to ``Limits/wholeMessageBytes``, left in its file beyond.
@@ -208,7 +220,7 @@ public struct MessageSource: Sequence, Sendable {
     /// file's ``MessageOrigin/stateKey`` and stamp. Mbox files are always read.
     public typealias UnchangedTest = (_ key: String, _ stamp: FileStamp) -> Bool
 
-    public func makeIterator() -> Iterator { Iterator(entries: entries, isUnchanged: nil) }
+    public func makeIterator() -> Iterator { Iterator(entries: entries, isUnchanged: nil, defersReading: false) }
 
     /// How many messages the sequence holds (files found, plus every message of each mbox).
     public var count: Int {
@@ -221,14 +233,18 @@ public struct MessageSource: Sequence, Sendable {
     }
 
     /// The messages, skipping files `isUnchanged` recognises.
-    public func skipping(_ isUnchanged: @escaping UnchangedTest) -> AnySequence<RawMessage> {
+    /// With `deferringReads`, message files are only found, not read: each comes as a
+    /// placeholder that ``RawMessage/readingDeferred()`` reads, so that a scan's workers read
+    /// the files they analyse (mbox messages, already read, come whole).
+    public func skipping(_ isUnchanged: @escaping UnchangedTest, deferringReads: Bool = false) -> AnySequence<RawMessage> {
         let entries = entries
-        return AnySequence { Iterator(entries: entries, isUnchanged: isUnchanged) }
+        return AnySequence { Iterator(entries: entries, isUnchanged: isUnchanged, defersReading: deferringReads) }
     }
 
     public struct Iterator: IteratorProtocol {
         let entries: [Entry]
         let isUnchanged: UnchangedTest?
+        let defersReading: Bool
         var entryIndex = 0
         var mboxIndex = 0
 
@@ -239,6 +255,11 @@ public struct MessageSource: Sequence, Sendable {
                     entryIndex += 1
                     let origin = MessageOrigin(path: path, maildirFlags: flags, stamp: FileStamp.of(path))
                     if let isUnchanged, let stamp = origin.stamp, let key = origin.stateKey, isUnchanged(key, stamp) { continue }
+                    if defersReading, let stamp = origin.stamp {
+                        var message = RawMessage(file: MessageFile(.path(path), size: Int(stamp.size)), origin: origin)
+                        message.isDeferred = true
+                        return message
+                    }
                     guard var message = try? RawMessage.read(path: path, origin: origin) else { continue }
                     message.origin.stamp = origin.stamp ?? FileStamp.of(path)
                     return message

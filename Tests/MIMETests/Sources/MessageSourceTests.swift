@@ -100,6 +100,29 @@ import Testing
         #expect(Array(try MessageSource(path: root.path)).map { Message(bytes: $0.bytes).subject } == ["1", "2"])
     }
 
+    @Test("deferred reads give the messages an eager read gives, and skip a file gone before it is read")
+    func deferredReads() throws {
+        let root = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        try write("Subject: a\r\n\r\nfirst\r\n", to: root.appendingPathComponent("new/100.host"))
+        try write("Subject: b\n\nsecond", to: root.appendingPathComponent("cur/200.host:2,S"))
+        try write("Subject: c\n\nthird", to: root.appendingPathComponent("cur/300.host:2,"))
+        let source = try MessageSource(path: root.path)
+        let eager = Array(source)
+        let deferred = Array(source.skipping({ _, _ in false }, deferringReads: true))
+        #expect(deferred.map(\.bytes) == [[], [], []])   // found, not read
+        #expect(deferred.map(\.size) == eager.map(\.bytes.count))
+        let read = deferred.compactMap { $0.readingDeferred() }
+        #expect(read.map(\.bytes) == eager.map(\.bytes))
+        #expect(read.map(\.origin) == eager.map(\.origin))
+        #expect(read.allSatisfy { $0.file == nil })
+        // Reading again is harmless: a message already read is itself.
+        #expect(read[0].readingDeferred()?.bytes == eager[0].bytes)
+
+        try FileManager.default.removeItem(at: root.appendingPathComponent("cur/300.host:2,"))
+        #expect(deferred[2].readingDeferred() == nil)
+    }
+
     @Test func maildirFlagNames() {
         #expect(MessageSource.maildirFlags("123.host,S=10:2,RS") == "RS")
         #expect(MessageSource.maildirFlags("123.host;2,") == "")
