@@ -13,8 +13,11 @@ public import MIME
 public struct MessageScanner {
     /// Messages queued but not yet recorded, per worker: bounds the reports held, and the
     /// memory of a source that does not defer reading (a deferring one queues placeholders,
-    /// and each worker holds only the message it analyses).
-    public static let messagesInFlightPerWorker = 32
+    /// and each worker holds only the message it analyses). Enough for the workers to go on
+    /// while the calling thread is held up: a commit that checkpoints the store's WAL takes
+    /// it 10–15 ms (two fdatasyncs), the time two workers analyse a hundred messages; with 32
+    /// per worker they ran dry at every checkpoint.
+    public static let messagesInFlightPerWorker = 256
 
     public let workers: [ReservationPipeline]
     public let recorder: ReservationPipeline
