@@ -205,7 +205,7 @@ final class ScanQueue: @unchecked Sendable {
 
     func finish(_ index: Int, _ report: MessageReport?) {
         pthread_mutex_lock(&lock)
-        done[index] = report
+        done[index] = .some(report)   // kept even when nil: "could not be read" is an answer
         if awaited == index { pthread_cond_signal(&resultReady) }
         pthread_mutex_unlock(&lock)
     }
