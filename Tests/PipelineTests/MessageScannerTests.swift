@@ -6,19 +6,13 @@ import Testing
 @Suite struct MessageScannerTests {
     struct Stop: Error {}
 
-    /// A copy of the sample Maildir's files in a fresh directory, removed by the caller.
-    func sampleCopy() throws -> URL {
+    /// A copy of the sample Maildir in a fresh directory; the caller removes `root`.
+    func sampleCopy() throws -> (root: URL, maildir: URL) {
         let root = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("reservoir-scanner-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        for folder in ["cur", "new"] {
-            let source = Samples.maildir.appendingPathComponent(folder)
-            let target = root.appendingPathComponent(folder)
-            try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
-            for name in try FileManager.default.contentsOfDirectory(atPath: source.path) where !name.hasPrefix(".") {
-                try FileManager.default.copyItem(at: source.appendingPathComponent(name), to: target.appendingPathComponent(name))
-            }
-        }
-        return root
+        let maildir = root.appendingPathComponent("Maildir")
+        try FileManager.default.copyItem(at: Samples.maildir, to: maildir)
+        return (root, maildir)
     }
 
     /// Yields the placeholders of `base`, deleting the file of the one at `vanishing` once it is
@@ -41,9 +35,9 @@ import Testing
     @Test("the workers read the files they analyse, report in source order, and skip a file gone before its worker reads it",
           arguments: [1, 2])
     func deferredReadsInOrder(workers: Int) throws {
-        let root = try sampleCopy()
+        let (root, maildir) = try sampleCopy()
         defer { try? FileManager.default.removeItem(at: root) }
-        let source = try MessageSource(path: root.path)
+        let source = try MessageSource(path: maildir.path)
         let expected = Array(source).compactMap(\.origin.path)
         #expect(expected.count > 3)
 

@@ -108,37 +108,14 @@ struct BodyCanonicalizer {
     /// Where the ordinary content of the line at `start` stops, and the index after its line
     /// break when it stops at one (LF or CRLF); `next` is -1 when the stop is for the rules
     /// (white space but a lone SP between ordinary bytes, relaxed; a CR or the piece's end).
-    /// Sixteen bytes at a time are compared with the bound as a vector; then the first byte
-    /// below it is found exactly, eight bytes at a time: per byte, `(byte | 0x80) - bound`
-    /// borrows from nothing, so its high bit, or the byte's own, says the byte is at least the
-    /// bound. The line break of a base64 line is found without a branch per byte.
+    /// The line break of a base64 line is found without a branch per byte (`firstBelow`).
     @inline(__always)
     private func scanLine(_ base: UnsafePointer<UInt8>, count: Int, from start: Int) -> (stop: Int, next: Int) {
         let lowest: UInt8 = relaxed ? 0x21 : 0x0E
-        let limit = SIMD16<UInt8>(repeating: lowest)
-        let bound = 0x0101_0101_0101_0101 &* UInt64(lowest)
-        let high: UInt64 = 0x8080_8080_8080_8080
         var j = start
         while true {
-            while j &+ 16 <= count {
-                if any(UnsafeRawPointer(base + j).loadUnaligned(as: SIMD16<UInt8>.self) .< limit) { break }
-                j &+= 16
-            }
-            var q = -1
-            while j &+ 8 <= count {
-                let word = UnsafeRawPointer(base + j).loadUnaligned(as: UInt64.self)
-                let below = ~((((word | high) &- bound) | word) & high) & high
-                if below != 0 {
-                    q = j &+ (below.trailingZeroBitCount &>> 3)
-                    break
-                }
-                j &+= 8
-            }
-            if q < 0 {
-                while j < count, base[j] >= lowest { j &+= 1 }
-                guard j < count else { return (count, -1) }
-                q = j
-            }
+            let q = Self.firstBelow(base, count: count, from: j, lowest: lowest)
+            guard q < count else { return (count, -1) }
             let byte = base[q]
             if byte == 0x0A { return (q, q &+ 1) }
             guard q &+ 1 < count else { return (q, -1) }   // what follows is in the next piece
@@ -157,57 +134,56 @@ struct BodyCanonicalizer {
         }
     }
 
+    /// The index of the first byte at or after `start` below `lowest` (CR, LF, SP and HTAB are
+    /// all below 0x21, CR and LF below 0x0E), or `count`. Sixteen bytes at a time are compared
+    /// with the bound as a vector; then the first byte below it is found exactly, eight bytes at
+    /// a time: per byte, `(byte | 0x80) - bound` borrows from nothing, so its high bit, or the
+    /// byte's own, says the byte is at least the bound.
+    @inline(__always)
+    static func firstBelow(_ base: UnsafePointer<UInt8>, count: Int, from start: Int, lowest: UInt8) -> Int {
+        let limit = SIMD16<UInt8>(repeating: lowest)
+        let bound = 0x0101_0101_0101_0101 &* UInt64(lowest)
+        let high: UInt64 = 0x8080_8080_8080_8080
+        var j = start
+        while j &+ 16 <= count {
+            if any(UnsafeRawPointer(base + j).loadUnaligned(as: SIMD16<UInt8>.self) .< limit) { break }
+            j &+= 16
+        }
+        while j &+ 8 <= count {
+            let word = UnsafeRawPointer(base + j).loadUnaligned(as: UInt64.self)
+            let below = ~((((word | high) &- bound) | word) & high) & high
+            if below != 0 { return j &+ (below.trailingZeroBitCount &>> 3) }
+            j &+= 8
+        }
+        while j < count, base[j] >= lowest { j &+= 1 }
+        return j
+    }
+
     /// The index of the first byte at or after `start` that canonicalization must look at
-    /// (CR, LF and, when relaxed, SP and HTAB), or the end. All of those bytes are below 0x21
-    /// (below 0x0E for simple): sixteen bytes at a time are compared with the bound as a vector,
-    /// then eight at a time, a word with no byte below the bound holding none of them ("determine
-    /// if a word has a byte less than n", Bit Twiddling Hacks). Words that do are looked at byte
-    /// by byte. Base64 and most text lines go by in vectors.
+    /// (CR, LF and, when relaxed, SP and HTAB), or the end: the bytes below the bound
+    /// (`firstBelow`) are looked at one by one, other control bytes being content.
     /// The run must not start at white space: a run begins where a byte was not special, and a
     /// lone SP inside it is kept only when an ordinary byte follows.
     @inline(__always)
     static func firstSpecial(_ buffer: UnsafeBufferPointer<UInt8>, from start: Int, relaxed: Bool) -> Int {
         guard let base = buffer.baseAddress else { return start }
         let count = buffer.count
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
         let lowest: UInt8 = relaxed ? 0x21 : 0x0E
-        let bound = ones &* UInt64(lowest)
         var j = start
-        let limit = SIMD16<UInt8>(repeating: lowest)
-        while j &+ 16 <= count {
-            let vector = UnsafeRawPointer(base + j).loadUnaligned(as: SIMD16<UInt8>.self)
-            if any(vector .< limit) { break }
-            j &+= 16
-        }
-        while j < count {
-            var end = min(j + 8, count)
-            if j + 8 <= count {
-                let word = UnsafeRawPointer(base + j).loadUnaligned(as: UInt64.self)
-                let below = (word &- bound) & ~word & highs
-                if below == 0 {
-                    j += 8
-                    continue
-                }
-                // The lowest flagged byte is the first one below the bound (a borrow only
-                // flags bytes above a true one, little-endian): go straight to it.
-                j += below.trailingZeroBitCount >> 3
-                end = j + 1
+        while true {
+            j = firstBelow(base, count: count, from: j, lowest: lowest)
+            guard j < count else { return count }
+            let b = base[j]
+            if b == 0x0D || b == 0x0A || b == 0x09 && relaxed { return j }
+            if b == 0x20 && relaxed {
+                // One SP between two ordinary bytes stays as it is (§3.4.4 only shortens
+                // runs and drops them at line ends): part of the run, like the words around it.
+                guard j > start, j + 1 < count else { return j }
+                let next = base[j + 1]
+                if next == 0x20 || next == 0x09 || next == 0x0D || next == 0x0A { return j }
             }
-            while j < end {
-                let b = base[j]
-                if b == 0x0D || b == 0x0A || b == 0x09 && relaxed { return j }
-                if b == 0x20 && relaxed {
-                    // One SP between two ordinary bytes stays as it is (§3.4.4 only shortens
-                    // runs and drops them at line ends): part of the run, like the words around it.
-                    guard j > start, j + 1 < count else { return j }
-                    let next = base[j + 1]
-                    if next == 0x20 || next == 0x09 || next == 0x0D || next == 0x0A { return j }
-                }
-                j += 1
-            }
+            j += 1
         }
-        return count
     }
 
     mutating func feed(_ byte: UInt8) {
