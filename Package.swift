@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "DKIM", targets: ["DKIM"]),
         .library(name: "Markup", targets: ["Markup"]),
         .library(name: "Reservations", targets: ["Reservations"]),
+        .library(name: "Trust", targets: ["Trust"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -50,12 +51,14 @@ let package = Package(
         .target(name: "EventStore", dependencies: ["Reservations", "Markup", "CSQLite"], swiftSettings: strictSettings),
         .target(name: "EventStorePostgres", dependencies: ["EventStore", "CLibPQ", "CLibPQLoader"], swiftSettings: strictSettings),
         .target(name: "ICalendar", dependencies: ["EventStore", "Reservations"], swiftSettings: strictSettings),
+        // Who may put events on the calendar: the policy and the signed view it reads.
+        .target(name: "Trust", dependencies: ["MIME", "DKIM"], swiftSettings: strictSettings),
         .target(name: "Pipeline",
-                dependencies: ["MIME", "DNS", "DKIM", "Markup", "Reservations", "EventStore", "ICalendar"],
+                dependencies: ["MIME", "DNS", "DKIM", "Markup", "Reservations", "EventStore", "ICalendar", "Trust"],
                 swiftSettings: strictSettings),
         // What the programs share without the argument parser: the pipeline built from plain
         // settings, output and exit codes, the filter hook.
-        .target(name: "CommandCore", dependencies: ["Pipeline", "EventStorePostgres"], swiftSettings: strictSettings),
+        .target(name: "CommandCore", dependencies: ["Pipeline", "Trust", "EventStorePostgres"], swiftSettings: strictSettings),
         .executableTarget(name: "reservoir",
                           dependencies: ["CommandCore", "Pipeline", "EventStorePostgres", "CMalloc",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],
@@ -80,7 +83,7 @@ let package = Package(
         .testTarget(name: "EventStorePostgresTests", dependencies: ["EventStorePostgres", "EventStore", "PostgresTestSupport"],
                     swiftSettings: strictSettings),
         .testTarget(name: "ICalendarTests", dependencies: ["ICalendar", "EventStore", "Reservations", "Markup"], swiftSettings: strictSettings),
-        .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "MIME", "DNS", "DKIM", "Reservations", "EventStore"],
+        .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Trust", "MIME", "DNS", "DKIM", "Reservations", "EventStore"],
                     swiftSettings: strictSettings),
         .testTarget(name: "ReservoirCLITests", dependencies: ["reservoir", "reservoir-filter", "PostgresTestSupport"], exclude: ["Extraction"],
                     swiftSettings: strictSettings),

@@ -4,6 +4,7 @@ package import MIME
 package import EventStore
 import EventStorePostgres
 package import Pipeline
+import Trust
 
 /// Builds the pipeline from the common settings and maps environment failures to exit codes
 /// (sysexits.h), in one place.
@@ -23,10 +24,22 @@ package struct CommandRunner {
             allowed += TrustPolicy.allowedDomains(fromFileText: text)
         }
         let trust = TrustPolicy(allowedDomains: allowed, allowAnyDomain: policy?.allowAnyDomain ?? false,
-                                allowUnverified: policy?.allowUnverified ?? false, publicSuffixes: PublicSuffixList.load())
+                                allowUnverified: policy?.allowUnverified ?? false, publicSuffixes: PublicSuffixList.load(),
+                                recipients: try Self.recipients(policy?.me ?? []))
         let eventStore = try store.map { try Self.openStore(at: $0) }
         pipeline = ReservationPipeline(resolver: resolver, policy: trust, store: eventStore, now: now, includePast: includePast)
         self.keys = keys
+    }
+
+    /// `--me` values checked: an address (`local@domain`) or a whole domain (`@domain`).
+    static func recipients(_ values: [String]) throws(UsageError) -> [String] {
+        for value in values {
+            let at = value.split(separator: "@", omittingEmptySubsequences: false)
+            guard at.count == 2, !at[1].isEmpty, !at[1].contains(" ") else {
+                throw UsageError("--me takes an address (you@example.org) or a whole domain (@example.org); got \(value)")
+            }
+        }
+        return values
     }
 
     /// The time `--now` pins (ISO 8601 with an offset), or the system clock without it.

@@ -54,6 +54,7 @@ package struct FilterHook {
                 case "--dns-timeout": guard let n = Int(value) else { return nil }; hook.keys.dnsTimeout = n
                 case "--allow-domain": hook.policy.allowDomain.append(value)
                 case "--allowed-domains": hook.policy.allowedDomainsFile = value
+                case "--me": hook.policy.me.append(value)
                 case "--store": hook.store = value
                 case "--now": hook.now = value
                 case "--authserv-id": hook.authservID = value

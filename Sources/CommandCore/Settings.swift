@@ -16,16 +16,20 @@ package struct KeySettings {
 }
 
 /// The trust policy switches (see docs/USAGE.md): `--allow-domain`, `--allowed-domains`,
-/// `--allow-any-domain`, `--allow-unverified`.
+/// `--me`, `--allow-any-domain`, `--allow-unverified`.
 package struct PolicySettings {
     package var allowDomain: [String] = []
     package var allowedDomainsFile: String?
+    /// The user's addresses (`--me`): markup must come in a message whose signed To or Cc names one.
+    package var me: [String] = []
     package var allowAnyDomain = false
     package var allowUnverified = false
 
-    package init(allowDomain: [String] = [], allowedDomainsFile: String? = nil, allowAnyDomain: Bool = false, allowUnverified: Bool = false) {
+    package init(allowDomain: [String] = [], allowedDomainsFile: String? = nil, me: [String] = [],
+                 allowAnyDomain: Bool = false, allowUnverified: Bool = false) {
         self.allowDomain = allowDomain
         self.allowedDomainsFile = allowedDomainsFile
+        self.me = me
         self.allowAnyDomain = allowAnyDomain
         self.allowUnverified = allowUnverified
     }

@@ -25,6 +25,8 @@ public struct DKIMVerification: Sendable {
     public var signedHeaders: [String]
     /// Size of the public key in bits, once the key was read.
     public var keyBits: Int?
+    /// The `c=` tag, once the signature was read: how the signed view reads header and body.
+    public var canonicalization: DKIMCanonicalization?
 
     public init(result: DKIMResult, reason: String, domain: String = "", selector: String = "", algorithm: String = "",
                 identity: String? = nil, testing: Bool = false, bodyLength: Int? = nil, coversWholeBody: Bool = true,

@@ -2,6 +2,7 @@ public import MIME
 public import DKIM
 public import Reservations
 public import EventStore
+public import Trust
 
 /// Everything Reservoir learned about one message: what it is, who vouched for it, which
 /// reservations it carries, and what they did to the store.
@@ -10,6 +11,8 @@ public struct MessageReport: Sendable {
     /// Size of the message in bytes.
     public var size: Int
     public var subject: String?
+    /// Whether the vouching signature covers the Subject; nil when no signature vouched.
+    public var subjectSigned: Bool?
     /// The From addresses (more than one is suspicious and never trusted).
     public var from: [MailboxAddress]
     public var messageID: String?

@@ -5,6 +5,7 @@ import Glibc
 import Markup
 import Reservations
 public import EventStore
+public import Trust
 
 /// Runs one message through every stage: MIME → DKIM → markup → reservations → trust →
 /// store. Never throws for malformed mail; environment failures (the store) are reported in
@@ -84,34 +85,41 @@ public final class ReservationPipeline {
         var diagnostics = message.diagnostics(textPartsOnly: true).map(Self.mimeDiagnostic)
 
         let signatures = verifier.verify(message, body: body)
+        var wholeMessage = true
+        if case .file = body { wholeMessage = false }
         let from = message.from   // parsed once: the report keeps it too
-        var fromDomains = from.map(\.domain)
-        if message.fromFieldCount > 1, fromDomains.count < message.fromFieldCount {
-            fromDomains += Array(repeating: fromDomains.first ?? "", count: message.fromFieldCount - fromDomains.count)
-        }
-        let trust = policy.decide(signatures: signatures, fromDomains: fromDomains)
+        let trust = policy.decide(message, from: from, signatures: signatures, wholeMessage: wholeMessage)
 
-        let extraction = readReservations(message)
+        // Trusted markup is read the way the vouching signature reads the message; everything
+        // else (untrusted, or --allow-unverified) from the message as it is, for display.
+        let extraction = readReservations(trust.signedView?.message ?? message)
         diagnostics += extraction.diagnostics
         let items = extraction.reservations.map {
             ReportedReservation(reservation: $0, event: CalendarEvent($0), change: nil)
         }
         if !items.isEmpty, !trust.trusted {
-            // RFC 6376 §8.2: a valid signature with l= shorter than the body leaves the rest
-            // unsigned; its own code so a sender can see why the markup was not taken.
-            let partial = signatures.contains { $0.result == .pass && !$0.coversWholeBody }
-            diagnostics.append(ReportDiagnostic(stage: .trust, code: partial ? "untrusted-partial-signature" : "untrusted",
-                                                message: trust.reason))
+            // Each refusal has its own code, so a sender can see why the markup was not taken.
+            let code = trust.refusal.map { "untrusted-" + $0.code } ?? "untrusted"
+            diagnostics.append(ReportDiagnostic(stage: .trust, code: code, message: trust.reason))
+        }
+        var subjectSigned: Bool?
+        if let view = trust.signedView {
+            subjectSigned = !view.hasUnsignedSubject
+            if view.hasUnsignedSubject {
+                diagnostics.append(ReportDiagnostic(stage: .trust, code: "unsigned-subject",
+                                                    message: "the Subject is not covered by the DKIM signature; anyone could have written it"))
+            }
         }
         return MessageReport(
-            origin: origin, size: size, subject: message.subject, from: from, messageID: message.messageID,
-            date: message.date?.epochSeconds, signatures: signatures, trust: trust, items: items, diagnostics: diagnostics)
+            origin: origin, size: size, subject: message.subject, subjectSigned: subjectSigned, from: from,
+            messageID: message.messageID, date: message.date?.epochSeconds, signatures: signatures, trust: trust,
+            items: items, diagnostics: diagnostics)
     }
 
     /// The report of a message that could not be read: nothing in it is trusted.
     private func unread(_ raw: RawMessage, _ problem: ReportDiagnostic) -> MessageReport {
-        MessageReport(origin: raw.origin, size: raw.size, subject: nil, from: [], messageID: nil, date: nil, signatures: [],
-                      trust: policy.decide(signatures: [], fromDomains: []), items: [], diagnostics: [problem])
+        MessageReport(origin: raw.origin, size: raw.size, subject: nil, subjectSigned: nil, from: [], messageID: nil, date: nil,
+                      signatures: [], trust: policy.decide(signatures: [], fromDomains: []), items: [], diagnostics: [problem])
     }
 
     /// Applies a report's trusted reservations to the store, in message order; store failures

@@ -4,6 +4,7 @@ import DKIM
 @testable import EventStore
 import Reservations
 @testable import Pipeline
+import Trust
 
 @Suite("The whole pipeline on the sample Maildir")
 struct ReservationPipelineTests {

@@ -3,6 +3,7 @@ import DNS
 import MIME
 import EventStore
 @testable import Pipeline
+import Trust
 
 /// The project's sample Maildir, found from this file's location.
 enum Samples {

@@ -3,6 +3,7 @@ import Testing
 import DKIM
 import MIME
 @testable import Pipeline
+import Trust
 import Reservations
 
 /// The trust rules against the forgeries issue "Reliability and security" lists: each case is
@@ -91,7 +92,7 @@ struct PartialSignatureTests {
         // Simple body canonicalization: the signed length is the body's length with CRLF line ends.
         let length = signedBody.replacingOccurrences(of: "\n", with: "\r\n").utf8.count
         let field = try signer.sign(unsigned, domain: "epicsteak.example", selector: "s2026",
-                                    headers: ["From", "To", "Subject", "Date", "Message-ID", "Content-Type"],
+                                    headers: ["From", "To", "Subject", "Date", "Message-ID", "MIME-Version", "Content-Type"],
                                     canonicalization: try #require(DKIMCanonicalization(tag: "relaxed/simple")),
                                     timestamp: Samples.now - 3600, expiration: nil, bodyLength: length)
         return RawMessage(bytes: Array((field + header + signedBody + appended).utf8), origin: MessageOrigin())

@@ -35,6 +35,15 @@ public enum DKIMCanonicalization: Sendable, Equatable {
         }
     }
 
-    var relaxedHeader: Bool { self == .relaxedSimple || self == .relaxedRelaxed }
-    var relaxedBody: Bool { self == .simpleRelaxed || self == .relaxedRelaxed }
+    public var relaxedHeader: Bool { self == .relaxedSimple || self == .relaxedRelaxed }
+    public var relaxedBody: Bool { self == .simpleRelaxed || self == .relaxedRelaxed }
+
+    /// `bytes[range]` as the body canonicalization hashes it (RFC 6376 §3.4.3, §3.4.4): what
+    /// the signature vouches for, for a reader that must see the body the way it does.
+    public static func canonicalBody(_ bytes: [UInt8], in range: Range<Int>, relaxed: Bool) -> [UInt8] {
+        var canonicalizer = BodyCanonicalizer(relaxed: relaxed)
+        bytes.withUnsafeBufferPointer { canonicalizer.feed(buffer: UnsafeBufferPointer(rebasing: $0[range])) }
+        canonicalizer.finish()
+        return canonicalizer.output
+    }
 }

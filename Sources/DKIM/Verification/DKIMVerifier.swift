@@ -50,6 +50,7 @@ public final class DKIMVerifier {
             return report
         }
         report.bodyLength = signature.bodyLength
+        report.canonicalization = signature.canonicalization
         let key: VerificationKey
         switch fetchKey(for: signature) {
         case .failure(let failure):

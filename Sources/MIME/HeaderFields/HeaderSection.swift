@@ -9,11 +9,24 @@ public struct HeaderSection: Sendable {
     /// First byte of the body (after the empty line), or the end of the input when there is none.
     public let bodyStart: Int
     public private(set) var diagnostics: [MIMEDiagnostic]
+    /// Fields past ``Limits/maxHeaderFields`` were dropped: what follows the limit is unseen.
+    public private(set) var isTruncated = false
+    /// A line of only spaces and tabs stands in the header section (a continuation or a
+    /// skipped line). Relaxed body canonicalization (RFC 6376 §3.4.4) reads such a line as
+    /// empty, that is as the end of a part's header section.
+    public private(set) var hasWhitespaceOnlyLine = false
 
     public init(fields: [HeaderField], bodyStart: Int, diagnostics: [MIMEDiagnostic] = []) {
         self.fields = fields
         self.bodyStart = bodyStart
         self.diagnostics = diagnostics
+    }
+
+    /// How many fields have this name.
+    public func count(_ name: String) -> Int {
+        var n = 0
+        for field in fields where field.hasName(name) { n += 1 }
+        return n
     }
 
     /// The first field with this name, from the top.
@@ -30,6 +43,14 @@ public struct HeaderSection: Sendable {
     public static func parse(_ bytes: [UInt8], in range: Range<Int>) -> HeaderSection {
         var fields: [HeaderField] = []
         var diagnostics: [MIMEDiagnostic] = []
+        var truncated = false
+        var whitespaceOnlyLine = false
+        func section(_ bodyStart: Int) -> HeaderSection {
+            var result = HeaderSection(fields: fields, bodyStart: bodyStart, diagnostics: diagnostics)
+            result.isTruncated = truncated
+            result.hasWhitespaceOnlyLine = whitespaceOnlyLine
+            return result
+        }
         var i = range.lowerBound
         let end = range.upperBound
 
@@ -53,12 +74,13 @@ public struct HeaderSection: Sendable {
             let next = Self.afterLineBreak(bytes, at: lineEnd, end: end)
             if lineEnd == lineStart {
                 // The empty line separating header and body.
-                return HeaderSection(fields: fields, bodyStart: bodyStartWithoutFields(next), diagnostics: diagnostics)
+                return section(bodyStartWithoutFields(next))
             }
             guard let colon = Self.fieldColon(bytes, lineStart, lineEnd) else {
                 if bytes[lineStart] == 0x20 || bytes[lineStart] == 0x09, fields.isEmpty {
                     // A continuation with nothing to continue: skip it.
                     diagnostics.append(MIMEDiagnostic(.garbageLine, at: lineStart))
+                    if Self.isWhitespaceOnly(bytes, lineStart, lineEnd) { whitespaceOnlyLine = true }
                     i = next
                     continue
                 }
@@ -70,13 +92,15 @@ public struct HeaderSection: Sendable {
                 }
                 // Not a header line: the header section ends here without an empty line.
                 diagnostics.append(MIMEDiagnostic(.missingHeaderBodySeparator, at: lineStart))
-                return HeaderSection(fields: fields, bodyStart: bodyStartWithoutFields(lineStart), diagnostics: diagnostics)
+                return section(bodyStartWithoutFields(lineStart))
             }
             // Continuation lines start with white space (RFC 5322 §2.2.3).
             var fieldEnd = lineEnd
             var cursor = next
             while cursor < end, bytes[cursor] == 0x20 || bytes[cursor] == 0x09 {
+                let continuationStart = cursor
                 fieldEnd = Self.lineEnd(bytes, from: cursor, end: end)
+                if !whitespaceOnlyLine, Self.isWhitespaceOnly(bytes, continuationStart, fieldEnd) { whitespaceOnlyLine = true }
                 cursor = Self.afterLineBreak(bytes, at: fieldEnd, end: end)
             }
             if fields.count < Limits.maxHeaderFields {
@@ -84,12 +108,13 @@ public struct HeaderSection: Sendable {
                 while nameEnd > lineStart, bytes[nameEnd - 1] == 0x20 || bytes[nameEnd - 1] == 0x09 { nameEnd -= 1 }
                 let name = String(decoding: bytes[lineStart..<nameEnd], as: UTF8.self)
                 fields.append(HeaderField(name: name, rawRange: lineStart..<cursor, valueRange: (colon + 1)..<fieldEnd))
-            } else if fields.count == Limits.maxHeaderFields {
+            } else if !truncated {
+                truncated = true
                 diagnostics.append(MIMEDiagnostic(.tooManyHeaderFields, at: lineStart))
             }
             i = cursor
         }
-        return HeaderSection(fields: fields, bodyStart: bodyStartWithoutFields(end), diagnostics: diagnostics)
+        return section(bodyStartWithoutFields(end))
     }
 
     /// Index of the CR of a CRLF, of a bare LF, or `end`.
@@ -119,6 +144,13 @@ public struct HeaderSection: Sendable {
         if i == start { return nil }
         while i < end, bytes[i] == 0x20 || bytes[i] == 0x09 { i += 1 }
         return i < end && bytes[i] == 0x3A ? i : nil
+    }
+
+    /// Whether `bytes[start..<end]` holds only spaces and tabs (and at least one).
+    static func isWhitespaceOnly(_ bytes: [UInt8], _ start: Int, _ end: Int) -> Bool {
+        guard start < end else { return false }
+        for i in start..<end where bytes[i] != 0x20 && bytes[i] != 0x09 { return false }
+        return true
     }
 
     static func looksLikeMboxFromLine(_ bytes: [UInt8], _ start: Int, _ end: Int) -> Bool {

@@ -3,6 +3,7 @@ import EventStore
 import Markup
 import MIME
 import Reservations
+import Trust
 
 /// Draws the one-glance summary of a message: what, when, where, status, and who vouched for
 /// it, for people (`render`) and programs (`json`).
@@ -34,7 +35,7 @@ public struct BannerRenderer: Sendable {
             out += line("Trust", verdict)
         }
         if !report.trust.overrides.isEmpty {
-            out += line("Testing", style.paint("switches in force: " + report.trust.overrides.joined(separator: ", "), .boldYellow))
+            out += line("Testing", style.paint("switches in force: " + report.trust.overrideFlags.joined(separator: ", "), .boldYellow))
         }
         for diagnostic in report.diagnostics where explain || Self.isWorthShowing(diagnostic) {
             out += line("Note", style.paint("\(diagnostic.code): \(diagnostic.message)", .dim))
@@ -44,10 +45,20 @@ public struct BannerRenderer: Sendable {
 
     func headline(_ report: MessageReport) -> String {
         let name = report.origin.path.map(Self.fileName) ?? "standard input"
-        let subject = report.subject.map { "“\($0)”" } ?? "(no subject)"
+        var subject = report.subject.map { "“\($0)”" } ?? "(no subject)"
+        // The headline of a trusted message is what its sender signed, or says it is not.
+        if report.trust.trusted, report.subjectSigned == false { subject += " (Subject not signed)" }
         let count = report.items.count
         let what = count == 0 ? "no reservation" : count == 1 ? "1 reservation" : "\(count) reservations"
         return style.paint(subject, .bold) + "  " + style.paint("\(name) · \(what)", .dim)
+    }
+
+    static func recipientText(_ check: RecipientCheck) -> String {
+        switch check {
+        case .notChecked: "not-checked"
+        case .matched(let me): "matched " + me
+        case .notMatched: "not-matched"
+        }
     }
 
     func reservationLines(_ item: ReportedReservation, trusted: Bool) -> String {
@@ -163,7 +174,9 @@ public struct BannerRenderer: Sendable {
                 ("reason", .string(report.trust.reason)),
                 ("fromDomain", report.trust.fromDomain.map(JSONValue.string)),
                 ("vouchingDomain", report.trust.vouchingDomain.map(JSONValue.string)),
-                ("overrides", .array(report.trust.overrides.map(JSONValue.string))),
+                ("overrides", .array(report.trust.overrideFlags.map(JSONValue.string))),
+                ("refusals", .array(report.trust.refusals.map { .string($0.code) })),
+                ("recipient", .string(Self.recipientText(report.trust.recipient))),
             ])),
             ("reservations", .array(report.items.map(reservationJSON))),
             ("diagnostics", .array(report.diagnostics.map(JSONBuild.diagnostic))),

@@ -1,4 +1,5 @@
 import MIME
+import Trust
 public import Reservations
 
 /// What `reservoir filter` adds to a message: an RFC 8601 `Authentication-Results` field and

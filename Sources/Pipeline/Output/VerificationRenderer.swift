@@ -1,3 +1,4 @@
+import Trust
 import DKIM
 import Markup
 import MIME

@@ -26,6 +26,9 @@ struct PolicyOptions: ParsableArguments {
     @Option(name: .customLong("allowed-domains"), help: ArgumentHelp("Accept markup from the domains listed in this file, one a line.", valueName: "file"))
     var allowedDomainsFile: String?
 
+    @Option(name: .customLong("me"), help: ArgumentHelp("Trust markup only in mail whose signed To or Cc names this address (repeatable; @domain for a whole domain).", valueName: "address"))
+    var me: [String] = []
+
     @Flag(name: .customLong("allow-any-domain"), help: "Testing: accept markup from any From domain with an aligned DKIM signature.")
     var allowAnyDomain = false
 
@@ -33,7 +36,7 @@ struct PolicyOptions: ParsableArguments {
     var allowUnverified = false
 
     var settings: PolicySettings {
-        PolicySettings(allowDomain: allowDomain, allowedDomainsFile: allowedDomainsFile,
+        PolicySettings(allowDomain: allowDomain, allowedDomainsFile: allowedDomainsFile, me: me,
                        allowAnyDomain: allowAnyDomain, allowUnverified: allowUnverified)
     }
 }

@@ -1,0 +1,99 @@
+public import MIME
+public import DKIM
+
+/// The message as one passing DKIM signature vouches for it: the header instances its `h=`
+/// selected (RFC 6376 §5.4.2), the body as its canonicalization hashed it (§3.4), and the MIME
+/// structure decided only by signed fields. Trusted markup is read from ``message``.
+///
+/// For almost all mail the ordinary reading and the signed one agree, and ``message`` is the
+/// message itself, parsed once. Relaxed body canonicalization reads a line of only white space
+/// as empty; when such a line stands in a part's header section, the two readings differ, and
+/// ``message`` is the header followed by the canonical body, parsed again.
+public struct SignedView: Sendable {
+    /// The signing domain (`d=`).
+    public let domain: String
+    /// The message to read trusted markup from.
+    public let message: Message
+    /// Whether ``message`` was parsed again from the canonical body.
+    public let isCanonicalReading: Bool
+    /// The Subject as signed; nil when there is none or the signature does not cover it.
+    public let subject: String?
+    /// Whether the message has a Subject the signature does not cover.
+    public let hasUnsignedSubject: Bool
+    /// The To and Cc mailboxes the signature covers.
+    public let recipients: [MailboxAddress]
+    /// To or Cc fields present that the signature does not cover.
+    public let hasUnsignedRecipients: Bool
+
+    /// The MIME fields that decide how a body is read (RFC 2045 §4, §5, §6); at the top level
+    /// they must be signed, in every entity they may appear once.
+    public static let structureFields = ["content-type", "content-transfer-encoding", "mime-version"]
+
+    /// The fields RFC 5322 §3.6 allows once per message, and the MIME fields: a second
+    /// instance leaves the choice of instance to the reader, not to the signature.
+    public static let singletonFields = ["from", "sender", "reply-to", "to", "cc", "bcc", "message-id",
+                                         "in-reply-to", "references", "subject", "date"] + structureFields
+
+    /// Checks that hold for the message whatever signature vouches for it: every field is
+    /// seen, and no singleton field is repeated. Nil when they hold.
+    public static func messageRefusal(_ message: Message) -> TrustRefusal? {
+        if message.header.isTruncated { return .headerLimit }
+        for name in singletonFields where message.header.count(name) > 1 {
+            return name == "from" ? .multipleFrom(count: message.header.count(name)) : .duplicateField(name)
+        }
+        return nil
+    }
+
+    /// The view of `message` under `signature`, a signature that passed; or why markup read
+    /// through it cannot be trusted. `wholeMessage` is false for a large message analysed from
+    /// a copy without its attachments, which cannot be parsed again from its canonical body.
+    public static func read(_ message: Message, signature: DKIMVerification, wholeMessage: Bool = true) -> SignedReading {
+        let signed = signature.signedHeaders
+        // RFC 6376 §5.4.2 picks instances bottom-up; with at most one instance (messageRefusal),
+        // a name in h= covers that instance, and a name not in h= covers nothing.
+        for name in structureFields where message.header.count(name) == 1 && !signed.contains(name) {
+            return .refused(.unsignedStructure(name))
+        }
+        let canonicalization = signature.canonicalization ?? .simpleSimple
+        var view = message
+        var reparsed = false
+        // RFC 6376 §3.4.4: relaxed body canonicalization reduces a line of white space to an
+        // empty line, so a sender's empty line ending a part's header and an attacker's " " hash
+        // alike. The structure is read from the canonical body then.
+        if canonicalization.relaxedBody, message.root.allParts.contains(where: { $0.depth > 0 && $0.header.hasWhitespaceOnlyLine }) {
+            guard wholeMessage else { return .refused(.structureNotVerifiable) }
+            let header = message.bytes[0..<message.header.bodyStart]
+            view = Message(bytes: Array(header) + DKIMCanonicalization.canonicalBody(message.bytes, in: message.bodyRange, relaxed: true))
+            reparsed = true
+        }
+        let relaxed = canonicalization.relaxedBody || canonicalization.relaxedHeader
+        for part in view.root.allParts {
+            // RFC 6376 §3.4.2, §3.4.4: relaxed canonicalization signs a run of white space, not
+            // its length; a boundary with white space could then be made to miss a delimiter.
+            if relaxed, part.contentType.isMultipart,
+               let boundary = part.contentType.parameters["boundary"], boundary.utf8.contains(where: { $0 == 0x20 || $0 == 0x09 }) {
+                return .refused(.whitespaceInBoundary)
+            }
+            // RFC 2045: one Content-Type, Content-Transfer-Encoding and MIME-Version per entity.
+            if part.depth > 0, let name = structureFields.first(where: { part.header.count($0) > 1 }) {
+                return .refused(.duplicateField(name))
+            }
+        }
+        let subjectSigned = signed.contains("subject") && message.header.count("subject") == 1
+        var recipients: [MailboxAddress] = []
+        var unsignedRecipients = false
+        for name in ["to", "cc"] where message.header.count(name) > 0 {
+            if signed.contains(name) { recipients += message.addresses(name) } else { unsignedRecipients = true }
+        }
+        return .read(SignedView(domain: signature.domain, message: view, isCanonicalReading: reparsed,
+                                   subject: subjectSigned ? message.subject : nil,
+                                   hasUnsignedSubject: !subjectSigned && message.header.count("subject") > 0,
+                                   recipients: recipients, hasUnsignedRecipients: unsignedRecipients))
+    }
+}
+
+/// A signed view, or why markup read through the signature cannot be trusted.
+public enum SignedReading: Sendable {
+    case read(SignedView)
+    case refused(TrustRefusal)
+}

@@ -1,0 +1,116 @@
+public import DKIM
+
+/// The policy's verdict on one message's markup: trusted or not, who vouched, and every reason
+/// that stood against it. Words for people belong to the renderers, not here.
+public struct TrustDecision: Sendable {
+    public var trusted: Bool
+    /// The DKIM `d=` that vouched for the message, if any.
+    public var vouchingDomain: String?
+    public var fromDomain: String?
+    /// Why the markup is not trusted, most telling first; under `--allow-unverified`, why it
+    /// would not have been. Empty for a plain trusted message.
+    public var refusals: [TrustRefusal]
+    /// The testing switches in force, shown loudly.
+    public var overrides: [TrustOverride]
+    /// Whether the message was bound to its recipient (`--me`).
+    public var recipient: RecipientCheck
+    /// The message as the vouching signature reads it; trusted markup is read from here. Nil
+    /// when nothing vouched (untrusted, or trusted only by `--allow-unverified`).
+    public var signedView: SignedView?
+
+    public init(trusted: Bool, vouchingDomain: String?, fromDomain: String?, refusals: [TrustRefusal],
+                overrides: [TrustOverride], recipient: RecipientCheck = .notChecked, signedView: SignedView? = nil) {
+        self.trusted = trusted
+        self.vouchingDomain = vouchingDomain
+        self.fromDomain = fromDomain
+        self.refusals = refusals
+        self.overrides = overrides
+        self.recipient = recipient
+        self.signedView = signedView
+    }
+
+    /// The first refusal, the one a one-line summary names.
+    public var refusal: TrustRefusal? { refusals.first }
+}
+
+/// A testing switch that relaxes the policy.
+public enum TrustOverride: String, Sendable, Equatable {
+    /// Accept any From domain.
+    case allowAnyDomain = "allow-any-domain"
+    /// Accept markup without a valid aligned DKIM signature.
+    case allowUnverified = "allow-unverified"
+}
+
+/// The recipient binding of a message (`--me`).
+public enum RecipientCheck: Sendable, Equatable {
+    /// No `--me` address was configured: the message may have been meant for anyone.
+    case notChecked
+    /// A signed To or Cc names this configured address (or `@domain`).
+    case matched(String)
+    /// `--me` was configured and no signed To or Cc names it.
+    case notMatched
+}
+
+/// Why markup was not trusted. Each case is one rule of docs/SECURITY.md; ``code`` is its
+/// stable name for programs.
+public enum TrustRefusal: Sendable, Equatable {
+    /// The message has no From address.
+    case noFrom
+    /// Several From fields or addresses: nothing can vouch for an ambiguous author (RFC 5322
+    /// §3.6, RFC 7489 §6.6.1).
+    case multipleFrom(count: Int)
+    /// No DKIM-Signature field at all.
+    case noSignature
+    /// A signature that did not pass (`fail`, `permerror`, `temperror`, `policy`, …).
+    case signatureNotValid(domain: String, result: DKIMResult)
+    /// A valid signature whose `d=` is not aligned with the From domain (RFC 7489 §3.1.1).
+    case notAligned(signingDomain: String, fromDomain: String)
+    /// A valid signature with a key in testing mode (`t=y`, RFC 6376 §3.6.1).
+    case testingKey(domain: String)
+    /// A valid signature with `l=` shorter than the body (RFC 6376 §8.2).
+    case partialBody(domain: String, signedLength: Int)
+    /// More header fields than the reader holds (``MIME/Limits/maxHeaderFields``): fields
+    /// past the limit are unseen by the single-From rule and by the header selection.
+    case headerLimit
+    /// A field that may appear at most once appears more often (RFC 5322 §3.6 for the
+    /// origination, destination and identification fields; RFC 2045 for the MIME fields of
+    /// any entity). Which instance a reader takes is not decided by the signature.
+    case duplicateField(String)
+    /// A top-level MIME field (`Content-Type`, `Content-Transfer-Encoding`, `MIME-Version`)
+    /// is present but not covered by the signature's `h=`: anyone could have written it, and
+    /// it decides how the signed body is read.
+    case unsignedStructure(String)
+    /// A multipart boundary holds white space while the signature canonicalizes relaxed
+    /// (RFC 6376 §3.4.2, §3.4.4): the runs of white space in its delimiter lines are not signed.
+    case whitespaceInBoundary
+    /// A message too large to hold whose structure reads differently in the signed view; it
+    /// would have to be parsed again from its file.
+    case structureNotVerifiable
+    /// The From domain is not an allowed domain.
+    case domainNotAllowed(String)
+    /// `--me` is configured and the To or Cc field naming recipients is not signed.
+    case recipientNotSigned
+    /// `--me` is configured and no signed To or Cc names one of its addresses.
+    case recipientNotListed
+
+    /// A stable name for programs (JSON, diagnostics, the attack corpus).
+    public var code: String {
+        switch self {
+        case .noFrom: "no-from"
+        case .multipleFrom: "multiple-from"
+        case .noSignature: "no-signature"
+        case .signatureNotValid: "signature-not-valid"
+        case .notAligned: "not-aligned"
+        case .testingKey: "testing-key"
+        case .partialBody: "partial-signature"
+        case .headerLimit: "header-limit"
+        case .duplicateField: "duplicate-field"
+        case .unsignedStructure: "unsigned-structure"
+        case .whitespaceInBoundary: "whitespace-in-boundary"
+        case .structureNotVerifiable: "structure-not-verifiable"
+        case .domainNotAllowed: "domain-not-allowed"
+        case .recipientNotSigned: "recipient-not-signed"
+        case .recipientNotListed: "recipient-not-listed"
+        }
+    }
+}

@@ -1,0 +1,221 @@
+public import DKIM
+public import MIME
+
+/// Who may put events on the calendar: Apple's rules for reservation markup, made explicit.
+///
+/// Markup is trusted only when a DKIM signature passes, its `d=` is aligned with the From
+/// domain, the key is not in testing mode (`t=y`), the signature covers the whole body (no
+/// unsigned content after `l=`), its signed view holds (``SignedView``: singleton fields
+/// once, the MIME structure decided by signed fields), the message has exactly one From
+/// field, the From domain is allowed, and — with `--me` — a signed To or Cc names the user.
+/// The two testing switches relax this loudly, as Apple's developer settings do.
+public struct TrustPolicy: Sendable {
+    public enum Alignment: String, Sendable {
+        /// `d=` equals the From domain.
+        case strict
+        /// `d=` and the From domain share an organizational domain (RFC 7489 §3.1.1).
+        case relaxed
+    }
+
+    /// Domains whose markup is accepted; an entry starting with `.` also allows subdomains.
+    public var allowedDomains: [String]
+    /// Testing switch: accept any From domain.
+    public var allowAnyDomain: Bool
+    /// Testing switch: accept markup without a valid aligned DKIM signature.
+    public var allowUnverified: Bool
+    public var alignment: Alignment
+    public var publicSuffixes: PublicSuffixList?
+    /// The user's own addresses (`--me`), lowercased; `@domain` stands for a whole domain.
+    /// When set, markup is trusted only if a signed To or Cc names one of them.
+    public var recipients: [String]
+
+    public init(allowedDomains: [String] = [], allowAnyDomain: Bool = false, allowUnverified: Bool = false,
+                alignment: Alignment = .relaxed, publicSuffixes: PublicSuffixList? = nil, recipients: [String] = []) {
+        self.allowedDomains = allowedDomains.map { $0.lowercased() }
+        self.recipients = recipients.map { $0.lowercased() }
+        self.allowAnyDomain = allowAnyDomain
+        self.allowUnverified = allowUnverified
+        self.alignment = alignment
+        self.publicSuffixes = publicSuffixes
+    }
+
+    /// Reads an allowed-domains file: one domain a line, `#` comments, a leading `.` to
+    /// include subdomains.
+    public static func allowedDomains(fromFileText text: String) -> [String] {
+        text.split(whereSeparator: \.isNewline).compactMap { line in
+            let content = line.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+            let trimmed = content.trimmingCharacters(in: " \t\r")
+            return trimmed.isEmpty ? nil : trimmed.lowercased()
+        }
+    }
+
+    public func isAllowed(domain: String) -> Bool {
+        let domain = domain.lowercased()
+        return allowedDomains.contains { entry in
+            if entry.hasPrefix(".") {
+                let base = String(entry.dropFirst())
+                return domain == base || domain.hasSuffix(entry)
+            }
+            return domain == entry
+        }
+    }
+
+    /// Whether a signing domain vouches for a From domain.
+    public func isAligned(signingDomain: String, fromDomain: String) -> Bool {
+        let d = signingDomain.lowercased(), from = fromDomain.lowercased()
+        if d == from { return true }
+        // Relaxed alignment compares organizational domains, which only host names have: a
+        // "domain" with a comment or other punctuation in it aligns with nothing else.
+        guard alignment == .relaxed, let psl = publicSuffixes, Self.isHostName(d), Self.isHostName(from) else { return false }
+        guard let a = psl.organizationalDomain(of: d), let b = psl.organizationalDomain(of: from) else { return false }
+        return a == b
+    }
+
+    /// Letters, digits and hyphens in non-empty dot-separated labels (RFC 5321 §4.1.2), with the
+    /// underscores some signers use; A-labels (`xn--…`) are such names too.
+    static func isHostName(_ name: String) -> Bool {
+        let labels = name.split(separator: ".", omittingEmptySubsequences: false)
+        return labels.count >= 2 && labels.allSatisfy { label in
+            !label.isEmpty && label.utf8.allSatisfy { c in
+                (c >= 0x61 && c <= 0x7A) || (c >= 0x30 && c <= 0x39) || c == 0x2D || c == 0x5F
+            }
+        }
+    }
+
+    /// The verdict on a message: the From rules, then the first passing, aligned signature
+    /// whose signed view holds (``SignedView/read(_:signature:wholeMessage:)``), then the
+    /// allowed domains and the recipient. `wholeMessage` is false for a large message analysed
+    /// from a copy without its attachments.
+    /// `from` is `message.from`, when the caller has it already.
+    public func decide(_ message: Message, from: [MailboxAddress]? = nil, signatures: [DKIMVerification],
+                       wholeMessage: Bool = true) -> TrustDecision {
+        let from = from ?? message.from
+        var fromDomains = from.map(\.domain)
+        let fromFields = message.header.count("from")
+        if fromFields > 1, fromDomains.count < fromFields {
+            fromDomains += Array(repeating: fromDomains.first ?? "", count: fromFields - fromDomains.count)
+        }
+        let messageRefusal = SignedView.messageRefusal(message)
+        return decide(signatures: signatures, fromDomains: fromDomains, recipients: {
+            message.addresses("to") + message.addresses("cc")
+        }) { signature in
+            if let messageRefusal { return .refused(messageRefusal) }
+            switch SignedView.read(message, signature: signature, wholeMessage: wholeMessage) {
+            case .read(let view): return .read(view)
+            case .refused(let refusal): return .refused(refusal)
+            }
+        }
+    }
+
+    /// The verdict from the signatures and From domains alone, without the message's structure
+    /// (each passing signature is taken as reading the message as it is).
+    public func decide(signatures: [DKIMVerification], fromDomains: [String]) -> TrustDecision {
+        decide(signatures: signatures, fromDomains: fromDomains, recipients: { [] }) { _ in .signatureAlone }
+    }
+
+    private func decide(signatures: [DKIMVerification], fromDomains: [String], recipients: () -> [MailboxAddress],
+                        view: (DKIMVerification) -> ViewCheck) -> TrustDecision {
+        var overrides: [TrustOverride] = []
+        if allowAnyDomain { overrides.append(.allowAnyDomain) }
+        if allowUnverified { overrides.append(.allowUnverified) }
+
+        // RFC 6376 §8.6 / RFC 7489 §6.6.1: a message with several From fields or addresses is
+        // ambiguous about who sent it; nothing vouches for it.
+        guard fromDomains.count == 1, let fromDomain = fromDomains.first, !fromDomain.isEmpty else {
+            let refusal: TrustRefusal = fromDomains.count > 1 ? .multipleFrom(count: fromDomains.count) : .noFrom
+            return TrustDecision(trusted: false, vouchingDomain: nil, fromDomain: fromDomains.first, refusals: [refusal], overrides: overrides)
+        }
+
+        var refusals: [TrustRefusal] = []
+        var vouching: SignedView?
+        var vouchingDomain: String?
+        if signatures.isEmpty { refusals.append(.noSignature) }
+        for signature in signatures {
+            switch dkimRefusal(signature, fromDomain: fromDomain) {
+            case .some(let refusal):
+                refusals.append(refusal)
+                continue
+            case .none:
+                break
+            }
+            switch view(signature) {
+            case .signatureAlone:
+                // Deciding without the message: the signature stands for itself.
+                vouchingDomain = signature.domain
+            case .refused(let refusal):
+                refusals.append(refusal)
+                continue
+            case .read(let signed):
+                if let problem = recipientRefusal(signed) {
+                    refusals.append(problem)
+                    continue
+                }
+                vouching = signed
+                vouchingDomain = signature.domain
+            }
+            break
+        }
+        if vouchingDomain == nil, !allowUnverified {
+            return TrustDecision(trusted: false, vouchingDomain: nil, fromDomain: fromDomain, refusals: refusals, overrides: overrides)
+        }
+        if !allowAnyDomain, !isAllowed(domain: fromDomain) {
+            return TrustDecision(trusted: false, vouchingDomain: vouchingDomain, fromDomain: fromDomain,
+                                 refusals: [.domainNotAllowed(fromDomain)] + (vouchingDomain == nil ? refusals : []), overrides: overrides)
+        }
+        if let vouchingDomain {
+            return TrustDecision(trusted: true, vouchingDomain: vouchingDomain, fromDomain: fromDomain, refusals: [],
+                                 overrides: overrides, recipient: recipientCheck(vouching?.recipients ?? []), signedView: vouching)
+        }
+        // --allow-unverified: trusted without a signature, the ordinary view read, loudly.
+        return TrustDecision(trusted: true, vouchingDomain: nil, fromDomain: fromDomain, refusals: refusals,
+                             overrides: overrides, recipient: recipientCheck(recipients()))
+    }
+
+    /// What a signature's view of the message allows.
+    enum ViewCheck {
+        case read(SignedView)
+        case refused(TrustRefusal)
+        /// No message to read: the signature is judged by itself.
+        case signatureAlone
+    }
+
+    /// Why one signature cannot vouch for the From domain by itself, or nil when it can.
+    func dkimRefusal(_ signature: DKIMVerification, fromDomain: String) -> TrustRefusal? {
+        guard signature.result == .pass else { return .signatureNotValid(domain: signature.domain, result: signature.result) }
+        if !isAligned(signingDomain: signature.domain, fromDomain: fromDomain) {
+            return .notAligned(signingDomain: signature.domain, fromDomain: fromDomain)
+        }
+        if signature.testing { return .testingKey(domain: signature.domain) }
+        // RFC 6376 §8.2: content after l= is not covered by the signature.
+        if !signature.coversWholeBody { return .partialBody(domain: signature.domain, signedLength: signature.bodyLength ?? 0) }
+        return nil
+    }
+
+    /// With `--me`, a signed To or Cc must name one of the addresses.
+    func recipientRefusal(_ view: SignedView) -> TrustRefusal? {
+        guard !recipients.isEmpty else { return nil }
+        if case .matched = recipientCheck(view.recipients) { return nil }
+        return view.hasUnsignedRecipients ? .recipientNotSigned : .recipientNotListed
+    }
+
+    /// Which configured recipient the addresses name, if recipients are configured.
+    func recipientCheck(_ addresses: [MailboxAddress]) -> RecipientCheck {
+        guard !recipients.isEmpty else { return .notChecked }
+        for address in addresses {
+            let full = address.address.lowercased(), domain = address.domain.lowercased()
+            if let me = recipients.first(where: { $0.hasPrefix("@") ? String($0.dropFirst()) == domain : $0 == full }) {
+                return .matched(me)
+            }
+        }
+        return .notMatched
+    }
+}
+
+extension StringProtocol {
+    func trimmingCharacters(in set: String) -> String {
+        var scalars = Substring(self).unicodeScalars[...]
+        while let first = scalars.first, set.unicodeScalars.contains(first) { scalars.removeFirst() }
+        while let last = scalars.last, set.unicodeScalars.contains(last) { scalars.removeLast() }
+        return String(String.UnicodeScalarView(scalars))
+    }
+}
