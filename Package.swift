@@ -84,6 +84,7 @@ let package = Package(
                     swiftSettings: strictSettings),
         .testTarget(name: "ICalendarTests", dependencies: ["ICalendar", "EventStore", "Reservations", "Markup"], swiftSettings: strictSettings),
         .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Trust", "MIME", "DNS", "DKIM", "Reservations", "EventStore"],
+                    exclude: ["Attacks"],
                     swiftSettings: strictSettings),
         .testTarget(name: "ReservoirCLITests", dependencies: ["reservoir", "reservoir-filter", "PostgresTestSupport"], exclude: ["Extraction"],
                     swiftSettings: strictSettings),
