@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+
+extension ProcessSuites {
+    /// The attack corpus of Tests/PipelineTests/Attacks run through the programs: `scan`, `banner`
+    /// and the filter hook must reach the verdict the corpus states, and agree with each other.
+    @Suite("attack corpus: scan, banner and filter agree")
+    struct AttackAgreementTests {
+        static let folder = ReservoirBinary.packageRoot.appendingPathComponent("Tests/PipelineTests/Attacks")
+
+        struct Expectation: Decodable {
+            let trusted: Bool
+            let refusal: String?
+            let forbidden: [String]
+            let me: [String]
+        }
+
+        static func names() -> [String] {
+            let files = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+            return files.filter { $0.hasSuffix(".json") }.map { String($0.dropLast(5)) }.sorted()
+        }
+
+        static func expectation(_ name: String) throws -> Expectation {
+            try JSONDecoder().decode(Expectation.self, from: Data(contentsOf: folder.appendingPathComponent(name + ".json")))
+        }
+
+        static func options(_ expected: Expectation) -> [String] {
+            ["--keys", ReservoirBinary.keys, "--allow-domain", "epicsteak.example", "--now", ReservoirBinary.now]
+                + expected.me.flatMap { ["--me", $0] }
+        }
+
+        @Test("banner --json and reservoir-filter reach the corpus's verdict", arguments: names())
+        func bannerAndFilter(_ name: String) throws {
+            let expected = try Self.expectation(name)
+            let file = Self.folder.appendingPathComponent(name + ".eml")
+            let tmp = try TemporaryDirectory()
+            defer { tmp.remove() }
+            let store = ["--store", "sqlite:\(tmp.path)/events.sqlite3"]
+            let banner = try ReservoirBinary.run(["banner", file.path, "--json"] + Self.options(expected) + store)
+            let json = try #require(try JSONSerialization.jsonObject(with: banner.stdout) as? [String: Any], "\(name): \(banner.stderr)")
+            let trust = try #require(json["trust"] as? [String: Any])
+            #expect(trust["trusted"] as? Bool == expected.trusted, "\(name): \(trust)")
+            #expect((trust["refusals"] as? [String])?.first == (expected.trusted ? nil : expected.refusal), "\(name): \(trust)")
+
+            let message = try Data(contentsOf: file)
+            let filtered = try ReservoirBinary.run(Self.options(expected) + ["--no-store", "--authserv-id", "mx.test"],
+                                                   stdin: message, executable: ReservoirBinary.filterExecutable)
+            #expect(filtered.status == 0, "\(name): \(filtered.stderr)")
+            let summaries = filtered.text.components(separatedBy: "\n").filter { $0.hasPrefix("X-Reservation:") }
+            for line in summaries {
+                #expect(line.contains("(untrusted)") == !expected.trusted, "\(name): \(line)")
+                for id in expected.forbidden where line.contains("#" + id) {
+                    #expect(line.contains("(untrusted)"), "\(name): \(line)")
+                }
+            }
+        }
+
+        @Test("a scan of the corpus reaches each verdict")
+        func scan() throws {
+            let tmp = try TemporaryDirectory()
+            defer { tmp.remove() }
+            let cur = tmp.path + "/Maildir/cur"
+            try FileManager.default.createDirectory(atPath: cur, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(atPath: tmp.path + "/Maildir/new", withIntermediateDirectories: true)
+            // The --me cases need options of their own; the rest are scanned together.
+            let names = try Self.names().filter { try Self.expectation($0).me.isEmpty }
+            #expect(names.count >= 20)
+            for name in names {
+                try FileManager.default.copyItem(atPath: Self.folder.appendingPathComponent(name + ".eml").path,
+                                                 toPath: "\(cur)/\(name):2,S")
+            }
+            let scan = try ReservoirBinary.run(["scan", tmp.path + "/Maildir", "--json", "--store", "sqlite:\(tmp.path)/events.sqlite3",
+                                                "--keys", ReservoirBinary.keys, "--allow-domain", "epicsteak.example",
+                                                "--now", ReservoirBinary.now])
+            #expect(scan.status == 0, "\(scan.stderr)")
+            var seen = 0
+            for line in scan.text.split(separator: "\n") {
+                guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                      let file = object["file"] as? String, let trust = object["trust"] as? [String: Any] else { continue }
+                let name = String(URL(fileURLWithPath: file).lastPathComponent.split(separator: ":").first ?? "")
+                let expected = try Self.expectation(name)
+                #expect(trust["trusted"] as? Bool == expected.trusted, "\(name): \(trust)")
+                seen += 1
+            }
+            #expect(seen == names.count)
+        }
+    }
+}
