@@ -77,4 +77,64 @@ struct AttackCorpusTests {
         for id in expected.forbidden { #expect(!stored.contains(id), "\(name): \(id) stored") }
         #expect(Set(stored) == Set(expected.reservations), "\(name)")
     }
+
+    /// dkimpy (Debian python3-dkim) verifies every case: its DKIM verdict must be the corpus's.
+    /// It passes the attacks that keep the signature valid, as it should: DKIM vouches for the
+    /// signed bytes, and reading only those is Reservoir's part.
+    static let dkimpyScript = """
+        import sys, os, re, dkim
+        zone = open(sys.argv[1]).read()
+        def dns(name, timeout=5):
+            for line in zone.splitlines():
+                if line.startswith(name.decode().rstrip('.') + ' '):
+                    return ''.join(re.findall(r'"([^"]*)"', line)).encode()
+            return None
+        for path in sys.argv[2:]:
+            try:
+                verdict = 'pass' if dkim.verify(open(path, 'rb').read(), dnsfunc=dns) else 'fail'
+            except dkim.DKIMException:
+                verdict = 'permerror'
+            print(os.path.basename(path)[:-4], verdict)
+        """
+
+    /// Where dkimpy differs, each ending in no trust on both sides:
+    /// - it refuses a header field with white space before its colon (`Content-Type :`) as a
+    ///   malformed message; RFC 5322 §4.5 reads it as obsolete syntax, as Reservoir and Python's
+    ///   `email` do: the signature passes, and the second Content-Type refuses trust;
+    /// - it fails any signature of a message with two From fields; Reservoir reports the
+    ///   signature's own result and refuses trust (RFC 7489 §6.6.1);
+    /// - it reads every header field, so the From added after 10,000 fields is the one its
+    ///   signature selects and fails; Reservoir reads up to ``Limits/maxHeaderFields`` and
+    ///   refuses trust to a message past the limit.
+    static let dkimpyDiffers = ["c1-prepend-content-type-obsolete": "permerror", "c6-prepend-from": "fail",
+                                "c7-from-after-header-limit": "fail"]
+
+    @Test("dkimpy reaches the same DKIM verdict on every case")
+    func dkimpyAgrees() throws {
+        let python = "/usr/bin/python3"
+        guard FileManager.default.isExecutableFile(atPath: python) else { return }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = ["-c", Self.dkimpyScript, Samples.keysZone] + Self.names().map { Self.folder.appendingPathComponent($0 + ".eml").path }
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            print("dkimpy comparison skipped: /usr/bin/python3 cannot import dkim (apt-get install python3-dkim)")
+            return
+        }
+        var compared = 0
+        for line in output.split(separator: "\n") {
+            let words = line.split(separator: " ").map(String.init)
+            guard words.count == 2 else { continue }
+            let expected = try Self.load(words[0]).1
+            let dkimpy = Self.dkimpyDiffers[words[0]] ?? (expected.dkim == "pass" ? "pass" : "fail")
+            #expect(words[1] == dkimpy, "\(words[0]): dkimpy says \(words[1])")
+            compared += 1
+        }
+        #expect(compared == Self.names().count)
+    }
 }
