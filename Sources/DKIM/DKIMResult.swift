@@ -30,7 +30,7 @@ public struct DKIMVerification: Sendable {
 
     public init(result: DKIMResult, reason: String, domain: String = "", selector: String = "", algorithm: String = "",
                 identity: String? = nil, testing: Bool = false, bodyLength: Int? = nil, coversWholeBody: Bool = true,
-                signedHeaders: [String] = [], keyBits: Int? = nil) {
+                signedHeaders: [String] = [], keyBits: Int? = nil, canonicalization: DKIMCanonicalization? = nil) {
         self.result = result
         self.reason = reason
         self.domain = domain
@@ -42,6 +42,7 @@ public struct DKIMVerification: Sendable {
         self.coversWholeBody = coversWholeBody
         self.signedHeaders = signedHeaders
         self.keyBits = keyBits
+        self.canonicalization = canonicalization
     }
 }
 
