@@ -11,6 +11,7 @@ let targets = [
     "fuzz-message", "fuzz-header-fields", "fuzz-encoded-words", "fuzz-transfer-encodings",
     "fuzz-charsets", "fuzz-dkim-tags", "fuzz-dkim-key-record", "fuzz-canonicalization",
     "fuzz-json", "fuzz-jsonld", "fuzz-microdata", "fuzz-iso8601", "fuzz-keys-file", "fuzz-skeleton", "fuzz-scripts",
+    "fuzz-signed-view",
 ]
 
 let package = Package(
@@ -22,7 +23,7 @@ let package = Package(
             dependencies: [
                 .product(name: "MIME", package: "Reservoir"), .product(name: "DKIM", package: "Reservoir"),
                 .product(name: "DNS", package: "Reservoir"), .product(name: "Markup", package: "Reservoir"),
-                .product(name: "Reservations", package: "Reservoir"),
+                .product(name: "Reservations", package: "Reservoir"), .product(name: "Trust", package: "Reservoir"),
             ],
             path: "Sources/\(name)",
             swiftSettings: [.unsafeFlags(["-parse-as-library"])])
