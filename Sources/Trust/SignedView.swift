@@ -3,7 +3,9 @@ public import DKIM
 
 /// The message as one passing DKIM signature vouches for it: the header instances its `h=`
 /// selected (RFC 6376 §5.4.2), the body as its canonicalization hashed it (§3.4), and the MIME
-/// structure decided only by signed fields. Trusted markup is read from ``message``.
+/// structure decided only by signed fields. Trusted markup is read from ``message``, whose
+/// header section is the message's own (a field read through the view is signed only when its
+/// name is in ``signedHeaders``; duplicates are refused before a view is made).
 ///
 /// For almost all mail the ordinary reading and the signed one agree, and ``message`` is the
 /// message itself, parsed once. Relaxed body canonicalization reads a line of only white space
@@ -16,14 +18,23 @@ public struct SignedView: Sendable {
     public let message: Message
     /// Whether ``message`` was parsed again from the canonical body.
     public let isCanonicalReading: Bool
-    /// The Subject as signed; nil when there is none or the signature does not cover it.
-    public let subject: String?
+    /// The `h=` list of the signature, lowercased.
+    public let signedHeaders: [String]
+
     /// Whether the message has a Subject the signature does not cover.
-    public let hasUnsignedSubject: Bool
-    /// The To and Cc mailboxes the signature covers.
-    public let recipients: [MailboxAddress]
+    public var hasUnsignedSubject: Bool {
+        message.header.count("subject") > 0 && !signedHeaders.contains("subject")
+    }
+
+    /// The To and Cc mailboxes the signature covers (parsed when asked: only `--me` needs them).
+    public var recipients: [MailboxAddress] {
+        ["to", "cc"].filter { signedHeaders.contains($0) }.flatMap { message.addresses($0) }
+    }
+
     /// To or Cc fields present that the signature does not cover.
-    public let hasUnsignedRecipients: Bool
+    public var hasUnsignedRecipients: Bool {
+        ["to", "cc"].contains { message.header.count($0) > 0 && !signedHeaders.contains($0) }
+    }
 
     /// The MIME fields that decide how a body is read (RFC 2045 §4, §5, §6); at the top level
     /// they must be signed, in every entity they may appear once.
@@ -79,16 +90,7 @@ public struct SignedView: Sendable {
                 return .refused(.duplicateField(name))
             }
         }
-        let subjectSigned = signed.contains("subject") && message.header.count("subject") == 1
-        var recipients: [MailboxAddress] = []
-        var unsignedRecipients = false
-        for name in ["to", "cc"] where message.header.count(name) > 0 {
-            if signed.contains(name) { recipients += message.addresses(name) } else { unsignedRecipients = true }
-        }
-        return .read(SignedView(domain: signature.domain, message: view, isCanonicalReading: reparsed,
-                                   subject: subjectSigned ? message.subject : nil,
-                                   hasUnsignedSubject: !subjectSigned && message.header.count("subject") > 0,
-                                   recipients: recipients, hasUnsignedRecipients: unsignedRecipients))
+        return .read(SignedView(domain: signature.domain, message: view, isCanonicalReading: reparsed, signedHeaders: signed))
     }
 }
 

@@ -199,9 +199,9 @@ public struct TrustPolicy: Sendable {
     }
 
     /// Which configured recipient the addresses name, if recipients are configured.
-    func recipientCheck(_ addresses: [MailboxAddress]) -> RecipientCheck {
+    func recipientCheck(_ addresses: @autoclosure () -> [MailboxAddress]) -> RecipientCheck {
         guard !recipients.isEmpty else { return .notChecked }
-        for address in addresses {
+        for address in addresses() {
             let full = address.address.lowercased(), domain = address.domain.lowercased()
             if let me = recipients.first(where: { $0.hasPrefix("@") ? String($0.dropFirst()) == domain : $0 == full }) {
                 return .matched(me)
