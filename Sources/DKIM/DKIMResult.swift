@@ -27,10 +27,13 @@ public struct DKIMVerification: Sendable {
     public var keyBits: Int?
     /// The `c=` tag, once the signature was read: how the signed view reads header and body.
     public var canonicalization: DKIMCanonicalization?
+    /// The `t=` tag (Unix seconds), once the signature was read: when the signer signed.
+    public var timestamp: Int64?
 
     public init(result: DKIMResult, reason: String, domain: String = "", selector: String = "", algorithm: String = "",
                 identity: String? = nil, testing: Bool = false, bodyLength: Int? = nil, coversWholeBody: Bool = true,
-                signedHeaders: [String] = [], keyBits: Int? = nil, canonicalization: DKIMCanonicalization? = nil) {
+                signedHeaders: [String] = [], keyBits: Int? = nil, canonicalization: DKIMCanonicalization? = nil,
+                timestamp: Int64? = nil) {
         self.result = result
         self.reason = reason
         self.domain = domain
@@ -43,6 +46,7 @@ public struct DKIMVerification: Sendable {
         self.signedHeaders = signedHeaders
         self.keyBits = keyBits
         self.canonicalization = canonicalization
+        self.timestamp = timestamp
     }
 }
 

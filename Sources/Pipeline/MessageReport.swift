@@ -18,6 +18,10 @@ public struct MessageReport: Sendable {
     public var messageID: String?
     /// The `Date:` field as Unix seconds.
     public var date: Int64?
+    /// When the message was sent by the evidence the store may order versions by: the signed
+    /// Date (else the signature's `t=`) of a vouched message, the Date of one trusted by
+    /// `--allow-unverified`; nil when nothing signed says.
+    public var orderingDate: Int64?
     public var signatures: [DKIMVerification]
     public var trust: TrustDecision
     public var items: [ReportedReservation]

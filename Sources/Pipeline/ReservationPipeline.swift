@@ -112,13 +112,14 @@ public final class ReservationPipeline {
         }
         return MessageReport(
             origin: origin, size: size, subject: message.subject, subjectSigned: subjectSigned, from: from,
-            messageID: message.messageID, date: message.date?.epochSeconds, signatures: signatures, trust: trust,
+            messageID: message.messageID, date: message.date?.epochSeconds,
+            orderingDate: trust.signedView.map(\.signedDate) ?? message.date?.epochSeconds, signatures: signatures, trust: trust,
             items: items, diagnostics: diagnostics)
     }
 
     /// The report of a message that could not be read: nothing in it is trusted.
     private func unread(_ raw: RawMessage, _ problem: ReportDiagnostic) -> MessageReport {
-        MessageReport(origin: raw.origin, size: raw.size, subject: nil, subjectSigned: nil, from: [], messageID: nil, date: nil,
+        MessageReport(origin: raw.origin, size: raw.size, subject: nil, subjectSigned: nil, from: [], messageID: nil, date: nil, orderingDate: nil,
                       signatures: [], trust: policy.decide(signatures: [], fromDomains: []), items: [], diagnostics: [problem])
     }
 
@@ -155,7 +156,7 @@ public final class ReservationPipeline {
         guard report.trust.trusted else { return }
         let provenance = MessageProvenance(
             messageID: report.messageID, path: report.origin.path, signingDomain: report.trust.vouchingDomain,
-            messageDate: report.date, arrival: now)
+            messageDate: report.orderingDate, arrival: now)
         for index in report.items.indices {
             do {
                 report.items[index].change = try store.apply(report.items[index].event, from: provenance)

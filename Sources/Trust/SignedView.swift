@@ -20,6 +20,16 @@ public struct SignedView: Sendable {
     public let isCanonicalReading: Bool
     /// The `h=` list of the signature, lowercased.
     public let signedHeaders: [String]
+    /// The signature's `t=`, when it has one.
+    public let signatureTimestamp: Int64?
+
+    /// When the sender sent the message, by signed evidence only: the Date field when the
+    /// signature covers it, else the signature's `t=`; nil when neither is signed. The store
+    /// orders versions of a booking by it, so an unsigned Date cannot make a replayed message
+    /// look newer.
+    public var signedDate: Int64? {
+        signedHeaders.contains("date") ? message.date?.epochSeconds ?? signatureTimestamp : signatureTimestamp
+    }
 
     /// Whether the message has a Subject the signature does not cover.
     public var hasUnsignedSubject: Bool {
@@ -90,7 +100,8 @@ public struct SignedView: Sendable {
                 return .refused(.duplicateField(name))
             }
         }
-        return .read(SignedView(domain: signature.domain, message: view, isCanonicalReading: reparsed, signedHeaders: signed))
+        return .read(SignedView(domain: signature.domain, message: view, isCanonicalReading: reparsed, signedHeaders: signed,
+                                signatureTimestamp: signature.timestamp))
     }
 }
 

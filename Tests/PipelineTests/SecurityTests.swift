@@ -5,6 +5,7 @@ import MIME
 @testable import Pipeline
 import Trust
 import Reservations
+import EventStore
 
 /// The trust rules against the forgeries issue "Reliability and security" lists: each case is
 /// a message an attacker can send, and none may put an event on the calendar.
@@ -121,5 +122,64 @@ struct PartialSignatureTests {
         let report = try Samples.pipeline().analyze(raw)
         #expect(report.trust.trusted, "\(report.trust.reason)")
         #expect(!report.diagnostics.map(\.code).contains("untrusted-partial-signature"))
+    }
+}
+
+/// The store orders versions of a booking by when they were sent; only signed evidence counts.
+@Suite("An unsigned Date cannot make a replayed message newer")
+struct ReplayOrderingTests {
+    static func signed(status: String, date: String, timestamp: Int64, headers: [String]) throws -> [UInt8] {
+        let header = "From: EPIC Steak <reservations@epicsteak.example>\nTo: jane@example.org\nSubject: Your table\n"
+            + "Date: \(date)\nMessage-ID: <\(status)@epicsteak.example>\n"
+            + "MIME-Version: 1.0\nContent-Type: text/html; charset=utf-8\n\n"
+        let body = """
+            <html><body><script type="application/ld+json">{"@context":"https://schema.org","@type":"FoodEstablishmentReservation",
+            "reservationId":"REPLAY1","reservationStatus":"https://schema.org/\(status)",
+            "startTime":"2031-05-12T19:30:00-07:00","reservationFor":{"@type":"Restaurant","name":"EPIC Steak"}}</script></body></html>
+
+            """
+        let signer = try DKIMSigner(privateKeyPEM: try String(contentsOf: PartialSignatureTests.key, encoding: .utf8))
+        let field = try signer.sign(Array((header + body).utf8), domain: "epicsteak.example", selector: "s2026", headers: headers,
+                                    canonicalization: try #require(DKIMCanonicalization(tag: "relaxed/relaxed")),
+                                    timestamp: timestamp, expiration: nil)
+        return Array((field + header + body).utf8)
+    }
+
+    /// Confirmed on the 18th, cancelled on the 20th; the confirmation replayed with its
+    /// unsigned Date moved to the 21st and its unsigned Message-ID changed.
+    func replay(headers: [String]) throws -> EventStatus? {
+        let confirmed = try Self.signed(status: "ReservationConfirmed", date: "Wed, 18 Nov 2026 10:00:00 +0000",
+                                        timestamp: Samples.now - 4 * 86_400, headers: headers)
+        let cancelled = try Self.signed(status: "ReservationCancelled", date: "Fri, 20 Nov 2026 10:00:00 +0000",
+                                        timestamp: Samples.now - 2 * 86_400, headers: headers)
+        let replayed = Array(String(decoding: confirmed, as: UTF8.self)
+            .replacingOccurrences(of: "Wed, 18 Nov 2026", with: "Sat, 21 Nov 2026")
+            .replacingOccurrences(of: "<ReservationConfirmed@", with: "<replayed@").utf8)
+        let temporary = TemporaryStore()
+        defer { temporary.remove() }
+        let store = try temporary.open()
+        let pipeline = try Samples.pipeline(store: store)
+        for bytes in [confirmed, cancelled, replayed] {
+            let report = pipeline.process(RawMessage(bytes: bytes, origin: MessageOrigin()))
+            #expect(report.signatures.first?.result == .pass, "\(report.signatures.map(\.reason))")
+            #expect(report.trust.trusted, "\(report.trust.reason)")
+        }
+        return try store.events().first?.event.status
+    }
+
+    @Test("Date and Message-ID not in h=: the signature's t= orders the versions, and the booking stays cancelled")
+    func unsignedDate() throws {
+        #expect(try replay(headers: ["From", "To", "Subject", "MIME-Version", "Content-Type"]) == .cancelled)
+    }
+
+    @Test("Date in h=: the replay cannot change it without breaking the signature")
+    func signedDate() throws {
+        let confirmed = try Self.signed(status: "ReservationConfirmed", date: "Wed, 18 Nov 2026 10:00:00 +0000",
+                                        timestamp: Samples.now - 4 * 86_400,
+                                        headers: ["From", "To", "Subject", "Date", "Message-ID", "MIME-Version", "Content-Type"])
+        let replayed = Array(String(decoding: confirmed, as: UTF8.self)
+            .replacingOccurrences(of: "Wed, 18 Nov 2026", with: "Sat, 21 Nov 2026").utf8)
+        let report = try Samples.pipeline().analyze(RawMessage(bytes: replayed, origin: MessageOrigin()))
+        #expect(report.signatures.first?.result == .fail)
     }
 }

@@ -51,6 +51,7 @@ public final class DKIMVerifier {
         }
         report.bodyLength = signature.bodyLength
         report.canonicalization = signature.canonicalization
+        report.timestamp = signature.timestamp
         let key: VerificationKey
         switch fetchKey(for: signature) {
         case .failure(let failure):
