@@ -10,8 +10,7 @@ import Trust
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let message = Message(bytes: Array(UnsafeBufferPointer(start: data, count: size)))
     _ = SignedView.messageRefusal(message)
-    var names: [String] = []
-    for field in message.header.fields where !names.contains(field.name.lowercased()) { names.append(field.name.lowercased()) }
+    let names = Array(Set(message.header.fields.map { $0.name.lowercased() }))
     func signature(_ c: DKIMCanonicalization) -> DKIMVerification {
         DKIMVerification(result: .pass, reason: "", domain: "example.com", signedHeaders: names, canonicalization: c)
     }
