@@ -200,6 +200,22 @@ struct PartsCommandTests {
         #expect(r.text.contains("missing-close-delimiter"))
     }
 
+    @Test("sign over-signs by default (a Cc the message lacks listed once, a Subject twice); --no-over-sign lists --headers as given")
+    func signOverSigns() throws {
+        let key = ReservoirBinary.packageRoot.appendingPathComponent("scripts/samples/sample-dkim-key.pem").path
+        let message = Data("From: a@epicsteak.example\nTo: b@example.net\nSubject: Table\n\nbody\n".utf8)
+        let common = ["sign", "--key", key, "--domain", "epicsteak.example", "--selector", "s2026", "--timestamp", "1795000000"]
+        let over = try ReservoirBinary.run(common, stdin: message)
+        #expect(over.status == 0, "\(over.stderr)")
+        let unfolded = over.text.replacingOccurrences(of: "\n\t ", with: "")
+        #expect(unfolded.contains("h=From:From:To:To:Cc:Subject:Subject:Date:Message-ID:Reply-To:MIME-Version:Content-Type:Content-Transfer-Encoding;"))
+        let exact = try ReservoirBinary.run(common + ["--no-over-sign", "--headers", "From:Subject"], stdin: message)
+        #expect(exact.status == 0, "\(exact.stderr)")
+        #expect(exact.text.contains("h=From:Subject;"))
+        let help = try ReservoirBinary.run(["help", "sign"])
+        #expect(help.text.contains("--no-over-sign"))
+    }
+
     @Test("parts on a missing file exits 66 with the path in the message")
     func partsMissing() throws {
         let r = try ReservoirBinary.run(["parts", "/nonexistent/message.eml"])
