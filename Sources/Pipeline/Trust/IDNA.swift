@@ -8,9 +8,9 @@ import Glibc
 /// Signing domains come as A-labels, a From domain in SMTPUTF8 mail as U-labels, and Debian's
 /// Public Suffix List writes its internationalized suffixes in Unicode: they meet only here.
 enum IDNA {
-    /// Longest input handed to libidn2, in UTF-8 bytes. A DNS name is at most 253 characters
-    /// in A-labels (RFC 1035 §2.3.4); its U-label form takes at most four UTF-8 bytes for each
-    /// character of punycode, so anything longer is refused without converting it.
+    /// Longest input handed to libidn2, in UTF-8 bytes: four (the longest UTF-8 character) for
+    /// each of the 253 characters a DNS name may have (RFC 1035 §2.3.4), past any real name in
+    /// U-labels. Longer input is refused without converting it.
     static let maxInputBytes = 1024
 
     /// The ASCII form of `domain`: A-labels for its non-ASCII labels, lowercased. A domain that
