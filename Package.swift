@@ -35,6 +35,8 @@ let package = Package(
                        providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
                        providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CLibIDN2", path: "Sources/CLibIDN2", pkgConfig: "libidn2",
+                       providers: [.apt(["libidn2-dev"])]),
         .systemLibrary(name: "CResolv", path: "Sources/CResolv"),
         .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
         // libpq's declarations only; CLibPQLoader defines the functions and loads libpq.so.5 on
@@ -52,7 +54,7 @@ let package = Package(
         .target(name: "EventStorePostgres", dependencies: ["EventStore", "CLibPQ", "CLibPQLoader"], swiftSettings: strictSettings),
         .target(name: "ICalendar", dependencies: ["EventStore", "Reservations"], swiftSettings: strictSettings),
         // Who may put events on the calendar: the policy and the signed view it reads.
-        .target(name: "Trust", dependencies: ["MIME", "DKIM"], swiftSettings: strictSettings),
+        .target(name: "Trust", dependencies: ["MIME", "DKIM", "CLibIDN2"], swiftSettings: strictSettings),
         .target(name: "Pipeline",
                 dependencies: ["MIME", "DNS", "DKIM", "Markup", "Reservations", "EventStore", "ICalendar", "Trust"],
                 swiftSettings: strictSettings),

@@ -50,7 +50,9 @@ public final class PublicSuffixList: @unchecked Sendable {
         return bytes
     }
 
-    /// Indexes the list, working on bytes (it is ASCII and punycode, with UTF-8 comments).
+    /// Indexes the list, working on bytes. Rules are kept as A-labels: the list writes its
+    /// internationalized suffixes in Unicode (`公司.cn`), and names are looked up in their
+    /// ASCII form (``IDNA``). A rule libidn2 refuses is kept as written, matching nothing.
     static func parse(_ bytes: [UInt8]) -> Rules {
         var result = Rules()
         var lineStart = 0
@@ -62,18 +64,24 @@ public final class PublicSuffixList: @unchecked Sendable {
             while tokenEnd < lineEnd, bytes[tokenEnd] != 0x20, bytes[tokenEnd] != 0x09, bytes[tokenEnd] != 0x0D { tokenEnd += 1 }
             let token = bytes[lineStart..<tokenEnd]
             if !token.isEmpty, !token.starts(with: [0x2F, 0x2F]) {
-                let rule = String(decoding: token, as: UTF8.self).lowercased()
+                let rule = String(decoding: token, as: UTF8.self)
                 if rule.hasPrefix("!") {
-                    result.exceptions.insert(String(rule.dropFirst()))
+                    result.exceptions.insert(asciiRule(rule.dropFirst()))
                 } else if rule.hasPrefix("*.") {
-                    result.wildcards.insert(String(rule.dropFirst(2)))
+                    result.wildcards.insert(asciiRule(rule.dropFirst(2)))
                 } else {
-                    result.rules.insert(rule)
+                    result.rules.insert(asciiRule(Substring(rule)))
                 }
             }
             lineStart = lineEnd + 1
         }
         return result
+    }
+
+    /// A rule's name (after its `!` or `*.`) in A-labels, or lowercased as written when
+    /// libidn2 refuses it.
+    static func asciiRule(_ name: Substring) -> String {
+        IDNA.asciiDomain(String(name)) ?? name.lowercased()
     }
 
     private func rules() -> Rules {
@@ -85,13 +93,15 @@ public final class PublicSuffixList: @unchecked Sendable {
         return parsed
     }
 
-    /// The registrable ("organizational") domain: the public suffix plus one label, or nil when
-    /// the domain is itself a public suffix. Unlisted TLDs count as one-label suffixes (the
+    /// The registrable ("organizational") domain in A-labels: the public suffix plus one label,
+    /// or nil when the domain is itself a public suffix or libidn2 refuses it (``IDNA``). A
+    /// domain may come in U-labels or A-labels. Unlisted TLDs count as one-label suffixes (the
     /// list's default rule `*`).
     public func organizationalDomain(of domain: String) -> String? {
+        guard let ascii = IDNA.asciiDomain(domain) else { return nil }
         let list = rules()
         let (rules, wildcards, exceptions) = (list.rules, list.wildcards, list.exceptions)
-        let labels = domain.lowercased().split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        let labels = ascii.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         guard !labels.isEmpty, !labels.contains(where: \.isEmpty) else { return nil }
         var suffixLength = 1
         for start in 0..<labels.count {

@@ -49,20 +49,23 @@ public struct TrustPolicy: Sendable {
         }
     }
 
+    /// Whether the From domain is on the allowed list. Both are compared in A-labels (``IDNA``),
+    /// so `公司.cn` and `xn--55qx5d.cn` name the same entry; a domain libidn2 refuses is not
+    /// allowed.
     public func isAllowed(domain: String) -> Bool {
-        let domain = domain.lowercased()
+        guard let domain = IDNA.asciiDomain(domain) else { return false }
         return allowedDomains.contains { entry in
-            if entry.hasPrefix(".") {
-                let base = String(entry.dropFirst())
-                return domain == base || domain.hasSuffix(entry)
-            }
-            return domain == entry
+            let subdomains = entry.hasPrefix(".")
+            guard let base = IDNA.asciiDomain(subdomains ? String(entry.dropFirst()) : entry) else { return false }
+            return domain == base || (subdomains && domain.hasSuffix("." + base))
         }
     }
 
-    /// Whether a signing domain vouches for a From domain.
+    /// Whether a signing domain vouches for a From domain. Both are compared in A-labels
+    /// (``IDNA``): a From domain in U-labels (SMTPUTF8 mail, RFC 6531) aligns with the same
+    /// name as an A-label `d=`, and a domain libidn2 refuses aligns with nothing.
     public func isAligned(signingDomain: String, fromDomain: String) -> Bool {
-        let d = signingDomain.lowercased(), from = fromDomain.lowercased()
+        guard let d = IDNA.asciiDomain(signingDomain), let from = IDNA.asciiDomain(fromDomain) else { return false }
         if d == from { return true }
         // Relaxed alignment compares organizational domains, which only host names have: a
         // "domain" with a comment or other punctuation in it aligns with nothing else.
@@ -72,7 +75,8 @@ public struct TrustPolicy: Sendable {
     }
 
     /// Letters, digits and hyphens in non-empty dot-separated labels (RFC 5321 §4.1.2), with the
-    /// underscores some signers use; A-labels (`xn--…`) are such names too.
+    /// underscores some signers use; A-labels (`xn--…`) are such names too, so a name is
+    /// checked in its ASCII form (``IDNA``).
     static func isHostName(_ name: String) -> Bool {
         let labels = name.split(separator: ".", omittingEmptySubsequences: false)
         return labels.count >= 2 && labels.allSatisfy { label in

@@ -139,6 +139,64 @@ struct ReservoirCLITests {
         #expect(r.text.contains("EPIC Steak"))
         #expect(r.text.contains("json-repaired"))
     }
+
+    @Test("sign over-signs by default (a Cc the message lacks listed once, a Subject twice); --no-over-sign lists --headers as given")
+    func signOverSigns() throws {
+        let key = ReservoirBinary.packageRoot.appendingPathComponent("scripts/samples/sample-dkim-key.pem").path
+        let message = Data("From: a@epicsteak.example\nTo: b@example.net\nSubject: Table\n\nbody\n".utf8)
+        let common = ["sign", "--key", key, "--domain", "epicsteak.example", "--selector", "s2026", "--timestamp", "1795000000"]
+        let over = try ReservoirBinary.run(common, stdin: message)
+        #expect(over.status == 0, "\(over.stderr)")
+        let unfolded = over.text.replacingOccurrences(of: "\n\t ", with: "")
+        #expect(unfolded.contains("h=From:From:To:To:Cc:Subject:Subject:Date:Message-ID:Reply-To:MIME-Version:Content-Type:Content-Transfer-Encoding;"))
+        let exact = try ReservoirBinary.run(common + ["--no-over-sign", "--headers", "From:Subject"], stdin: message)
+        #expect(exact.status == 0, "\(exact.stderr)")
+        #expect(exact.text.contains("h=From:Subject;"))
+        let help = try ReservoirBinary.run(["help", "sign"])
+        #expect(help.text.contains("--no-over-sign"))
+    }
+
+    @Test("banner, scan, verify, extract and parts write no control byte from the message; the verdict stays NOT TRUSTED")
+    func hostileText() throws {
+        let tmp = try TemporaryDirectory(); defer { tmp.remove() }
+        let message = Data("""
+            From: =?UTF-8?Q?EPIC=1B[2K=0D=E2=80=AE?= <reservations@epicsteak.example>\r
+            Subject: =?UTF-8?Q?Table=1B[1A=1B[2K=0D=00=08=C2=9B?= \u{1B}[32mtrusted\r
+            Content-Type: text/html; charset=utf-8\r
+            \r
+            <script type="application/ld+json">{"@context":"https://schema.org","@type":"FoodEstablishmentReservation",
+            "reservationId":"X1","startTime":"2031-05-12T19:30:00-07:00",
+            "reservationFor":{"@type":"Restaurant","name":"EPIC \\u2066\\u202e\\u2028 Trust trusted"}}</script>\r
+
+            """.utf8)
+        try FileManager.default.createDirectory(atPath: tmp.path + "/Maildir/cur", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: tmp.path + "/Maildir/new", withIntermediateDirectories: true)
+        try message.write(to: URL(fileURLWithPath: tmp.path + "/Maildir/new/1.hostile"))
+        let common = ["--keys", ReservoirBinary.keys, "--allowed-domains", ReservoirBinary.allowed, "--now", ReservoirBinary.now]
+        let runs = [
+            try ReservoirBinary.run(["banner", "-", "--no-store"] + common, stdin: message),
+            try ReservoirBinary.run(["scan", tmp.path + "/Maildir", "--store", "sqlite:\(tmp.path)/e.sqlite3", "--explain"] + common),
+            try ReservoirBinary.run(["verify", "-", "--keys", ReservoirBinary.keys, "--now", ReservoirBinary.now], stdin: message),
+            try ReservoirBinary.run(["extract", "-", "--explain"], stdin: message),
+            try ReservoirBinary.run(["parts", "-"], stdin: message),
+        ]
+        for r in runs {
+            #expect(r.status == 0, "\(r.stderr)")
+            #expect(!r.stdout.contains { $0 < 0x20 && $0 != 0x0A || $0 == 0x7F }, "\(r.text)")
+            // C1 controls (C2 80–9F) and bidi controls or separators (E2 80 8E–8F, A8–AE; E2 81 A6–A9).
+            let bytes = [UInt8](r.stdout)
+            for i in bytes.indices.dropLast(2) {
+                #expect(!(bytes[i] == 0xC2 && (0x80...0x9F).contains(bytes[i + 1])), "\(r.text)")
+                #expect(!(bytes[i] == 0xE2 && bytes[i + 1] == 0x80 && ((0x8E...0x8F).contains(bytes[i + 2]) || (0xA8...0xAE).contains(bytes[i + 2]))), "\(r.text)")
+                #expect(!(bytes[i] == 0xE2 && bytes[i + 1] == 0x81 && (0xA6...0xA9).contains(bytes[i + 2])), "\(r.text)")
+            }
+        }
+        for banner in runs[0...1] {
+            let trust = banner.text.split(separator: "\n").filter { $0.hasPrefix("  Trust ") }
+            #expect(trust.count == 1 && trust[0].contains("NOT TRUSTED"), "\(banner.text)")
+            #expect(banner.text.contains("Table\\x1B[1A\\x1B[2K\\x0D"))
+        }
+    }
 }
 
 @Suite("reservoir parts")

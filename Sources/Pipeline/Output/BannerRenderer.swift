@@ -21,6 +21,8 @@ public struct BannerRenderer: Sendable {
     /// Width of the label column.
     static let labelWidth = 11
 
+    /// The banner. Every text from the message (or the store, or a file name) enters it through
+    /// ``TerminalText``, escaped; only the style's own colour codes reach the terminal raw.
     public func render(_ report: MessageReport) -> String {
         var out = headline(report) + "\n"
         for item in report.items {
@@ -30,22 +32,22 @@ public struct BannerRenderer: Sendable {
         out += line("DKIM", dkimText(report.signatures))
         if report.hasReservations {
             let verdict = report.trust.trusted
-                ? style.paint(style.symbol("✔ trusted", "trusted"), .boldGreen) + ": " + report.trust.reason
-                : style.paint(style.symbol("✘ NOT TRUSTED", "NOT TRUSTED"), .boldRed) + ": " + report.trust.reason
+                ? style.paint(style.symbol("✔ trusted", "trusted"), .boldGreen) + ": \(report.trust.reason)"
+                : style.paint(style.symbol("✘ NOT TRUSTED", "NOT TRUSTED"), .boldRed) + ": \(report.trust.reason)"
             out += line("Trust", verdict)
         }
         if !report.trust.overrides.isEmpty {
-            out += line("Testing", style.paint("switches in force: " + report.trust.overrideFlags.joined(separator: ", "), .boldYellow))
+            out += line("Testing", style.paint("switches in force: \(report.trust.overrideFlags.joined(separator: ", "))", .boldYellow))
         }
         for diagnostic in report.diagnostics where explain || Self.isWorthShowing(diagnostic) {
             out += line("Note", style.paint("\(diagnostic.code): \(diagnostic.message)", .dim))
         }
-        return out
+        return out.text
     }
 
-    func headline(_ report: MessageReport) -> String {
+    func headline(_ report: MessageReport) -> TerminalText {
         let name = report.origin.path.map(Self.fileName) ?? "standard input"
-        var subject = report.subject.map { "“\($0)”" } ?? "(no subject)"
+        var subject: TerminalText = report.subject.map { "“\($0)”" } ?? "(no subject)"
         // The headline of a trusted message is what its sender signed, or says it is not.
         if report.trust.trusted, report.subjectSigned == false { subject += " (Subject not signed)" }
         let count = report.items.count
@@ -61,25 +63,25 @@ public struct BannerRenderer: Sendable {
         }
     }
 
-    func reservationLines(_ item: ReportedReservation, trusted: Bool) -> String {
+    func reservationLines(_ item: ReportedReservation, trusted: Bool) -> TerminalText {
         let r = item.reservation
         let status = statusText(r.status)
         let marker = trusted ? style.symbol("●", "*") : style.symbol("○", "-")
-        var title = "\(marker) \(r.category.displayName): " + style.paint(r.title, .bold) + " · \(status)"
+        var title: TerminalText = "\(marker) \(r.category.displayName): " + style.paint("\(r.title)", .bold) + " · \(status)"
         if !r.reservationID.isEmpty { title += " · #\(r.reservationID)" }
-        var out = "  " + title + "\n"
+        var out: TerminalText = "  \(title)\n"
         if let start = r.start {
             var when = BannerText.time(start)
             if let end = r.end { when += " → " + BannerText.time(end) }
-            out += line("When", when, indent: 4)
+            out += line("When", "\(when)", indent: 4)
         }
-        if let location = r.location, !location.isEmpty { out += line("Where", location, indent: 4) }
+        if let location = r.location, !location.isEmpty { out += line("Where", "\(location)", indent: 4) }
         // The booking number is already in the title line.
         for detail in r.details.filter({ $0.value != r.reservationID }).prefix(Self.maxDetails) {
-            out += line(detail.label, detail.value, indent: 4)
+            out += line(detail.label, "\(detail.value)", indent: 4)
         }
         if let change = item.change {
-            out += line("Store", BannerText.change(change), indent: 4)
+            out += line("Store", "\(BannerText.change(change))", indent: 4)
         } else if !trusted {
             out += line("Store", "not recorded (not trusted)", indent: 4)
         }
@@ -89,7 +91,7 @@ public struct BannerRenderer: Sendable {
     /// Details shown per reservation; the rest are in `--json`.
     static let maxDetails = 6
 
-    func statusText(_ status: ReservationStatus) -> String {
+    func statusText(_ status: ReservationStatus) -> TerminalText {
         switch status {
         case .confirmed: style.paint("confirmed", .green)
         case .cancelled: style.paint("CANCELLED", .boldRed)
@@ -98,33 +100,39 @@ public struct BannerRenderer: Sendable {
         }
     }
 
-    func fromText(_ report: MessageReport) -> String {
+    func fromText(_ report: MessageReport) -> TerminalText {
         if report.from.isEmpty { return "(none)" }
-        return report.from.map { address in
+        let text = report.from.map { address in
             if let name = address.displayName, !name.isEmpty { return "\(name) <\(address.address)>" }
             return address.address
         }.joined(separator: ", ")
+        return "\(text)"
     }
 
-    func dkimText(_ signatures: [DKIMVerification]) -> String {
+    func dkimText(_ signatures: [DKIMVerification]) -> TerminalText {
         if signatures.isEmpty { return style.paint("none (the message is not signed)", .yellow) }
-        return signatures.map { s in
-            let word: String
+        var out: TerminalText = ""
+        for (index, s) in signatures.enumerated() {
+            let word: TerminalText
             switch s.result {
             case .pass: word = style.paint("pass", .green)
-            case .fail, .permerror: word = style.paint(s.result.rawValue, .red)
-            default: word = style.paint(s.result.rawValue, .yellow)
+            case .fail, .permerror: word = style.paint("\(s.result.rawValue)", .red)
+            default: word = style.paint("\(s.result.rawValue)", .yellow)
             }
-            var text = "\(word) d=\(s.domain) s=\(s.selector) \(s.algorithm)"
-            if s.result != .pass, !s.reason.isEmpty { text += " (\(s.reason))" }
-            if s.testing { text += " [testing key]" }
-            return text
-        }.joined(separator: "; ")
+            if index > 0 { out += "; " }
+            out += "\(word) d=\(s.domain) s=\(s.selector) \(s.algorithm)"
+            if s.result != .pass, !s.reason.isEmpty { out += " (\(s.reason))" }
+            if s.testing { out += " [testing key]" }
+        }
+        return out
     }
 
-    func line(_ label: String, _ value: String, indent: Int = 2) -> String {
-        let padded = label.count >= Self.labelWidth ? label + " " : label + String(repeating: " ", count: Self.labelWidth - label.count)
-        return String(repeating: " ", count: indent) + style.paint(padded, .dim) + value + "\n"
+    /// A labelled line; the label, which may come from markup, is escaped like the value.
+    func line(_ label: String, _ value: TerminalText, indent: Int = 2) -> TerminalText {
+        let label = TerminalText(escaping: label)
+        let width = label.text.count
+        let padded = width >= Self.labelWidth ? label + " " : label + TerminalText(trusted: String(repeating: " ", count: Self.labelWidth - width))
+        return TerminalText(trusted: String(repeating: " ", count: indent)) + style.paint(padded, .dim) + value + "\n"
     }
 
     /// MIME oddities are for `reservoir parts`; the banner shows what explains a reservation.
@@ -209,22 +217,22 @@ public struct BannerRenderer: Sendable {
         let changes = summary.changes.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }
         if !changes.isEmpty { parts.append("events: " + changes.joined(separator: ", ")) }
         if summary.skippedUnchanged > 0 { parts.append("\(summary.skippedUnchanged) unchanged since the last scan, not read") }
-        var out = style.paint("Scanned: ", .bold) + parts.joined(separator: " · ") + "\n"
+        var out = style.paint("Scanned: ", .bold) + "\(parts.joined(separator: " · "))\n"
         if !summary.categories.isEmpty {
             let categories = summary.categories.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
-            out += "Found:   " + categories.map { "\($0.value) \($0.key)" }.joined(separator: ", ") + "\n"
+            out += "Found:   \(categories.map { "\($0.value) \($0.key)" }.joined(separator: ", "))\n"
         }
         let dkim = summary.dkimResults.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }
-        out += "DKIM:    " + (dkim.isEmpty ? "no signatures" : dkim.joined(separator: ", ")) + "\n"
+        out += "DKIM:    \(dkim.isEmpty ? "no signatures" : dkim.joined(separator: ", "))\n"
         if !summary.diagnostics.isEmpty {
             let codes = summary.diagnostics.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
-            out += "Notes:   " + codes.map { "\($0.value) \($0.key)" }.joined(separator: ", ") + "\n"
+            out += "Notes:   \(codes.map { "\($0.value) \($0.key)" }.joined(separator: ", "))\n"
         }
         if let seconds {
             let rate = seconds > 0 ? " (\(Int(Double(summary.messages) / seconds)) messages/s)" : ""
-            out += "Time:    " + String(Int(seconds * 100) / 100) + "." + twoDigits(Int(seconds * 100) % 100) + " s" + rate + "\n"
+            out += "Time:    \(String(Int(seconds * 100) / 100) + "." + twoDigits(Int(seconds * 100) % 100) + " s" + rate)\n"
         }
-        return out
+        return out.text
     }
 
     private func twoDigits(_ n: Int) -> String { n < 10 ? "0" + String(n) : String(n) }

@@ -35,11 +35,13 @@ public struct BannerStyle: Sendable {
         case boldYellow = "1;33"
     }
 
-    func paint(_ text: String, _ tone: Tone) -> String {
-        color ? "\u{1B}[\(tone.rawValue)m\(text)\u{1B}[0m" : text
+    /// `text` in a tone: the one place control sequences of Reservoir's own enter the output
+    /// (SGR, ECMA-48 §8.3.117); the text itself is already escaped (``TerminalText``).
+    func paint(_ text: TerminalText, _ tone: Tone) -> TerminalText {
+        color ? TerminalText(trusted: "\u{1B}[\(tone.rawValue)m") + text + TerminalText(trusted: "\u{1B}[0m") : text
     }
 
-    func symbol(_ fancy: String, _ plain: String) -> String {
+    func symbol(_ fancy: TerminalText, _ plain: TerminalText) -> TerminalText {
         symbols ? fancy : plain
     }
 }

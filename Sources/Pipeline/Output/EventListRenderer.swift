@@ -16,23 +16,25 @@ public struct EventListRenderer: Sendable {
         return last.sortKey >= now
     }
 
+    /// The events for people; titles, places and domains from the mail that made them are
+    /// escaped (``TerminalText``).
     public func text(_ events: [StoredEvent], now: Int64, all: Bool) -> String {
         if events.isEmpty {
             return all ? "No events stored.\n" : "No upcoming events (--all shows past and cancelled ones).\n"
         }
-        var out = ""
+        var out: TerminalText = ""
         for stored in events {
             let e = stored.event
             let when = e.start.map(BannerText.time) ?? "(no time)"
-            var line = "\(when)  " + style.paint(e.title, e.status == .cancelled ? .strike : .bold)
-            if e.status != .confirmed { line += "  " + style.paint(e.status.rawValue.lowercased(), e.status == .cancelled ? .red : .yellow) }
+            var line: TerminalText = "\(when)  " + style.paint("\(e.title)", e.status == .cancelled ? .strike : .bold)
+            if e.status != .confirmed { line += "  " + style.paint("\(e.status.rawValue.lowercased())", e.status == .cancelled ? .red : .yellow) }
             out += line + "\n"
-            var sub = "    #\(e.key.container) item \(e.key.item) · \(e.category) · revision \(stored.sequence)"
+            var sub: TerminalText = "    #\(e.key.container) item \(e.key.item) · \(e.category) · revision \(stored.sequence)"
             if let owner = stored.ownerDomain { sub += " · by \(owner)" }
             out += style.paint(sub, .dim) + "\n"
             if let location = e.location, !location.isEmpty { out += style.paint("    \(location)", .dim) + "\n" }
         }
-        return out
+        return out.text
     }
 
     public static func json(_ events: [StoredEvent]) -> String {
@@ -52,17 +54,17 @@ public struct EventListRenderer: Sendable {
     }
 
     public static func history(_ entries: [HistoryEntry], id: String) -> String {
-        if entries.isEmpty { return "No history for \(id).\n" }
-        var out = ""
+        if entries.isEmpty { return TerminalText("No history for \(id).\n").text }
+        var out: TerminalText = ""
         for h in entries {
-            var line = "\(CivilTime.iso8601UTC(h.appliedAt))  \(h.key)  #\(h.sequence) \(h.change): \(h.summary)"
+            var line: TerminalText = "\(CivilTime.iso8601UTC(h.appliedAt))  \(h.key.description)  #\(h.sequence) \(h.change): \(h.summary)"
             if let domain = h.signingDomain { line += "  (vouched by \(domain))" }
             out += line + "\n"
-            var from = "    message \(h.messageID ?? "(no Message-ID)")"
+            var from: TerminalText = "    message \(h.messageID ?? "(no Message-ID)")"
             if let date = h.messageDate { from += " dated \(CivilTime.iso8601UTC(date))" }
             if let path = h.path { from += " · \(path)" }
             out += from + "\n"
         }
-        return out
+        return out.text
     }
 }

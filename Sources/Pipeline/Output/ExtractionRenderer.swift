@@ -11,8 +11,10 @@ public enum ExtractionRenderer {
         ]).prettyPrinted()
     }
 
+    /// The reservations for people; everything read from the message is escaped
+    /// (``TerminalText``).
     public static func text(_ extraction: MessageExtraction, explain: Bool) -> String {
-        var out = ""
+        var out: TerminalText = ""
         if extraction.reservations.isEmpty { out += "No reservation found.\n" }
         for r in extraction.reservations {
             out += "\(r.category.displayName): \(r.title) · \(r.status.rawValue) · #\(r.reservationID) item \(r.itemID)\n"
@@ -26,7 +28,7 @@ public enum ExtractionRenderer {
             out += explain ? "Explanations:\n" : "Notes (--explain for all):\n"
             for d in shown { out += "  [\(d.stage.rawValue)] \(d.code): \(d.message)\n" }
         }
-        return out
+        return out.text
     }
 }
 

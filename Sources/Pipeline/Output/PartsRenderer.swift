@@ -21,10 +21,12 @@ public enum PartsRenderer {
         return JSONValue.object(JSONObject(pairs: pairs)).prettyPrinted()
     }
 
+    /// The fields and the part tree for people; every value read from the message (decoded
+    /// fields, media types, file names, diagnostics) is escaped (``TerminalText``).
     public static func text(_ message: Message) -> String {
-        var out = ""
+        var out: TerminalText = ""
         func line(_ label: String, _ value: String?) {
-            out += label + String(repeating: " ", count: max(1, 11 - label.count)) + (value ?? "(none)") + "\n"
+            out += "\(label + String(repeating: " ", count: max(1, 11 - label.count)))\(value ?? "(none)")\n"
         }
         line("Subject", message.subject)
         line("From", message.from.isEmpty ? nil : message.from.map(\.description).joined(separator: ", "))
@@ -42,16 +44,16 @@ public enum PartsRenderer {
             }
             if let disposition = disposition(p, in: message) { columns.append(disposition) }
             if let name = p.filename { columns.append("\"" + name + "\"") }
-            out += columns.joined(separator: "  ") + "\n"
+            out += "\(columns.joined(separator: "  "))\n"
             for (index, child) in p.children.enumerated() { walk(child, path + "." + String(index + 1)) }
         }
         walk(message.root, "1")
         let diagnostics = message.diagnostics
         if !diagnostics.isEmpty {
             out += "\nDiagnostics:\n"
-            for d in diagnostics { out += "  \(d)\n" }
+            for d in diagnostics { out += "  \(d.description)\n" }
         }
-        return out
+        return out.text
     }
 
     static func part(_ p: MIMEPart, path: String, in message: Message) -> JSONValue {

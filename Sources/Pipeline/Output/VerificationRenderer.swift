@@ -6,13 +6,15 @@ import MIME
 /// `reservoir verify`: one line per DKIM-Signature with its RFC 8601 result and reason, and
 /// whether a passing signature vouches for the From domain.
 public enum VerificationRenderer {
+    /// One line per signature for people; the tags and reasons, read from the message, are
+    /// escaped (``TerminalText``).
     public static func text(_ report: MessageReport) -> String {
-        var out = ""
+        var out: TerminalText = ""
         if report.signatures.isEmpty {
             out += "dkim=none: the message has no DKIM-Signature field\n"
         }
         for (index, s) in report.signatures.enumerated() {
-            var line = "signature \(index + 1): dkim=\(s.result.rawValue) d=\(s.domain) s=\(s.selector) a=\(s.algorithm)"
+            var line: TerminalText = "signature \(index + 1): dkim=\(s.result.rawValue) d=\(s.domain) s=\(s.selector) a=\(s.algorithm)"
             if let bits = s.keyBits { line += " key=\(bits) bits" }
             if let identity = s.identity { line += " i=\(identity)" }
             if let l = s.bodyLength { line += " l=\(l)" }
@@ -26,7 +28,7 @@ public enum VerificationRenderer {
         } else {
             out += "From \(from): no valid aligned signature\n"
         }
-        return out
+        return out.text
     }
 
     public static func json(_ report: MessageReport, authenticationResults: AuthenticationResults) -> String {

@@ -13,8 +13,16 @@ struct SignCommand: ParsableCommand {
             new field first. The algorithm follows the key: RSA (2048 bits or more advised) or \
             Ed25519. Canonicalization is relaxed/relaxed unless --canonicalization says otherwise.
 
+            Each field named by --headers (by default From, To, Cc, Subject, Date, Message-ID, \
+            Reply-To, MIME-Version, Content-Type and Content-Transfer-Encoding) is over-signed: \
+            listed in h= once more than the message has instances of it, a field the message \
+            lacks once (RFC 6376 §5.4.2, §8.15). A field added later, such as a second Subject \
+            or Content-Type above the signed one, then breaks the signature. --no-over-sign \
+            lists the names exactly as --headers gives them.
+
             Examples:
               reservoir sign --key key.pem --domain example.com --selector s1 < msg > signed
+              reservoir sign --key key.pem --domain example.com --selector s1 --headers From:Subject:Date < msg > signed
               reservoir sign --key key.pem --print-key-record --zone-name s1._domainkey.example.com
             """)
 
@@ -28,7 +36,11 @@ struct SignCommand: ParsableCommand {
     var selector: String?
 
     @Option(name: .customLong("headers"), help: ArgumentHelp("Header fields to sign, colon-separated.", valueName: "names"))
-    var headers: String = "From:To:Cc:Subject:Date:Message-ID:Reply-To:MIME-Version:Content-Type:Content-Transfer-Encoding"
+    var headers: String = DKIMSigner.protectedFields.joined(separator: ":")
+
+    @Flag(name: .customLong("over-sign"), inversion: .prefixedNo,
+          help: "List each field in h= once more than the message has it, so none can be added (default).")
+    var overSign = true
 
     @Option(name: .customLong("canonicalization"), help: ArgumentHelp("c= value: relaxed/relaxed, simple/simple, relaxed/simple or simple/relaxed.", valueName: "c"))
     var canonicalization: String = "relaxed/relaxed"
@@ -73,7 +85,7 @@ struct SignCommand: ParsableCommand {
             throw CommandFailure.unreadable("-", "cannot read standard input: \(error)")
         }
         let field = try signer.sign(message, domain: domain ?? "", selector: selector ?? "",
-                                    headers: headers.split(separator: ":").map { String($0) },
+                                    headers: headers.split(separator: ":").map { String($0) }, overSign: overSign,
                                     canonicalization: DKIMCanonicalization(tag: canonicalization) ?? .relaxedRelaxed,
                                     timestamp: timestamp ?? Clock.systemNow(), expiration: expiration)
         Output.write(field)
