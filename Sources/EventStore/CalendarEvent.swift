@@ -52,8 +52,7 @@ public struct EventTime: Sendable, Equatable {
 /// What the store keeps for one reservation item: the event as a calendar shows it.
 public struct CalendarEvent: Sendable, Equatable {
     public var key: EventKey
-    /// Reservation category (`food`, `flight`, …).
-    public var category: String
+    public var category: EventCategory
     public var title: String
     public var start: EventTime?
     public var end: EventTime?
@@ -67,7 +66,7 @@ public struct CalendarEvent: Sendable, Equatable {
     /// The reservation as schema.org JSON-LD, for `events --json`.
     public var reservationJSON: String
 
-    public init(key: EventKey, category: String, title: String, start: EventTime?, end: EventTime?,
+    public init(key: EventKey, category: EventCategory, title: String, start: EventTime?, end: EventTime?,
                 location: String?, notes: String, url: String?, status: EventStatus,
                 checkinOpens: Int64? = nil, checkinCloses: Int64? = nil, reservationJSON: String) {
         self.key = key

@@ -181,7 +181,7 @@ public final class PostgresEventStore: EventStore {
     private static func values(_ stored: StoredEvent, message: MessageProvenance) -> [String?] {
         let e = stored.event
         return [
-            e.key.container, e.key.item, e.category, e.title,
+            e.key.container, e.key.item, e.category.rawValue, e.title,
             e.start?.text, e.start?.local, e.start?.offsetSeconds.map(String.init), e.start?.epochSeconds.map(String.init),
             e.end?.text, e.end?.local, e.end?.offsetSeconds.map(String.init), e.end?.epochSeconds.map(String.init),
             e.location, e.notes, e.url, e.status.rawValue,
@@ -210,7 +210,7 @@ public final class PostgresEventStore: EventStore {
         }
         let event = CalendarEvent(
             key: EventKey(container: result.text(r, 0) ?? "", item: result.text(r, 1) ?? ""),
-            category: result.text(r, 2) ?? "", title: result.text(r, 3) ?? "",
+            category: EventCategory(rawValue: result.text(r, 2) ?? "") ?? .event, title: result.text(r, 3) ?? "",
             start: time(4), end: time(8), location: result.text(r, 12), notes: result.text(r, 13) ?? "",
             url: result.text(r, 14), status: EventStatus(rawValue: result.text(r, 15) ?? "") ?? .confirmed,
             checkinOpens: result.integer(r, 16), checkinCloses: result.integer(r, 17),

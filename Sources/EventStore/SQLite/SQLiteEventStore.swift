@@ -186,7 +186,7 @@ public final class SQLiteEventStore: EventStore {
     private func write(_ stored: StoredEvent, message: MessageProvenance) throws(EventStoreError) {
         let e = stored.event
         let values: [SQLiteValue] = [
-            .text(e.key.container), .text(e.key.item), .text(e.category), .text(e.title),
+            .text(e.key.container), .text(e.key.item), .text(e.category.rawValue), .text(e.title),
             SQLiteValue(e.start?.text), SQLiteValue(e.start?.local), SQLiteValue(e.start?.offsetSeconds), SQLiteValue(e.start?.epochSeconds),
             SQLiteValue(e.end?.text), SQLiteValue(e.end?.local), SQLiteValue(e.end?.offsetSeconds), SQLiteValue(e.end?.epochSeconds),
             SQLiteValue(e.location), .text(e.notes), SQLiteValue(e.url), .text(e.status.rawValue),
@@ -237,7 +237,7 @@ public final class SQLiteEventStore: EventStore {
         }
         let event = CalendarEvent(
             key: EventKey(container: row.text(0) ?? "", item: row.text(1) ?? ""),
-            category: row.text(2) ?? "", title: row.text(3) ?? "",
+            category: EventCategory(rawValue: row.text(2) ?? "") ?? .event, title: row.text(3) ?? "",
             start: time(4), end: time(8), location: row.text(12), notes: row.text(13) ?? "", url: row.text(14),
             status: EventStatus(rawValue: row.text(15) ?? "") ?? .confirmed,
             checkinOpens: row.integer(16), checkinCloses: row.integer(17), reservationJSON: row.text(18) ?? "{}")

@@ -22,7 +22,7 @@ func dinner(at local: String, offset: Int = -7 * 3600, status: EventStatus = .co
     let sign = offset < 0 ? "-" : "+"
     let text = local + sign + CivilTime.pad(abs(offset) / 3600, 2) + ":00"
     return CalendarEvent(
-        key: EventKey(container: container, item: item), category: "food", title: "Reservation: EPIC Steak",
+        key: EventKey(container: container, item: item), category: .food, title: "Reservation: EPIC Steak",
         start: EventTime(text: text, local: local, offsetSeconds: offset, epochSeconds: epoch),
         end: nil, location: "EPIC Steak, 369 The Embarcadero, San Francisco", notes: "Party of 2",
         url: nil, status: status, reservationJSON: "{}")
