@@ -52,8 +52,7 @@ public struct EventTime: Sendable, Equatable {
 /// What the store keeps for one reservation item: the event as a calendar shows it.
 public struct CalendarEvent: Sendable, Equatable {
     public var key: EventKey
-    /// Reservation category (`food`, `flight`, …).
-    public var category: String
+    public var category: EventCategory
     public var title: String
     public var start: EventTime?
     public var end: EventTime?
@@ -67,7 +66,7 @@ public struct CalendarEvent: Sendable, Equatable {
     /// The reservation as schema.org JSON-LD, for `events --json`.
     public var reservationJSON: String
 
-    public init(key: EventKey, category: String, title: String, start: EventTime?, end: EventTime?,
+    public init(key: EventKey, category: EventCategory, title: String, start: EventTime?, end: EventTime?,
                 location: String?, notes: String, url: String?, status: EventStatus,
                 checkinOpens: Int64? = nil, checkinCloses: Int64? = nil, reservationJSON: String) {
         self.key = key
@@ -123,6 +122,14 @@ public struct StoredEvent: Sendable, Equatable {
     }
 }
 
+extension Sequence<StoredEvent> {
+    /// Ordered as ``EventStore/events()`` lists them: by start (the instant, or the wall-clock
+    /// time read as UTC; no start first), then by key.
+    public func sortedByStart() -> [StoredEvent] {
+        sorted { ($0.event.start?.sortKey ?? 0, $0.event.key) < ($1.event.start?.sortKey ?? 0, $1.event.key) }
+    }
+}
+
 /// What applying one reservation did to the store.
 public enum EventChange: Sendable, Equatable {
     case created(StoredEvent)
@@ -144,24 +151,27 @@ public enum EventChange: Sendable, Equatable {
         }
     }
 
-    /// A stable word for JSON and logs.
-    public var kind: String {
+    /// What this change was.
+    public var changeKind: EventChangeKind {
         switch self {
-        case .created: "created"
-        case .updated: "updated"
-        case .cancelled: "cancelled"
-        case .unchanged: "unchanged"
-        case .olderThanStored: "older-than-stored"
-        case .refusedOtherDomain: "refused-other-domain"
+        case .created: .created
+        case .updated: .updated
+        case .cancelled: .cancelled
+        case .unchanged: .unchanged
+        case .olderThanStored: .olderThanStored
+        case .refusedOtherDomain: .refusedOtherDomain
         }
     }
+
+    /// A stable word for JSON and logs: ``changeKind``'s raw value.
+    public var kind: String { changeKind.rawValue }
 }
 
 /// One line of an event's history: which message changed it, and how.
 public struct HistoryEntry: Sendable, Equatable {
     public var key: EventKey
     public var sequence: Int
-    public var change: String
+    public var change: EventChangeKind
     public var messageID: String?
     public var path: String?
     public var signingDomain: String?
@@ -169,7 +179,7 @@ public struct HistoryEntry: Sendable, Equatable {
     public var appliedAt: Int64
     public var summary: String
 
-    public init(key: EventKey, sequence: Int, change: String, messageID: String?, path: String?,
+    public init(key: EventKey, sequence: Int, change: EventChangeKind, messageID: String?, path: String?,
                 signingDomain: String?, messageDate: Int64?, appliedAt: Int64, summary: String) {
         self.key = key
         self.sequence = sequence

@@ -26,43 +26,6 @@ extension EventStore {
     public func grouped(_ body: () -> Void) throws(EventStoreError) { body() }
 }
 
-/// Decides what a new version of an event does to the stored one. Shared by every backend
-/// so they cannot disagree.
-public enum EventRevision {
-    public enum Decision: Equatable {
-        case update
-        case unchanged
-        case olderThanStored
-        case refusedOtherDomain
-    }
-
-    public static func decide(stored: StoredEvent, storedMessageDate: Int64?, storedArrival: Int64?,
-                              alreadyApplied: Bool, new event: CalendarEvent,
-                              from message: MessageProvenance) -> Decision {
-        // Only the domain that vouched for the booking may change it.
-        if let owner = stored.ownerDomain, owner != message.signingDomain { return .refusedOtherDomain }
-        if alreadyApplied { return .unchanged }
-        if let storedDate = storedMessageDate, let date = message.messageDate {
-            if date < storedDate { return .olderThanStored }
-            if date == storedDate, let storedArrival, message.arrival < storedArrival { return .olderThanStored }
-        }
-        return stored.event == event ? .unchanged : .update
-    }
-
-    /// One line describing what changed between two versions, for the history.
-    public static func summary(from old: CalendarEvent?, to new: CalendarEvent) -> String {
-        guard let old else { return new.status == .cancelled ? "cancelled (first seen)" : "created" }
-        var parts: [String] = []
-        if old.status != new.status { parts.append("status \(old.status.rawValue.lowercased()) → \(new.status.rawValue.lowercased())") }
-        if old.start?.text != new.start?.text { parts.append("start \(old.start?.text ?? "none") → \(new.start?.text ?? "none")") }
-        if old.end?.text != new.end?.text { parts.append("end \(old.end?.text ?? "none") → \(new.end?.text ?? "none")") }
-        if old.title != new.title { parts.append("title “\(old.title)” → “\(new.title)”") }
-        if old.location != new.location { parts.append("location changed") }
-        if parts.isEmpty { parts.append("details changed") }
-        return parts.joined(separator: "; ")
-    }
-}
-
 /// A message file a scan has read: its identity across Maildir moves, size and mtime.
 public struct ScannedFile: Sendable, Equatable {
     public var key: String

@@ -9,6 +9,9 @@ public struct EventStoreError: Error, Sendable, Equatable, CustomStringConvertib
         case database
         case unsupportedURL = "unsupported-url"
         case schemaTooNew = "schema-too-new"
+        /// A stored row has a value missing, of the wrong type, or a word this build does not
+        /// know (a category, a status, a history change).
+        case invalidRow = "invalid-row"
         /// A database server dropped the connection and a reconnection failed too; a later
         /// attempt may succeed (a restart, a failover).
         case connectionLost = "connection-lost"

@@ -12,6 +12,8 @@ struct PostgresFailure: Error {
     var connectionLost: Bool
     /// Set by the migration when the database holds a schema newer than this build's.
     var newerSchemaVersion: Int64? = nil
+    /// Set when a stored row could not be read (`.invalidRow`); reported as it is.
+    var storeError: EventStoreError? = nil
 
     /// SQLSTATE 40001 serialization_failure and 40P01 deadlock_detected: "the transaction
     /// should be retried" (PostgreSQL manual §13.4, Serialization Failure Handling).

@@ -76,147 +76,82 @@ public final class PostgresEventStore: EventStore {
     public func apply(_ event: CalendarEvent, from message: MessageProvenance) throws(EventStoreError) -> EventChange {
         try transaction { () throws(PostgresFailure) -> EventChange in
             let key = event.key
-            var row = try lockedRow(key)
-            if row == nil {
-                let created = StoredEvent(event: event, sequence: 0, ownerDomain: message.signingDomain,
-                                          createdAt: message.arrival, updatedAt: message.arrival)
+            var stored = try lockedRow(key)
+            if stored == nil {
+                let step = EventRevision.step(stored: nil, alreadyApplied: false, new: event, from: message)
                 // A concurrent first writer may insert the same key between our SELECT and
                 // INSERT: DO NOTHING waits for it to commit, then the row is locked below.
-                let inserted = try connection.execute(
-                    "INSERT INTO events (\(Self.columns)) VALUES (\(Self.placeholders)) ON CONFLICT (container, item) DO NOTHING RETURNING 1",
-                    Self.values(created, message: message))
-                if inserted.rowCount == 1 {
-                    try record(created, change: event.status == .cancelled ? "cancelled" : "created",
-                               message: message, summary: EventRevision.summary(from: nil, to: event))
-                    return event.status == .cancelled ? .cancelled(created, previous: nil) : .created(created)
+                if let row = step.write, try connection.execute(
+                    "INSERT INTO events (\(EventRow.layout.names)) VALUES (\(Self.placeholders(EventRow.layout))) "
+                    + "ON CONFLICT (container, item) DO NOTHING RETURNING 1",
+                    row.values.map(\.parameter)).rowCount == 1 {
+                    if let entry = step.record { try record(entry) }
+                    return step.change
                 }
-                row = try lockedRow(key)
+                stored = try lockedRow(key)
+                guard stored != nil else {
+                    // Inserted by another writer and deleted since: nothing reservoir does.
+                    throw PostgresFailure(sqlState: "40001", message: "event \(key) vanished during apply", connectionLost: false)
+                }
             }
-            guard let row else {
-                // Inserted by another writer and deleted since: nothing reservoir does.
-                throw PostgresFailure(sqlState: "40001", message: "event \(key) vanished during apply", connectionLost: false)
-            }
-            let stored = Self.storedEvent(row, 0)
             var alreadyApplied = false
             if let messageID = message.messageID {
                 alreadyApplied = try connection.execute(
                     "SELECT 1 FROM history WHERE container = $1 AND item = $2 AND message_id = $3 LIMIT 1",
                     [key.container, key.item, messageID]).rowCount > 0
             }
-            let decision = EventRevision.decide(
-                stored: stored, storedMessageDate: row.integer(0, 23), storedArrival: row.integer(0, 24),
-                alreadyApplied: alreadyApplied, new: event, from: message)
-            switch decision {
-            case .update:
-                let updated = StoredEvent(event: event, sequence: stored.sequence + 1, ownerDomain: stored.ownerDomain,
-                                          createdAt: stored.createdAt, updatedAt: message.arrival)
-                try connection.execute(Self.update, Self.values(updated, message: message))
-                let isCancel = event.status == .cancelled && stored.event.status != .cancelled
-                try record(updated, change: isCancel ? "cancelled" : "updated", message: message,
-                           summary: EventRevision.summary(from: stored.event, to: event))
-                return isCancel ? .cancelled(updated, previous: stored) : .updated(updated, previous: stored)
-            case .unchanged:
-                return .unchanged(stored)
-            case .olderThanStored:
-                try record(stored, change: "ignored-older", message: message, summary: "older than the stored version; not applied")
-                return .olderThanStored(stored)
-            case .refusedOtherDomain:
-                try record(stored, change: "refused", message: message,
-                           summary: "signed by \(message.signingDomain ?? "no domain"), not by \(stored.ownerDomain ?? "?"); not applied")
-                return .refusedOtherDomain(stored, domain: message.signingDomain)
-            }
+            let step = EventRevision.step(stored: stored, alreadyApplied: alreadyApplied, new: event, from: message)
+            if let row = step.write { try connection.execute(Self.update, row.values.map(\.parameter)) }
+            if let entry = step.record { try record(entry) }
+            return step.change
         }
     }
 
     public func events() throws(EventStoreError) -> [StoredEvent] {
-        let result = try query("SELECT \(Self.columns) FROM events", [])
-        return (0..<result.rowCount).map { Self.storedEvent(result, $0) }
-            .sorted { ($0.event.start?.sortKey ?? 0, $0.event.key) < ($1.event.start?.sortKey ?? 0, $1.event.key) }
+        let result = try query("SELECT \(EventRow.layout.names) FROM events", [])
+        return try (0..<result.rowCount).map { r throws(EventStoreError) in try EventRow(values: result.values(r, EventRow.layout)).stored }
+            .sortedByStart()
     }
 
     public func event(_ key: EventKey) throws(EventStoreError) -> StoredEvent? {
-        let result = try query("SELECT \(Self.columns) FROM events WHERE container = $1 AND item = $2",
+        let result = try query("SELECT \(EventRow.layout.names) FROM events WHERE container = $1 AND item = $2",
                                [key.container, key.item])
-        return result.rowCount > 0 ? Self.storedEvent(result, 0) : nil
+        return result.rowCount > 0 ? try EventRow(values: result.values(0, EventRow.layout)).stored : nil
     }
 
     public func history(_ id: String) throws(EventStoreError) -> [HistoryEntry] {
-        let result = try query("""
-            SELECT container, item, sequence, change, message_id, path, signing_domain, message_date, applied_at, summary
-            FROM history WHERE container = $1 OR item = $1 ORDER BY id
-            """, [id])
-        return (0..<result.rowCount).map { r in
-            HistoryEntry(key: EventKey(container: result.text(r, 0) ?? "", item: result.text(r, 1) ?? ""),
-                         sequence: Int(result.integer(r, 2) ?? 0), change: result.text(r, 3) ?? "",
-                         messageID: result.text(r, 4), path: result.text(r, 5), signingDomain: result.text(r, 6),
-                         messageDate: result.integer(r, 7), appliedAt: result.integer(r, 8) ?? 0,
-                         summary: result.text(r, 9) ?? "")
-        }
+        let result = try query("SELECT \(HistoryEntry.layout.names) FROM history WHERE container = $1 OR item = $1 ORDER BY id", [id])
+        return try (0..<result.rowCount).map { r throws(EventStoreError) in try HistoryEntry(values: result.values(r, HistoryEntry.layout)) }
     }
 
     // MARK: Rows
 
-    private static let columns = """
-        container, item, category, title, start_text, start_local, start_offset, start_epoch, \
-        end_text, end_local, end_offset, end_epoch, location, notes, url, status, \
-        checkin_opens, checkin_closes, reservation_json, sequence, owner_domain, \
-        created_at, updated_at, last_message_date, last_arrival
-        """
-    private static let columnCount = 25
-    private static let placeholders = (1...columnCount).map { "$\($0)" }.joined(separator: ", ")
+    private static func placeholders(_ layout: RowLayout) -> String {
+        (1...layout.columns.count).map { "$\($0)" }.joined(separator: ", ")
+    }
+
     /// Rewrites every column but the key, from the same parameter list as the insert.
     private static let update: String = {
-        let names = columns.split(separator: ",").map { $0.trimmingCharacters() }
-        let assignments = names.enumerated().dropFirst(2).map { "\($0.element) = $\($0.offset + 1)" }
+        let assignments = EventRow.layout.columns.enumerated().dropFirst(2).map { "\($0.element.name) = $\($0.offset + 1)" }
         return "UPDATE events SET \(assignments.joined(separator: ", ")) WHERE container = $1 AND item = $2"
     }()
 
-    private func lockedRow(_ key: EventKey) throws(PostgresFailure) -> PostgresResult? {
+    /// The event's row, locked until the transaction ends; nil when none is stored.
+    private func lockedRow(_ key: EventKey) throws(PostgresFailure) -> EventRow? {
         let result = try connection.execute(
-            "SELECT \(Self.columns) FROM events WHERE container = $1 AND item = $2 FOR UPDATE",
+            "SELECT \(EventRow.layout.names) FROM events WHERE container = $1 AND item = $2 FOR UPDATE",
             [key.container, key.item])
-        return result.rowCount > 0 ? result : nil
-    }
-
-    private static func values(_ stored: StoredEvent, message: MessageProvenance) -> [String?] {
-        let e = stored.event
-        return [
-            e.key.container, e.key.item, e.category, e.title,
-            e.start?.text, e.start?.local, e.start?.offsetSeconds.map(String.init), e.start?.epochSeconds.map(String.init),
-            e.end?.text, e.end?.local, e.end?.offsetSeconds.map(String.init), e.end?.epochSeconds.map(String.init),
-            e.location, e.notes, e.url, e.status.rawValue,
-            e.checkinOpens.map(String.init), e.checkinCloses.map(String.init), e.reservationJSON,
-            String(stored.sequence), stored.ownerDomain,
-            String(stored.createdAt), String(stored.updatedAt), message.messageDate.map(String.init), String(message.arrival),
-        ]
-    }
-
-    private func record(_ stored: StoredEvent, change: String, message: MessageProvenance, summary: String) throws(PostgresFailure) {
-        try connection.execute("""
-            INSERT INTO history (container, item, sequence, change, message_id, path, signing_domain, message_date, applied_at, summary)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
-            """, [
-                stored.event.key.container, stored.event.key.item, String(stored.sequence), change,
-                message.messageID, message.path, message.signingDomain, message.messageDate.map(String.init),
-                String(message.arrival), summary,
-            ])
-    }
-
-    private static func storedEvent(_ result: PostgresResult, _ r: Int) -> StoredEvent {
-        func time(_ i: Int) -> EventTime? {
-            guard let text = result.text(r, i) else { return nil }
-            return EventTime(text: text, local: result.text(r, i + 1) ?? "",
-                             offsetSeconds: result.integer(r, i + 2).map { Int($0) }, epochSeconds: result.integer(r, i + 3))
+        guard result.rowCount > 0 else { return nil }
+        do {
+            return try EventRow(values: result.values(0, EventRow.layout))
+        } catch {
+            throw PostgresFailure(sqlState: nil, message: error.message, connectionLost: false, storeError: error)
         }
-        let event = CalendarEvent(
-            key: EventKey(container: result.text(r, 0) ?? "", item: result.text(r, 1) ?? ""),
-            category: result.text(r, 2) ?? "", title: result.text(r, 3) ?? "",
-            start: time(4), end: time(8), location: result.text(r, 12), notes: result.text(r, 13) ?? "",
-            url: result.text(r, 14), status: EventStatus(rawValue: result.text(r, 15) ?? "") ?? .confirmed,
-            checkinOpens: result.integer(r, 16), checkinCloses: result.integer(r, 17),
-            reservationJSON: result.text(r, 18) ?? "{}")
-        return StoredEvent(event: event, sequence: Int(result.integer(r, 19) ?? 0), ownerDomain: result.text(r, 20),
-                           createdAt: result.integer(r, 21) ?? 0, updatedAt: result.integer(r, 22) ?? 0)
+    }
+
+    private func record(_ entry: HistoryEntry) throws(PostgresFailure) {
+        try connection.execute("INSERT INTO history (\(HistoryEntry.layout.names)) VALUES (\(Self.placeholders(HistoryEntry.layout)))",
+                               entry.values.map(\.parameter))
     }
 
     // MARK: Transactions and errors
@@ -269,6 +204,7 @@ public final class PostgresEventStore: EventStore {
     /// Maps a failure to the store's error kinds by SQLSTATE class (PostgreSQL manual,
     /// Appendix A, PostgreSQL Error Codes).
     private func storeError(_ failure: PostgresFailure, attempts: Int) -> EventStoreError {
+        if let error = failure.storeError { return error }
         if let version = failure.newerSchemaVersion {
             return EventStoreError(.schemaTooNew,
                                    "\(location) was written by a newer reservoir (schema \(version)); upgrade reservoir")
@@ -292,12 +228,6 @@ public final class PostgresEventStore: EventStore {
         default:
             return EventStoreError(.database, detail)
         }
-    }
-}
-
-extension Substring {
-    fileprivate func trimmingCharacters() -> String {
-        String(drop { $0 == " " || $0 == "\n" }.reversed().drop { $0 == " " || $0 == "\n" }.reversed())
     }
 }
 

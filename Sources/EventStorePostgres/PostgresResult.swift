@@ -1,4 +1,5 @@
 internal import CLibPQ
+import EventStore
 
 /// One `PGresult`, owned by exactly one Swift object that clears it.
 ///
@@ -48,5 +49,27 @@ final class PostgresResult {
 
     func integer(_ row: Int, _ column: Int) -> Int64? {
         text(row, column).flatMap { Int64($0) }
+    }
+
+    /// One row as the store's values, read in `layout`'s order: the text format turned into
+    /// an integer for an integer column. A cell that is not one stays text, and the row
+    /// decoder refuses it.
+    func values(_ row: Int, _ layout: RowLayout) -> [ColumnValue] {
+        layout.columns.indices.map { column in
+            guard let text = text(row, column) else { return .null }
+            guard layout.columns[column].type == .integer, let number = Int64(text) else { return .text(text) }
+            return .integer(number)
+        }
+    }
+}
+
+extension ColumnValue {
+    /// The value as a text-format parameter (libpq §34.3.1, `PQexecParams`): nil for NULL.
+    var parameter: String? {
+        switch self {
+        case .null: nil
+        case .integer(let value): String(value)
+        case .text(let value): value
+        }
     }
 }

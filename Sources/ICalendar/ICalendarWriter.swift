@@ -60,7 +60,7 @@ public struct ICalendarWriter: Sendable {
             // RFC 5545 §3.8.4.6: URL is a URI value, not escaped text.
             lines.append("URL:\(url)")
         }
-        lines.append("CATEGORIES:\(Self.escape(event.category.uppercased()))")
+        lines.append("CATEGORIES:\(Self.escape(event.category.rawValue.uppercased()))")
         lines.append("LAST-MODIFIED:\(CivilTime.utcStamp(stored.updatedAt))")
         lines.append("CREATED:\(CivilTime.utcStamp(stored.createdAt))")
         lines.append("END:VEVENT")

@@ -32,7 +32,7 @@ struct EventStoreContractTests {
         #expect(all.first?.event.start?.local == "2031-05-12T18:30:00")
         #expect(all.first == third)
         let history = try store.history("IWDSCA")
-        #expect(history.map(\.change) == ["created", "updated", "cancelled"])
+        #expect(history.map(\.change) == [.created, .updated, .cancelled])
         #expect(history.map(\.sequence) == [0, 1, 2])
         #expect(history.map(\.messageID) == ["<a@x>", "<b@x>", "<c@x>"])
         #expect(history[1].summary == "start 2031-05-12T19:30:00-07:00 → 2031-05-12T18:30:00-07:00")
@@ -77,7 +77,7 @@ struct EventStoreContractTests {
         let stored = try #require(try store.event(Self.key))
         #expect(stored.event.status == .cancelled)
         #expect(stored.sequence == 0)
-        #expect(try store.history("IWDSCA").map(\.change) == ["cancelled", "ignored-older"])
+        #expect(try store.history("IWDSCA").map(\.change) == [.cancelled, .olderThanStored])
     }
 
     @Test("equal dates: the earlier arrival is older", arguments: StoreBackend.available)
@@ -112,7 +112,7 @@ struct EventStoreContractTests {
         #expect(domain == "attacker.example")
         #expect(try store.event(Self.key)?.event.status == .confirmed)
         let last = try #require(try store.history("IWDSCA").last)
-        #expect(last.change == "refused")
+        #expect(last.change == .refusedOtherDomain)
         #expect(last.summary == "signed by attacker.example, not by epicsteak.example; not applied")
     }
 
@@ -167,5 +167,83 @@ struct EventStoreContractTests {
         #expect(entry.path == "/m/cur/1:2,S")
         #expect(entry.messageID == "<ü@x>")
         #expect(entry.messageDate == -1)
+    }
+
+    @Test("every outcome is recorded under one word, the same in both backends", arguments: StoreBackend.available)
+    func historyWords(backend: StoreBackend) throws {
+        let fresh = try backend.makeStore(); defer { fresh.cleanup() }
+        let store = fresh.store
+        let changes = try [
+            store.apply(dinner(at: "2031-05-12T19:30:00"), from: message("<a@x>", date: 1000)),
+            store.apply(dinner(at: "2031-05-12T18:30:00"), from: message("<b@x>", date: 2000)),
+            store.apply(dinner(at: "2031-05-12T18:30:00", status: .cancelled), from: message("<c@x>", date: 3000)),
+            store.apply(dinner(at: "2031-05-12T19:30:00"), from: message("<d@x>", date: 500)),
+            store.apply(dinner(at: "2031-05-12T20:30:00"), from: message("<e@x>", date: 4000, domain: "attacker.example")),
+            store.apply(dinner(at: "2031-05-12T18:30:00", status: .cancelled), from: message("<c@x>", date: 3000)),
+        ]
+        let words = ["created", "updated", "cancelled", "older-than-stored", "refused-other-domain"]
+        #expect(changes.map(\.kind) == words + ["unchanged"])
+        #expect(try store.history("IWDSCA").map(\.change.rawValue) == words)
+        #expect(try fresh.sql("SELECT change FROM history ORDER BY id") == words)
+        #expect(changes.map(\.changeKind) == [.created, .updated, .cancelled, .olderThanStored, .refusedOtherDomain, .unchanged])
+    }
+
+    @Test("history written under the words ignored-older and refused still reads", arguments: StoreBackend.available)
+    func historyAliases(backend: StoreBackend) throws {
+        let fresh = try backend.makeStore(); defer { fresh.cleanup() }
+        _ = try fresh.store.apply(dinner(at: "2031-05-12T19:30:00"), from: message("<a@x>", date: 1000))
+        for word in ["ignored-older", "refused"] {
+            _ = try fresh.sql("""
+                INSERT INTO history (container, item, sequence, change, message_id, path, signing_domain, message_date, applied_at, summary)
+                VALUES ('IWDSCA', '1', 0, '\(word)', NULL, NULL, 'epicsteak.example', 900, 100, 'not applied')
+                """)
+        }
+        let history = try fresh.reopen().history("IWDSCA")
+        #expect(history.map(\.change) == [.created, .olderThanStored, .refusedOtherDomain])
+    }
+
+    /// A stored row damaged behind the store's back, one way per case.
+    enum DamagedRow: String, CaseIterable, CustomTestStringConvertible, Sendable {
+        case missingValue = "a time without its civil time"
+        case wrongType = "text in an integer column"
+        case unknownStatus = "a status this build does not know"
+        case unknownCategory = "a category this build does not know"
+
+        var testDescription: String { rawValue }
+
+        /// The statements that damage the row (PostgreSQL needs the column's type changed
+        /// before it stores text in it).
+        func statements(_ backend: StoreBackend) -> [String] {
+            switch self {
+            case .missingValue: ["UPDATE events SET start_local = NULL"]
+            case .wrongType:
+                (backend == .postgres ? ["ALTER TABLE events ALTER COLUMN sequence TYPE text"] : [])
+                    + ["UPDATE events SET sequence = 'two'"]
+            case .unknownStatus: ["UPDATE events SET status = 'MAYBE'"]
+            case .unknownCategory: ["UPDATE events SET category = 'spaceship'"]
+            }
+        }
+    }
+
+    @Test("a stored value that is missing, mistyped or unknown is an error, not a default",
+          arguments: StoreBackend.available, DamagedRow.allCases)
+    func damagedRow(backend: StoreBackend, damage: DamagedRow) throws {
+        let fresh = try backend.makeStore(); defer { fresh.cleanup() }
+        _ = try fresh.store.apply(dinner(at: "2031-05-12T19:30:00"), from: message("<a@x>", date: 1000))
+        for statement in damage.statements(backend) { _ = try fresh.sql(statement) }
+        let store = try fresh.reopen()
+        #expect(throws: EventStoreError(.invalidRow, "")) { try store.events() }
+        #expect(throws: EventStoreError(.invalidRow, "")) { try store.event(Self.key) }
+        #expect(throws: EventStoreError(.invalidRow, "")) {
+            try store.apply(dinner(at: "2031-05-12T18:30:00"), from: message("<b@x>", date: 2000))
+        }
+    }
+
+    @Test("a history line with a change this build does not know is an error", arguments: StoreBackend.available)
+    func damagedHistory(backend: StoreBackend) throws {
+        let fresh = try backend.makeStore(); defer { fresh.cleanup() }
+        _ = try fresh.store.apply(dinner(at: "2031-05-12T19:30:00"), from: message("<a@x>", date: 1000))
+        _ = try fresh.sql("UPDATE history SET change = 'teleported'")
+        #expect(throws: EventStoreError(.invalidRow, "")) { try fresh.reopen().history("IWDSCA") }
     }
 }

@@ -20,7 +20,7 @@ struct PostgresEventStoreTests {
         #expect(kinds.filter { $0 == "unchanged" }.count == 7)
         let store = try PostgresEventStore(url: url)
         #expect(try store.events().count == 1)
-        #expect(try store.history("IWDSCA").map(\.change) == ["created"])
+        #expect(try store.history("IWDSCA").map(\.change) == [.created])
     }
 
     @Test("concurrent different updates are each applied once, none lost")
@@ -44,7 +44,7 @@ struct PostgresEventStoreTests {
         #expect(stored.event.start?.local == "2031-05-12T1\(writers - 1):30:00")
         let history = try first.history("IWDSCA")
         #expect(history.count == writers + 1)
-        #expect(history.filter { $0.change == "updated" }.map(\.sequence) == Array(1...updated))
+        #expect(history.filter { $0.change == .updated }.map(\.sequence) == Array(1...updated))
     }
 
     @Test("under SERIALIZABLE isolation colliding writers are retried, none lost")
@@ -79,7 +79,7 @@ struct PostgresEventStoreTests {
         #expect(moved.kind == "updated")
         try server.restart()
         #expect(try store.events().first?.sequence == 1)
-        #expect(try store.history("IWDSCA").map(\.change) == ["created", "updated"])
+        #expect(try store.history("IWDSCA").map(\.change) == [.created, .updated])
     }
 
     @Test("a stopped server is reported as lost connection, not a crash or a hang")

@@ -1,4 +1,4 @@
-import EventStore
+@testable import EventStore
 import EventStorePostgres
 import Foundation
 import PostgresTestSupport
@@ -19,13 +19,19 @@ enum StoreBackend: String, CaseIterable, CustomTestStringConvertible, Sendable {
         switch self {
         case .sqlite:
             let directory = NSTemporaryDirectory() + "reservoir-contract-\(UUID().uuidString)"
-            let store = try SQLiteEventStore(path: directory + "/events.sqlite3")
-            return FreshStore(store: store, reopen: { try SQLiteEventStore(path: directory + "/events.sqlite3") },
+            let path = directory + "/events.sqlite3"
+            let store = try SQLiteEventStore(path: path)
+            return FreshStore(store: store, reopen: { try SQLiteEventStore(path: path) },
+                              sql: { statement in
+                                  try SQLiteDatabase(path: path, busyTimeoutMilliseconds: 1000).prepare(statement).rows()
+                                      .map { $0.text(0) ?? "" }
+                              },
                               cleanup: { try? FileManager.default.removeItem(atPath: directory) })
         case .postgres:
             let server = try PostgresServer.shared.get()
             let url = try server.makeDatabase()
             return FreshStore(store: try PostgresEventStore(url: url), reopen: { try PostgresEventStore(url: url) },
+                              sql: { statement in try server.psqlColumn(url: url, statement) },
                               cleanup: {})
         }
     }
@@ -35,6 +41,9 @@ struct FreshStore {
     let store: any EventStore
     /// Opens a second, independent handle on the same store (another process would).
     let reopen: () throws -> any EventStore
+    /// Runs SQL on the store's database directly, behind the store's back; the first column
+    /// of each row it returns, as text.
+    let sql: (String) throws -> [String]
     let cleanup: () -> Void
 }
 
@@ -45,7 +54,7 @@ func dinner(at local: String, offset: Int = -7 * 3600, status: EventStatus = .co
     let hours = abs(offset) / 3600
     let text = local + sign + (hours < 10 ? "0" : "") + String(hours) + ":00"
     return CalendarEvent(
-        key: EventKey(container: container, item: item), category: "food", title: title,
+        key: EventKey(container: container, item: item), category: .food, title: title,
         start: EventTime(text: text, local: local, offsetSeconds: offset, epochSeconds: epoch),
         end: nil, location: "EPIC Steak, 369 The Embarcadero, San Francisco", notes: "Party of 2",
         url: nil, status: status, reservationJSON: "{}")

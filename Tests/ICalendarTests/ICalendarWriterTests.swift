@@ -9,7 +9,7 @@ func stored(title: String = "Reservation: EPIC Steak", local: String = "2031-05-
     let epoch = offset.flatMap { o in CivilTime.epochSeconds(ofLocal: local).map { $0 - Int64(o) } }
     let start = EventTime(text: local, local: local, offsetSeconds: offset, epochSeconds: epoch)
     let end = EventTime(text: local, local: local, offsetSeconds: offset, epochSeconds: epoch.map { $0 + 7200 })
-    let event = CalendarEvent(key: EventKey(container: "IWDSCA", item: "1"), category: "food", title: title,
+    let event = CalendarEvent(key: EventKey(container: "IWDSCA", item: "1"), category: .food, title: title,
                               start: start, end: offset == nil ? nil : end, location: location, notes: notes,
                               url: "https://epicsteak.example/r/IWDSCA", status: status, reservationJSON: "{}")
     return StoredEvent(event: event, sequence: sequence, ownerDomain: "epicsteak.example", createdAt: 1_900_000_000, updatedAt: 1_900_000_100)

@@ -147,4 +147,12 @@ extension PostgresServer {
         let (status, text) = try Self.spawn([psql, "-X", "-q", "-v", "ON_ERROR_STOP=1", "-d", url, "-c", sql])
         guard status == 0 else { throw ServerError(message: "psql failed: \(text)") }
     }
+
+    /// Runs one SQL query as the superuser with `psql`; the first column of each row, as text.
+    public func psqlColumn(url: String, _ sql: String) throws -> [String] {
+        let psql = Self.binDirectory.map { $0 + "/psql" } ?? "/usr/bin/psql"
+        let (status, text) = try Self.spawn([psql, "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-d", url, "-c", sql])
+        guard status == 0 else { throw ServerError(message: "psql failed: \(text)") }
+        return text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map { String($0.split(separator: "|").first ?? "") }
+    }
 }

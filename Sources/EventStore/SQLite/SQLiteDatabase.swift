@@ -277,15 +277,9 @@ final class SQLiteStatement {
     }
 }
 
-enum SQLiteValue: Equatable {
-    case null
-    case integer(Int64)
-    case text(String)
-
-    init(_ text: String?) { self = text.map { .text($0) } ?? .null }
-    init(_ number: Int64?) { self = number.map { .integer($0) } ?? .null }
-    init(_ number: Int?) { self = number.map { .integer(Int64($0)) } ?? .null }
-}
+/// SQLite's values as the store uses them: NULL, INTEGER and TEXT (a REAL or BLOB cell is
+/// read as its text, which no integer column accepts).
+typealias SQLiteValue = ColumnValue
 
 struct SQLiteRow {
     let values: [SQLiteValue]

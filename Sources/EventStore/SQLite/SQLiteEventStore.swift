@@ -124,58 +124,28 @@ public final class SQLiteEventStore: EventStore {
                 """)
     }
 
-    private static let columns = """
-        container, item, category, title, start_text, start_local, start_offset, start_epoch,
-        end_text, end_local, end_offset, end_epoch, location, notes, url, status,
-        checkin_opens, checkin_closes, reservation_json, sequence, owner_domain,
-        created_at, updated_at, last_message_date, last_arrival
-        """
+    private static let selectEvent = "SELECT \(EventRow.layout.names) FROM events WHERE container = ? AND item = ?"
+    private static let insertEvent = "INSERT OR REPLACE INTO events (\(EventRow.layout.names)) VALUES (\(placeholders(EventRow.layout)))"
+    private static let insertHistory = "INSERT INTO history (\(HistoryEntry.layout.names)) VALUES (\(placeholders(HistoryEntry.layout)))"
 
-    private static let selectEvent = "SELECT \(columns) FROM events WHERE container = ? AND item = ?"
-    private static let insertEvent =
-        "INSERT OR REPLACE INTO events (\(columns)) VALUES (\(Array(repeating: "?", count: columns.split(separator: ",").count).joined(separator: ", ")))"
+    private static func placeholders(_ layout: RowLayout) -> String {
+        Array(repeating: "?", count: layout.columns.count).joined(separator: ", ")
+    }
 
     public func apply(_ event: CalendarEvent, from message: MessageProvenance) throws(EventStoreError) -> EventChange {
         try database.transaction { () throws(EventStoreError) -> EventChange in
-            let row = try database.cached(Self.selectEvent)
-                .rows([.text(event.key.container), .text(event.key.item)]).first
-            guard let row else {
-                let created = StoredEvent(event: event, sequence: 0, ownerDomain: message.signingDomain,
-                                          createdAt: message.arrival, updatedAt: message.arrival)
-                try write(created, message: message)
-                try record(created, change: event.status == .cancelled ? "cancelled" : "created",
-                           message: message, summary: EventRevision.summary(from: nil, to: event))
-                return event.status == .cancelled ? .cancelled(created, previous: nil) : .created(created)
-            }
-            let stored = Self.storedEvent(row)
+            let stored = try database.cached(Self.selectEvent)
+                .rows([.text(event.key.container), .text(event.key.item)]).first.map(Self.eventRow)
             var alreadyApplied = false
-            if let messageID = message.messageID {
+            if stored != nil, let messageID = message.messageID {
                 alreadyApplied = try !database.cached(
                     "SELECT 1 FROM history WHERE container = ? AND item = ? AND message_id = ? LIMIT 1")
                     .rows([.text(event.key.container), .text(event.key.item), .text(messageID)]).isEmpty
             }
-            let decision = EventRevision.decide(
-                stored: stored, storedMessageDate: row.integer(23), storedArrival: row.integer(24),
-                alreadyApplied: alreadyApplied, new: event, from: message)
-            switch decision {
-            case .update:
-                let updated = StoredEvent(event: event, sequence: stored.sequence + 1, ownerDomain: stored.ownerDomain,
-                                          createdAt: stored.createdAt, updatedAt: message.arrival)
-                try write(updated, message: message)
-                let isCancel = event.status == .cancelled && stored.event.status != .cancelled
-                try record(updated, change: isCancel ? "cancelled" : "updated", message: message,
-                           summary: EventRevision.summary(from: stored.event, to: event))
-                return isCancel ? .cancelled(updated, previous: stored) : .updated(updated, previous: stored)
-            case .unchanged:
-                return .unchanged(stored)
-            case .olderThanStored:
-                try record(stored, change: "ignored-older", message: message, summary: "older than the stored version; not applied")
-                return .olderThanStored(stored)
-            case .refusedOtherDomain:
-                try record(stored, change: "refused", message: message,
-                           summary: "signed by \(message.signingDomain ?? "no domain"), not by \(stored.ownerDomain ?? "?"); not applied")
-                return .refusedOtherDomain(stored, domain: message.signingDomain)
-            }
+            let step = EventRevision.step(stored: stored, alreadyApplied: alreadyApplied, new: event, from: message)
+            if let row = step.write { try database.cached(Self.insertEvent).run(row.values) }
+            if let entry = step.record { try database.cached(Self.insertHistory).run(entry.values) }
+            return step.change
         }
     }
 
@@ -183,66 +153,22 @@ public final class SQLiteEventStore: EventStore {
         try database.group(body)
     }
 
-    private func write(_ stored: StoredEvent, message: MessageProvenance) throws(EventStoreError) {
-        let e = stored.event
-        let values: [SQLiteValue] = [
-            .text(e.key.container), .text(e.key.item), .text(e.category), .text(e.title),
-            SQLiteValue(e.start?.text), SQLiteValue(e.start?.local), SQLiteValue(e.start?.offsetSeconds), SQLiteValue(e.start?.epochSeconds),
-            SQLiteValue(e.end?.text), SQLiteValue(e.end?.local), SQLiteValue(e.end?.offsetSeconds), SQLiteValue(e.end?.epochSeconds),
-            SQLiteValue(e.location), .text(e.notes), SQLiteValue(e.url), .text(e.status.rawValue),
-            SQLiteValue(e.checkinOpens), SQLiteValue(e.checkinCloses), .text(e.reservationJSON),
-            .integer(Int64(stored.sequence)), SQLiteValue(stored.ownerDomain),
-            .integer(stored.createdAt), .integer(stored.updatedAt), SQLiteValue(message.messageDate), .integer(message.arrival),
-        ]
-        try database.cached(Self.insertEvent).run(values)
-    }
-
-    private func record(_ stored: StoredEvent, change: String, message: MessageProvenance, summary: String) throws(EventStoreError) {
-        try database.cached("""
-            INSERT INTO history (container, item, sequence, change, message_id, path, signing_domain, message_date, applied_at, summary)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """).run([
-                .text(stored.event.key.container), .text(stored.event.key.item), .integer(Int64(stored.sequence)),
-                .text(change), SQLiteValue(message.messageID), SQLiteValue(message.path), SQLiteValue(message.signingDomain),
-                SQLiteValue(message.messageDate), .integer(message.arrival), .text(summary),
-            ])
-    }
-
     public func events() throws(EventStoreError) -> [StoredEvent] {
-        try database.prepare("SELECT \(Self.columns) FROM events").rows().map(Self.storedEvent)
-            .sorted { ($0.event.start?.sortKey ?? 0, $0.event.key) < ($1.event.start?.sortKey ?? 0, $1.event.key) }
+        try database.prepare("SELECT \(EventRow.layout.names) FROM events").rows().map { row throws(EventStoreError) in try Self.eventRow(row).stored }
+            .sortedByStart()
     }
 
     public func event(_ key: EventKey) throws(EventStoreError) -> StoredEvent? {
-        try database.cached(Self.selectEvent).rows([.text(key.container), .text(key.item)]).first.map(Self.storedEvent)
+        try database.cached(Self.selectEvent).rows([.text(key.container), .text(key.item)]).first.map(Self.eventRow)?.stored
     }
 
     public func history(_ id: String) throws(EventStoreError) -> [HistoryEntry] {
-        try database.prepare("""
-            SELECT container, item, sequence, change, message_id, path, signing_domain, message_date, applied_at, summary
-            FROM history WHERE container = ? OR item = ? ORDER BY id
-            """).rows([.text(id), .text(id)]).map { row in
-                HistoryEntry(key: EventKey(container: row.text(0) ?? "", item: row.text(1) ?? ""),
-                             sequence: Int(row.integer(2) ?? 0), change: row.text(3) ?? "",
-                             messageID: row.text(4), path: row.text(5), signingDomain: row.text(6),
-                             messageDate: row.integer(7), appliedAt: row.integer(8) ?? 0, summary: row.text(9) ?? "")
-            }
+        try database.prepare("SELECT \(HistoryEntry.layout.names) FROM history WHERE container = ? OR item = ? ORDER BY id")
+            .rows([.text(id), .text(id)]).map { row throws(EventStoreError) in try HistoryEntry(values: row.values) }
     }
 
-    private static func storedEvent(_ row: SQLiteRow) -> StoredEvent {
-        func time(_ i: Int) -> EventTime? {
-            guard let text = row.text(i) else { return nil }
-            return EventTime(text: text, local: row.text(i + 1) ?? "", offsetSeconds: row.integer(i + 2).map { Int($0) },
-                             epochSeconds: row.integer(i + 3))
-        }
-        let event = CalendarEvent(
-            key: EventKey(container: row.text(0) ?? "", item: row.text(1) ?? ""),
-            category: row.text(2) ?? "", title: row.text(3) ?? "",
-            start: time(4), end: time(8), location: row.text(12), notes: row.text(13) ?? "", url: row.text(14),
-            status: EventStatus(rawValue: row.text(15) ?? "") ?? .confirmed,
-            checkinOpens: row.integer(16), checkinCloses: row.integer(17), reservationJSON: row.text(18) ?? "{}")
-        return StoredEvent(event: event, sequence: Int(row.integer(19) ?? 0), ownerDomain: row.text(20),
-                           createdAt: row.integer(21) ?? 0, updatedAt: row.integer(22) ?? 0)
+    private static func eventRow(_ row: SQLiteRow) throws(EventStoreError) -> EventRow {
+        try EventRow(values: row.values)
     }
 }
 

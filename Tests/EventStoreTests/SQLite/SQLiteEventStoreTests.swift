@@ -22,7 +22,7 @@ func dinner(at local: String, offset: Int = -7 * 3600, status: EventStatus = .co
     let sign = offset < 0 ? "-" : "+"
     let text = local + sign + CivilTime.pad(abs(offset) / 3600, 2) + ":00"
     return CalendarEvent(
-        key: EventKey(container: container, item: item), category: "food", title: "Reservation: EPIC Steak",
+        key: EventKey(container: container, item: item), category: .food, title: "Reservation: EPIC Steak",
         start: EventTime(text: text, local: local, offsetSeconds: offset, epochSeconds: epoch),
         end: nil, location: "EPIC Steak, 369 The Embarcadero, San Francisco", notes: "Party of 2",
         url: nil, status: status, reservationJSON: "{}")
@@ -69,7 +69,7 @@ struct SQLiteEventStoreTests {
         #expect(kinds == ["created", "created", "updated"])
         #expect(seenInside?.isEmpty == true)
         #expect(try reader.events().map(\.event.key.container) == ["AAA111", "BBB222"])
-        #expect(try reader.history("AAA111").map(\.change) == ["created", "updated"])
+        #expect(try reader.history("AAA111").map(\.change) == [.created, .updated])
     }
 
     @Test("a change that fails inside a group undoes only itself; one that aborts the transaction undoes the group")
@@ -124,7 +124,7 @@ struct SQLiteEventStoreTests {
         #expect(all.count == 1)
         #expect(all.first?.event.status == .cancelled)
         #expect(all.first?.event.start?.local == "2031-05-12T18:30:00")
-        #expect(try store.history("IWDSCA").map(\.change) == ["created", "updated", "cancelled"])
+        #expect(try store.history("IWDSCA").map(\.change) == [.created, .updated, .cancelled])
     }
 
     @Test("the same message again changes nothing")
@@ -171,7 +171,7 @@ struct SQLiteEventStoreTests {
                                      from: message("<evil@x>", date: 2000, domain: "attacker.example"))
         #expect(forged.kind == "refused-other-domain")
         #expect(try store.event(EventKey(container: "IWDSCA", item: "1"))?.event.status == .confirmed)
-        #expect(try store.history("IWDSCA").last?.change == "refused")
+        #expect(try store.history("IWDSCA").last?.change == .refusedOtherDomain)
     }
 
     @Test("items of one booking are separate events")

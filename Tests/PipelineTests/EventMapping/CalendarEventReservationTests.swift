@@ -1,7 +1,8 @@
 import Testing
 import Markup
 import Reservations
-@testable import EventStore
+import EventStore
+@testable import Pipeline
 
 @Suite("CalendarEvent from a Reservation")
 struct CalendarEventReservationTests {
@@ -30,7 +31,7 @@ struct CalendarEventReservationTests {
         let reservation = Self.flight(status: .confirmed)
         let event = CalendarEvent(reservation)
         #expect(event.key == EventKey(container: "K7Q2PX", item: "C7412-SFO-2031-06-03"))
-        #expect(event.category == "flight")
+        #expect(event.category == .flight)
         #expect(event.title == "Cascadia Air C7 412 SFO → SEA")
         #expect(event.start == EventTime(text: "2031-06-03T08:15:00-07:00", local: "2031-06-03T08:15:00",
                                          offsetSeconds: -25_200, epochSeconds: 1_938_266_100))

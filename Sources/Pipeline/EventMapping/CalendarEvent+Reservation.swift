@@ -1,5 +1,9 @@
+public import EventStore
 public import Reservations
 import Markup
+
+// The one place a schema.org reservation becomes a calendar event: the store keeps events and
+// knows nothing of schema.org, the reservation reader knows nothing of calendars.
 
 extension EventTime {
     /// The time as the reservation wrote it; a date without time becomes midnight, floating.
@@ -19,13 +23,30 @@ extension EventStatus {
     }
 }
 
+extension EventCategory {
+    /// One event category per reservation category, stored under the same word.
+    public init(_ category: ReservationCategory) {
+        switch category {
+        case .food: self = .food
+        case .lodging: self = .lodging
+        case .rentalCar: self = .rentalCar
+        case .flight: self = .flight
+        case .train: self = .train
+        case .bus: self = .bus
+        case .boat: self = .boat
+        case .event: self = .event
+        case .taxi: self = .taxi
+        }
+    }
+}
+
 extension CalendarEvent {
     /// The calendar event of one reservation item: keyed by (reservationID, itemID), details
     /// as `Label: value` lines in the notes, the normalized JSON-LD kept for output.
     public init(_ reservation: Reservation) {
         self.init(
             key: EventKey(container: reservation.reservationID, item: reservation.itemID),
-            category: reservation.category.rawValue,
+            category: EventCategory(reservation.category),
             title: reservation.title,
             start: reservation.start.map(EventTime.init),
             end: reservation.end.map(EventTime.init),

@@ -1,0 +1,103 @@
+/// The store's rules for a new version of an event, as pure functions: every backend reads
+/// the stored row, asks ``step(stored:alreadyApplied:new:from:)`` what to do, and writes what
+/// it answers, so backends cannot disagree on a decision, a sequence number or a history word.
+public enum EventRevision {
+    public enum Decision: Equatable, Sendable {
+        case update
+        case unchanged
+        case olderThanStored
+        case refusedOtherDomain
+    }
+
+    /// What one `apply` does: the row to write, the history line to record, the change to
+    /// report.
+    public struct Step: Equatable, Sendable {
+        /// The event's new row; nil when the stored row stays as it is. A backend inserts it
+        /// when nothing was stored, and replaces the stored row otherwise.
+        public var write: EventRow?
+        /// The line to add to the history; nil when nothing is recorded (an unchanged event).
+        public var record: HistoryEntry?
+        public var change: EventChange
+
+        public init(write: EventRow?, record: HistoryEntry?, change: EventChange) {
+            self.write = write
+            self.record = record
+            self.change = change
+        }
+    }
+
+    /// The revision step for `event` from `message`, given the stored row for its key (nil
+    /// when none) and whether the history already holds `message` for that key.
+    public static func step(stored row: EventRow?, alreadyApplied: Bool, new event: CalendarEvent,
+                            from message: MessageProvenance) -> Step {
+        guard let row else {
+            let created = StoredEvent(event: event, sequence: 0, ownerDomain: message.signingDomain,
+                                      createdAt: message.arrival, updatedAt: message.arrival)
+            let isCancel = event.status == .cancelled
+            return Step(write: EventRow(created, after: message),
+                        record: entry(created, isCancel ? .cancelled : .created, message, summary(from: nil, to: event)),
+                        change: isCancel ? .cancelled(created, previous: nil) : .created(created))
+        }
+        let stored = row.stored
+        switch decide(stored: stored, storedMessageDate: row.lastMessageDate, storedArrival: row.lastArrival,
+                      alreadyApplied: alreadyApplied, new: event, from: message) {
+        case .update:
+            let updated = StoredEvent(event: event, sequence: stored.sequence + 1, ownerDomain: stored.ownerDomain,
+                                      createdAt: stored.createdAt, updatedAt: message.arrival)
+            let isCancel = event.status == .cancelled && stored.event.status != .cancelled
+            return Step(write: EventRow(updated, after: message),
+                        record: entry(updated, isCancel ? .cancelled : .updated, message, summary(from: stored.event, to: event)),
+                        change: isCancel ? .cancelled(updated, previous: stored) : .updated(updated, previous: stored))
+        case .unchanged:
+            return Step(write: nil, record: nil, change: .unchanged(stored))
+        case .olderThanStored:
+            return Step(write: nil, record: entry(stored, .olderThanStored, message, "older than the stored version; not applied"),
+                        change: .olderThanStored(stored))
+        case .refusedOtherDomain:
+            let summary = "signed by \(message.signingDomain ?? "no domain"), not by \(stored.ownerDomain ?? "?"); not applied"
+            return Step(write: nil, record: entry(stored, .refusedOtherDomain, message, summary),
+                        change: .refusedOtherDomain(stored, domain: message.signingDomain))
+        }
+    }
+
+    public static func decide(stored: StoredEvent, storedMessageDate: Int64?, storedArrival: Int64?,
+                              alreadyApplied: Bool, new event: CalendarEvent,
+                              from message: MessageProvenance) -> Decision {
+        // Only the domain that vouched for the booking may change it.
+        if let owner = stored.ownerDomain, owner != message.signingDomain { return .refusedOtherDomain }
+        if alreadyApplied { return .unchanged }
+        if let storedDate = storedMessageDate, let date = message.messageDate {
+            if date < storedDate { return .olderThanStored }
+            if date == storedDate, let storedArrival, message.arrival < storedArrival { return .olderThanStored }
+        }
+        return stored.event == event ? .unchanged : .update
+    }
+
+    /// One line describing what changed between two versions, for the history.
+    public static func summary(from old: CalendarEvent?, to new: CalendarEvent) -> String {
+        guard let old else { return new.status == .cancelled ? "cancelled (first seen)" : "created" }
+        var parts: [String] = []
+        if old.status != new.status { parts.append("status \(old.status.rawValue.lowercased()) → \(new.status.rawValue.lowercased())") }
+        if old.start?.text != new.start?.text { parts.append("start \(old.start?.text ?? "none") → \(new.start?.text ?? "none")") }
+        if old.end?.text != new.end?.text { parts.append("end \(old.end?.text ?? "none") → \(new.end?.text ?? "none")") }
+        if old.title != new.title { parts.append("title “\(old.title)” → “\(new.title)”") }
+        if old.location != new.location { parts.append("location changed") }
+        if parts.isEmpty { parts.append("details changed") }
+        return parts.joined(separator: "; ")
+    }
+
+    /// The history line for `stored` at its current sequence, caused by `message`.
+    private static func entry(_ stored: StoredEvent, _ change: EventChangeKind, _ message: MessageProvenance,
+                              _ summary: String) -> HistoryEntry {
+        HistoryEntry(key: stored.event.key, sequence: stored.sequence, change: change, messageID: message.messageID,
+                     path: message.path, signingDomain: message.signingDomain, messageDate: message.messageDate,
+                     appliedAt: message.arrival, summary: summary)
+    }
+}
+
+extension EventRow {
+    /// The row of `stored` as last changed by `message`.
+    init(_ stored: StoredEvent, after message: MessageProvenance) {
+        self.init(stored: stored, lastMessageDate: message.messageDate, lastArrival: message.arrival)
+    }
+}
