@@ -29,7 +29,7 @@ public struct EventListRenderer: Sendable {
             var line: TerminalText = "\(when)  " + style.paint("\(e.title)", e.status == .cancelled ? .strike : .bold)
             if e.status != .confirmed { line += "  " + style.paint("\(e.status.rawValue.lowercased())", e.status == .cancelled ? .red : .yellow) }
             out += line + "\n"
-            var sub: TerminalText = "    #\(e.key.container) item \(e.key.item) · \(e.category) · revision \(stored.sequence)"
+            var sub: TerminalText = "    #\(e.key.container) item \(e.key.item) · \(e.category.rawValue) · revision \(stored.sequence)"
             if let owner = stored.ownerDomain { sub += " · by \(owner)" }
             out += style.paint(sub, .dim) + "\n"
             if let location = e.location, !location.isEmpty { out += style.paint("    \(location)", .dim) + "\n" }
@@ -57,7 +57,7 @@ public struct EventListRenderer: Sendable {
         if entries.isEmpty { return TerminalText("No history for \(id).\n").text }
         var out: TerminalText = ""
         for h in entries {
-            var line: TerminalText = "\(CivilTime.iso8601UTC(h.appliedAt))  \(h.key.description)  #\(h.sequence) \(h.change): \(h.summary)"
+            var line: TerminalText = "\(CivilTime.iso8601UTC(h.appliedAt))  \(h.key.description)  #\(h.sequence) \(h.change.rawValue): \(h.summary)"
             if let domain = h.signingDomain { line += "  (vouched by \(domain))" }
             out += line + "\n"
             var from: TerminalText = "    message \(h.messageID ?? "(no Message-ID)")"
