@@ -1,6 +1,6 @@
 /// Something the reader noticed and worked around. Malformed mail is data, not an error.
 public struct MIMEDiagnostic: Sendable, Equatable, CustomStringConvertible {
-    public enum Code: String, Sendable {
+    public enum Code: String, Sendable, CaseIterable {
         case byteOrderMark = "byte-order-mark"
         case garbageLine = "garbage-line"
         case missingHeaderBodySeparator = "missing-header-body-separator"

@@ -8,7 +8,7 @@ public enum MarkupExtractor {
         guard MarkupSignature.mayContainMarkup(html) else { return MarkupExtraction() }
         guard html.count <= MarkupLimits.maximumHTMLBytes else {
             return MarkupExtraction(diagnostics: [MarkupDiagnostic(
-                code: "html-too-large",
+                code: .htmlTooLarge,
                 message: "an HTML part of \(html.count) bytes exceeds the limit of \(MarkupLimits.maximumHTMLBytes) bytes; it is not read")])
         }
         // Most reservation mail carries JSON-LD and no Microdata: its scripts are found without
@@ -25,7 +25,7 @@ public enum MarkupExtractor {
     /// `extract(html:)` through libxml2's tree whatever the part looks like.
     static func extractFromTree(html: [UInt8]) -> MarkupExtraction {
         guard let document = HTMLDocument(utf8: html) else {
-            return MarkupExtraction(diagnostics: [MarkupDiagnostic(code: "html-invalid", message: "the HTML parser returned no document")])
+            return MarkupExtraction(diagnostics: [MarkupDiagnostic(code: .htmlInvalid, message: "the HTML parser returned no document")])
         }
         return withExtendedLifetime(document) {
             var outline = DocumentOutline(document)
@@ -58,7 +58,7 @@ private struct ItemAssembly {
         diagnostics += MarkupDiagnostic.collapsingRepeats(duplicates)
         if items.count > MarkupLimits.maximumItems {
             diagnostics.append(MarkupDiagnostic(
-                code: "too-many-items",
+                code: .tooManyItems,
                 message: "\(items.count) items exceed the limit of \(MarkupLimits.maximumItems); the rest are dropped"))
             items.removeLast(items.count - MarkupLimits.maximumItems)
         }
@@ -129,7 +129,7 @@ private struct DocumentOutline {
             if element.hasAttribute("itemprop"), scope.insideItemScope || reachableSet.contains(element) { continue }
             guard result.count < MarkupLimits.maximumItems else {
                 diagnostics.append(MarkupDiagnostic(
-                    code: "too-many-items",
+                    code: .tooManyItems,
                     message: "more than \(MarkupLimits.maximumItems) Microdata items; the rest are dropped"))
                 break
             }
@@ -141,7 +141,7 @@ private struct DocumentOutline {
 
     private mutating func reportOrphans(_ count: Int) {
         diagnostics.append(MarkupDiagnostic(
-            code: "microdata-orphan-property",
+            code: .microdataOrphanProperty,
             message: "\(count) itemprop element(s) belong to no item and are ignored"))
     }
 }

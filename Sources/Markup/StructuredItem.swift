@@ -18,16 +18,44 @@ public struct StructuredItem: Sendable, Equatable {
 
 /// Something the extractor repaired or dropped: a stable code and a sentence.
 public struct MarkupDiagnostic: Sendable, Hashable {
-    /// One of: `json-repaired` (the message names the repair and its line and column in the
-    /// script), `json-unrecoverable` (unreadable from that position on; earlier values kept),
-    /// `json-too-deep`, `json-too-large`, `json-ld-empty`, `json-ld-not-object`,
-    /// `html-too-large`, `html-invalid`, `microdata-repaired` (an item on a `<p>` closed early
-    /// by the parser), `microdata-orphan-property`, `microdata-cycle`, `microdata-too-deep`,
-    /// `too-many-properties`, `too-many-items`, `duplicate-item` (Microdata repeating JSON-LD).
-    public var code: String
+    /// The stable codes of the markup stage (docs/USAGE.md, "Notes and their codes").
+    public enum Code: String, Sendable, Hashable, CaseIterable {
+        /// The JSON-LD was broken and repaired; the message names the repair and its line and column in the script.
+        case jsonRepaired = "json-repaired"
+        /// The JSON-LD cannot be read from some position on; values read before it are kept.
+        case jsonUnrecoverable = "json-unrecoverable"
+        /// Values nested deeper than ``MarkupLimits`` allow are dropped.
+        case jsonTooDeep = "json-too-deep"
+        /// A script larger than ``MarkupLimits`` allow is not read.
+        case jsonTooLarge = "json-too-large"
+        /// A JSON-LD script without content.
+        case jsonLDEmpty = "json-ld-empty"
+        /// JSON-LD values that are not objects are ignored.
+        case jsonLDNotObject = "json-ld-not-object"
+        /// An HTML part larger than ``MarkupLimits`` allow is not read.
+        case htmlTooLarge = "html-too-large"
+        /// libxml2 returned no document.
+        case htmlInvalid = "html-invalid"
+        /// An item on a `<p>` closed early by the parser was put back together.
+        case microdataRepaired = "microdata-repaired"
+        /// An `itemprop` outside any item.
+        case microdataOrphanProperty = "microdata-orphan-property"
+        /// An element reached twice from one item (`itemref` loops).
+        case microdataCycle = "microdata-cycle"
+        /// Items nested deeper than ``MarkupLimits`` allow.
+        case microdataTooDeep = "microdata-too-deep"
+        /// More properties on one item than ``MarkupLimits`` allow.
+        case tooManyProperties = "too-many-properties"
+        /// More items in one part than ``MarkupLimits`` allow.
+        case tooManyItems = "too-many-items"
+        /// The same item given twice (JSON-LD and Microdata, or repeated) is kept once.
+        case duplicateItem = "duplicate-item"
+    }
+
+    public var code: Code
     public var message: String
 
-    public init(code: String, message: String) {
+    public init(code: Code, message: String) {
         self.code = code
         self.message = message
     }

@@ -2,6 +2,7 @@ public import MIME
 public import DKIM
 public import Reservations
 public import EventStore
+public import Markup
 public import Trust
 
 /// Everything Reservoir learned about one message: what it is, who vouched for it, which
@@ -47,12 +48,60 @@ public struct ReportDiagnostic: Sendable, Equatable {
         case mime, dkim, markup, reservations, trust, store
     }
 
-    public var stage: Stage
-    public var code: String
-    public var message: String
+    /// Every code a report carries: each stage's own, and the pipeline's. ``all`` is the
+    /// registry docs/USAGE.md's table is checked against.
+    public enum Code: Sendable, Hashable, CustomStringConvertible {
+        case mime(MIMEDiagnostic.Code)
+        case markup(MarkupDiagnostic.Code)
+        case reservations(ReservationDiagnostic.Code)
+        /// The markup is not trusted; the first refusal's code.
+        case untrusted(TrustRefusal.Code)
+        /// A trusted message whose Subject the vouching signature does not cover.
+        case unsignedSubject
+        /// A large message's file could not be opened or read back.
+        case unreadable
+        /// A large message's header section is over ``MIME/Limits/maxStreamedHeaderBytes``.
+        case headerTooLarge
+        /// The store refused the change.
+        case storeFailed
 
-    public init(stage: Stage, code: String, message: String) {
-        self.stage = stage
+        /// The stable name programs read (`--json`, the scan's summary, `--explain`).
+        public var description: String {
+            switch self {
+            case .mime(let code): code.rawValue
+            case .markup(let code): code.rawValue
+            case .reservations(let code): code.rawValue
+            case .untrusted(let code): "untrusted-" + code.rawValue
+            case .unsignedSubject: "unsigned-subject"
+            case .unreadable: "unreadable"
+            case .headerTooLarge: "header-too-large"
+            case .storeFailed: "store-failed"
+            }
+        }
+
+        public var stage: Stage {
+            switch self {
+            case .mime, .unreadable, .headerTooLarge: .mime
+            case .markup: .markup
+            case .reservations: .reservations
+            case .untrusted, .unsignedSubject: .trust
+            case .storeFailed: .store
+            }
+        }
+
+        /// The registry of every code.
+        public static var all: [Code] {
+            MIMEDiagnostic.Code.allCases.map(Code.mime) + MarkupDiagnostic.Code.allCases.map(Code.markup)
+                + ReservationDiagnostic.Code.allCases.map(Code.reservations) + TrustRefusal.Code.allCases.map(Code.untrusted)
+                + [.unsignedSubject, .unreadable, .headerTooLarge, .storeFailed]
+        }
+    }
+
+    public var code: Code
+    public var message: String
+    public var stage: Stage { code.stage }
+
+    public init(_ code: Code, message: String) {
         self.code = code
         self.message = message
     }

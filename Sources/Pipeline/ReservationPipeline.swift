@@ -63,22 +63,22 @@ public final class ReservationPipeline {
     /// The skeleton of a large message's file, or why it cannot be analysed.
     private static func readSkeleton(_ fd: Int32) -> SkeletonRead {
         guard let skeleton = MessageSkeleton.read(descriptor: fd) else {
-            return .unusable(ReportDiagnostic(stage: .mime, code: "unreadable",
+            return .unusable(ReportDiagnostic(.unreadable,
                                              message: "the message file could not be read: \(String(cString: strerror(errno)))"))
         }
         guard !skeleton.headerTooLarge, skeleton.bodyStart != nil else {
-            return .unusable(ReportDiagnostic(stage: .mime, code: "header-too-large",
+            return .unusable(ReportDiagnostic(.headerTooLarge,
                                              message: "header section larger than \(Limits.maxStreamedHeaderBytes >> 20) MB: the message was not analysed"))
         }
         return .read(skeleton)
     }
 
     private static func unopened() -> ReportDiagnostic {
-        ReportDiagnostic(stage: .mime, code: "unreadable", message: "the message file could not be opened: \(String(cString: strerror(errno)))")
+        ReportDiagnostic(.unreadable, message: "the message file could not be opened: \(String(cString: strerror(errno)))")
     }
 
     private static func mimeDiagnostic(_ diagnostic: MIMEDiagnostic) -> ReportDiagnostic {
-        ReportDiagnostic(stage: .mime, code: diagnostic.code.rawValue, message: diagnostic.description)
+        ReportDiagnostic(.mime(diagnostic.code), message: diagnostic.description)
     }
 
     private func analyze(_ message: Message, origin: MessageOrigin, size: Int, body: DKIMBodySource) -> MessageReport {
@@ -99,14 +99,13 @@ public final class ReservationPipeline {
         }
         if !items.isEmpty, !trust.trusted {
             // Each refusal has its own code, so a sender can see why the markup was not taken.
-            let code = trust.refusal.map { "untrusted-" + $0.code } ?? "untrusted"
-            diagnostics.append(ReportDiagnostic(stage: .trust, code: code, message: trust.reason))
+            diagnostics.append(ReportDiagnostic(.untrusted(trust.refusal?.code ?? .noSignature), message: trust.reason))
         }
         var subjectSigned: Bool?
         if let view = trust.signedView {
             subjectSigned = !view.hasUnsignedSubject
             if view.hasUnsignedSubject {
-                diagnostics.append(ReportDiagnostic(stage: .trust, code: "unsigned-subject",
+                diagnostics.append(ReportDiagnostic(.unsignedSubject,
                                                     message: "the Subject is not covered by the DKIM signature; anyone could have written it"))
             }
         }
@@ -144,7 +143,7 @@ public final class ReservationPipeline {
             for index in reports.indices where reports[index].hasTrustedReservations {
                 for item in reports[index].items.indices { reports[index].items[item].change = nil }
                 if !reports[index].diagnostics.contains(where: { $0.stage == .store }) {
-                    reports[index].diagnostics.append(ReportDiagnostic(stage: .store, code: "store-failed", message: error.message))
+                    reports[index].diagnostics.append(ReportDiagnostic(.storeFailed, message: error.message))
                 }
             }
         }
@@ -161,7 +160,7 @@ public final class ReservationPipeline {
             do {
                 report.items[index].change = try store.apply(report.items[index].event, from: provenance)
             } catch {
-                report.diagnostics.append(ReportDiagnostic(stage: .store, code: "store-failed", message: error.message))
+                report.diagnostics.append(ReportDiagnostic(.storeFailed, message: error.message))
                 return
             }
         }
@@ -194,10 +193,10 @@ public final class ReservationPipeline {
         for part in message.htmlParts {
             let extraction = MarkupExtractor.extract(html: Array(message.text(of: part).utf8))
             items += extraction.items
-            diagnostics += extraction.diagnostics.map { ReportDiagnostic(stage: .markup, code: $0.code, message: $0.message) }
+            diagnostics += extraction.diagnostics.map { ReportDiagnostic(.markup($0.code), message: $0.message) }
         }
         let read = ReservationReader.read(items, now: includePast ? nil : now)
-        diagnostics += read.diagnostics.map { ReportDiagnostic(stage: .reservations, code: $0.code.rawValue, message: $0.message) }
+        diagnostics += read.diagnostics.map { ReportDiagnostic(.reservations($0.code), message: $0.message) }
         return MessageExtraction(reservations: read.reservations, diagnostics: diagnostics)
     }
 }

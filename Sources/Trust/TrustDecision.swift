@@ -93,24 +93,43 @@ public enum TrustRefusal: Sendable, Equatable {
     /// `--me` is configured and no signed To or Cc names one of its addresses.
     case recipientNotListed
 
-    /// A stable name for programs (JSON, diagnostics, the attack corpus).
-    public var code: String {
+    /// The refusal's kind without its details: a stable name for programs (JSON, notes, the
+    /// attack corpus).
+    public enum Code: String, Sendable, Hashable, CaseIterable {
+        case noFrom = "no-from"
+        case multipleFrom = "multiple-from"
+        case noSignature = "no-signature"
+        case signatureNotValid = "signature-not-valid"
+        case notAligned = "not-aligned"
+        case testingKey = "testing-key"
+        case partialBody = "partial-signature"
+        case headerLimit = "header-limit"
+        case duplicateField = "duplicate-field"
+        case unsignedStructure = "unsigned-structure"
+        case whitespaceInBoundary = "whitespace-in-boundary"
+        case structureNotVerifiable = "structure-not-verifiable"
+        case domainNotAllowed = "domain-not-allowed"
+        case recipientNotSigned = "recipient-not-signed"
+        case recipientNotListed = "recipient-not-listed"
+    }
+
+    public var code: Code {
         switch self {
-        case .noFrom: "no-from"
-        case .multipleFrom: "multiple-from"
-        case .noSignature: "no-signature"
-        case .signatureNotValid: "signature-not-valid"
-        case .notAligned: "not-aligned"
-        case .testingKey: "testing-key"
-        case .partialBody: "partial-signature"
-        case .headerLimit: "header-limit"
-        case .duplicateField: "duplicate-field"
-        case .unsignedStructure: "unsigned-structure"
-        case .whitespaceInBoundary: "whitespace-in-boundary"
-        case .structureNotVerifiable: "structure-not-verifiable"
-        case .domainNotAllowed: "domain-not-allowed"
-        case .recipientNotSigned: "recipient-not-signed"
-        case .recipientNotListed: "recipient-not-listed"
+        case .noFrom: .noFrom
+        case .multipleFrom: .multipleFrom
+        case .noSignature: .noSignature
+        case .signatureNotValid: .signatureNotValid
+        case .notAligned: .notAligned
+        case .testingKey: .testingKey
+        case .partialBody: .partialBody
+        case .headerLimit: .headerLimit
+        case .duplicateField: .duplicateField
+        case .unsignedStructure: .unsignedStructure
+        case .whitespaceInBoundary: .whitespaceInBoundary
+        case .structureNotVerifiable: .structureNotVerifiable
+        case .domainNotAllowed: .domainNotAllowed
+        case .recipientNotSigned: .recipientNotSigned
+        case .recipientNotListed: .recipientNotListed
         }
     }
 }

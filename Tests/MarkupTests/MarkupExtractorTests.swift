@@ -91,19 +91,19 @@ import Testing
         html += [UInt8](repeating: UInt8(ascii: " "), count: MarkupLimits.maximumHTMLBytes)
         let extraction = MarkupExtractor.extract(html: html)
         #expect(extraction.items.isEmpty)
-        #expect(extraction.diagnostics.map(\.code) == ["html-too-large"])
+        #expect(extraction.diagnostics.map(\.code.rawValue) == ["html-too-large"])
     }
 
     @Test func capsTheNumberOfItems() {
         let scripts = (0..<(MarkupLimits.maximumItems + 3)).map { #"<script type="application/ld+json">{"@type":"Event","n":\#($0)}</script>"# }
         let extraction = extract(scripts.joined())
         #expect(extraction.items.count == MarkupLimits.maximumItems)
-        #expect(extraction.diagnostics.map(\.code) == ["too-many-items"])
+        #expect(extraction.diagnostics.map(\.code.rawValue) == ["too-many-items"])
 
         let microdata = (0...MarkupLimits.maximumItems).map { #"<div itemscope itemtype="Event"><span itemprop="name">E\#($0)</span></div>"# }
         let many = extract(microdata.joined())
         #expect(many.items.count == MarkupLimits.maximumItems)
-        #expect(many.diagnostics.map(\.code) == ["too-many-items"])
+        #expect(many.diagnostics.map(\.code.rawValue) == ["too-many-items"])
     }
 
     @Test func readsMarkupAfterThousandsOfUnclosedTags() {

@@ -36,7 +36,7 @@ import Testing
             JSONValue.object(JSONObject(pairs: [("source", .string(item.source.rawValue)), ("value", item.value)]))
         }
         let diagnostics = extraction.diagnostics.map { diagnostic in
-            JSONValue.object(JSONObject(pairs: [("code", .string(diagnostic.code)), ("message", .string(diagnostic.message))]))
+            JSONValue.object(JSONObject(pairs: [("code", .string(diagnostic.code.rawValue)), ("message", .string(diagnostic.message))]))
         }
         return JSONValue.object(JSONObject(pairs: [("items", .array(items)), ("diagnostics", .array(diagnostics))]))
             .prettyPrinted() + "\n"

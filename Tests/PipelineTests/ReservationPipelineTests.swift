@@ -76,7 +76,7 @@ struct ReservationPipelineTests {
         #expect(more.map(\.items.count) == [1, 2, 0])
         pipeline.record(group: &more)
         #expect(more.allSatisfy { report in report.items.allSatisfy { $0.change == nil } })
-        #expect(more.map { $0.diagnostics.filter { $0.code == "store-failed" }.count } == [1, 1, 0])
+        #expect(more.map { $0.diagnostics.filter { $0.code == .storeFailed }.count } == [1, 1, 0])
         // Nothing of the failed group was kept: the dinner is not cancelled, no flight stored.
         #expect(try store.events().map(\.event.status) == [.confirmed])
     }
@@ -113,7 +113,7 @@ struct ReservationPipelineTests {
         let later: Int64 = 2_000_000_000   // 2033
         let dropped = try Samples.pipeline(now: later).process(try Samples.message(1))
         #expect(dropped.items.isEmpty)
-        #expect(dropped.diagnostics.contains { $0.code == "ended" })
+        #expect(dropped.diagnostics.contains { $0.code == .reservations(.ended) })
     }
 }
 

@@ -113,7 +113,7 @@ struct PartialSignatureTests {
         #expect(report.signatures.first?.result == .pass, "the signed part is intact: \(report.signatures)")
         #expect(report.items.map(\.reservation.reservationID) == ["FORGED1"])
         #expect(!report.trust.trusted)
-        #expect(report.diagnostics.map(\.code).contains("untrusted-partial-signature"))
+        #expect(report.diagnostics.map(\.code).contains(.untrusted(.partialBody)))
     }
 
     @Test("the same markup inside the signed length is trusted: l= covering the whole body")
@@ -121,7 +121,7 @@ struct PartialSignatureTests {
         let raw = try Self.signed(signedBody: "<html><body>\n" + Self.markup + "</body></html>\n", appended: "")
         let report = try Samples.pipeline().analyze(raw)
         #expect(report.trust.trusted, "\(report.trust.reason)")
-        #expect(!report.diagnostics.map(\.code).contains("untrusted-partial-signature"))
+        #expect(!report.diagnostics.map(\.code).contains(.untrusted(.partialBody)))
     }
 }
 

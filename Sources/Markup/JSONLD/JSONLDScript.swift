@@ -20,13 +20,13 @@ struct JSONLDScript {
     init(text: [UInt8]) {
         guard text.count <= MarkupLimits.maximumJSONBytes else {
             diagnostics.append(MarkupDiagnostic(
-                code: "json-too-large",
+                code: .jsonTooLarge,
                 message: "a script of more than \(MarkupLimits.maximumJSONBytes) bytes is skipped"))
             return
         }
         let cleaned = Self.strippingMarkers(text)
         guard cleaned.contains(where: { !Self.isWhitespace($0) }) else {
-            diagnostics.append(MarkupDiagnostic(code: "json-ld-empty", message: "a JSON-LD script without content"))
+            diagnostics.append(MarkupDiagnostic(code: .jsonLDEmpty, message: "a JSON-LD script without content"))
             return
         }
         var reading = TolerantJSONReader.read(cleaned)
@@ -35,14 +35,14 @@ struct JSONLDScript {
             if !retry.failed {
                 reading = retry
                 reading.diagnostics.insert(MarkupDiagnostic(
-                    code: "json-repaired", message: "HTML character references in the script decoded"), at: 0)
+                    code: .jsonRepaired, message: "HTML character references in the script decoded"), at: 0)
             }
         }
         diagnostics += reading.diagnostics
         for value in reading.values { collect(value, context: nil) }
         if ignoredValues > 0 {
             diagnostics.append(MarkupDiagnostic(
-                code: "json-ld-not-object", message: "\(ignoredValues) JSON-LD value(s) that are not objects ignored"))
+                code: .jsonLDNotObject, message: "\(ignoredValues) JSON-LD value(s) that are not objects ignored"))
         }
     }
 

@@ -52,7 +52,7 @@ public struct TolerantJSONReader {
     public static func read(_ bytes: [UInt8]) -> JSONReading {
         guard bytes.count <= MarkupLimits.maximumJSONBytes else {
             return JSONReading(values: [], diagnostics: [MarkupDiagnostic(
-                code: "json-too-large",
+                code: .jsonTooLarge,
                 message: "a JSON text of \(bytes.count) bytes exceeds the limit of \(MarkupLimits.maximumJSONBytes) bytes; it is skipped")],
                 failed: true)
         }
@@ -68,11 +68,11 @@ public struct TolerantJSONReader {
         }
         if reader.tooDeepValues > 1 {
             reader.diagnostics.append(MarkupDiagnostic(
-                code: "json-too-deep", message: "\(reader.tooDeepValues - 1) more values nested too deep dropped"))
+                code: .jsonTooDeep, message: "\(reader.tooDeepValues - 1) more values nested too deep dropped"))
         }
         if reader.repairs > MarkupLimits.maximumRepairDiagnostics {
             reader.diagnostics.append(MarkupDiagnostic(
-                code: "json-repaired",
+                code: .jsonRepaired,
                 message: "\(reader.repairs - MarkupLimits.maximumRepairDiagnostics) more repairs not listed"))
         }
         return JSONReading(values: values, diagnostics: reader.diagnostics, failed: reader.failed)
@@ -138,7 +138,7 @@ public struct TolerantJSONReader {
                     tooDeepValues += 1
                     if tooDeepValues == 1 {
                         diagnostics.append(MarkupDiagnostic(
-                            code: "json-too-deep",
+                            code: .jsonTooDeep,
                             message: "nesting deeper than \(MarkupLimits.maximumJSONDepth) levels \(location(of: position)); the value is dropped"))
                     }
                     return .tooDeep
@@ -516,12 +516,12 @@ public struct TolerantJSONReader {
     private mutating func repair(_ what: String, at offset: Int) {
         repairs += 1
         guard repairs <= MarkupLimits.maximumRepairDiagnostics else { return }
-        diagnostics.append(MarkupDiagnostic(code: "json-repaired", message: "\(what) \(location(of: offset))"))
+        diagnostics.append(MarkupDiagnostic(code: .jsonRepaired, message: "\(what) \(location(of: offset))"))
     }
 
     private mutating func fail(_ what: String, at offset: Int, withLocation: Bool = true) {
         failed = true
-        diagnostics.append(MarkupDiagnostic(code: "json-unrecoverable", message: withLocation ? "\(what) \(location(of: offset))" : what))
+        diagnostics.append(MarkupDiagnostic(code: .jsonUnrecoverable, message: withLocation ? "\(what) \(location(of: offset))" : what))
     }
 
     /// "at line L, column C", both counted from 1, columns in bytes. Lines are counted on from

@@ -16,10 +16,10 @@ enum ItemDeduplication {
             let type = item.value.objectValue?["@type"]?.stringValue ?? "an item"
             if item.source == .microdata, jsonLD.contains(key) {
                 diagnostics.append(MarkupDiagnostic(
-                    code: "duplicate-item", message: "\(type) given both as JSON-LD and as Microdata is kept once (the JSON-LD)"))
+                    code: .duplicateItem, message: "\(type) given both as JSON-LD and as Microdata is kept once (the JSON-LD)"))
             } else if !seen.insert(key).inserted {
                 diagnostics.append(MarkupDiagnostic(
-                    code: "duplicate-item", message: "a repeat of an earlier \(item.source.rawValue) \(type) is left out"))
+                    code: .duplicateItem, message: "a repeat of an earlier \(item.source.rawValue) \(type) is left out"))
             } else {
                 kept.append(item)
             }

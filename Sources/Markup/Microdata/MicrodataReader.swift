@@ -65,7 +65,7 @@ struct MicrodataReader {
         while let current = pending.popLast() {
             guard memory.insert(current).inserted else {
                 diagnostics.append(MarkupDiagnostic(
-                    code: "microdata-cycle", message: "an element reached twice from one item (through itemref) is read once"))
+                    code: .microdataCycle, message: "an element reached twice from one item (through itemref) is read once"))
                 continue
             }
             if !current.hasAttribute("itemscope") { pending += current.childElements }
@@ -73,7 +73,7 @@ struct MicrodataReader {
                 results.append(current)
                 if results.count >= MarkupLimits.maximumMicrodataProperties {
                     diagnostics.append(MarkupDiagnostic(
-                        code: "too-many-properties",
+                        code: .tooManyProperties,
                         message: "an item has more than \(MarkupLimits.maximumMicrodataProperties) properties; the rest are dropped"))
                     break
                 }
@@ -86,12 +86,12 @@ struct MicrodataReader {
     private mutating func value(of element: HTMLElement, ancestors: Set<HTMLElement>) -> JSONValue? {
         if element.hasAttribute("itemscope") {
             guard !ancestors.contains(element) else {
-                diagnostics.append(MarkupDiagnostic(code: "microdata-cycle", message: "an item that contains itself is left out"))
+                diagnostics.append(MarkupDiagnostic(code: .microdataCycle, message: "an item that contains itself is left out"))
                 return nil
             }
             guard ancestors.count < MarkupLimits.maximumMicrodataDepth else {
                 diagnostics.append(MarkupDiagnostic(
-                    code: "microdata-too-deep",
+                    code: .microdataTooDeep,
                     message: "items nested deeper than \(MarkupLimits.maximumMicrodataDepth) levels are read as text"))
                 return .string(Self.text(of: element))
             }

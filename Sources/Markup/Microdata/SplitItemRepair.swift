@@ -29,7 +29,7 @@ struct SplitItemRepair {
             adoptedChildren[scope] = taken
             adopted.formUnion(taken)
             diagnostics.append(MarkupDiagnostic(
-                code: "microdata-repaired",
+                code: .microdataRepaired,
                 message: "an item on a <p> closed early by the HTML parser takes the \(taken.count) element(s) that follow it"))
         }
     }

@@ -40,7 +40,7 @@ public struct BannerRenderer: Sendable {
             out += line("Testing", style.paint("switches in force: \(report.trust.overrideFlags.joined(separator: ", "))", .boldYellow))
         }
         for diagnostic in report.diagnostics where explain || Self.isWorthShowing(diagnostic) {
-            out += line("Note", style.paint("\(diagnostic.code): \(diagnostic.message)", .dim))
+            out += line("Note", style.paint("\(diagnostic.code.description): \(diagnostic.message)", .dim))
         }
         return out.text
     }
@@ -183,7 +183,7 @@ public struct BannerRenderer: Sendable {
                 ("fromDomain", report.trust.fromDomain.map(JSONValue.string)),
                 ("vouchingDomain", report.trust.vouchingDomain.map(JSONValue.string)),
                 ("overrides", .array(report.trust.overrideFlags.map(JSONValue.string))),
-                ("refusals", .array(report.trust.refusals.map { .string($0.code) })),
+                ("refusals", .array(report.trust.refusals.map { .string($0.code.rawValue) })),
                 ("recipient", .string(Self.recipientText(report.trust.recipient))),
             ])),
             ("reservations", .array(report.items.map(reservationJSON))),
@@ -269,7 +269,7 @@ public struct ScanSummary: Sendable {
         }
         for signature in report.signatures { dkimResults[signature.result.rawValue, default: 0] += 1 }
         for item in report.items { categories[item.reservation.category.displayName, default: 0] += 1 }
-        for d in report.diagnostics where d.stage != .mime { diagnostics[d.code, default: 0] += 1 }
+        for d in report.diagnostics where d.stage != .mime { diagnostics[d.code.description, default: 0] += 1 }
         if storeFailure == nil, let failure = report.diagnostics.first(where: { $0.stage == .store }) {
             storeFailure = failure.message
         }
@@ -284,6 +284,6 @@ enum JSONBuild {
     }
 
     static func diagnostic(_ d: ReportDiagnostic) -> JSONValue {
-        object([("stage", .string(d.stage.rawValue)), ("code", .string(d.code)), ("message", .string(d.message))])
+        object([("stage", .string(d.stage.rawValue)), ("code", .string(d.code.description)), ("message", .string(d.message))])
     }
 }

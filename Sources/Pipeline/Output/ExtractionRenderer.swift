@@ -26,7 +26,7 @@ public enum ExtractionRenderer {
         let shown = explain ? extraction.diagnostics : extraction.diagnostics.filter { $0.stage != .mime }
         if !shown.isEmpty {
             out += explain ? "Explanations:\n" : "Notes (--explain for all):\n"
-            for d in shown { out += "  [\(d.stage.rawValue)] \(d.code): \(d.message)\n" }
+            for d in shown { out += "  [\(d.stage.rawValue)] \(d.code.description): \(d.message)\n" }
         }
         return out.text
     }

@@ -42,7 +42,7 @@ func serializedItems(_ extraction: MarkupExtraction) -> [String] {
     @Test func decodesCharacterReferencesOnlyWhenTheRawTextFails() {
         let encoded = extract(#"<script type="application/ld+json">{&quot;@type&quot;:&quot;Event&quot;,&quot;name&quot;:&quot;Rock &amp; Roll&quot;}</script>"#)
         #expect(serializedItems(encoded) == [#"{"@type":"Event","name":"Rock & Roll"}"#])
-        #expect(encoded.diagnostics.first == MarkupDiagnostic(code: "json-repaired", message: "JSON-LD script 1: HTML character references in the script decoded"))
+        #expect(encoded.diagnostics.first == MarkupDiagnostic(code: .jsonRepaired, message: "JSON-LD script 1: HTML character references in the script decoded"))
 
         // Valid JSON keeps its text as written: the entity is the sender's data.
         let raw = extract(#"<script type="application/ld+json">{"@type":"Event","name":"Fish &amp; Chips"}</script>"#)
@@ -53,7 +53,7 @@ func serializedItems(_ extraction: MarkupExtraction) -> [String] {
     @Test func keepsTheRawDiagnosticsWhenDecodingDoesNotHelp() {
         let extraction = extract(#"<script type="application/ld+json">{"@type": &quot;Event</script>"#)
         #expect(extraction.items.isEmpty)
-        #expect(extraction.diagnostics.map(\.code) == ["json-unrecoverable"])
+        #expect(extraction.diagnostics.map(\.code.rawValue) == ["json-unrecoverable"])
     }
 
     @Test func readsArraysGraphsAndSeveralScripts() {
@@ -74,17 +74,17 @@ func serializedItems(_ extraction: MarkupExtraction) -> [String] {
             #"{"@type":"E"}"#,
             #"{"@type":"F"}"#,
         ])
-        #expect(extraction.diagnostics.map(\.code) == ["json-repaired"])
+        #expect(extraction.diagnostics.map(\.code.rawValue) == ["json-repaired"])
     }
 
     @Test func reportsNonObjectsAndEmptyScripts() {
         let extraction = extract(#"<script type="application/ld+json">  </script><script type="application/ld+json">[1, {"@type":"A"}]</script>"#)
         #expect(serializedItems(extraction) == [#"{"@type":"A"}"#])
-        #expect(extraction.diagnostics.map(\.code) == ["json-ld-empty", "json-ld-not-object"])
+        #expect(extraction.diagnostics.map(\.code.rawValue) == ["json-ld-empty", "json-ld-not-object"])
 
         let numbers = extract(#"<script type="application/ld+json">["# + String(repeating: "1,", count: 50_000) + "1]</script>")
         #expect(numbers.items.isEmpty)
-        #expect(numbers.diagnostics == [MarkupDiagnostic(code: "json-ld-not-object", message: "JSON-LD script 1: 50001 JSON-LD value(s) that are not objects ignored")])
+        #expect(numbers.diagnostics == [MarkupDiagnostic(code: .jsonLDNotObject, message: "JSON-LD script 1: 50001 JSON-LD value(s) that are not objects ignored")])
     }
 
     @Test func keepsOtherScriptsWhenOneIsBroken() {
@@ -94,7 +94,7 @@ func serializedItems(_ extraction: MarkupExtraction) -> [String] {
         """
         let extraction = extract(html)
         #expect(serializedItems(extraction) == [#"{"@type":"Fine"}"#])
-        #expect(extraction.diagnostics.map(\.code) == ["json-unrecoverable"])
+        #expect(extraction.diagnostics.map(\.code.rawValue) == ["json-unrecoverable"])
     }
 
     @Test func dropsADeeplyNestedScriptQuickly() {
@@ -106,14 +106,14 @@ func serializedItems(_ extraction: MarkupExtraction) -> [String] {
         let elapsed = clock.measure { extraction = extract(html) }
         #expect(elapsed < .seconds(2))
         #expect(serializedItems(extraction) == [#"{"@type":"Kept"}"#])
-        #expect(extraction.diagnostics.map(\.code) == ["json-too-deep"])
+        #expect(extraction.diagnostics.map(\.code.rawValue) == ["json-too-deep"])
     }
 
     @Test func skipsScriptsOverTheSizeLimit() {
         let padding = String(repeating: " ", count: MarkupLimits.maximumJSONBytes)
         let extraction = extract(#"<script type="application/ld+json">{"@type":"Big"}"# + padding + "</script>")
         #expect(extraction.items.isEmpty)
-        #expect(extraction.diagnostics.map(\.code) == ["json-too-large"])
+        #expect(extraction.diagnostics.map(\.code.rawValue) == ["json-too-large"])
     }
 
     @Test func stripsMarkers() {

@@ -7,7 +7,7 @@ private func read(_ text: String) -> JSONReading {
 }
 
 private func repairs(_ reading: JSONReading) -> [String] {
-    reading.diagnostics.filter { $0.code == "json-repaired" }.map(\.message)
+    reading.diagnostics.filter { $0.code == .jsonRepaired }.map(\.message)
 }
 
 @Suite struct TolerantJSONReaderTests {
@@ -153,7 +153,7 @@ private func repairs(_ reading: JSONReading) -> [String] {
         let reading = read(text)
         #expect(reading.failed)
         #expect(reading.values.isEmpty)
-        #expect(reading.diagnostics.filter { $0.code == "json-unrecoverable" }.map(\.message) == [message])
+        #expect(reading.diagnostics.filter { $0.code == .jsonUnrecoverable }.map(\.message) == [message])
     }
 
     @Test func keepsValuesReadBeforeAFailure() {
@@ -165,7 +165,7 @@ private func repairs(_ reading: JSONReading) -> [String] {
     @Test func rejectsTrailingGarbage() {
         let reading = read(#"{"a": 1} garbage"#)
         #expect(reading.values.count == 1)
-        #expect(reading.diagnostics.contains { $0.code == "json-unrecoverable" && $0.message.contains("after the JSON value") })
+        #expect(reading.diagnostics.contains { $0.code == .jsonUnrecoverable && $0.message.contains("after the JSON value") })
     }
 
     @Test func dropsTooDeepValuesFastAndKeepsTheNext() throws {
@@ -176,7 +176,7 @@ private func repairs(_ reading: JSONReading) -> [String] {
         let elapsed = clock.measure { reading = read(text) }
         let result = try #require(reading)
         #expect(elapsed < .seconds(2))
-        #expect(result.diagnostics.first?.code == "json-too-deep")
+        #expect(result.diagnostics.first?.code == .jsonTooDeep)
         #expect(result.values == [.object(JSONObject(pairs: [("kept", .bool(true))]))])
     }
 
@@ -189,7 +189,7 @@ private func repairs(_ reading: JSONReading) -> [String] {
         let elapsed = clock.measure { reading = read(text) }
         #expect(elapsed < .seconds(3))
         #expect(reading?.values.isEmpty == true)
-        let tooDeep = reading?.diagnostics.filter { $0.code == "json-too-deep" }.map(\.message) ?? []
+        let tooDeep = reading?.diagnostics.filter { $0.code == .jsonTooDeep }.map(\.message) ?? []
         #expect(tooDeep == [
             "nesting deeper than \(MarkupLimits.maximumJSONDepth) levels at line 1, column \(depth); the value is dropped",
             "9999 more values nested too deep dropped",
@@ -222,13 +222,13 @@ private func repairs(_ reading: JSONReading) -> [String] {
         #expect(reading.diagnostics.isEmpty)
         let deeper = read(String(repeating: "{\"a\":", count: depth + 1) + "1" + String(repeating: "}", count: depth + 1))
         #expect(deeper.values.isEmpty)
-        #expect(deeper.diagnostics.map(\.code) == ["json-too-deep"])
+        #expect(deeper.diagnostics.map(\.code.rawValue) == ["json-too-deep"])
     }
 
     @Test func skipsTextsOverTheSizeLimit() {
         let reading = TolerantJSONReader.read([UInt8](repeating: 0x20, count: MarkupLimits.maximumJSONBytes + 1))
         #expect(reading.values.isEmpty)
-        #expect(reading.diagnostics.map(\.code) == ["json-too-large"])
+        #expect(reading.diagnostics.map(\.code.rawValue) == ["json-too-large"])
     }
 
     @Test func replacesInvalidUTF8InStrings() throws {

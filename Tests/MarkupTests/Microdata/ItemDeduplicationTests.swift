@@ -19,14 +19,14 @@ import Testing
         let extraction = extract(html)
         #expect(extraction.items.map(\.source) == [.jsonLD])
         #expect(extraction.items.first?.value.objectValue?["partySize"] == .number(2))
-        #expect(extraction.diagnostics.map(\.code) == ["duplicate-item"])
+        #expect(extraction.diagnostics.map(\.code.rawValue) == ["duplicate-item"])
     }
 
     @Test func keepsAnItemGivenTwiceOnce() {
         let script = #"<script type="application/ld+json">{"@type": "EventReservation", "reservationNumber": "E1"}</script>"#
         let extraction = extract(script + "<p>text</p>" + script + script)
         #expect(extraction.items.count == 1)
-        #expect(extraction.diagnostics == [MarkupDiagnostic(code: "duplicate-item", message: "a repeat of an earlier json-ld EventReservation is left out (2 times)")])
+        #expect(extraction.diagnostics == [MarkupDiagnostic(code: .duplicateItem, message: "a repeat of an earlier json-ld EventReservation is left out (2 times)")])
     }
 
     @Test func keepsItemsThatDiffer() {

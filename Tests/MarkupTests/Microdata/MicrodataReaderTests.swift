@@ -79,8 +79,8 @@ import Testing
         #expect(event["startDate"] == .string("2027-05-01T20:00"))
         let location = try #require(event["location"]?.objectValue)
         #expect(location["name"] == .string("Hall"))
-        #expect(extraction.diagnostics.contains { $0.code == "microdata-cycle" })
-        #expect(!extraction.diagnostics.contains { $0.code == "microdata-orphan-property" })
+        #expect(extraction.diagnostics.contains { $0.code == .microdataCycle })
+        #expect(!extraction.diagnostics.contains { $0.code == .microdataOrphanProperty })
     }
 
     @Test func readsItemsNotReachableFromAnotherItemAsTopLevel() {
@@ -107,13 +107,13 @@ import Testing
             #"{"@type":"https://schema.org/FoodEstablishmentReservation","reservationNumber":"R1","# +
             #""reservationFor":{"@type":"https://schema.org/Restaurant","name":"Chez Nous"}}"#,
         ])
-        #expect(extraction.diagnostics.map(\.code) == ["microdata-repaired"])
+        #expect(extraction.diagnostics.map(\.code.rawValue) == ["microdata-repaired"])
     }
 
     @Test func reportsPropertiesThatBelongToNoItem() {
         let extraction = extract(#"<div itemscope></div><div><span itemprop="name">lost</span></div>"#)
         #expect(serializedItems(extraction) == ["{}"])
-        #expect(extraction.diagnostics.map(\.code) == ["microdata-orphan-property"])
+        #expect(extraction.diagnostics.map(\.code.rawValue) == ["microdata-orphan-property"])
     }
 
     @Test func boundsNestingDepth() throws {
@@ -122,7 +122,7 @@ import Testing
             + String(repeating: "</div>", count: depth)
         let extraction = extract(html)
         #expect(extraction.items.count == 1)
-        #expect(extraction.diagnostics.map(\.code) == ["microdata-too-deep"])
+        #expect(extraction.diagnostics.map(\.code.rawValue) == ["microdata-too-deep"])
     }
 
     @Test func readsTheContentAttributeOnOtherElements() throws {
@@ -153,6 +153,6 @@ extension MicrodataReaderTests {
         let item = try #require(extraction.items.first?.value.objectValue)
         #expect(item["name"] == .string("Gig"))
         #expect(item["startDate"] == .string("2027-06-01"))
-        #expect(extraction.diagnostics.map(\.code).contains("microdata-repaired"))
+        #expect(extraction.diagnostics.map(\.code.rawValue).contains("microdata-repaired"))
     }
 }
