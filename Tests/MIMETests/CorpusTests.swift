@@ -50,7 +50,7 @@ import Testing
             subject: message.subject, from: message.from, date: message.date,
             tree: parts.map { "\($0.depth) \($0.contentType.mediaType) \($0.filename ?? "")" },
             texts: leaves.filter { $0.contentType.type == "text" }.map { message.text(of: $0) },
-            decodedSizes: leaves.filter { $0.transferEncoding == "base64" }.map { message.decodedBody(of: $0).count })
+            decodedSizes: leaves.filter { $0.transferEncoding == .base64 }.map { message.decodedBody(of: $0).count })
     }
 
     @Test(.enabled(if: CorpusTests.available))

@@ -5,8 +5,8 @@ public struct MIMEPart: Sendable {
     public var header: HeaderSection
     /// The declared or default Content-Type (RFC 2045 §5.2; message/rfc822 in multipart/digest).
     public var contentType: ContentType
-    /// The lowercased Content-Transfer-Encoding, "7bit" when absent (RFC 2045 §6.1).
-    public var transferEncoding: String
+    /// The Content-Transfer-Encoding, 7bit when absent (RFC 2045 §6.1).
+    public var transferEncoding: TransferEncoding
     /// The raw (still transfer-encoded) body in the message bytes. For a multipart, the whole
     /// body including preamble and epilogue.
     public var bodyRange: Range<Int>

@@ -73,19 +73,18 @@ struct PartTreeParser {
         return (part, end)
     }
 
-    /// The Content-Transfer-Encoding of an entity, lowercased, "7bit" when absent (RFC 2045 §6.1).
-    static func transferEncoding(_ header: HeaderSection, in bytes: [UInt8]) -> String {
-        guard let field = header.first("Content-Transfer-Encoding") else { return "7bit" }
+    /// The Content-Transfer-Encoding of an entity, 7bit when absent (RFC 2045 §6.1).
+    static func transferEncoding(_ header: HeaderSection, in bytes: [UInt8]) -> TransferEncoding {
+        guard let field = header.first("Content-Transfer-Encoding") else { return .sevenBit }
         let value = StructuredLexer.stripComments(HeaderText.unfold(bytes[field.valueRange]))
-        let encoding = String(decoding: value, as: UTF8.self).lowercased().filter { $0 != " " && $0 != "\t" && $0 != "\"" }
-        return encoding.isEmpty ? "7bit" : encoding
+        return TransferEncoding(String(decoding: value, as: UTF8.self).lowercased().filter { $0 != " " && $0 != "\t" && $0 != "\"" })
     }
 
     /// Whether an entity of this type and encoding holds a message read as a child part
     /// (RFC 2046 §5.2.1; encoded ones stay leaves: the RFC forbids them).
-    static func holdsMessage(_ contentType: ContentType, encoding: String) -> Bool {
+    static func holdsMessage(_ contentType: ContentType, encoding: TransferEncoding) -> Bool {
         contentType.type == "message" && (contentType.subtype == "rfc822" || contentType.subtype == "global")
-            && (encoding == "7bit" || encoding == "8bit" || encoding == "binary")
+            && encoding.isIdentity
     }
 
     /// A delimiter line found in a multipart body.

@@ -9,20 +9,20 @@ public struct TransferDecoding: Sendable, Equatable {
         self.diagnostics = diagnostics
     }
 
-    /// Decodes `bytes[range]` per a Content-Transfer-Encoding value (RFC 2045 §6.1). 7bit, 8bit,
+    /// Decodes `bytes[range]` per a Content-Transfer-Encoding (RFC 2045 §6.1). 7bit, 8bit,
     /// binary and unknown encodings are returned as they are; an unknown one is reported.
-    public static func decode(_ bytes: [UInt8], in range: Range<Int>, encoding: String) -> TransferDecoding {
+    public static func decode(_ bytes: [UInt8], in range: Range<Int>, encoding: TransferEncoding) -> TransferDecoding {
         switch encoding {
-        case "base64":
+        case .base64:
             return Base64.decode(bytes, in: range)
-        case "quoted-printable":
+        case .quotedPrintable:
             return QuotedPrintable.decode(bytes, in: range)
-        case "", "7bit", "8bit", "binary":
+        case .sevenBit, .eightBit, .binary:
             return TransferDecoding(bytes: Array(bytes[range]))
-        default:
+        case .other(let name):
             // x-uuencode and private encodings are not decoded.
             return TransferDecoding(bytes: Array(bytes[range]),
-                                    diagnostics: [MIMEDiagnostic(.unknownTransferEncoding, at: range.lowerBound, encoding)])
+                                    diagnostics: [MIMEDiagnostic(.unknownTransferEncoding, at: range.lowerBound, name)])
         }
     }
 }

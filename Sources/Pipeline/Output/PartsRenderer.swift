@@ -38,7 +38,7 @@ public enum PartsRenderer {
             let indent = String(repeating: "  ", count: p.depth)
             var columns = [indent + path, describe(p.contentType)]
             if p.isLeaf {
-                columns.append(p.transferEncoding)
+                columns.append(p.transferEncoding.description)
                 let decoded = TransferDecoding.decode(message.bytes, in: p.bodyRange, encoding: p.transferEncoding)
                 columns.append(byteCount(decoded.bytes.count))
             }
@@ -61,7 +61,7 @@ public enum PartsRenderer {
             ("path", .string(path)),
             ("contentType", .string(p.contentType.mediaType)),
             ("charset", p.contentType.charset.map(JSONValue.string) ?? .null),
-            ("transferEncoding", .string(p.transferEncoding)),
+            ("transferEncoding", .string(p.transferEncoding.description)),
             ("disposition", disposition(p, in: message).map(JSONValue.string) ?? .null),
             ("filename", p.filename.map(JSONValue.string) ?? .null),
         ]

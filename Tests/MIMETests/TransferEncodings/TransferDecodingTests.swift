@@ -59,7 +59,7 @@ import Testing
 
     @Test func unknownEncodingIsPassedThroughWithDiagnostic() {
         let bytes = Array("begin 644 x".utf8)
-        let result = TransferDecoding.decode(bytes, in: 0..<bytes.count, encoding: "x-uuencode")
+        let result = TransferDecoding.decode(bytes, in: 0..<bytes.count, encoding: TransferEncoding("x-uuencode"))
         #expect(result.bytes == bytes)
         #expect(result.diagnostics.first?.code == .unknownTransferEncoding)
     }
