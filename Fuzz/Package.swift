@@ -24,6 +24,7 @@ let package = Package(
                 .product(name: "MIME", package: "Reservoir"), .product(name: "DKIM", package: "Reservoir"),
                 .product(name: "DNS", package: "Reservoir"), .product(name: "Markup", package: "Reservoir"),
                 .product(name: "Reservations", package: "Reservoir"), .product(name: "Trust", package: "Reservoir"),
+                .product(name: "JSON", package: "Reservoir"),
             ],
             path: "Sources/\(name)",
             swiftSettings: [.unsafeFlags(["-parse-as-library"])])

@@ -1,3 +1,4 @@
+import JSON
 /// Reads the schema.org items of one HTML part: JSON-LD scripts and Microdata, in document
 /// order, the same item given both ways once.
 public enum MarkupExtractor {
@@ -100,7 +101,7 @@ private struct DocumentOutline {
         var assembly = ItemAssembly()
         for (index, script) in scripts.enumerated() {
             assembly.addScript(number: index + 1, order: script.order,
-                               text: script.element.textContentBytes(limit: MarkupLimits.maximumJSONBytes + 1))
+                               text: script.element.textContentBytes(limit: JSONLimits.maximumBytes + 1))
         }
         assembly.found += microdataItems().map { ($0.order, StructuredItem(value: $0.value, source: .microdata)) }
         assembly.diagnostics += diagnostics

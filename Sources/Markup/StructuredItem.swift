@@ -1,3 +1,4 @@
+public import JSON
 /// One top-level schema.org item found in an HTML part, as a JSON-LD style object
 /// (`@type` plus properties). Microdata items are converted to the same shape, so later
 /// stages read one model.
@@ -58,6 +59,17 @@ public struct MarkupDiagnostic: Sendable, Hashable {
     public init(code: Code, message: String) {
         self.code = code
         self.message = message
+    }
+
+    /// The JSON reader's note, as the markup stage reports it.
+    public init(_ json: JSONDiagnostic) {
+        let code: Code = switch json.code {
+        case .repaired: .jsonRepaired
+        case .unrecoverable: .jsonUnrecoverable
+        case .tooDeep: .jsonTooDeep
+        case .tooLarge: .jsonTooLarge
+        }
+        self.init(code: code, message: json.message)
     }
 }
 

@@ -1,4 +1,5 @@
 import Testing
+import JSON
 @testable import Markup
 
 @Suite struct MarkupExtractorTests {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import JSON
 @testable import Markup
 
 /// Golden files: every `Fixtures/NAME.html` is extracted and compared with `Fixtures/NAME.json`

@@ -1,4 +1,4 @@
-import Markup
+import JSON
 
 /// The tolerant JSON reader: repairs and depth limits on arbitrary text.
 @_cdecl("LLVMFuzzerTestOneInput")

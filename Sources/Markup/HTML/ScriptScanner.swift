@@ -1,4 +1,5 @@
 import Glibc
+import JSON
 
 /// Finds the JSON-LD scripts of an HTML part without building a tree, for the common part that
 /// has scripts and no Microdata: building libxml2's tree was an eighth of a scan's time.
@@ -188,7 +189,7 @@ enum ScriptScanner {
                     guard let typeText = String(validating: html[type], as: UTF8.self) else { return nil }
                     if JSONLDScript.isJSONLDType(typeText) {
                         // The tree's text stops growing past the limit; leave the rare giant to it.
-                        guard text.count <= MarkupLimits.maximumJSONBytes else { return nil }
+                        guard text.count <= JSONLimits.maximumBytes else { return nil }
                         scripts.append(text)
                     }
                 }

@@ -1,3 +1,4 @@
+import JSON
 /// The JSON-LD of one `<script type="application/ld+json">` element
 /// (JSON-LD 1.1 §7.2 "Embedding JSON-LD in HTML Documents").
 struct JSONLDScript {
@@ -18,10 +19,10 @@ struct JSONLDScript {
     /// Reads the script's raw text: markers stripped, the tolerant reader applied, and
     /// character references decoded once when only the decoded text reads cleanly.
     init(text: [UInt8]) {
-        guard text.count <= MarkupLimits.maximumJSONBytes else {
+        guard text.count <= JSONLimits.maximumBytes else {
             diagnostics.append(MarkupDiagnostic(
                 code: .jsonTooLarge,
-                message: "a script of more than \(MarkupLimits.maximumJSONBytes) bytes is skipped"))
+                message: "a script of more than \(JSONLimits.maximumBytes) bytes is skipped"))
             return
         }
         let cleaned = Self.strippingMarkers(text)
@@ -34,11 +35,11 @@ struct JSONLDScript {
             let retry = TolerantJSONReader.read(decoded)
             if !retry.failed {
                 reading = retry
-                reading.diagnostics.insert(MarkupDiagnostic(
-                    code: .jsonRepaired, message: "HTML character references in the script decoded"), at: 0)
+                reading.diagnostics.insert(JSONDiagnostic(
+                    code: .repaired, message: "HTML character references in the script decoded"), at: 0)
             }
         }
-        diagnostics += reading.diagnostics
+        diagnostics += reading.diagnostics.map(MarkupDiagnostic.init)
         for value in reading.values { collect(value, context: nil) }
         if ignoredValues > 0 {
             diagnostics.append(MarkupDiagnostic(

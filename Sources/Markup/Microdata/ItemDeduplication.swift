@@ -1,3 +1,4 @@
+import JSON
 /// Senders often give one reservation both as JSON-LD and as Microdata, or one script twice. Two items are the
 /// same when their normalized forms match: `@context` dropped, types and property names
 /// reduced to schema.org names, scalars compared as text, one-element lists as their element,

@@ -1,3 +1,4 @@
+import JSON
 /// Microdata items (HTML Living Standard §5.2) converted to JSON-LD shaped objects:
 /// `@type` from the first `itemtype` token (further tokens in `additionalType`), `@id` from
 /// `itemid`, one member per property name, an array when a name repeats, nested items as

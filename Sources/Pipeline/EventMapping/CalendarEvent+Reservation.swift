@@ -1,3 +1,4 @@
+import JSON
 public import EventStore
 public import Reservations
 import Markup

@@ -1,6 +1,7 @@
 import Glibc
 public import MIME
 import Markup
+import JSON
 
 /// What `reservoir parts` shows: the decoded Subject, From, Date and Message-ID and the part
 /// tree as the MIME reader saw it, with what it noticed.

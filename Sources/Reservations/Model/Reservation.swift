@@ -1,4 +1,5 @@
 public import Markup
+public import JSON
 
 /// One line of what a booking says beyond title, time and place, for people
 /// (`Party size: 2`, `Seat: 14A`).

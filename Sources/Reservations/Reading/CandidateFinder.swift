@@ -1,4 +1,5 @@
 import Markup
+import JSON
 
 /// Walks structured items for reservation items, through the wrappers senders use, within
 /// ``ReservationLimits/wrapperDepth`` and ``ReservationLimits/itemsVisitedPerMessage``.

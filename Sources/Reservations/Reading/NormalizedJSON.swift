@@ -1,4 +1,5 @@
 import Markup
+import JSON
 
 /// The reservation as schema.org JSON-LD for output: `@context` `https://schema.org` and
 /// `@type` first, type names bare (`FlightReservation`, not

@@ -1,4 +1,5 @@
 import Markup
+import JSON
 
 /// An item found to be a reservation, with the category its type says.
 struct ReservationCandidate {

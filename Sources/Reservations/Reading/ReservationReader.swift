@@ -1,4 +1,5 @@
 public import Markup
+public import JSON
 
 /// Reads the reservations a message's structured items describe, following what Apple Mail
 /// ("Schema markup in Mail", WWDC 2020) and Gmail (developers.google.com/gmail/markup) accept.

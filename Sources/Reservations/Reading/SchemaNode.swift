@@ -1,4 +1,5 @@
 import Markup
+import JSON
 
 /// A schema.org item (a JSON-LD object, or Microdata in the same shape) with lenient readers:
 /// schema.org allows one value or several wherever it allows one, text where a Thing is

@@ -1,4 +1,5 @@
 import Testing
+import JSON
 @testable import Markup
 
 /// Items and diagnostics of an HTML text.
@@ -110,7 +111,7 @@ func serializedItems(_ extraction: MarkupExtraction) -> [String] {
     }
 
     @Test func skipsScriptsOverTheSizeLimit() {
-        let padding = String(repeating: " ", count: MarkupLimits.maximumJSONBytes)
+        let padding = String(repeating: " ", count: JSONLimits.maximumBytes)
         let extraction = extract(#"<script type="application/ld+json">{"@type":"Big"}"# + padding + "</script>")
         #expect(extraction.items.isEmpty)
         #expect(extraction.diagnostics.map(\.code.rawValue) == ["json-too-large"])

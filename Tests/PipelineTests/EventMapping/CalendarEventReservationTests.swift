@@ -1,4 +1,5 @@
 import Testing
+import JSON
 import Markup
 import Reservations
 import EventStore

@@ -1,4 +1,5 @@
 import Testing
+import JSON
 import Markup
 @testable import Reservations
 

@@ -1,4 +1,5 @@
 import Markup
+import JSON
 import Reservations
 
 /// A small RFC 8259 reader for test fixtures that keeps member order (Foundation's

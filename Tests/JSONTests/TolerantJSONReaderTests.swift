@@ -1,5 +1,5 @@
 import Testing
-@testable import Markup
+@testable import JSON
 
 /// Reads `text` and returns values and diagnostics.
 private func read(_ text: String) -> JSONReading {
@@ -7,7 +7,7 @@ private func read(_ text: String) -> JSONReading {
 }
 
 private func repairs(_ reading: JSONReading) -> [String] {
-    reading.diagnostics.filter { $0.code == .jsonRepaired }.map(\.message)
+    reading.diagnostics.filter { $0.code == .repaired }.map(\.message)
 }
 
 @Suite struct TolerantJSONReaderTests {
@@ -134,8 +134,8 @@ private func repairs(_ reading: JSONReading) -> [String] {
         let text = "[" + String(repeating: "1 ", count: 100) + "1]"
         let reading = read(text)
         #expect(reading.values.first?.listValue.count == 101)
-        #expect(reading.diagnostics.count == MarkupLimits.maximumRepairDiagnostics + 1)
-        #expect(reading.diagnostics.last?.message == "\(100 - MarkupLimits.maximumRepairDiagnostics) more repairs not listed")
+        #expect(reading.diagnostics.count == JSONLimits.maximumRepairDiagnostics + 1)
+        #expect(reading.diagnostics.last?.message == "\(100 - JSONLimits.maximumRepairDiagnostics) more repairs not listed")
     }
 
     // MARK: Failures and limits
@@ -153,7 +153,7 @@ private func repairs(_ reading: JSONReading) -> [String] {
         let reading = read(text)
         #expect(reading.failed)
         #expect(reading.values.isEmpty)
-        #expect(reading.diagnostics.filter { $0.code == .jsonUnrecoverable }.map(\.message) == [message])
+        #expect(reading.diagnostics.filter { $0.code == .unrecoverable }.map(\.message) == [message])
     }
 
     @Test func keepsValuesReadBeforeAFailure() {
@@ -165,7 +165,7 @@ private func repairs(_ reading: JSONReading) -> [String] {
     @Test func rejectsTrailingGarbage() {
         let reading = read(#"{"a": 1} garbage"#)
         #expect(reading.values.count == 1)
-        #expect(reading.diagnostics.contains { $0.code == .jsonUnrecoverable && $0.message.contains("after the JSON value") })
+        #expect(reading.diagnostics.contains { $0.code == .unrecoverable && $0.message.contains("after the JSON value") })
     }
 
     @Test func dropsTooDeepValuesFastAndKeepsTheNext() throws {
@@ -176,12 +176,12 @@ private func repairs(_ reading: JSONReading) -> [String] {
         let elapsed = clock.measure { reading = read(text) }
         let result = try #require(reading)
         #expect(elapsed < .seconds(2))
-        #expect(result.diagnostics.first?.code == .jsonTooDeep)
+        #expect(result.diagnostics.first?.code == .tooDeep)
         #expect(result.values == [.object(JSONObject(pairs: [("kept", .bool(true))]))])
     }
 
     @Test func manyTooDeepValuesCostLinearTime() {
-        let depth = MarkupLimits.maximumJSONDepth + 1
+        let depth = JSONLimits.maximumDepth + 1
         let one = String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
         let text = String(repeating: one + "\n", count: 10_000)
         let clock = ContinuousClock()
@@ -189,9 +189,9 @@ private func repairs(_ reading: JSONReading) -> [String] {
         let elapsed = clock.measure { reading = read(text) }
         #expect(elapsed < .seconds(3))
         #expect(reading?.values.isEmpty == true)
-        let tooDeep = reading?.diagnostics.filter { $0.code == .jsonTooDeep }.map(\.message) ?? []
+        let tooDeep = reading?.diagnostics.filter { $0.code == .tooDeep }.map(\.message) ?? []
         #expect(tooDeep == [
-            "nesting deeper than \(MarkupLimits.maximumJSONDepth) levels at line 1, column \(depth); the value is dropped",
+            "nesting deeper than \(JSONLimits.maximumDepth) levels at line 1, column \(depth); the value is dropped",
             "9999 more values nested too deep dropped",
         ])
     }
@@ -216,7 +216,7 @@ private func repairs(_ reading: JSONReading) -> [String] {
     }
 
     @Test func acceptsNestingUpToTheLimit() {
-        let depth = MarkupLimits.maximumJSONDepth
+        let depth = JSONLimits.maximumDepth
         let reading = read(String(repeating: "[", count: depth) + String(repeating: "]", count: depth))
         #expect(reading.values.count == 1)
         #expect(reading.diagnostics.isEmpty)
@@ -226,7 +226,7 @@ private func repairs(_ reading: JSONReading) -> [String] {
     }
 
     @Test func skipsTextsOverTheSizeLimit() {
-        let reading = TolerantJSONReader.read([UInt8](repeating: 0x20, count: MarkupLimits.maximumJSONBytes + 1))
+        let reading = TolerantJSONReader.read([UInt8](repeating: 0x20, count: JSONLimits.maximumBytes + 1))
         #expect(reading.values.isEmpty)
         #expect(reading.diagnostics.map(\.code.rawValue) == ["json-too-large"])
     }

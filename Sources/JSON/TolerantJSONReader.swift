@@ -1,7 +1,7 @@
 /// What one JSON text yields: its top-level values in order, and every repair or loss.
 public struct JSONReading: Sendable {
     public var values: [JSONValue]
-    public var diagnostics: [MarkupDiagnostic]
+    public var diagnostics: [JSONDiagnostic]
     /// True when part of the text could not be read (`json-unrecoverable`); values read before the
     /// failure are kept.
     public var failed: Bool
@@ -13,11 +13,11 @@ public struct JSONReading: Sendable {
 /// reported as `json-repaired` with its line and column.
 ///
 /// The reader never recurses: containers live on an explicit stack capped at
-/// `MarkupLimits.maximumJSONDepth`, so hostile nesting costs linear time and no stack.
+/// `JSONLimits.maximumDepth`, so hostile nesting costs linear time and no stack.
 public struct TolerantJSONReader {
     private let bytes: [UInt8]
     private var position = 0
-    private var diagnostics: [MarkupDiagnostic] = []
+    private var diagnostics: [JSONDiagnostic] = []
     private var repairs = 0
     private var failed = false
     private var tooDeepValues = 0
@@ -50,10 +50,10 @@ public struct TolerantJSONReader {
 
     /// Every top-level value of `bytes`, with diagnostics. Never throws, never traps.
     public static func read(_ bytes: [UInt8]) -> JSONReading {
-        guard bytes.count <= MarkupLimits.maximumJSONBytes else {
-            return JSONReading(values: [], diagnostics: [MarkupDiagnostic(
-                code: .jsonTooLarge,
-                message: "a JSON text of \(bytes.count) bytes exceeds the limit of \(MarkupLimits.maximumJSONBytes) bytes; it is skipped")],
+        guard bytes.count <= JSONLimits.maximumBytes else {
+            return JSONReading(values: [], diagnostics: [JSONDiagnostic(
+                code: .tooLarge,
+                message: "a JSON text of \(bytes.count) bytes exceeds the limit of \(JSONLimits.maximumBytes) bytes; it is skipped")],
                 failed: true)
         }
         var reader = TolerantJSONReader(bytes: bytes, keepsInnerQuotes: false)
@@ -67,13 +67,13 @@ public struct TolerantJSONReader {
             }
         }
         if reader.tooDeepValues > 1 {
-            reader.diagnostics.append(MarkupDiagnostic(
-                code: .jsonTooDeep, message: "\(reader.tooDeepValues - 1) more values nested too deep dropped"))
+            reader.diagnostics.append(JSONDiagnostic(
+                code: .tooDeep, message: "\(reader.tooDeepValues - 1) more values nested too deep dropped"))
         }
-        if reader.repairs > MarkupLimits.maximumRepairDiagnostics {
-            reader.diagnostics.append(MarkupDiagnostic(
-                code: .jsonRepaired,
-                message: "\(reader.repairs - MarkupLimits.maximumRepairDiagnostics) more repairs not listed"))
+        if reader.repairs > JSONLimits.maximumRepairDiagnostics {
+            reader.diagnostics.append(JSONDiagnostic(
+                code: .repaired,
+                message: "\(reader.repairs - JSONLimits.maximumRepairDiagnostics) more repairs not listed"))
         }
         return JSONReading(values: values, diagnostics: reader.diagnostics, failed: reader.failed)
     }
@@ -134,12 +134,12 @@ public struct TolerantJSONReader {
             var completed: JSONValue
             let byte = bytes[position]
             if byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[") {
-                guard stack.count < MarkupLimits.maximumJSONDepth else {
+                guard stack.count < JSONLimits.maximumDepth else {
                     tooDeepValues += 1
                     if tooDeepValues == 1 {
-                        diagnostics.append(MarkupDiagnostic(
-                            code: .jsonTooDeep,
-                            message: "nesting deeper than \(MarkupLimits.maximumJSONDepth) levels \(location(of: position)); the value is dropped"))
+                        diagnostics.append(JSONDiagnostic(
+                            code: .tooDeep,
+                            message: "nesting deeper than \(JSONLimits.maximumDepth) levels \(location(of: position)); the value is dropped"))
                     }
                     return .tooDeep
                 }
@@ -319,7 +319,7 @@ public struct TolerantJSONReader {
         while position < bytes.count {
             let byte = bytes[position]
             if let inner = firstInnerQuote,
-               byte == 0x0A || position - inner.offset > MarkupLimits.maximumUnescapedQuoteSpan {
+               byte == 0x0A || position - inner.offset > JSONLimits.maximumUnescapedQuoteSpan {
                 break
             }
             switch byte {
@@ -515,13 +515,13 @@ public struct TolerantJSONReader {
 
     private mutating func repair(_ what: String, at offset: Int) {
         repairs += 1
-        guard repairs <= MarkupLimits.maximumRepairDiagnostics else { return }
-        diagnostics.append(MarkupDiagnostic(code: .jsonRepaired, message: "\(what) \(location(of: offset))"))
+        guard repairs <= JSONLimits.maximumRepairDiagnostics else { return }
+        diagnostics.append(JSONDiagnostic(code: .repaired, message: "\(what) \(location(of: offset))"))
     }
 
     private mutating func fail(_ what: String, at offset: Int, withLocation: Bool = true) {
         failed = true
-        diagnostics.append(MarkupDiagnostic(code: .jsonUnrecoverable, message: withLocation ? "\(what) \(location(of: offset))" : what))
+        diagnostics.append(JSONDiagnostic(code: .unrecoverable, message: withLocation ? "\(what) \(location(of: offset))" : what))
     }
 
     /// "at line L, column C", both counted from 1, columns in bytes. Lines are counted on from

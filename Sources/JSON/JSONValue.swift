@@ -167,7 +167,7 @@ public struct JSONObject: Sendable, Equatable {
 
     /// Builds an object from members as read, in linear time: a repeated key keeps its first
     /// position and its last value, as `init(_:)` does.
-    init(uniquing members: [Member]) {
+    public init(uniquing members: [Member]) {
         // Small objects (nearly all) compare keys one by one, cheaper than hashing each; larger
         // ones keep positions in a dictionary.
         var positions: [String: Int]? = members.count > 16 ? [:] : nil
