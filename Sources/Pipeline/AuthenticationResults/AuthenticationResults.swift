@@ -67,10 +67,11 @@ public struct AuthenticationResults: Sendable {
             } else if signature.result != .pass, let code = signature.code {
                 info.reason = Self.reasonPhrase(code)
             }
-            info.properties = [AuthenticationResultsPayload.Property(type: "header", name: "d", value: signature.domain),
-                               AuthenticationResultsPayload.Property(type: "header", name: "s", value: signature.selector)]
+            let printable = AuthenticationResultsPayload.printable
+            info.properties = [AuthenticationResultsPayload.Property(type: "header", name: "d", value: printable(signature.domain)),
+                               AuthenticationResultsPayload.Property(type: "header", name: "s", value: printable(signature.selector))]
             if let identity = signature.identity {
-                info.properties.append(AuthenticationResultsPayload.Property(type: "header", name: "i", value: identity))
+                info.properties.append(AuthenticationResultsPayload.Property(type: "header", name: "i", value: printable(identity)))
             }
             return info
         }

@@ -59,20 +59,28 @@ extension AuthenticationResultsPayload {
     /// Whether a downstream reader could take this field value for a result of `authservID`
     /// (RFC 8601 §5: such fields arriving with a message are forged and must be removed).
     ///
-    /// A valid payload claims the id it names, compared case-insensitively (RFC 8601 §2.5). A
-    /// value that is not one claims it when its first token or quoted-string is that id, or when
-    /// the value, with comments, white space, quotes and backslashes left out, starts with it:
-    /// a lenient reader comparing prefixes would take it for ours.
+    /// A valid payload claims the id it names, compared case-insensitively (RFC 8601 §2.5) and
+    /// without white space around it (a quoted `"mx.example "` is ours too). A value that is not
+    /// one claims it when its first token or quoted-string is that id, or when the value, with
+    /// comments, white space, quotes and backslashes left out, starts with it: a lenient reader
+    /// comparing prefixes would take it for ours.
     public static func claims(_ value: some Collection<UInt8>, authservID: String) -> Bool {
         let bytes = Array(value)
         let ours = Array(authservID.utf8).map(ASCII.lowercased)
         var parser = AuthenticationResultsParser(bytes)
         do {
-            return Self.equalIgnoringCase(try parser.payload().authservID, authservID)
+            return Self.equalIgnoringCase(trimmed(try parser.payload().authservID), authservID)
         } catch {}
         var leading = AuthenticationResultsParser(bytes)
-        if let id = try? leading.leadingAuthservID(), equalIgnoringCase(id, authservID) { return true }
+        if let id = try? leading.leadingAuthservID(), equalIgnoringCase(trimmed(id), authservID) { return true }
         return !ours.isEmpty && AuthenticationResultsParser.squashed(bytes, limit: ours.count).starts(with: ours)
+    }
+
+    static func trimmed(_ id: String) -> String {
+        let bytes = Array(id.utf8)
+        guard let first = bytes.firstIndex(where: { !AuthenticationResultsSyntax.isWhitespace($0) }),
+              let last = bytes.lastIndex(where: { !AuthenticationResultsSyntax.isWhitespace($0) }) else { return "" }
+        return String(decoding: bytes[first...last], as: UTF8.self)
     }
 
     /// RFC 8601 §2.5: authserv-ids compare case-insensitively.
@@ -134,7 +142,7 @@ struct AuthenticationResultsParser {
             i += 1
             try skipCFWS()
             // A trailing ";" with nothing after it is read as the end (some servers write one).
-            if atEnd, !payload.results.isEmpty { break }
+            if atEnd { break }
             guard payload.results.count < Self.maxResults else { throw fail(.tooManyResults) }
             payload.results.append(try resultInfo())
         }
