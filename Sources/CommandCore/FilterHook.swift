@@ -76,7 +76,8 @@ package struct FilterHook {
         self = hook
     }
 
-    /// Seconds before the message is passed through unchanged, unless `--timeout` says otherwise.
+    /// Seconds before the message is passed through with a temperror result, unless `--timeout`
+    /// says otherwise.
     package static let defaultTimeout = 5
 
     /// Messages larger than this are passed through unanalyzed, streamed from stdin to stdout

@@ -69,10 +69,10 @@ extension AuthenticationResultsPayload {
         let ours = Array(authservID.utf8).map(ASCII.lowercased)
         var parser = AuthenticationResultsParser(bytes)
         do {
-            return Self.equalIgnoringCase(trimmed(try parser.payload().authservID), authservID)
+            return Self.equalIgnoringCase(trimmed(try parser.payload().authservID), trimmed(authservID))
         } catch {}
         var leading = AuthenticationResultsParser(bytes)
-        if let id = try? leading.leadingAuthservID(), equalIgnoringCase(trimmed(id), authservID) { return true }
+        if let id = try? leading.leadingAuthservID(), equalIgnoringCase(trimmed(id), trimmed(authservID)) { return true }
         return !ours.isEmpty && AuthenticationResultsParser.squashed(bytes, limit: ours.count).starts(with: ours)
     }
 
