@@ -84,15 +84,12 @@ struct FilterSpool {
     func forgedFields(first: [UInt8], authservID: String) -> ForgedFields? {
         var scanner = ForgedFieldScanner(authservID: authservID)
         first.withUnsafeBufferPointer { scanner.scan($0) }
-        var position = first.count
-        var chunk = [UInt8](repeating: 0, count: 1 << 20)
-        while !scanner.isDone, position < size {
-            let n = chunk.withUnsafeMutableBytes { pread(fd, $0.baseAddress, min($0.count, size - position), off_t(position)) }
-            if n < 0, errno == EINTR { continue }
-            guard n > 0 else { return nil }
-            chunk.withUnsafeBufferPointer { scanner.scan(UnsafeBufferPointer(rebasing: $0[0..<n])) }
-            position += n
+        let completed = forEachPiece(from: first.count) { piece in
+            scanner.scan(piece)
+            return !scanner.isDone
         }
+        // Stopped early only when the header ended; otherwise reading failed.
+        guard completed || scanner.isDone else { return nil }
         scanner.finish()
         return scanner.result
     }

@@ -1,3 +1,4 @@
+import Foundation
 import DKIM
 import Testing
 @testable import Pipeline
@@ -53,7 +54,7 @@ struct AuthenticationResultsPayloadTests {
         let (value, expected) = Self.appendixB[index]
         #expect(try Self.parsed(value) == expected)
         // And with LF line ends, as Maildir files have them.
-        #expect(try Self.parsed(value.replacingOccurrences("\r\n", "\n")) == expected)
+        #expect(try Self.parsed(value.replacingOccurrences(of: "\r\n", with: "\n")) == expected)
     }
 
     @Test("the authserv-id: a token or a quoted-string, a version after it, comments before and after",
@@ -182,11 +183,5 @@ struct AuthenticationResultsPayloadTests {
     @Test("a field claims our authserv-id when it names it, or when a lenient reader could read it so", arguments: claims)
     func claimsOurID(value: String, claimed: Bool) {
         #expect(Payload.claims(Array(value.utf8), authservID: "mx.test") == claimed, "\(value.debugDescription)")
-    }
-}
-
-extension String {
-    fileprivate func replacingOccurrences(_ target: String, _ replacement: String) -> String {
-        split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
     }
 }

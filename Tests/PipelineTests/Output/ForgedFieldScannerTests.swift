@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import Pipeline
 
@@ -83,10 +84,10 @@ struct ForgedFieldScannerTests {
 
     @Test("forged fields of every shape go, controls stay byte for byte, the envelope line stays first", arguments: ["\n", "\r\n"])
     func attack(lineEnding: String) {
-        let input = Self.attack.replacingOccurrences("\n", lineEnding)
+        let input = Self.attack.replacingOccurrences(of: "\n", with: lineEnding)
         let bytes = Array(input.utf8)
         let forged = ForgedFieldScanner.find(in: bytes, authservID: Self.id)
-        #expect(String(decoding: Self.stripped(bytes, forged), as: UTF8.self) == Self.attackStripped.replacingOccurrences("\n", lineEnding))
+        #expect(String(decoding: Self.stripped(bytes, forged), as: UTF8.self) == Self.attackStripped.replacingOccurrences(of: "\n", with: lineEnding))
         #expect(forged.insertionPoint == "From x@y.example Tue Nov 17 07:21:50 2026".utf8.count + lineEnding.utf8.count)
         #expect(forged.hasHeaderField)
         #expect(forged.removals.count == 7)
@@ -176,11 +177,5 @@ struct ForgedFieldScannerTests {
     func endOfInput(input: String, output: String) {
         #expect(Self.strip(input) == output)
         #expect(String(decoding: Self.streamed(Array(input.utf8), pieces: [1]), as: UTF8.self) == output)
-    }
-}
-
-extension String {
-    fileprivate func replacingOccurrences(_ target: String, _ replacement: String) -> String {
-        split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
     }
 }
