@@ -64,6 +64,7 @@ public struct ForgedFieldScanner: Sendable {
     private var unitStart = 0
     private var lineStart = 0
     private var nameLength = 0
+    private var spaceBeforeColon = 0
     private var nameIsFieldName = true
     private var matchesResults = true
     private var matchesSummary = true
@@ -163,7 +164,14 @@ public struct ForgedFieldScanner: Sendable {
             nameByte(b, at: p)
         case .beforeColon:
             switch b {
-            case 0x20, 0x09, 0x0D: break
+            case 0x20, 0x09, 0x0D:
+                // One of our names and white space without end: decided, so nothing is held.
+                spaceBeforeColon += 1
+                if spaceBeforeColon > Self.maxHeldFieldBytes, unit == .pending {
+                    unit = .removed
+                    openRemoval = unitStart
+                    phase = .rest
+                }
             case UInt8(ascii: ":"): colon()
             case 0x0A: endNameWithoutColon(); lineEnded(at: p)
             default:
@@ -185,7 +193,9 @@ public struct ForgedFieldScanner: Sendable {
             colon()
             return
         case 0x20, 0x09, 0x0D:
-            // RFC 5322 §4.5: obsolete syntax allows white space before the colon.
+            // RFC 5322 §4.5: obsolete syntax allows white space before the colon. Only a whole
+            // name of ours stays undecided.
+            if unit == .pending, !fullyMatchesResults, !fullyMatchesSummary { unit = .kept }
             phase = .beforeColon
             return
         case 0x0A:
@@ -247,6 +257,7 @@ public struct ForgedFieldScanner: Sendable {
         unit = .pending
         unitStart = p
         nameLength = 0
+        spaceBeforeColon = 0
         nameIsFieldName = true
         matchesResults = true
         matchesSummary = true
@@ -320,13 +331,19 @@ public struct ForgedFieldStream: Sendable {
     /// false as soon as `emit` returns false.
     public mutating func push(_ piece: UnsafeBufferPointer<UInt8>, emit: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
         scanner.scan(piece)
-        if carry.isEmpty {
-            return drain(piece, emit: emit)
+        guard !carry.isEmpty else {
+            guard let used = drain(piece, emit: emit) else { return false }
+            if used < piece.count { carry = Array(piece[used...]) }
+            return true
         }
+        // Appending keeps a field fed a byte at a time linear; the carry is copied only when
+        // part of it is decided.
         var data = carry
         carry = []
         data.append(contentsOf: piece)
-        return data.withUnsafeBufferPointer { drain($0, emit: emit) }
+        guard let used = data.withUnsafeBufferPointer({ drain($0, emit: emit) }) else { return false }
+        carry = used == 0 ? data : Array(data[used...])
+        return true
     }
 
     /// The input has ended: hands over the rest.
@@ -334,12 +351,13 @@ public struct ForgedFieldStream: Sendable {
         scanner.finish()
         let data = carry
         carry = []
-        return data.withUnsafeBufferPointer { drain($0, emit: emit) }
+        return data.withUnsafeBufferPointer { drain($0, emit: emit) } != nil
     }
 
     /// `data` holds the input from ``carryStart`` to what the scanner consumed: the kept bytes
-    /// before ``ForgedFieldScanner/settled`` go out, the rest is carried.
-    private mutating func drain(_ data: UnsafeBufferPointer<UInt8>, emit: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
+    /// before ``ForgedFieldScanner/settled`` go out. Returns how many bytes of `data` are done
+    /// with (the rest is carried), or nil when `emit` failed.
+    private mutating func drain(_ data: UnsafeBufferPointer<UInt8>, emit: (UnsafeBufferPointer<UInt8>) -> Bool) -> Int? {
         let base = carryStart
         let end = scanner.settled
         var from = base
@@ -349,18 +367,16 @@ public struct ForgedFieldStream: Sendable {
         let removals = scanner.removals
         while nextRemoval < removals.count, removals[nextRemoval].lowerBound < end {
             let removal = removals[nextRemoval]
-            guard send(from..<max(from, removal.lowerBound)) else { return false }
+            guard send(from..<max(from, removal.lowerBound)) else { return nil }
             from = max(from, removal.upperBound)
             nextRemoval += 1
         }
         if let open = scanner.openRemoval, open < end {
-            guard send(from..<max(from, open)) else { return false }
+            guard send(from..<max(from, open)) else { return nil }
             from = end
         }
-        guard send(from..<max(from, end)) else { return false }
+        guard send(from..<max(from, end)) else { return nil }
         carryStart = end
-        let kept = end - base
-        if kept < data.count { carry = Array(data[kept...]) }
-        return true
+        return end - base
     }
 }

@@ -151,6 +151,22 @@ struct ForgedFieldScannerTests {
         #expect(Self.strip(short) == short)
     }
 
+    @Test("white space without end after one of our names is decided without holding it back")
+    func endlessSpaceBeforeColon() {
+        let spaces = String(repeating: " ", count: ForgedFieldScanner.maxHeldFieldBytes * 2)
+        let input = Array(("A: 1\nX-Reservation" + spaces + ": x\nAuth" + spaces + ": kept\nB: 2\n\n").utf8)
+        var stream = ForgedFieldStream(authservID: Self.id)
+        var out: [UInt8] = []
+        var mostHeld = 0
+        for byte in input {
+            _ = [byte].withUnsafeBufferPointer { stream.push($0) { out += $0; return true } }
+            mostHeld = max(mostHeld, stream.scanner.consumed - stream.scanner.settled)
+        }
+        _ = stream.finish { out += $0; return true }
+        #expect(String(decoding: out, as: UTF8.self) == "A: 1\nAuth" + spaces + ": kept\nB: 2\n\n")
+        #expect(mostHeld <= ForgedFieldScanner.maxHeldFieldBytes + 64)
+    }
+
     @Test("an envelope line is recognised by its RFC 4155 form, not by its first five bytes",
           arguments: [("From x@y.example Tue Nov 17 07:21:50 2026\n", true), ("From MAILER-DAEMON Fri Jul  8 12:08:34 2011\n", true),
                       ("From x@y Tue Nov 17 07:21 PST 2026\r\n", true), ("From : a@b.example\n", false),
