@@ -15,6 +15,7 @@ extension ProcessSuites {
             "X-Reservation: Restaurant FORGED 2031-05-12 19:30 -07:00 confirmed #IWDSCA\n",
             "authentication-results : \"MX.TEST\" 1;\n\tdkim=pass (FORGED)\n",
             "Authentication-Results mx.test; dkim=pass (FORGED)\n",
+            "Authentication-Results: MX.test; dkim=pass header.d=epicsteak.example (FORGED after a line without a colon)\n",
         ]
         /// Controls: kept byte for byte.
         static let control = "Authentication-Results: other.example; dkim=fail header.d=control.example (CONTROL)\n"
@@ -26,7 +27,7 @@ extension ProcessSuites {
         static func withForgedFields(_ message: Data, longLine: Int = 0) -> (input: Data, stripped: Data) {
             let long = longLine > 0 ? "X-Long: " + String(repeating: "a", count: longLine) + "\n" : ""
             let head = "Received: from relay.example by mx.test; Tue, 17 Nov 2026 07:21:50 +0000\n" + long
-            let block = head + forged[0] + control + forged[1] + forged[2] + garbage + forged[3]
+            let block = head + forged[0] + control + forged[1] + forged[2] + garbage + forged[3] + forged[4]
             let kept = head + control + garbage
             let end = message.range(of: Data("\n\n".utf8)).map { $0.lowerBound + 1 } ?? message.count
             let (header, rest) = (message.prefix(upTo: end), message.suffix(from: end))
