@@ -11,8 +11,10 @@ let targets = [
     "fuzz-message", "fuzz-header-fields", "fuzz-encoded-words", "fuzz-transfer-encodings",
     "fuzz-charsets", "fuzz-dkim-tags", "fuzz-dkim-key-record", "fuzz-canonicalization",
     "fuzz-json", "fuzz-jsonld", "fuzz-microdata", "fuzz-iso8601", "fuzz-keys-file", "fuzz-skeleton", "fuzz-scripts",
-    "fuzz-signed-view",
+    "fuzz-signed-view", "fuzz-authentication-results", "fuzz-header-strip",
 ]
+/// Targets of the filter's output stage, which lives in the Pipeline library.
+let pipelineTargets: Set = ["fuzz-authentication-results", "fuzz-header-strip"]
 
 let package = Package(
     name: "ReservoirFuzz",
@@ -25,7 +27,7 @@ let package = Package(
                 .product(name: "DNS", package: "Reservoir"), .product(name: "Markup", package: "Reservoir"),
                 .product(name: "Reservations", package: "Reservoir"), .product(name: "Trust", package: "Reservoir"),
                 .product(name: "JSON", package: "Reservoir"),
-            ],
+            ] + (pipelineTargets.contains(name) ? [.product(name: "Pipeline", package: "Reservoir")] : []),
             path: "Sources/\(name)",
             swiftSettings: [.unsafeFlags(["-parse-as-library"])])
     }

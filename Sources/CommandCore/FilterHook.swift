@@ -2,11 +2,19 @@ import Glibc
 import MIME
 import Pipeline
 
-/// The original message, kept where the time-budget signal handler can reach it: on a
-/// timeout it is written out unchanged and the process exits 0 (fail-open).
-nonisolated(unsafe) private var passThroughBytes: UnsafeBufferPointer<UInt8>?
-/// The same for a message spooled to a file: its descriptor, size, and a buffer allocated beforehand.
-nonisolated(unsafe) private var passThroughSpool: (fd: Int32, size: Int, buffer: UnsafeMutableBufferPointer<UInt8>)?
+/// What the time-budget signal handler writes: prepared before the analysis starts, in
+/// memory allocated for it, so the handler only reads (``FilterHook/armTimeout(_:from:)``).
+private struct PreparedOutput {
+    /// Triples (kind, start, end): kind 0 a range of the original, 1 a range of `added`.
+    var pieces: UnsafeMutableBufferPointer<Int>
+    var added: UnsafeMutableBufferPointer<UInt8>
+    /// The original in memory, or nil when it is in `spool`.
+    var memory: UnsafePointer<UInt8>?
+    var spool: Int32
+    /// Where the handler reads the spool into.
+    var buffer: UnsafeMutableBufferPointer<UInt8>
+}
+nonisolated(unsafe) private var timeoutOutput: PreparedOutput?
 
 /// The filter's work, on plain values: `reservoir filter` fills it from the parsed options, and
 /// `init(arguments:)` from the plain arguments without the argument parser (`reservoir filter`'s
@@ -69,7 +77,8 @@ package struct FilterHook {
         self = hook
     }
 
-    /// Seconds before the message is passed through unchanged, unless `--timeout` says otherwise.
+    /// Seconds before the message is passed through with a temperror result, unless `--timeout`
+    /// says otherwise.
     package static let defaultTimeout = 5
 
     /// Messages larger than this are passed through unanalyzed, streamed from stdin to stdout
@@ -79,7 +88,8 @@ package struct FilterHook {
     static let maxAnalyzedBytes = 256 << 20
 
     /// Every other failure passes the message through; only standard input or output failing
-    /// ends the run with `ExitStatus(75)` (EX_TEMPFAIL), after saying why.
+    /// ends the run with `ExitStatus(75)` (EX_TEMPFAIL), after saying why. On every path the
+    /// fields a sender may have forged are left out (``ForgedFieldScanner``).
     package func run() throws(ExitStatus) {
         guard let original = Self.readInput(limit: Limits.wholeMessageBytes + 1) else {
             Output.error("filter: cannot read standard input: \(String(cString: strerror(errno)))")
@@ -89,22 +99,36 @@ package struct FilterHook {
             try runSpooled(first: original)
             return
         }
+        let id = resolvedAuthservID
+        let forged = ForgedFieldScanner.find(in: original, authservID: id)
+        let lineEnding = FilterHeaders.detectLineEnding(original)
         // The original's storage stays put while this closure runs: the time-budget handler
         // writes it from there, and the output is written as pieces of it plus our fields, so
         // the hook holds one copy of the message, not three.
         let written = original.withUnsafeBufferPointer { buffer in
-            armTimeout(buffer)
-            let output = planOutput(RawMessage(bytes: original, origin: MessageOrigin(path: nil)), header: original)
+            armTimeout(FilterHeaders.plan(length: buffer.count, forged: forged, added: Self.timeoutFields(id, lineEnding)),
+                       from: .memory(buffer))
+            let output = planOutput(RawMessage(bytes: original, origin: MessageOrigin(path: nil)), length: original.count,
+                                    forged: forged, lineEnding: lineEnding)
             alarm(0)
-            return Self.writeOutput(output, from: buffer)
+            return Self.writeOutput(output, from: .memory(buffer))
         }
         guard written else { throw ExitStatus(75) }
     }
 
-    /// Analyses the message, records its trusted reservations, and plans the output on
-    /// `header` (the message, or its first part when it was spooled). On an error the plan is
-    /// `header` unchanged.
-    private func planOutput(_ raw: RawMessage, header: [UInt8]) -> [FilterHeaders.Segment] {
+    /// The authserv-id of our fields, and the one incoming fields are compared with.
+    var resolvedAuthservID: String { authservID ?? AuthenticationResults.defaultAuthservID() }
+
+    /// What goes out when the time budget runs out: our Authentication-Results saying so.
+    static func timeoutFields(_ authservID: String, _ lineEnding: String) -> [UInt8] {
+        Array(AuthenticationResults(authservID: authservID, signatures: [], messageResult: .timeBudgetExceeded)
+            .field(lineEnding: lineEnding).utf8)
+    }
+
+    /// Analyses the message, records its trusted reservations, and plans the output: the
+    /// original of `length` bytes less the `forged` fields, with ours added. On an error
+    /// nothing is added.
+    private func planOutput(_ raw: RawMessage, length: Int, forged: ForgedFields, lineEnding: String) -> [FilterHeaders.Segment] {
         do {
             let runner = try CommandRunner(keys: keys, policy: policy, store: nil, now: now, includePast: false)
             var report = runner.pipeline.analyze(raw)
@@ -116,21 +140,28 @@ package struct FilterHook {
             for diagnostic in report.diagnostics where diagnostic.stage == .store {
                 Output.error("filter: \(diagnostic.message) (message passed through)")
             }
-            return FilterHeaders.plan(header, report: report, authservID: authservID ?? AuthenticationResults.defaultAuthservID())
+            let added = FilterHeaders.fields(report: report, authservID: resolvedAuthservID, lineEnding: lineEnding)
+            return FilterHeaders.plan(length: length, forged: forged, added: Array(added.utf8))
         } catch {
-            Output.error("filter: \(error) (message passed through unchanged)")
-            return [.original(0..<header.count)]
+            Output.error("filter: \(error) (message passed through without results)")
+            return FilterHeaders.plan(length: length, forged: forged, added: [])
         }
     }
 
-    /// Writes the planned segments, the original ones from `original`; false (said on stderr)
-    /// when stdout fails.
-    private static func writeOutput(_ output: [FilterHeaders.Segment], from original: UnsafeBufferPointer<UInt8>) -> Bool {
+    /// Where the original bytes of an output plan are.
+    enum OriginalBytes {
+        case memory(UnsafeBufferPointer<UInt8>)
+        case spool(FilterSpool)
+    }
+
+    /// Writes the planned segments; false (said on stderr) when stdout fails.
+    private static func writeOutput(_ output: [FilterHeaders.Segment], from original: OriginalBytes) -> Bool {
         for segment in output {
             let written: Bool
-            switch segment {
-            case .added(let bytes): written = Output.bytes(bytes)
-            case .original(let range): written = Output.bytes(UnsafeBufferPointer(rebasing: original[range]))
+            switch (segment, original) {
+            case (.added(let bytes), _): written = Output.bytes(bytes)
+            case (.original(let range), .memory(let buffer)): written = Output.bytes(UnsafeBufferPointer(rebasing: buffer[range]))
+            case (.original(let range), .spool(let spool)): written = spool.copyOut(range)
             }
             guard written else {
                 Output.error("filter: cannot write standard output")
@@ -142,19 +173,13 @@ package struct FilterHook {
 
     /// A message larger than ``Limits/wholeMessageBytes``: the first bytes are in `first`, the
     /// rest still on stdin. It is copied to a spool file and analysed from there in pieces; the
-    /// output is our fields, the header as planned on `first`, then the spool after `first`.
-    /// Without a spool (no writable `$TMPDIR`, disk full) it passes through unanalysed.
+    /// header is scanned from the spool however long it is, and the output copied from it.
+    /// Without a spool (no writable `$TMPDIR`, disk full) or past ``maxAnalyzedBytes`` it is
+    /// streamed through unanalysed, the forged fields still left out.
     private func runSpooled(first: [UInt8]) throws(ExitStatus) {
-        func passThrough(_ why: String, spooled: FilterSpool?, pending: [UInt8] = []) throws(ExitStatus) {
-            Output.error("filter: \(why): message passed through without analysis")
-            let copied = spooled.map { $0.copyOut(from: 0) } ?? Output.bytes(first)
-            guard copied, Output.bytes(pending), Self.copyRest() else {
-                Output.error("filter: cannot copy the message to standard output")
-                throw ExitStatus(75)
-            }
-        }
         guard var spool = FilterSpool(holding: first) else {
-            try passThrough("cannot write a spool file in \(TemporaryFile.directory) (\(String(cString: strerror(errno))))", spooled: nil)
+            try passThrough("cannot write a spool file in \(TemporaryFile.directory) (\(String(cString: strerror(errno))))",
+                            spooled: nil, first: first)
             return
         }
         defer { close(spool.fd) }
@@ -162,24 +187,40 @@ package struct FilterHook {
         case .complete:
             break
         case .tooLarge:
-            try passThrough("message larger than \(Self.maxAnalyzedBytes >> 20) MB", spooled: spool)
+            try passThrough("message larger than \(Self.maxAnalyzedBytes >> 20) MB", spooled: spool, first: first)
             return
         case .writeFailed(let pending, let error):
-            try passThrough("cannot write the spool file (\(String(cString: strerror(error))))", spooled: spool, pending: pending)
+            try passThrough("cannot write the spool file (\(String(cString: strerror(error))))", spooled: spool, first: first, pending: pending)
             return
         case .readFailed:
             Output.error("filter: cannot read standard input: \(String(cString: strerror(errno)))")
             throw ExitStatus(75)
         }
-        armTimeout(spool: spool)
-        // The header is within `first` (a header section longer than that is planned on its
-        // first part); what the plan leaves after it comes from the spool.
+        let id = resolvedAuthservID
+        guard let forged = spool.forgedFields(first: first, authservID: id) else {
+            Output.error("filter: cannot read the spool file: \(String(cString: strerror(errno)))")
+            throw ExitStatus(75)
+        }
+        let lineEnding = FilterHeaders.detectLineEnding(first)
+        armTimeout(FilterHeaders.plan(length: spool.size, forged: forged, added: Self.timeoutFields(id, lineEnding)), from: .spool(spool))
         let raw = RawMessage(file: MessageFile(.descriptor(spool.fd), size: spool.size), origin: MessageOrigin(path: nil))
-        let output = planOutput(raw, header: first)
+        let output = planOutput(raw, length: spool.size, forged: forged, lineEnding: lineEnding)
         alarm(0)
-        guard first.withUnsafeBufferPointer({ Self.writeOutput(output, from: $0) }) else { throw ExitStatus(75) }
-        guard spool.copyOut(from: first.count) else {
-            Output.error("filter: cannot write standard output")
+        guard Self.writeOutput(output, from: .spool(spool)) else { throw ExitStatus(75) }
+    }
+
+    /// Streams the message through unanalysed, less the forged fields: the spool (or `first`
+    /// when there is none), `pending`, then the rest of standard input.
+    private func passThrough(_ why: String, spooled: FilterSpool?, first: [UInt8], pending: [UInt8] = []) throws(ExitStatus) {
+        Output.error("filter: \(why): message passed through without analysis")
+        var stream = ForgedFieldStream(authservID: resolvedAuthservID)
+        let emit: (UnsafeBufferPointer<UInt8>) -> Bool = { Output.bytes($0) }
+        var copied = spooled.map { spool in spool.forEachPiece(from: 0) { stream.push($0, emit: emit) } }
+            ?? first.withUnsafeBufferPointer { stream.push($0, emit: emit) }
+        copied = copied && pending.withUnsafeBufferPointer { stream.push($0, emit: emit) }
+        copied = copied && Self.copyRest { stream.push($0, emit: emit) } && stream.finish(emit: emit)
+        guard copied else {
+            Output.error("filter: cannot copy the message to standard output")
             throw ExitStatus(75)
         }
     }
@@ -211,35 +252,54 @@ package struct FilterHook {
         return bytes
     }
 
-    /// Copies the rest of standard input to standard output.
-    static func copyRest() -> Bool {
+    /// Hands the rest of standard input to `consume` in pieces; false when reading fails or
+    /// `consume` returns false.
+    static func copyRest(_ consume: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
         var chunk = [UInt8](repeating: 0, count: 1 << 20)
         while true {
             let n = chunk.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
             if n == 0 { return true }
             if n < 0 { if errno == EINTR { continue } else { return false } }
-            guard Output.bytes(Array(chunk[0..<n])) else { return false }
+            guard chunk.withUnsafeBufferPointer({ consume(UnsafeBufferPointer(rebasing: $0[0..<n])) }) else { return false }
         }
     }
 
-    /// After `timeout` seconds SIGALRM writes the original message and exits 0. `original`
-    /// must stay valid until `alarm(0)`.
-    func armTimeout(_ original: UnsafeBufferPointer<UInt8>) {
+    /// After `timeout` seconds SIGALRM writes `plan` (the original less the forged fields,
+    /// with our Authentication-Results saying the budget ran out) and exits 0. The plan is
+    /// copied into memory allocated here, which the handler only reads; `original` must stay
+    /// valid until `alarm(0)`.
+    func armTimeout(_ plan: [FilterHeaders.Segment], from original: OriginalBytes) {
         guard timeout > 0 else { return }
-        passThroughBytes = original
-        startTimer()
-    }
-
-    /// The same for a spooled message: the handler copies the spool file.
-    func armTimeout(spool: FilterSpool) {
-        guard timeout > 0 else { return }
-        passThroughSpool = (spool.fd, spool.size, .allocate(capacity: 1 << 16))
+        let pieces = UnsafeMutableBufferPointer<Int>.allocate(capacity: plan.count * 3)
+        let addedCount = plan.reduce(0) { total, segment in
+            if case .added(let bytes) = segment { total + bytes.count } else { total }
+        }
+        let added = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: addedCount)
+        var used = 0
+        for (index, segment) in plan.enumerated() {
+            switch segment {
+            case .added(let bytes):
+                _ = UnsafeMutableBufferPointer(rebasing: added[used..<(used + bytes.count)]).initialize(from: bytes)
+                (pieces[3 * index], pieces[3 * index + 1], pieces[3 * index + 2]) = (1, used, used + bytes.count)
+                used += bytes.count
+            case .original(let range):
+                (pieces[3 * index], pieces[3 * index + 1], pieces[3 * index + 2]) = (0, range.lowerBound, range.upperBound)
+            }
+        }
+        switch original {
+        case .memory(let buffer):
+            timeoutOutput = PreparedOutput(pieces: pieces, added: added, memory: buffer.baseAddress, spool: -1,
+                                           buffer: UnsafeMutableBufferPointer(start: nil, count: 0))
+        case .spool(let spool):
+            timeoutOutput = PreparedOutput(pieces: pieces, added: added, memory: nil, spool: spool.fd, buffer: .allocate(capacity: 1 << 16))
+        }
         startTimer()
     }
 
     private func startTimer() {
         signal(SIGALRM) { _ in
-            // Only async-signal-safe calls here: pread(2), write(2) and _exit(2).
+            // Only async-signal-safe calls here: pread(2), write(2) and _exit(2), on memory
+            // prepared before the alarm was set.
             func writeAll(_ base: UnsafePointer<UInt8>, _ count: Int) {
                 var offset = 0
                 while offset < count {
@@ -247,16 +307,24 @@ package struct FilterHook {
                     if n > 0 { offset += n } else if n < 0, errno == EINTR { continue } else { _exit(75) }
                 }
             }
-            if let bytes = passThroughBytes, let base = bytes.baseAddress {
-                writeAll(base, bytes.count)
-            } else if let (fd, size, buffer) = passThroughSpool {
-                var position = 0
-                while position < size {
-                    let n = pread(fd, buffer.baseAddress, min(buffer.count, size - position), off_t(position))
-                    if n < 0, errno == EINTR { continue }
-                    guard n > 0, let base = buffer.baseAddress else { _exit(75) }
-                    writeAll(base, n)
-                    position += n
+            guard let output = timeoutOutput else { _exit(0) }
+            var index = 0
+            while index + 2 < output.pieces.count {
+                let (kind, start, end) = (output.pieces[index], output.pieces[index + 1], output.pieces[index + 2])
+                index += 3
+                if kind == 1 {
+                    if let base = output.added.baseAddress { writeAll(base + start, end - start) }
+                } else if let memory = output.memory {
+                    writeAll(memory + start, end - start)
+                } else {
+                    var position = start
+                    while position < end {
+                        let n = pread(output.spool, output.buffer.baseAddress, min(output.buffer.count, end - position), off_t(position))
+                        if n < 0, errno == EINTR { continue }
+                        guard n > 0, let base = output.buffer.baseAddress else { _exit(75) }
+                        writeAll(base, n)
+                        position += n
+                    }
                 }
             }
             _exit(0)

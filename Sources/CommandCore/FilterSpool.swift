@@ -1,5 +1,6 @@
 import Glibc
 import MIME
+import Pipeline
 
 /// Where the filter keeps a message too large to hold (over ``Limits/wholeMessageBytes``): an
 /// unlinked temporary file in `$TMPDIR` (or /tmp), so the analysis reads it in pieces and the
@@ -53,17 +54,44 @@ struct FilterSpool {
         }
     }
 
-    /// Writes the spool from `offset` to its end to standard output.
-    func copyOut(from offset: Int) -> Bool {
+    /// Writes `range` of the spool to standard output.
+    func copyOut(_ range: Range<Int>) -> Bool {
+        forEachPiece(range) { Output.bytes($0) }
+    }
+
+    /// Hands the spool from `offset` to its end to `consume` in pieces.
+    func forEachPiece(from offset: Int, _ consume: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
+        forEachPiece(offset..<max(offset, size), consume)
+    }
+
+    /// Hands `range` of the spool to `consume` in pieces; false when reading fails or `consume`
+    /// returns false.
+    func forEachPiece(_ range: Range<Int>, _ consume: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
         var chunk = [UInt8](repeating: 0, count: 1 << 20)
-        var position = offset
-        while position < size {
-            let n = chunk.withUnsafeMutableBytes { pread(fd, $0.baseAddress, min($0.count, size - position), off_t(position)) }
+        var position = range.lowerBound
+        while position < range.upperBound {
+            let n = chunk.withUnsafeMutableBytes { pread(fd, $0.baseAddress, min($0.count, range.upperBound - position), off_t(position)) }
             if n < 0, errno == EINTR { continue }
-            guard n > 0, chunk.withUnsafeBufferPointer({ Output.bytes(UnsafeBufferPointer(rebasing: $0[0..<n])) }) else { return false }
+            guard n > 0, chunk.withUnsafeBufferPointer({ consume(UnsafeBufferPointer(rebasing: $0[0..<n])) }) else { return false }
             position += n
         }
         return true
+    }
+
+    /// The forged fields of the spooled message: its header is scanned from `first` (the
+    /// spool's first bytes) and, when it goes on beyond them, from the file, to its end
+    /// however long it is. Nil when the file cannot be read.
+    func forgedFields(first: [UInt8], authservID: String) -> ForgedFields? {
+        var scanner = ForgedFieldScanner(authservID: authservID)
+        first.withUnsafeBufferPointer { scanner.scan($0) }
+        let completed = forEachPiece(from: first.count) { piece in
+            scanner.scan(piece)
+            return !scanner.isDone
+        }
+        // Stopped early only when the header ended; otherwise reading failed.
+        guard completed || scanner.isDone else { return nil }
+        scanner.finish()
+        return scanner.result
     }
 
     private mutating func append(_ bytes: [UInt8]) -> Bool {

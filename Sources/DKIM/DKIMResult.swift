@@ -5,7 +5,73 @@ public enum DKIMResult: String, Sendable {
 
 /// The verdict on one DKIM-Signature header field, with what a person needs to judge it.
 public struct DKIMVerification: Sendable {
+    /// Why a signature did not pass (or passed with a caveat), as a stable code. The words for
+    /// people are in ``reason``; output meant for programs (the `reason=` of
+    /// Authentication-Results) is chosen by code, so it never carries text from the message.
+    public enum Code: String, Sendable, CaseIterable {
+        /// More than ``DKIMLimits/maxSignatures`` signatures: this one was not verified.
+        case tooManySignatures = "too-many-signatures"
+        /// The tag list cannot be read (RFC 6376 §3.2).
+        case malformedSignature = "malformed-signature"
+        /// A required tag is absent (RFC 6376 §3.5).
+        case missingTag = "missing-tag"
+        /// A tag value that does not read (base64, number, domain, selector, `i=`).
+        case malformedTag = "malformed-tag"
+        /// `v=` is not 1.
+        case unsupportedVersion = "unsupported-version"
+        /// `a=` names an algorithm not verified here.
+        case unsupportedAlgorithm = "unsupported-algorithm"
+        /// `c=` names an unknown canonicalization.
+        case unsupportedCanonicalization = "unsupported-canonicalization"
+        /// `q=` lists no supported query method.
+        case unsupportedQueryMethod = "unsupported-query-method"
+        /// `h=` does not include From (RFC 6376 §5.4).
+        case fromNotSigned = "from-not-signed"
+        /// The `i=` domain is not `d=` or below it (RFC 6376 §3.5), or not `d=` itself under a key with `t=s`.
+        case identityMismatch = "identity-mismatch"
+        /// `x=` is before `t=`.
+        case invalidTimestamps = "invalid-timestamps"
+        /// `x=` has passed.
+        case expired
+        /// `t=` lies in the future beyond ``DKIMLimits/futureTimestampMarginSeconds``.
+        case futureTimestamp = "future-timestamp"
+        /// No key record at the selector (NXDOMAIN, RFC 6376 §6.1.2).
+        case keyNotFound = "key-not-found"
+        /// The key lookup failed for now (RFC 6376 §6.1.2 TEMPFAIL).
+        case keyLookupFailed = "key-lookup-failed"
+        /// No TXT record there reads as a key record.
+        case malformedKeyRecord = "malformed-key-record"
+        /// `p=` is empty (RFC 6376 §3.6.1).
+        case keyRevoked = "key-revoked"
+        /// `k=` does not match `a=`.
+        case keyTypeMismatch = "key-type-mismatch"
+        /// The key's `h=` does not allow the signature's hash.
+        case keyHashNotAllowed = "key-hash-not-allowed"
+        /// The key's `s=` does not include email.
+        case keyNotForEmail = "key-not-for-email"
+        /// `p=` is not a usable public key.
+        case malformedKey = "malformed-key"
+        /// RSA key under ``DKIMLimits/minimumRSAKeyBits`` (RFC 8301 §3.2).
+        case keyTooShort = "key-too-short"
+        /// RSA key over ``DKIMLimits/maximumRSAKeyBits``.
+        case keyTooLong = "key-too-long"
+        /// The body could not be read back from the spool file.
+        case bodyUnreadable = "body-unreadable"
+        /// `l=` is longer than the canonicalized body.
+        case bodyLengthExceeded = "body-length-exceeded"
+        /// The body hash differs: the body was changed.
+        case bodyHashMismatch = "body-hash-mismatch"
+        /// The signature does not verify: a signed header field was changed, or another key.
+        case signatureMismatch = "signature-mismatch"
+        /// An rsa-sha1 signature, never valid (RFC 8301 §3.1).
+        case sha1Refused = "sha1-refused"
+        /// A pass under a key with `t=y` (RFC 6376 §3.6.1).
+        case testingKey = "testing-key"
+    }
+
     public var result: DKIMResult
+    /// Why, as a code; nil for a plain pass.
+    public var code: Code?
     /// Why, in words; empty for a plain pass.
     public var reason: String
     /// The signing domain (`d=`), lowercased; empty when the field had none.
@@ -30,11 +96,12 @@ public struct DKIMVerification: Sendable {
     /// The `t=` tag (Unix seconds), once the signature was read: when the signer signed.
     public var timestamp: Int64?
 
-    public init(result: DKIMResult, reason: String, domain: String = "", selector: String = "", algorithm: String = "",
+    public init(result: DKIMResult, code: Code? = nil, reason: String, domain: String = "", selector: String = "", algorithm: String = "",
                 identity: String? = nil, testing: Bool = false, bodyLength: Int? = nil, coversWholeBody: Bool = true,
                 signedHeaders: [String] = [], keyBits: Int? = nil, canonicalization: DKIMCanonicalization? = nil,
                 timestamp: Int64? = nil) {
         self.result = result
+        self.code = code
         self.reason = reason
         self.domain = domain
         self.selector = selector

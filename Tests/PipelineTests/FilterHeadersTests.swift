@@ -30,6 +30,29 @@ struct FilterHeadersTests {
         #expect(out.contains("Authentication-Results: other.example; dkim=pass"))
     }
 
+    @Test("forged fields after a line without a colon or after 10,000 fields are removed too")
+    func forgedFarDown() throws {
+        let raw = try Samples.message(1)
+        var prefix = "Received: from a by b\nX-Garbage line without a colon\nAuthentication-Results: mx.home.example; dkim=pass header.d=bank.example\n"
+        for i in 0..<10_001 { prefix += "X-Filler-\(i): \(i)\n" }
+        prefix += "x-reservation : Flight fake\n"
+        let forged = Array(prefix.utf8) + raw.bytes
+        let report = try Samples.pipeline().process(RawMessage(bytes: forged, origin: MessageOrigin(path: nil)))
+        let out = String(decoding: FilterHeaders.rewrite(forged, report: report, authservID: "mx.home.example"), as: UTF8.self)
+        #expect(!out.contains("bank.example") && !out.contains("Flight fake"))
+        #expect(out.contains("X-Garbage line without a colon\nX-Filler-0: 0\n"))
+    }
+
+    @Test("a first line that is a folded obsolete From field (RFC 5322 §4.5.1) is a field, not an envelope line")
+    func obsoleteFromFirst() throws {
+        let bytes = Array("From : Jane <jane@example.com>\n (folded) Tue Nov 17 07:21:50 2026\nSubject: s\n\nbody\n".utf8)
+        let report = try Samples.pipeline().process(RawMessage(bytes: bytes, origin: MessageOrigin(path: nil)))
+        let out = FilterHeaders.rewrite(bytes, report: report, authservID: "mx.home.example")
+        // Our fields go first, before the whole From field, which stays intact.
+        #expect(String(decoding: out, as: UTF8.self).hasPrefix("Authentication-Results: mx.home.example;"))
+        #expect(Array(out.suffix(bytes.count)) == bytes)
+    }
+
     @Test("input with no header field is not a message and passes through untouched",
           arguments: ["no header at all", "\u{0}\u{FF}binary\n\u{1B}\n", "\n\nbody after an empty header", ""])
     func notAMessage(text: String) throws {

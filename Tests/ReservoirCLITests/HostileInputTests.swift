@@ -19,8 +19,11 @@ extension ProcessSuites {
             let make: @Sendable () -> Data
             /// A diagnostic code `reservoir parts` must report for the input, if any.
             let diagnostic: String?
-            /// False for input over the filter's analysis limit: it must come out unchanged.
+            /// False for input over the filter's analysis limit: it must come out unchanged, less
+            /// the forged fields.
             var analyzed = true
+            /// Forged fields in the header of the input, which the filter must remove.
+            var forged = ""
         }
 
         /// 1 with RESERVOIR_HOSTILE_FULL=1, else 10: the divisor of the big sizes.
@@ -34,14 +37,14 @@ extension ProcessSuites {
             Case(description: "one header line of \(100 / scale) MB", make: {
                 var d = Data(header("X-Long: ").utf8)
                 d.append(Data(repeating: UInt8(ascii: "a"), count: (100 << 20) / scale))
-                d.append(Data("\n\nbody\n".utf8))
+                d.append(Data(("\n" + forgedFields + "\nbody\n").utf8))
                 return d
-            }, diagnostic: nil),
+            }, diagnostic: nil, forged: forgedFields),
             Case(description: "20,000 header fields", make: {
                 var s = header("")
                 for i in 0..<20_000 { s += "X-Field-\(i): value \(i)\n" }
-                return Data((s + "\nbody\n").utf8)
-            }, diagnostic: "too-many-header-fields"),
+                return Data((s + forgedFields + "\nbody\n").utf8)
+            }, diagnostic: "too-many-header-fields", forged: forgedFields),
             Case(description: "multipart nesting 1,000 deep", make: {
                 var s = header("")
                 for level in 0..<1_000 { s += "Content-Type: multipart/mixed; boundary=\"b\(level)\"\n\n--b\(level)\n" }
@@ -89,14 +92,17 @@ extension ProcessSuites {
                 return d
             }, diagnostic: nil),
             Case(description: "a message of 260 MB, over the filter's analysis limit", make: {
-                var d = Data(header("Content-Type: text/plain\n\n").utf8)
+                var d = Data(header(forgedFields + "Content-Type: text/plain\n\n").utf8)
                 let line = Data((String(repeating: "x", count: 76) + "\n").utf8)
                 var block = Data()
                 for _ in 0..<(1 << 14) { block.append(line) }
                 while d.count < 260 << 20 { d.append(block) }
                 return d
-            }, diagnostic: nil, analyzed: false),
+            }, diagnostic: nil, analyzed: false, forged: forgedFields),
         ]
+
+        /// Forged fields claiming the filter's authserv-id, put in some headers.
+        static let forgedFields = "Authentication-Results: mx.test; dkim=pass header.d=hostile.example\nX-Reservation: forged\n"
 
         @Test("the message passes through intact and the limits hold", arguments: cases)
         func passesThrough(_ c: Case) throws {
@@ -107,18 +113,29 @@ extension ProcessSuites {
             let elapsed = start.duration(to: .now)
             print("hostile input: \(c.description): \(input.count) bytes, filter \(elapsed)")
             #expect(r.status == 0, "\(c): exit \(r.status): \(r.stderr)")
-            #expect(r.stdout.count >= input.count && r.stdout.suffix(input.count) == input, "\(c): original bytes not intact")
-            let added = String(decoding: r.stdout.prefix(r.stdout.count - input.count), as: UTF8.self)
+            let kept = c.forged.isEmpty ? input : Self.removing(c.forged, from: input)
+            #expect(r.stdout.count >= kept.count && r.stdout.suffix(kept.count) == kept, "\(c): original bytes not intact")
+            let added = String(decoding: r.stdout.prefix(max(0, r.stdout.count - kept.count)), as: UTF8.self)
             if c.analyzed {
                 #expect(added.hasPrefix("Authentication-Results: mx.test;"), "\(c): \(added.prefix(200))")
             } else {
                 #expect(added.isEmpty, "\(c): fields added to a message that was not analyzed")
                 #expect(r.stderr.contains("without analysis"))
             }
+            if !c.forged.isEmpty {
+                #expect(!String(decoding: r.stdout, as: UTF8.self).contains(c.forged), "\(c): a forged field survived")
+                #expect(!added.contains("forged"), "\(c): a forged field survived")
+            }
             if let code = c.diagnostic {
                 let parts = try ReservoirBinary.run(["parts", "-", "--json"], stdin: input)
                 #expect(String(decoding: parts.stdout, as: UTF8.self).contains(code), "\(c): no \(code) diagnostic")
             }
+        }
+
+        /// `data` without the first occurrence of `text`.
+        static func removing(_ text: String, from data: Data) -> Data {
+            guard let range = data.range(of: Data(text.utf8)) else { return data }
+            return data.prefix(upTo: range.lowerBound) + data.suffix(from: range.upperBound)
         }
     }
 }

@@ -172,8 +172,13 @@ extension ProcessSuites {
 
         // MARK: Dovecot sieve-test
 
-        /// Runs `sieve-test -e` with `filter "reservoir"` and implicit keep into a Maildir; returns the stored message.
-        static func sieveDeliver(_ message: Data, _ what: String) throws -> Data? {
+        static let filterScript = "require [\"vnd.dovecot.filter\"];\nfilter \"reservoir\";\n"
+
+        /// Runs `sieve-test -e` with `script` (by default `filter "reservoir"` and implicit keep) into a
+        /// Maildir, the filter run as `reservoir` with `options` (and `environment`, `NAME=value` words);
+        /// returns the message stored, which must be in `mailbox`.
+        static func sieveDeliver(_ message: Data, _ what: String, options: [String] = filterOptions, script: String = filterScript,
+                                 mailbox: String = "INBOX", environment: [String] = []) throws -> Data? {
             // Dovecot will not run as root: the directory must be usable by nobody.
             let tmp = "/tmp/reservoir-sieve-\(UUID().uuidString)"
             try FileManager.default.createDirectory(atPath: tmp + "/bin", withIntermediateDirectories: true)
@@ -184,12 +189,12 @@ extension ProcessSuites {
             let copies = [(ReservoirBinary.executable.path, tmp + "/bin/reservoir.bin"),
                           (ReservoirBinary.keys, tmp + "/keys.zone"), (ReservoirBinary.allowed, tmp + "/allowed-domains")]
             for (from, to) in copies { try FileManager.default.copyItem(atPath: from, toPath: to) }
-            let command = ([ReservoirBinary.executable.path] + filterOptions).map { argument in
+            let command = ([ReservoirBinary.executable.path] + options).map { argument in
                 copies.first { $0.0 == argument }?.1 ?? argument
             }
             let wrapper = """
                 #!/bin/sh
-                exec \(command.joined(separator: " "))
+                exec \((environment.isEmpty ? command : ["env"] + environment + command).joined(separator: " "))
 
                 """
             try wrapper.write(toFile: tmp + "/bin/reservoir", atomically: true, encoding: .utf8)
@@ -206,7 +211,7 @@ extension ProcessSuites {
 
                 """
             try conf.write(toFile: tmp + "/dovecot.conf", atomically: true, encoding: .utf8)
-            try "require [\"vnd.dovecot.filter\"];\nfilter \"reservoir\";\n".write(toFile: tmp + "/test.sieve", atomically: true, encoding: .utf8)
+            try script.write(toFile: tmp + "/test.sieve", atomically: true, encoding: .utf8)
             try message.write(to: URL(fileURLWithPath: tmp + "/msg"))
             _ = try run("/bin/chmod", ["-R", "a+rX", tmp])
             _ = try run("/bin/chmod", ["755", tmp + "/bin/reservoir"])
@@ -215,8 +220,8 @@ extension ProcessSuites {
                             asNobody: true)
             let log = (try? String(contentsOfFile: tmp + "/dovecot.log", encoding: .utf8)) ?? ""
             #expect(r.status == 0, "\(what): sieve-test exit \(r.status): \(r.stderr)\nDovecot log:\n\(log)")
-            #expect(r.stderr.contains("stored mail into mailbox 'INBOX'"), "\(what): \(r.stderr)")
-            let files = (try? delivered(tmp + "/mail")) ?? []
+            #expect(r.stderr.contains("stored mail into mailbox '\(mailbox)'"), "\(what): \(r.stderr)")
+            let files = (try? delivered(tmp + "/mail" + (mailbox == "INBOX" ? "" : "/." + mailbox))) ?? []
             #expect(files.count == 1, "\(what): \(files.count) messages stored; sieve-test said: \(r.stderr)")
             guard let file = files.first else { return nil }
             return try Data(contentsOf: URL(fileURLWithPath: file))
@@ -260,6 +265,67 @@ extension ProcessSuites {
             // Dovecot turns every CRLF into LF, in the original part too; otherwise the original is intact.
             let kept = Self.lf(original)
             #expect(stored.count >= kept.count && stored.suffix(kept.count) == kept, "\(what): original bytes not intact")
+        }
+
+        // MARK: forged fields under Sieve
+
+        /// Rules that would act on a forged claim, with a control rule that must match: a message
+        /// stored in "Control" got through the filter with no forged field a rule could see.
+        static let forgedFieldScript = """
+            require ["vnd.dovecot.filter", "fileinto", "mailbox"];
+            filter "reservoir";
+            if header :contains ["Authentication-Results", "X-Reservation"] "FORGED" { fileinto :create "Forged"; stop; }
+            if header :matches "Authentication-Results" "mx.test;*dkim=pass*" { fileinto :create "Trusted"; stop; }
+            if header :contains "Authentication-Results" "CONTROL" { fileinto :create "Control"; stop; }
+
+            """
+
+        /// Sample 1 with forged fields (one without a marker, so only the "Trusted" rule could
+        /// catch it) in its header, after a line without a colon too.
+        static func forgedSample(longLine: Int = 0) throws -> (input: Data, stripped: Data) {
+            let (input, stripped) = ForgedFieldTests.withForgedFields(try ReservoirBinary.sampleMessage(1), longLine: longLine)
+            let unmarked = Data("Authentication-Results: mx.test; dkim=pass header.d=epicsteak.example\n".utf8)
+            return (unmarked + input, stripped)
+        }
+
+        static func checkForgedDelivery(_ stored: Data?, stripped: Data, _ what: String) {
+            guard let stored else { return }
+            ForgedFieldTests.check(stored, stripped: lf(stripped), what)
+            #expect(!String(decoding: stored, as: UTF8.self).contains("mx.test; dkim=pass"), "\(what): a forged pass survived")
+        }
+
+        @Test("sieve-test: no forged claim reaches the Sieve rules on the normal path; the controls do",
+              .enabled(if: hasSieve, "dovecot-sieve (sieve-test, sieve_extprograms) is not installed (apt-get install dovecot-sieve)"))
+        func sieveForgedNormal() throws {
+            let (input, stripped) = try Self.forgedSample()
+            let stored = try Self.sieveDeliver(input, "sieve forged, normal", script: Self.forgedFieldScript, mailbox: "Control")
+            Self.checkForgedDelivery(stored, stripped: stripped, "sieve forged, normal")
+            #expect(stored.map { String(decoding: $0, as: UTF8.self).hasPrefix("Authentication-Results: mx.test;") } == true)
+        }
+
+        @Test("sieve-test: no forged claim reaches the Sieve rules when the time budget runs out",
+              .enabled(if: hasSieve, "dovecot-sieve (sieve-test, sieve_extprograms) is not installed (apt-get install dovecot-sieve)"))
+        func sieveForgedTimeBudget() throws {
+            let server = FaultTests.LoopbackNameserver { _ in nil }
+            defer { server.stop() }
+            let (input, stripped) = try Self.forgedSample()
+            let options = ["filter", "--dns-server", "127.0.0.1:\(server.port)", "--dns-timeout", "30", "--timeout", "1", "--no-store",
+                           "--authserv-id", "mx.test", "--allowed-domains", ReservoirBinary.allowed, "--now", ReservoirBinary.now]
+            let stored = try Self.sieveDeliver(input, "sieve forged, time budget", options: options, script: Self.forgedFieldScript, mailbox: "Control")
+            Self.checkForgedDelivery(stored, stripped: stripped, "sieve forged, time budget")
+            #expect(stored.map { $0.prefix(ForgedFieldTests.timeoutField.utf8.count) == Data(ForgedFieldTests.timeoutField.utf8) } == true)
+        }
+
+        @Test("sieve-test: no forged claim reaches the Sieve rules when the message is passed through",
+              .enabled(if: hasSieve, "dovecot-sieve (sieve-test, sieve_extprograms) is not installed (apt-get install dovecot-sieve)"),
+              arguments: ["error", "no spool"])
+        func sieveForgedPassThrough(path: String) throws {
+            let (input, stripped) = try Self.forgedSample(longLine: path == "no spool" ? 3 << 20 : 0)
+            let stored = try Self.sieveDeliver(input, "sieve forged, \(path)", options: Self.filterOptions + (path == "error" ? ["--now", "yesterday"] : []),
+                                               script: Self.forgedFieldScript, mailbox: "Control",
+                                               environment: path == "no spool" ? ["TMPDIR=/nonexistent/reservoir-no-spool"] : [])
+            Self.checkForgedDelivery(stored, stripped: stripped, "sieve forged, \(path)")
+            #expect(stored == Self.lf(stripped), "sieve forged, \(path): not passed through")
         }
     }
 }

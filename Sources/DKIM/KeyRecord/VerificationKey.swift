@@ -4,44 +4,44 @@ struct VerificationKey {
     let publicKey: PublicKey
     let testing: Bool
     /// Set when the key exists but may not verify this signature (too short, t=s mismatch…).
-    let problem: String?
+    let problem: DKIMSignature.Problem?
 
     static func make(record: DKIMKeyRecord, signature: DKIMSignature,
                      cache: PublicKeyCache? = nil) -> Result<VerificationKey, DKIMVerifier.KeyFailure> {
-        func failure(_ reason: String) -> Result<VerificationKey, DKIMVerifier.KeyFailure> {
-            .failure(DKIMVerifier.KeyFailure(result: .permerror, reason: reason))
+        func failure(_ code: DKIMVerification.Code, _ reason: String) -> Result<VerificationKey, DKIMVerifier.KeyFailure> {
+            .failure(DKIMVerifier.KeyFailure(result: .permerror, code: code, reason: reason))
         }
         // §3.6.1 p=: an empty value means the key has been revoked.
-        guard !record.publicKeyBase64.isEmpty else { return failure("key revoked (empty p=)") }
+        guard !record.publicKeyBase64.isEmpty else { return failure(.keyRevoked, "key revoked (empty p=)") }
         let expectedType = signature.algorithm.keyType
         guard record.keyType == expectedType else {
-            return failure("key type k=\(record.keyType) does not match a=\(signature.algorithm.rawValue)")
+            return failure(.keyTypeMismatch, "key type k=\(record.keyType) does not match a=\(signature.algorithm.rawValue)")
         }
         let hash = signature.algorithm.usesSHA1 ? "sha1" : "sha256"
         if let hashes = record.hashAlgorithms, !hashes.contains(hash) {
-            return failure("key h= does not allow \(hash)")
+            return failure(.keyHashNotAllowed, "key h= does not allow \(hash)")
         }
         // §3.6.1 s=: "*" or "email".
         guard record.serviceTypes.contains(where: { $0 == "*" || $0 == "email" }) else {
-            return failure("key is not for email (s=\(record.serviceTypes.joined(separator: ":")))")
+            return failure(.keyNotForEmail, "key is not for email (s=\(record.serviceTypes.joined(separator: ":")))")
         }
         let parsed: PublicKey?
         switch cache?.key(type: expectedType, base64: record.publicKeyBase64) ?? PublicKeyCache.parse(type: expectedType, base64: record.publicKeyBase64) {
-        case .invalidBase64: return failure("key p= is not valid base64")
+        case .invalidBase64: return failure(.malformedKey, "key p= is not valid base64")
         case .unusable: parsed = nil
         case .key(let key): parsed = key
         }
-        guard let publicKey = parsed else { return failure("key p= is not a usable \(expectedType) public key") }
-        var problem: String?
+        guard let publicKey = parsed else { return failure(.malformedKey, "key p= is not a usable \(expectedType) public key") }
+        var problem: DKIMSignature.Problem?
         if publicKey.kind == .rsa, publicKey.bits < DKIMLimits.minimumRSAKeyBits {
             // RFC 8301 §3.2: keys under 1024 bits MUST NOT be considered valid.
-            problem = "key too short (\(publicKey.bits) bits, RFC 8301 §3.2 requires \(DKIMLimits.minimumRSAKeyBits))"
+            problem = DKIMSignature.Problem(.keyTooShort, "key too short (\(publicKey.bits) bits, RFC 8301 §3.2 requires \(DKIMLimits.minimumRSAKeyBits))")
         } else if publicKey.kind == .rsa, publicKey.bits > DKIMLimits.maximumRSAKeyBits {
-            problem = "key too long (\(publicKey.bits) bits)"
+            problem = DKIMSignature.Problem(.keyTooLong, "key too long (\(publicKey.bits) bits)")
         } else if record.strictIdentity, let identity = signature.identity,
                   let at = identity.lastIndex(of: "@"), identity[identity.index(after: at)...].lowercased() != signature.domain {
             // §3.6.1 t=s: the i= domain must equal d=, not be a subdomain.
-            problem = "key t=s forbids the subdomain identity \(identity)"
+            problem = DKIMSignature.Problem(.identityMismatch, "key t=s forbids the subdomain identity \(identity)")
         }
         return .success(VerificationKey(publicKey: publicKey, testing: record.testing, problem: problem))
     }

@@ -13,8 +13,12 @@ struct DKIMSignature {
 
     /// A reason the signature cannot be verified (a permanent error, RFC 6376 §6.1.1).
     struct Problem: Swift.Error, Equatable {
+        let code: DKIMVerification.Code
         let reason: String
-        init(_ reason: String) { self.reason = reason }
+        init(_ code: DKIMVerification.Code, _ reason: String) {
+            self.code = code
+            self.reason = reason
+        }
     }
 
     let tags: TagList
@@ -36,35 +40,35 @@ struct DKIMSignature {
     init(tags: TagList, now: Int64) throws(Problem) {
         self.tags = tags
         for name in Self.requiredTags where tags[name] == nil {
-            throw Problem("missing required tag \(name)= (RFC 6376 §3.5)")
+            throw Problem(.missingTag, "missing required tag \(name)= (RFC 6376 §3.5)")
         }
-        guard tags["v"] == "1" else { throw Problem("unsupported version v=\(tags["v"] ?? "")") }
+        guard tags["v"] == "1" else { throw Problem(.unsupportedVersion, "unsupported version v=\(tags["v"] ?? "")") }
         algorithm = try Self.algorithm(tags["a"] ?? "")
-        guard let signature = Base64.decode(tags["b"] ?? ""), !signature.isEmpty else { throw Problem("b= is not valid base64") }
-        guard let bodyHash = Base64.decode(tags["bh"] ?? ""), !bodyHash.isEmpty else { throw Problem("bh= is not valid base64") }
+        guard let signature = Base64.decode(tags["b"] ?? ""), !signature.isEmpty else { throw Problem(.malformedTag, "b= is not valid base64") }
+        guard let bodyHash = Base64.decode(tags["bh"] ?? ""), !bodyHash.isEmpty else { throw Problem(.malformedTag, "bh= is not valid base64") }
         self.signature = signature
         self.bodyHash = bodyHash
         guard let canonicalization = DKIMCanonicalization(tag: TagList.withoutWhitespace(tags["c"] ?? "simple/simple")) else {
-            throw Problem("unknown canonicalization c=\(tags["c"] ?? "")")
+            throw Problem(.unsupportedCanonicalization, "unknown canonicalization c=\(tags["c"] ?? "")")
         }
         self.canonicalization = canonicalization
         domain = TagList.withoutWhitespace(tags["d"] ?? "").lowercased()
         selector = TagList.withoutWhitespace(tags["s"] ?? "")
         // RFC 6376 §3.5 d=, s=: domain-name / selector are dot-separated sub-domains.
-        guard Self.isDomainName(domain) else { throw Problem("d=\(domain) is not a valid domain name") }
-        guard Self.isDomainName(selector) else { throw Problem("s=\(selector) is not a valid selector") }
+        guard Self.isDomainName(domain) else { throw Problem(.malformedTag, "d=\(domain) is not a valid domain name") }
+        guard Self.isDomainName(selector) else { throw Problem(.malformedTag, "s=\(selector) is not a valid selector") }
         signedHeaders = TagList.lowercasedList(tags["h"] ?? "").prefix(DKIMLimits.maxSignedHeaders).filter { !$0.isEmpty }
         // RFC 6376 §5.4: the From header field MUST be signed.
-        guard signedHeaders.contains("from") else { throw Problem("h= does not include From (RFC 6376 §5.4)") }
+        guard signedHeaders.contains("from") else { throw Problem(.fromNotSigned, "h= does not include From (RFC 6376 §5.4)") }
         identity = tags["i"].map { TagList.withoutWhitespace($0) }
         if let identity { try Self.checkIdentity(identity, domain: domain) }
         bodyLength = try Self.number(tags, "l").map { value throws(Problem) in
-            guard value <= Int64(Int.max) else { throw Problem("l= too large") }
+            guard value <= Int64(Int.max) else { throw Problem(.malformedTag, "l= too large") }
             return Int(value)
         }
         if let methods = tags["q"] {
             let list = TagList.lowercasedList(methods)
-            guard list.contains(where: { $0 == "dns/txt" || $0 == "dns" }) else { throw Problem("no supported query method in q=") }
+            guard list.contains(where: { $0 == "dns/txt" || $0 == "dns" }) else { throw Problem(.unsupportedQueryMethod, "no supported query method in q=") }
         }
         timestamp = try Self.number(tags, "t")
         expiration = try Self.number(tags, "x")
@@ -92,15 +96,15 @@ struct DKIMSignature {
     private static func algorithm(_ value: String) throws(Problem) -> Algorithm {
         let name = TagList.withoutWhitespace(value).lowercased()
         if let algorithm = Algorithm(rawValue: name) { return algorithm }
-        throw Problem("unsupported algorithm a=\(name)")
+        throw Problem(.unsupportedAlgorithm, "unsupported algorithm a=\(name)")
     }
 
     /// RFC 6376 §3.5 i=: the domain part must be d= or a subdomain of it.
     private static func checkIdentity(_ identity: String, domain: String) throws(Problem) {
-        guard let at = identity.lastIndex(of: "@") else { throw Problem("i= has no @") }
+        guard let at = identity.lastIndex(of: "@") else { throw Problem(.malformedTag, "i= has no @") }
         let identityDomain = identity[identity.index(after: at)...].lowercased()
         guard identityDomain == domain || identityDomain.hasSuffix("." + domain) else {
-            throw Problem("i= domain \(identityDomain) is not within d=\(domain) (RFC 6376 §3.5)")
+            throw Problem(.identityMismatch, "i= domain \(identityDomain) is not within d=\(domain) (RFC 6376 §3.5)")
         }
     }
 
@@ -108,18 +112,18 @@ struct DKIMSignature {
     private static func number(_ tags: TagList, _ name: String) throws(Problem) -> Int64? {
         guard let text = tags[name].map({ TagList.withoutWhitespace($0) }) else { return nil }
         guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let value = Int64(text) else {
-            throw Problem("\(name)= is not a number")
+            throw Problem(.malformedTag, "\(name)= is not a number")
         }
         return value
     }
 
     private func checkTimes(now: Int64) throws(Problem) {
         if let timestamp, let expiration, expiration < timestamp {
-            throw Problem("x= is before t= (RFC 6376 §3.5)")
+            throw Problem(.invalidTimestamps, "x= is before t= (RFC 6376 §3.5)")
         }
-        if let expiration, expiration < now { throw Problem("signature expired (x=\(expiration))") }
+        if let expiration, expiration < now { throw Problem(.expired, "signature expired (x=\(expiration))") }
         if let timestamp, timestamp > now + DKIMLimits.futureTimestampMarginSeconds {
-            throw Problem("signature timestamp t=\(timestamp) is in the future")
+            throw Problem(.futureTimestamp, "signature timestamp t=\(timestamp) is in the future")
         }
     }
 }

@@ -23,7 +23,7 @@ public final class DKIMVerifier {
         var hashes = BodyHashes(message: message, source: body)
         for (index, field) in fields.enumerated() where field.hasName("DKIM-Signature") {
             if results.count >= DKIMLimits.maxSignatures {
-                results.append(DKIMVerification(result: .policy, reason: "too many signatures (more than \(DKIMLimits.maxSignatures))"))
+                results.append(DKIMVerification(result: .policy, code: .tooManySignatures, reason: "too many signatures (more than \(DKIMLimits.maxSignatures))"))
                 continue
             }
             results.append(verify(message, fieldIndex: index, hashes: &hashes))
@@ -38,7 +38,7 @@ public final class DKIMVerifier {
         do {
             tags = try TagList(message.bytes, in: field.valueRange)
         } catch {
-            return DKIMVerification(result: .permerror, reason: "malformed DKIM-Signature: \(error)")
+            return DKIMVerification(result: .permerror, code: .malformedSignature, reason: "malformed DKIM-Signature: \(error)")
         }
         var report = Self.report(from: tags)
         let signature: DKIMSignature
@@ -46,6 +46,7 @@ public final class DKIMVerifier {
             signature = try DKIMSignature(tags: tags, now: now)
         } catch {
             report.result = .permerror
+            report.code = error.code
             report.reason = error.reason
             return report
         }
@@ -56,6 +57,7 @@ public final class DKIMVerifier {
         switch fetchKey(for: signature) {
         case .failure(let failure):
             report.result = failure.result
+            report.code = failure.code
             report.reason = failure.reason
             return report
         case .success(let found):
@@ -65,23 +67,27 @@ public final class DKIMVerifier {
         report.keyBits = key.publicKey.bits
         if let problem = key.problem {
             report.result = .permerror
-            report.reason = problem
+            report.code = problem.code
+            report.reason = problem.reason
             return report
         }
         guard let body = hashes.hash(for: signature) else {
             report.result = .temperror
+            report.code = .bodyUnreadable
             report.reason = "the message body could not be read back from its file"
             return report
         }
         report.coversWholeBody = body.coversWholeBody
         if let limit = signature.bodyLength, body.canonicalLength < limit {
             report.result = .permerror
+            report.code = .bodyLengthExceeded
             report.reason = "l=\(limit) is longer than the canonicalized body (\(body.canonicalLength) bytes)"
             return report
         }
         let sha1Note = signature.algorithm.usesSHA1 ? "; rsa-sha1 is never valid anyway (RFC 8301 §3.1)" : ""
         guard body.hash == signature.bodyHash else {
             report.result = .fail
+            report.code = .bodyHashMismatch
             report.reason = "body hash did not verify (the body was changed)" + sha1Note
             return report
         }
@@ -89,16 +95,19 @@ public final class DKIMVerifier {
         let data = signature.algorithm == .ed25519SHA256 ? SHA256Digest.hash(signed) : signed
         guard key.publicKey.verify(signature: signature.signature, data: data, sha1: signature.algorithm.usesSHA1) else {
             report.result = .fail
+            report.code = .signatureMismatch
             report.reason = "signature did not verify (a signed header field was changed, or the wrong key)" + sha1Note
             return report
         }
         if signature.algorithm.usesSHA1 {
             // RFC 8301 §3.1: verifiers MUST NOT consider rsa-sha1 signatures valid.
             report.result = .permerror
+            report.code = .sha1Refused
             report.reason = "the rsa-sha1 signature verifies, but SHA-1 is no longer allowed (RFC 8301 §3.1)"
             return report
         }
         report.result = .pass
+        report.code = key.testing ? .testingKey : nil
         report.reason = key.testing ? "valid signature; key in testing mode (t=y)" : ""
         return report
     }
@@ -115,6 +124,7 @@ public final class DKIMVerifier {
 
     struct KeyFailure: Swift.Error {
         let result: DKIMResult
+        let code: DKIMVerification.Code
         let reason: String
     }
 
@@ -127,9 +137,9 @@ public final class DKIMVerifier {
         let records: [String]
         switch resolver.lookupTXT(name) {
         case .notFound:
-            return .failure(KeyFailure(result: .permerror, reason: "no key for signature: \(name) does not exist"))
+            return .failure(KeyFailure(result: .permerror, code: .keyNotFound, reason: "no key for signature: \(name) does not exist"))
         case .temporaryFailure(let why):
-            return .failure(KeyFailure(result: .temperror, reason: "key lookup for \(name) failed: \(why)"))
+            return .failure(KeyFailure(result: .temperror, code: .keyLookupFailed, reason: "key lookup for \(name) failed: \(why)"))
         case .found(let found):
             records = found
         }
@@ -142,7 +152,7 @@ public final class DKIMVerifier {
                 if position == 0 { firstProblem = error.description }
             }
         }
-        return .failure(KeyFailure(result: .permerror, reason: firstProblem))
+        return .failure(KeyFailure(result: .permerror, code: .malformedKeyRecord, reason: firstProblem))
     }
 }
 

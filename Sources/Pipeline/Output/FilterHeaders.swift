@@ -5,9 +5,9 @@ public import Reservations
 /// What `reservoir filter` adds to a message: an RFC 8601 `Authentication-Results` field and
 /// one `X-Reservation` summary field per reservation, at the top of the header.
 ///
-/// The rest of the message goes out byte for byte. Fields a sender could forge are removed
-/// first: `Authentication-Results` claiming our authserv-id (RFC 8601 §5: "MUST remove …
-/// instances … that claim to be from the ADMD") and every `X-Reservation`.
+/// The rest of the message goes out byte for byte, less the fields a sender could forge
+/// (``ForgedFieldScanner``): `Authentication-Results` claiming our authserv-id (RFC 8601 §5)
+/// and every `X-Reservation`.
 public enum FilterHeaders {
     /// RFC 5322 §2.1.1: lines SHOULD be no more than 78 characters.
     public static let foldColumn = 78
@@ -42,29 +42,39 @@ public enum FilterHeaders {
     /// `rewrite` as a list of pieces, so a filter can write the message without a second copy
     /// of it in memory.
     public static func plan(_ original: [UInt8], report: MessageReport, authservID: String) -> [Segment] {
-        let lineEnding = detectLineEnding(original)
-        let header = HeaderSection.parse(original, in: 0..<original.count)
-        // Input with no header field at all is not a message (RFC 5322 §3.5 needs at least the
-        // origination fields): nothing is added to it, so it passes through byte for byte.
-        guard header.fields.contains(where: { !$0.name.isEmpty }) else { return [.original(0..<original.count)] }
+        let forged = ForgedFieldScanner.find(in: original, authservID: authservID)
+        let added = fields(report: report, authservID: authservID, lineEnding: detectLineEnding(original))
+        return plan(length: original.count, forged: forged, added: Array(added.utf8))
+    }
+
+    /// A message of `length` bytes with the `forged` fields left out and `added` at their
+    /// insertion point. Input with no header field at all is not a message (RFC 5322 §3.5 needs
+    /// at least the origination fields): nothing is added to it.
+    public static func plan(length: Int, forged: ForgedFields, added: [UInt8]) -> [Segment] {
+        var segments: [Segment] = []
+        var cursor = 0
+        func keep(upTo end: Int) {
+            if cursor < end { segments.append(.original(cursor..<end)) }
+            cursor = max(cursor, end)
+        }
+        keep(upTo: min(forged.insertionPoint, length))
+        if forged.hasHeaderField, !added.isEmpty { segments.append(.added(added)) }
+        for removal in forged.removals where removal.upperBound <= length {
+            keep(upTo: removal.lowerBound)
+            cursor = max(cursor, removal.upperBound)
+        }
+        keep(upTo: length)
+        return segments
+    }
+
+    /// The fields the filter adds for `report`: Authentication-Results, then one X-Reservation
+    /// per reservation.
+    public static func fields(report: MessageReport, authservID: String, lineEnding: String) -> String {
         var added = AuthenticationResults(report: report, authservID: authservID).field(lineEnding: lineEnding)
         for item in report.items {
             added += fold(summaryFieldName, summary(item.reservation, trusted: report.trust.trusted), lineEnding: lineEnding)
         }
-        // An mbox "From " envelope line (procmail passes one) stays first.
-        var cursor = 0
-        if original.starts(with: Array("From ".utf8)), let lf = original.firstIndex(of: 0x0A) {
-            cursor = lf + 1
-        }
-        var segments: [Segment] = []
-        if cursor > 0 { segments.append(.original(0..<cursor)) }
-        segments.append(.added(Array(added.utf8)))
-        for field in header.fields where isForged(field, in: original, authservID: authservID) {
-            if cursor < field.rawRange.lowerBound { segments.append(.original(cursor..<field.rawRange.lowerBound)) }
-            cursor = field.rawRange.upperBound
-        }
-        if cursor < original.count { segments.append(.original(cursor..<original.count)) }
-        return segments
+        return added
     }
 
     /// One line a Sieve script or a person can read: category, title, local start with its
@@ -90,18 +100,9 @@ public enum FilterHeaders {
         return (seconds < 0 ? "-" : "+") + (h < 10 ? "0" : "") + String(h) + ":" + (m < 10 ? "0" : "") + String(m)
     }
 
-    static func isForged(_ field: HeaderField, in bytes: [UInt8], authservID: String) -> Bool {
-        if field.hasName(summaryFieldName) { return true }
-        guard field.hasName("Authentication-Results") else { return false }
-        // RFC 8601 §2.2: the value starts with the authserv-id (CFWS allowed around it).
-        let value = String(decoding: bytes[field.valueRange], as: UTF8.self)
-        let id = value.split(separator: ";", maxSplits: 1).first.map { $0.filter { !$0.isWhitespace } } ?? ""
-        return id.lowercased() == authservID.lowercased()
-    }
-
     /// CRLF when the first line ends with one, LF otherwise (Maildir files use LF, and so do
     /// procmail and Dovecot when they hand a message to a filter).
-    static func detectLineEnding(_ bytes: [UInt8]) -> String {
+    public static func detectLineEnding(_ bytes: [UInt8]) -> String {
         guard let lf = bytes.firstIndex(of: 0x0A) else { return "\n" }
         return lf > 0 && bytes[lf - 1] == 0x0D ? "\r\n" : "\n"
     }

@@ -45,6 +45,7 @@ public enum VerificationRenderer {
     static func jsonValue(_ s: DKIMVerification) -> JSONValue {
         JSONBuild.object([
             ("result", .string(s.result.rawValue)),
+            ("code", s.code.map { .string($0.rawValue) }),
             ("reason", .string(s.reason)),
             ("domain", .string(s.domain)),
             ("selector", .string(s.selector)),

@@ -8,10 +8,11 @@ struct FilterCommand: ParsableCommand {
         abstract: "Filter hook: the message on stdin, the same message on stdout with results added.",
         discussion: """
             Adds an RFC 8601 Authentication-Results field and one X-Reservation field per \
-            reservation at the top, removes such fields a sender forged, records trusted \
-            reservations in the store, and changes nothing else. Fail-open: on any error or when \
-            the time budget runs out the original bytes go out unchanged with exit status 0; only \
-            a failure to read stdin or write stdout exits 75 (EX_TEMPFAIL) so the MTA retries.
+            reservation at the top, removes such fields a sender forged (on every path), records \
+            trusted reservations in the store, and changes nothing else. Fail-open: on an error the \
+            message goes out with nothing added, when the time budget runs out with a \
+            dkim=temperror result, exit status 0; only a failure to read stdin or write stdout \
+            exits 75 (EX_TEMPFAIL) so the MTA retries.
 
             procmail:   :0 fw
                         | reservoir filter --allowed-domains $HOME/.config/reservoir/allowed-domains
@@ -26,7 +27,7 @@ struct FilterCommand: ParsableCommand {
     @Option(name: .customLong("authserv-id"), help: ArgumentHelp("The authserv-id of the Authentication-Results field (default: the host name).", valueName: "name"))
     var authservID: String?
 
-    @Option(name: .customLong("timeout"), help: ArgumentHelp("Seconds before the message is passed through unchanged.", valueName: "seconds"))
+    @Option(name: .customLong("timeout"), help: ArgumentHelp("Seconds before the message is passed through with a temperror result.", valueName: "seconds"))
     var timeout: Int = FilterHook.defaultTimeout
 
     @Flag(name: .customLong("no-store"), help: "Do not record anything.")

@@ -20,35 +20,41 @@ import Testing
         let r = try Self.result(record: { _ in "v=DKIM1; k=rsa; p=" })
         #expect(r.result == .permerror)
         #expect(r.reason.contains("revoked"))
+        #expect(r.code == .keyRevoked)
     }
 
     @Test func keyTypeMismatch() throws {
         let r = try Self.result(record: { $0.replacingOccurrences("k=rsa", "k=ed25519") })
         #expect(r.result == .permerror)
         #expect(r.reason.contains("k="))
+        #expect(r.code == .keyTypeMismatch)
     }
 
     @Test func versionMustComeFirst() throws {
         let r = try Self.result(record: { "k=rsa; v=DKIM1; " + $0.replacingOccurrences("v=DKIM1; k=rsa; ", "") })
         #expect(r.result == .permerror)
+        #expect(r.code == .malformedKeyRecord)
     }
 
     @Test func testingFlagIsReported() throws {
         let r = try Self.result(.ed25519, record: { $0 + "; t=y" })
         #expect(r.result == .pass)
         #expect(r.testing)
+        #expect(r.code == .testingKey)
     }
 
     @Test func strictFlagRejectsSubdomainIdentity() throws {
         let r = try Self.result(record: { $0 + "; t=s" }, edit: { $0.replacingOccurrences("s=sel;", "s=sel; i=joe@mail.example.com;") })
         #expect(r.result == .permerror)
         #expect(r.reason.contains("t=s"))
+        #expect(r.code == .identityMismatch)
     }
 
     @Test func identityOutsideDomain() throws {
         let r = try Self.result(edit: { $0.replacingOccurrences("s=sel;", "s=sel; i=joe@example.org;") })
         #expect(r.result == .permerror)
         #expect(r.reason.contains("i="))
+        #expect(r.code == .identityMismatch)
     }
 
     /// RFC 6376 §3.5: d= is a domain name; a comment or other punctuation makes it unusable,
@@ -63,34 +69,40 @@ import Testing
         let r = try Self.result(expiration: RT.now - 3600, timestamp: RT.now - 7200)
         #expect(r.result == .permerror)
         #expect(r.reason.contains("expired"))
+        #expect(r.code == .expired)
     }
 
     @Test func expirationBeforeTimestamp() throws {
         let r = try Self.result(expiration: RT.now + 10, timestamp: RT.now + 20)
         #expect(r.result == .permerror)
+        #expect(r.code == .invalidTimestamps)
     }
 
     @Test func futureTimestamp() throws {
         let r = try Self.result(timestamp: RT.now + 86_400)
         #expect(r.result == .permerror)
         #expect(r.reason.contains("future"))
+        #expect(r.code == .futureTimestamp)
     }
 
     @Test func fromMustBeSigned() throws {
         let r = try Self.result(edit: { $0.replacingOccurrences("h=From:Subject", "h=Subject") })
         #expect(r.result == .permerror)
         #expect(r.reason.contains("From"))
+        #expect(r.code == .fromNotSigned)
     }
 
     @Test func rsaSHA1NeverPasses() throws {
         let r = try Self.result(edit: { $0.replacingOccurrences("a=rsa-sha256", "a=rsa-sha1") })
         #expect(r.result != .pass)
         #expect(r.reason.contains("RFC 8301"))
+        #expect(r.code == .bodyHashMismatch)
     }
 
     @Test func duplicateTagIsPermerror() throws {
         let r = try Self.result(edit: { $0.replacingOccurrences("s=sel;", "s=sel; s=sel;") })
         #expect(r.result == .permerror)
+        #expect(r.code == .malformedSignature)
     }
 
     @Test(arguments: ["rsa512", "rsa768"])
@@ -105,6 +117,7 @@ import Testing
         let r = try #require(RT.verify(bytes, keys))
         #expect(r.result == .permerror)
         #expect(r.reason.contains("key too short"))
+        #expect(r.code == .keyTooShort)
         #expect(r.keyBits == (name == "rsa512" ? 512 : 768))
         #expect(r.coversWholeBody)
     }
@@ -119,11 +132,13 @@ import Testing
         let r = try Self.result(resolver: FixedResolver(.notFound))
         #expect(r.result == .permerror)
         #expect(r.reason.contains("does not exist"))
+        #expect(r.code == .keyNotFound)
     }
 
     @Test func lookupFailureIsTemperror() throws {
         let r = try Self.result(resolver: FixedResolver(.temporaryFailure("SERVFAIL")))
         #expect(r.result == .temperror)
+        #expect(r.code == .keyLookupFailed)
     }
 
     @Test func firstParseableRecordIsUsed() throws {
@@ -131,6 +146,7 @@ import Testing
         guard case .found(let records) = keys.lookupTXT("sel._domainkey.example.com") else { Issue.record("no key"); return }
         let r = try #require(RT.verify(bytes, FixedResolver(.found(["v=spf1 -all; =", "garbage without equals"] + records))))
         #expect(r.result == .pass)
+        #expect(r.code == nil)
     }
 
     @Test func tooManySignatures() throws {
@@ -142,7 +158,7 @@ import Testing
         let results = DKIMVerifier(resolver: keys, now: RT.now).verify(Message(bytes: fixed))
         #expect(results.count == DKIMLimits.maxSignatures + 2)
         #expect(results.prefix(DKIMLimits.maxSignatures).allSatisfy { $0.result == .pass })
-        #expect(results.suffix(2).allSatisfy { $0.result == .policy && $0.reason.contains("too many") })
+        #expect(results.suffix(2).allSatisfy { $0.result == .policy && $0.code == .tooManySignatures && $0.reason.contains("too many") })
     }
 
     @Test func garbageSignatureFieldsNeverCrash() {
@@ -152,6 +168,7 @@ import Testing
             let results = DKIMVerifier(resolver: KeysFile(text: ""), now: RT.now).verify(Message(bytes: Array(input.utf8)))
             #expect(results.count == 1)
             #expect(results.first?.result == .permerror)
+            #expect(results.first?.code != nil)
         }
     }
 }

@@ -70,6 +70,7 @@ import Testing
         let result = try #require(Self.verify(tampered, keys))
         #expect(result.result == .fail)
         #expect(result.reason.contains("body hash"))
+        #expect(result.code == .bodyHashMismatch)
     }
 
     @Test(arguments: KeyKind.allCases)
@@ -79,6 +80,7 @@ import Testing
         let result = try #require(Self.verify(tampered, keys))
         #expect(result.result == .fail)
         #expect(result.reason.contains("signature did not verify"))
+        #expect(result.code == .signatureMismatch)
     }
 
     @Test func addedUnsignedHeaderStillPasses() throws {
@@ -114,6 +116,7 @@ import Testing
         let result = try #require(Self.verify(bytes, keys))
         #expect(result.result == .permerror)
         #expect(result.reason.contains("l="))
+        #expect(result.code == .bodyLengthExceeded)
     }
 
     /// Signs with an `l=` tag by building the signature field by hand through the private key.
