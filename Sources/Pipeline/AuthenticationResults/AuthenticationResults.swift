@@ -1,5 +1,6 @@
 import Glibc
 public import DKIM
+public import Trust
 
 /// The RFC 8601 `Authentication-Results` field Reservoir writes for the DKIM results of one
 /// message.
@@ -24,21 +25,47 @@ public struct AuthenticationResults: Sendable {
 
         /// What the filter writes when its time budget runs out before the analysis ends.
         public static let timeBudgetExceeded = MessageResult(result: .temperror, reason: "time budget exceeded")
+        /// A valid signature of a message with several From fields or addresses: which author
+        /// it vouches for is ambiguous (RFC 8601 §2.7.1 `policy`; DMARC rejects such mail,
+        /// RFC 7489 §6.6.1).
+        public static let multipleFrom = MessageResult(result: .policy, reason: "multiple From fields")
+        /// A valid signature of a message with more header fields than are read: a second From
+        /// could stand past the limit.
+        public static let headerLimit = MessageResult(result: .policy, reason: "too many header fields")
     }
 
     /// The authserv-id as written: printable ASCII (``AuthenticationResultsPayload/printable(_:)``).
     public let authservID: String
     public let signatures: [DKIMVerification]
     public let messageResult: MessageResult?
+    /// A policy that replaces the result of each signature that passed (and only those): the
+    /// signature holds, but the message it is on cannot be vouched for.
+    public let passPolicy: MessageResult?
 
-    public init(authservID: String, signatures: [DKIMVerification], messageResult: MessageResult? = nil) {
+    public init(authservID: String, signatures: [DKIMVerification], messageResult: MessageResult? = nil,
+                passPolicy: MessageResult? = nil) {
         self.authservID = Self.writtenID(authservID)
         self.signatures = signatures
         self.messageResult = messageResult
+        self.passPolicy = passPolicy
     }
 
     public init(report: MessageReport, authservID: String, messageResult: MessageResult? = nil) {
-        self.init(authservID: authservID, signatures: report.signatures, messageResult: messageResult)
+        self.init(authservID: authservID, signatures: report.signatures, messageResult: messageResult,
+                  passPolicy: Self.passPolicy(report.trust))
+    }
+
+    /// The refusals of the trust decision that make a valid signature `policy`: those that
+    /// leave the author ambiguous.
+    static func passPolicy(_ trust: TrustDecision) -> MessageResult? {
+        for refusal in trust.refusals {
+            switch refusal {
+            case .multipleFrom: return .multipleFrom
+            case .headerLimit: return .headerLimit
+            default: continue
+            }
+        }
+        return nil
     }
 
     /// The authserv-id as it goes into the field, and so as the filter compares incoming
@@ -64,6 +91,9 @@ public struct AuthenticationResults: Sendable {
             if let messageResult {
                 info.result = messageResult.result.rawValue
                 info.reason = messageResult.reason.description
+            } else if signature.result == .pass, let passPolicy {
+                info.result = passPolicy.result.rawValue
+                info.reason = passPolicy.reason.description
             } else if signature.result != .pass, let code = signature.code {
                 info.reason = Self.reasonPhrase(code)
             }
