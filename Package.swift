@@ -16,6 +16,7 @@ let package = Package(
         .executable(name: "reservoir", targets: ["reservoir"]),
         .executable(name: "reservoir-filter", targets: ["reservoir-filter"]),
         .library(name: "Pipeline", targets: ["Pipeline"]),
+        .library(name: "Output", targets: ["Output"]),
         // The stages on their own, for the fuzz targets in Fuzz/ and for embedding.
         .library(name: "MIME", targets: ["MIME"]),
         .library(name: "DNS", targets: ["DNS"]),
@@ -63,9 +64,12 @@ let package = Package(
                 swiftSettings: strictSettings),
         // What the programs share without the argument parser: the pipeline built from plain
         // settings, output and exit codes, the filter hook.
-        .target(name: "CommandCore", dependencies: ["Pipeline", "Trust", "EventStorePostgres"], swiftSettings: strictSettings),
+        // What the programs show: banners, JSON, the filter's fields (RFC 8601 parse and format).
+        .target(name: "Output", dependencies: ["Pipeline", "Trust", "MIME", "DKIM", "JSON", "Markup", "Reservations", "EventStore"],
+                swiftSettings: strictSettings),
+        .target(name: "CommandCore", dependencies: ["Pipeline", "Output", "Trust", "EventStorePostgres"], swiftSettings: strictSettings),
         .executableTarget(name: "reservoir",
-                          dependencies: ["CommandCore", "Pipeline", "EventStorePostgres", "CMalloc",
+                          dependencies: ["CommandCore", "Pipeline", "Output", "EventStorePostgres", "CMalloc",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           swiftSettings: strictSettings),
         // The filter hook alone, for MTAs that start a process per message: without the
@@ -90,7 +94,11 @@ let package = Package(
                     swiftSettings: strictSettings),
         .testTarget(name: "ICalendarTests", dependencies: ["ICalendar", "EventStore"], swiftSettings: strictSettings),
         .testTarget(name: "TrustTests", dependencies: ["Trust", "MIME", "DKIM"], swiftSettings: strictSettings),
-        .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Trust", "MIME", "DNS", "DKIM", "Markup", "Reservations", "EventStore", "JSON"],
+        .target(name: "PipelineTestSupport", dependencies: ["Pipeline", "Trust", "MIME", "DNS", "EventStore"],
+                path: "Tests/PipelineTestSupport", swiftSettings: strictSettings),
+        .testTarget(name: "OutputTests", dependencies: ["Output", "Pipeline", "PipelineTestSupport", "Trust", "MIME", "DKIM", "JSON",
+                                                        "Markup", "Reservations", "EventStore"], swiftSettings: strictSettings),
+        .testTarget(name: "PipelineTests", dependencies: ["PipelineTestSupport", "Pipeline", "Trust", "MIME", "DNS", "DKIM", "Markup", "Reservations", "EventStore", "JSON"],
                     exclude: ["Attacks"],
                     swiftSettings: strictSettings),
         .testTarget(name: "ReservoirCLITests", dependencies: ["reservoir", "reservoir-filter", "PostgresTestSupport"], exclude: ["Extraction"],

@@ -27,7 +27,7 @@ let package = Package(
                 .product(name: "DNS", package: "Reservoir"), .product(name: "Markup", package: "Reservoir"),
                 .product(name: "Reservations", package: "Reservoir"), .product(name: "Trust", package: "Reservoir"),
                 .product(name: "JSON", package: "Reservoir"),
-            ] + (pipelineTargets.contains(name) ? [.product(name: "Pipeline", package: "Reservoir")] : []),
+            ] + (pipelineTargets.contains(name) ? [.product(name: "Output", package: "Reservoir"), .product(name: "Pipeline", package: "Reservoir")] : []),
             path: "Sources/\(name)",
             swiftSettings: [.unsafeFlags(["-parse-as-library"])])
     }

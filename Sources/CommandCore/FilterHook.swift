@@ -1,3 +1,4 @@
+import Output
 import Glibc
 import MIME
 import Pipeline

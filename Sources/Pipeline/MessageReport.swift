@@ -106,3 +106,10 @@ public struct ReportDiagnostic: Sendable, Equatable {
         self.message = message
     }
 }
+
+/// The reservations of one message regardless of trust, with the diagnostics of every stage
+/// that read them.
+public struct MessageExtraction: Sendable {
+    public var reservations: [Reservation]
+    public var diagnostics: [ReportDiagnostic]
+}

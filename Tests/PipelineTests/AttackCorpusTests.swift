@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import PipelineTestSupport
 import DNS
 import DKIM
 import MIME

@@ -1,6 +1,7 @@
 import Foundation
 import MIME
 import Testing
+import PipelineTestSupport
 @testable import Pipeline
 
 @Suite struct MessageScannerTests {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import PipelineTestSupport
 @testable import Pipeline
 import Trust
 

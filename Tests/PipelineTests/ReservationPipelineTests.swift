@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import PipelineTestSupport
 import DKIM
 @testable import EventStore
 import Reservations

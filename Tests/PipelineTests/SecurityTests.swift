@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import PipelineTestSupport
 import DKIM
 import MIME
 @testable import Pipeline

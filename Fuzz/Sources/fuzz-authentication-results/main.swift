@@ -1,5 +1,6 @@
 import DKIM
-@testable import Pipeline
+@testable import Output
+import Pipeline
 
 /// The Authentication-Results parser (RFC 8601 §2.2) on arbitrary field values, and the
 /// formatter on arbitrary results. The first byte chooses:

@@ -1,4 +1,5 @@
-@testable import Pipeline
+@testable import Output
+import Pipeline
 
 /// The forged-field scanner and the stream built on it. The first byte chooses the size of the
 /// pieces the rest is fed in. Never traps; the pieces give the same removals as the whole

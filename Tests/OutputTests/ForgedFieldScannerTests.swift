@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import Pipeline
+@testable import Output
+import Pipeline
 
 @Suite("the forged-field scanner: what the filter removes from the header")
 struct ForgedFieldScannerTests {

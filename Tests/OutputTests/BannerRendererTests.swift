@@ -1,5 +1,6 @@
 import Testing
-@testable import Pipeline
+@testable import Output
+import Pipeline
 
 @Suite("How a banner names its message")
 struct BannerRendererTests {

@@ -1,3 +1,4 @@
+public import Pipeline
 import Glibc
 public import DKIM
 public import Trust

@@ -1,7 +1,8 @@
 import Foundation
 import DKIM
 import Testing
-@testable import Pipeline
+@testable import Output
+import Pipeline
 
 @Suite("Authentication-Results: parse and format (RFC 8601)")
 struct AuthenticationResultsPayloadTests {

@@ -1,7 +1,9 @@
 import Foundation
 import Testing
+import PipelineTestSupport
 import MIME
-@testable import Pipeline
+@testable import Output
+import Pipeline
 
 @Suite("What the filter adds to a message")
 struct FilterHeadersTests {

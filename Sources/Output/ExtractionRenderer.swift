@@ -1,3 +1,4 @@
+public import Pipeline
 import JSON
 import Markup
 public import Reservations
@@ -31,11 +32,4 @@ public enum ExtractionRenderer {
         }
         return out.text
     }
-}
-
-/// The reservations of one message regardless of trust, with the diagnostics of every stage
-/// that read them.
-public struct MessageExtraction: Sendable {
-    public var reservations: [Reservation]
-    public var diagnostics: [ReportDiagnostic]
 }

@@ -1,3 +1,4 @@
+public import Pipeline
 import DKIM
 import EventStore
 import Markup

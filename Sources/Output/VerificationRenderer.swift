@@ -1,3 +1,4 @@
+public import Pipeline
 import Trust
 import DKIM
 import Markup

@@ -1,3 +1,4 @@
+public import Pipeline
 import MIME
 
 /// Why a field value is not an RFC 8601 `authres-payload`: a code and the byte offset where

@@ -1,3 +1,4 @@
+public import Pipeline
 import MIME
 
 /// The value of one `Authentication-Results` field (RFC 8601 §2.2 `authres-payload`): the

@@ -1,9 +1,11 @@
 import Foundation
 import Testing
+import PipelineTestSupport
 import MIME
 import EventStore
 import Reservations
-@testable import Pipeline
+@testable import Output
+import Pipeline
 import Trust
 
 @Suite("Text from a message is shown, never obeyed, by the terminal")
