@@ -101,6 +101,7 @@ let package = Package(
         .testTarget(name: "PipelineTests", dependencies: ["PipelineTestSupport", "Pipeline", "Trust", "MIME", "DNS", "DKIM", "Markup", "Reservations", "EventStore", "JSON"],
                     exclude: ["Attacks"],
                     swiftSettings: strictSettings),
+        .testTarget(name: "CommandCoreTests", dependencies: ["CommandCore", "Pipeline", "Trust"], swiftSettings: strictSettings),
         .testTarget(name: "ReservoirCLITests", dependencies: ["reservoir", "reservoir-filter", "PostgresTestSupport"], exclude: ["Extraction"],
                     swiftSettings: strictSettings),
     ],

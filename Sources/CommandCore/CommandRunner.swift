@@ -12,8 +12,7 @@ package struct CommandRunner {
     package let pipeline: ReservationPipeline
     private let keys: KeySettings?
 
-    /// `store`: nil for none, `.some(nil)` for the default location.
-    package init(keys: KeySettings?, policy: PolicySettings?, store: String??, now: String?, includePast: Bool) throws {
+    package init(keys: KeySettings?, policy: PolicySettings?, store: StoreChoice, now: String?, includePast: Bool) throws {
         let now = try Self.clock(now)
         let resolver = try Self.resolver(keys)
         var allowed = policy?.allowDomain ?? []
@@ -26,7 +25,7 @@ package struct CommandRunner {
         let trust = TrustPolicy(allowedDomains: allowed, allowAnyDomain: policy?.allowAnyDomain ?? false,
                                 allowUnverified: policy?.allowUnverified ?? false, publicSuffixes: PublicSuffixList.load(),
                                 recipients: try Self.recipients(policy?.me ?? []))
-        let eventStore = try store.map { try Self.openStore(at: $0) }
+        let eventStore = try store.location.map { try Self.openStore(at: $0) }
         pipeline = ReservationPipeline(resolver: resolver, policy: trust, store: eventStore, now: now, includePast: includePast)
         self.keys = keys
     }

@@ -50,30 +50,33 @@ package struct FilterHook {
         var rest = arguments
         while let argument = rest.popFirst() {
             let parts = argument.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let name = parts[0], inline = parts.count == 2 ? String(parts[1]) : nil
-            switch name {
-            case "--allow-any-domain": hook.policy.allowAnyDomain = true
-            case "--allow-unverified": hook.policy.allowUnverified = true
-            case "--no-store": hook.noStore = true
-            default:
-                guard let value = inline ?? rest.popFirst(), inline != nil || !value.hasPrefix("-") || value == "-" else { return nil }
-                switch name {
-                case "--keys": hook.keys.keysFile = value
-                case "--dns-server": hook.keys.dnsServer = value
-                case "--dns-timeout": guard let n = Int(value) else { return nil }; hook.keys.dnsTimeout = n
-                case "--allow-domain": hook.policy.allowDomain.append(value)
-                case "--allowed-domains": hook.policy.allowedDomainsFile = value
-                case "--me": hook.policy.me.append(value)
-                case "--store": hook.store = value
-                case "--now": hook.now = value
-                case "--authserv-id": hook.authservID = value
-                case "--timeout": guard let n = Int(value) else { return nil }; hook.timeout = n
+            guard let option = CommonOption(flag: parts[0]) else { return nil }
+            let inline = parts.count == 2 ? String(parts[1]) : nil
+            guard option.valueName != nil else {
+                // A flag takes no value.
+                guard inline == nil else { return nil }
+                switch option {
+                case .allowAnyDomain: hook.policy.allowAnyDomain = true
+                case .allowUnverified: hook.policy.allowUnverified = true
+                case .noStore: hook.noStore = true
                 default: return nil
                 }
                 continue
             }
-            // A flag takes no value.
-            guard inline == nil else { return nil }
+            guard let value = inline ?? rest.popFirst(), inline != nil || !value.hasPrefix("-") || value == "-" else { return nil }
+            switch option {
+            case .keys: hook.keys.keysFile = value
+            case .dnsServer: hook.keys.dnsServer = value
+            case .dnsTimeout: guard let n = Int(value) else { return nil }; hook.keys.dnsTimeout = n
+            case .allowDomain: hook.policy.allowDomain.append(value)
+            case .allowedDomains: hook.policy.allowedDomainsFile = value
+            case .me: hook.policy.me.append(value)
+            case .store: hook.store = value
+            case .now: hook.now = value
+            case .authservID: hook.authservID = value
+            case .timeout: guard let n = Int(value) else { return nil }; hook.timeout = n
+            case .allowAnyDomain, .allowUnverified, .noStore: return nil
+            }
         }
         self = hook
     }
@@ -131,7 +134,7 @@ package struct FilterHook {
     /// nothing is added.
     private func planOutput(_ raw: RawMessage, length: Int, forged: ForgedFields, lineEnding: String) -> [FilterHeaders.Segment] {
         do {
-            let runner = try CommandRunner(keys: keys, policy: policy, store: nil, now: now, includePast: false)
+            let runner = try CommandRunner(keys: keys, policy: policy, store: .none, now: now, includePast: false)
             var report = runner.pipeline.analyze(raw)
             // Most mail carries no trusted reservation: the store is opened only when there is
             // something to record, which keeps SQLite or libpq out of the common hook run.

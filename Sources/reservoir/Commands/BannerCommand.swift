@@ -27,14 +27,14 @@ struct BannerCommand: ParsableCommand {
     @Flag(name: .customLong("json"), help: "Print one JSON object per message.")
     var json = false
 
-    @Flag(name: .customLong("no-store"), help: "Do not record anything; only show.")
+    @Flag(name: .long(.noStore), help: "Do not record anything; only show.")
     var noStore = false
 
     @Flag(name: .customLong("include-past"), help: "Keep reservations that already ended.")
     var includePast = false
 
     func run() throws {
-        let runner = try CommandRunner(keys: keys, policy: policy, store: noStore ? nil : storeOptions, clock: clock, includePast: includePast)
+        let runner = try CommandRunner(keys: keys, policy: policy, store: noStore ? .none : storeOptions.choice, clock: clock, includePast: includePast)
         let style = BannerStyle.forStandardOutput()
         var first = true
         for file in files {

@@ -1,18 +1,28 @@
 import ArgumentParser
 import CommandCore
 
+extension ArgumentHelp {
+    /// The help of a shared option, from the one table (`CommonOption`).
+    init(_ option: CommonOption, discussion: String = "") {
+        self.init(option.help, discussion: discussion, valueName: option.valueName)
+    }
+}
+
+extension NameSpecification {
+    /// The long name of a shared option, from the one table.
+    static func long(_ option: CommonOption) -> NameSpecification { .customLong(option.rawValue) }
+}
+
 /// Where DKIM keys come from.
 struct KeyOptions: ParsableArguments {
-    @Option(name: .customLong("keys"), help: ArgumentHelp(
-        "Read DKIM keys from this zone-file subset instead of DNS.",
-        discussion: "One record a line: selector._domainkey.domain TXT \"string\" [\"string\" …]. Names absent from the file do not exist.",
-        valueName: "file"))
+    @Option(name: .long(.keys), help: ArgumentHelp(.keys,
+        discussion: "One record a line: selector._domainkey.domain TXT \"string\" [\"string\" …]. Names absent from the file do not exist."))
     var keysFile: String?
 
-    @Option(name: .customLong("dns-server"), help: ArgumentHelp("Query this nameserver for DKIM keys.", valueName: "host[:port]"))
+    @Option(name: .long(.dnsServer), help: ArgumentHelp(.dnsServer))
     var dnsServer: String?
 
-    @Option(name: .customLong("dns-timeout"), help: ArgumentHelp("Seconds to wait for a DNS answer.", valueName: "seconds"))
+    @Option(name: .long(.dnsTimeout), help: ArgumentHelp(.dnsTimeout))
     var dnsTimeout: Int = KeySettings.defaultDNSTimeout
 
     var settings: KeySettings { KeySettings(keysFile: keysFile, dnsServer: dnsServer, dnsTimeout: dnsTimeout) }
@@ -20,19 +30,19 @@ struct KeyOptions: ParsableArguments {
 
 /// The trust policy switches (see docs/USAGE.md).
 struct PolicyOptions: ParsableArguments {
-    @Option(name: .customLong("allow-domain"), help: ArgumentHelp("Accept markup from this From domain (repeatable; a leading dot includes subdomains).", valueName: "domain"))
+    @Option(name: .long(.allowDomain), help: ArgumentHelp(.allowDomain))
     var allowDomain: [String] = []
 
-    @Option(name: .customLong("allowed-domains"), help: ArgumentHelp("Accept markup from the domains listed in this file, one a line.", valueName: "file"))
+    @Option(name: .long(.allowedDomains), help: ArgumentHelp(.allowedDomains))
     var allowedDomainsFile: String?
 
-    @Option(name: .customLong("me"), help: ArgumentHelp("Trust markup only in mail whose signed To or Cc names this address (repeatable; @domain for a whole domain).", valueName: "address"))
+    @Option(name: .long(.me), help: ArgumentHelp(.me))
     var me: [String] = []
 
-    @Flag(name: .customLong("allow-any-domain"), help: "Testing: accept markup from any From domain with an aligned DKIM signature.")
+    @Flag(name: .long(.allowAnyDomain), help: ArgumentHelp(.allowAnyDomain))
     var allowAnyDomain = false
 
-    @Flag(name: .customLong("allow-unverified"), help: "Testing: accept markup without a valid aligned DKIM signature.")
+    @Flag(name: .long(.allowUnverified), help: ArgumentHelp(.allowUnverified))
     var allowUnverified = false
 
     var settings: PolicySettings {
@@ -42,22 +52,22 @@ struct PolicyOptions: ParsableArguments {
 }
 
 struct StoreOptions: ParsableArguments {
-    @Option(name: .customLong("store"), help: ArgumentHelp(
-        "Where events are kept: sqlite:PATH (default: $XDG_DATA_HOME/reservoir/events.sqlite3) or postgres://user@host/db.",
-        valueName: "url"))
+    @Option(name: .long(.store), help: ArgumentHelp(.store))
     var store: String?
+
+    /// The store `--store` names, or the default.
+    var choice: StoreChoice { StoreChoice(store) }
 }
 
 struct ClockOptions: ParsableArguments {
-    @Option(name: .customLong("now"), help: ArgumentHelp("Pin the clock (ISO 8601 with offset), for replays and tests.", valueName: "time"))
+    @Option(name: .long(.now), help: ArgumentHelp(.now))
     var now: String?
 
     func resolve() throws -> Int64 { try CommandRunner.clock(now) }
 }
 
 extension CommandRunner {
-    init(keys: KeyOptions?, policy: PolicyOptions?, store: StoreOptions?, clock: ClockOptions, includePast: Bool) throws {
-        try self.init(keys: keys?.settings, policy: policy?.settings, store: store.map(\.store),
-                      now: clock.now, includePast: includePast)
+    init(keys: KeyOptions?, policy: PolicyOptions?, store: StoreChoice, clock: ClockOptions, includePast: Bool) throws {
+        try self.init(keys: keys?.settings, policy: policy?.settings, store: store, now: clock.now, includePast: includePast)
     }
 }

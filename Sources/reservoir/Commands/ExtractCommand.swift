@@ -28,7 +28,7 @@ struct ExtractCommand: ParsableCommand {
     var explain = false
 
     func run() throws {
-        let runner = try CommandRunner(keys: nil, policy: nil, store: nil, clock: clock, includePast: false)
+        let runner = try CommandRunner(keys: nil, policy: nil, store: .none, clock: clock, includePast: false)
         let raw = try runner.read(file)
         let extraction = runner.pipeline.extract(raw)
         if json {

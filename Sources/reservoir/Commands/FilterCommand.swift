@@ -24,13 +24,13 @@ struct FilterCommand: ParsableCommand {
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var clock: ClockOptions
 
-    @Option(name: .customLong("authserv-id"), help: ArgumentHelp("The authserv-id of the Authentication-Results field (default: the host name).", valueName: "name"))
+    @Option(name: .long(.authservID), help: ArgumentHelp(.authservID))
     var authservID: String?
 
-    @Option(name: .customLong("timeout"), help: ArgumentHelp("Seconds before the message is passed through with a temperror result.", valueName: "seconds"))
+    @Option(name: .long(.timeout), help: ArgumentHelp(.timeout))
     var timeout: Int = FilterHook.defaultTimeout
 
-    @Flag(name: .customLong("no-store"), help: "Do not record anything.")
+    @Flag(name: .long(.noStore), help: ArgumentHelp(.noStore))
     var noStore = false
 
     func run() throws {
@@ -58,7 +58,7 @@ struct IngestCommand: ParsableCommand {
     @OptionGroup var clock: ClockOptions
 
     func run() throws {
-        let runner = try CommandRunner(keys: keys, policy: policy, store: storeOptions, clock: clock, includePast: false)
+        let runner = try CommandRunner(keys: keys, policy: policy, store: storeOptions.choice, clock: clock, includePast: false)
         let report = runner.pipeline.process(try runner.read(file))
         try runner.check(report)
     }

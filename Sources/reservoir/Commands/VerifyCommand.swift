@@ -25,11 +25,11 @@ struct VerifyCommand: ParsableCommand {
     @Flag(name: .customLong("json"), help: "Print the results as JSON.")
     var json = false
 
-    @Option(name: .customLong("authserv-id"), help: ArgumentHelp("The authserv-id of the Authentication-Results field.", valueName: "name"))
+    @Option(name: .long(.authservID), help: ArgumentHelp(.authservID))
     var authservID: String?
 
     func run() throws {
-        let runner = try CommandRunner(keys: keys, policy: nil, store: nil, clock: clock, includePast: false)
+        let runner = try CommandRunner(keys: keys, policy: nil, store: .none, clock: clock, includePast: false)
         let raw = try runner.read(file)
         let report = runner.pipeline.process(raw)
         let results = AuthenticationResults(report: report, authservID: authservID ?? AuthenticationResults.defaultAuthservID())
