@@ -17,6 +17,7 @@ let package = Package(
         .executable(name: "reservoir-filter", targets: ["reservoir-filter"]),
         .library(name: "Pipeline", targets: ["Pipeline"]),
         // The stages on their own, for the fuzz targets in Fuzz/ and for embedding.
+        .library(name: "Mailbox", targets: ["Mailbox"]),
         .library(name: "MIME", targets: ["MIME"]),
         .library(name: "DNS", targets: ["DNS"]),
         .library(name: "DKIM", targets: ["DKIM"]),
@@ -46,6 +47,8 @@ let package = Package(
 
         // One library target per pipeline stage; dependencies point down the pipeline.
         .target(name: "MIME", swiftSettings: strictSettings),
+        // Where messages come from: Maildir, mbox, files, stdin, and the incremental scan's state.
+        .target(name: "Mailbox", dependencies: ["MIME"], swiftSettings: strictSettings),
         .target(name: "DNS", dependencies: ["CResolv"], swiftSettings: strictSettings),
         .target(name: "DKIM", dependencies: ["MIME", "DNS", "COpenSSL"], swiftSettings: strictSettings),
         .target(name: "Markup", dependencies: ["CLibXML2"], swiftSettings: strictSettings),
@@ -56,13 +59,13 @@ let package = Package(
         // Who may put events on the calendar: the policy and the signed view it reads.
         .target(name: "Trust", dependencies: ["MIME", "DKIM", "CLibIDN2"], swiftSettings: strictSettings),
         .target(name: "Pipeline",
-                dependencies: ["MIME", "DNS", "DKIM", "Markup", "Reservations", "EventStore", "ICalendar", "Trust"],
+                dependencies: ["Mailbox", "MIME", "DNS", "DKIM", "Markup", "Reservations", "EventStore", "ICalendar", "Trust"],
                 swiftSettings: strictSettings),
         // What the programs share without the argument parser: the pipeline built from plain
         // settings, output and exit codes, the filter hook.
-        .target(name: "CommandCore", dependencies: ["Pipeline", "Trust", "EventStorePostgres"], swiftSettings: strictSettings),
+        .target(name: "CommandCore", dependencies: ["Pipeline", "Mailbox", "Trust", "EventStorePostgres"], swiftSettings: strictSettings),
         .executableTarget(name: "reservoir",
-                          dependencies: ["CommandCore", "Pipeline", "EventStorePostgres", "CMalloc",
+                          dependencies: ["CommandCore", "Pipeline", "Mailbox", "EventStorePostgres", "CMalloc",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           swiftSettings: strictSettings),
         // The filter hook alone, for MTAs that start a process per message: without the
@@ -70,9 +73,10 @@ let package = Package(
         .executableTarget(name: "reservoir-filter", dependencies: ["CommandCore"],
                           swiftSettings: strictSettings + [.unsafeFlags(["-Xfrontend", "-disable-dynamic-actor-isolation"])]),
         // Stage benchmarks for docs/PERFORMANCE.md (scripts/bench).
-        .executableTarget(name: "reservoir-bench", dependencies: ["MIME", "DNS", "DKIM"],
+        .executableTarget(name: "reservoir-bench", dependencies: ["Mailbox", "MIME", "DNS", "DKIM"],
                           swiftSettings: strictSettings),
 
+        .testTarget(name: "MailboxTests", dependencies: ["Mailbox", "MIME"], swiftSettings: strictSettings),
         .testTarget(name: "MIMETests", dependencies: ["MIME"], swiftSettings: strictSettings),
         .testTarget(name: "MIMEConformanceTests", dependencies: ["MIME"], swiftSettings: strictSettings),
         .testTarget(name: "DNSTests", dependencies: ["DNS"], swiftSettings: strictSettings),
@@ -86,7 +90,7 @@ let package = Package(
                     swiftSettings: strictSettings),
         .testTarget(name: "ICalendarTests", dependencies: ["ICalendar", "EventStore"], swiftSettings: strictSettings),
         .testTarget(name: "TrustTests", dependencies: ["Trust", "MIME", "DKIM"], swiftSettings: strictSettings),
-        .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Trust", "MIME", "DNS", "DKIM", "Markup", "Reservations", "EventStore"],
+        .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Trust", "Mailbox", "MIME", "DNS", "DKIM", "Markup", "Reservations", "EventStore"],
                     exclude: ["Attacks"],
                     swiftSettings: strictSettings),
         .testTarget(name: "ReservoirCLITests", dependencies: ["reservoir", "reservoir-filter", "PostgresTestSupport"], exclude: ["Extraction"],

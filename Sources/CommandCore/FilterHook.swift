@@ -1,4 +1,5 @@
 import Glibc
+import Mailbox
 import MIME
 import Pipeline
 

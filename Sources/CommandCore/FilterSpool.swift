@@ -1,5 +1,5 @@
 import Glibc
-import MIME
+import Mailbox
 
 /// Where the filter keeps a message too large to hold (over ``Limits/wholeMessageBytes``): an
 /// unlinked temporary file in `$TMPDIR` (or /tmp), so the analysis reads it in pieces and the

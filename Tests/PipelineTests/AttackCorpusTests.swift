@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import DNS
 import DKIM
+import Mailbox
 import MIME
 import EventStore
 @testable import Pipeline

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import MIME
+import Mailbox
 @testable import Pipeline
 
 @Suite("What the filter adds to a message")

@@ -1,5 +1,5 @@
 import Foundation
-import MIME
+import Mailbox
 import Testing
 @testable import Pipeline
 

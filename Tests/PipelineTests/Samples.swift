@@ -1,6 +1,6 @@
 import Foundation
 import DNS
-import MIME
+import Mailbox
 import EventStore
 @testable import Pipeline
 import Trust

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import DKIM
+import Mailbox
 import MIME
 @testable import Pipeline
 import Trust

@@ -1,6 +1,7 @@
 import DKIM
 import EventStore
 import Markup
+import Mailbox
 import MIME
 import Reservations
 import Trust

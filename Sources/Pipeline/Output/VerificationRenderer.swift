@@ -1,6 +1,7 @@
 import Trust
 import DKIM
 import Markup
+import Mailbox
 import MIME
 
 /// `reservoir verify`: one line per DKIM-Signature with its RFC 8601 result and reason, and

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CommandCore
+import Mailbox
 import MIME
 import Pipeline
 

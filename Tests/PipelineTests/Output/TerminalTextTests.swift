@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Mailbox
 import MIME
 import EventStore
 import Reservations
