@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "Pipeline", targets: ["Pipeline"]),
         .library(name: "Output", targets: ["Output"]),
         // The stages on their own, for the fuzz targets in Fuzz/ and for embedding.
+        .library(name: "Mailbox", targets: ["Mailbox"]),
         .library(name: "MIME", targets: ["MIME"]),
         .library(name: "DNS", targets: ["DNS"]),
         .library(name: "DKIM", targets: ["DKIM"]),
@@ -48,6 +49,8 @@ let package = Package(
 
         // One library target per pipeline stage; dependencies point down the pipeline.
         .target(name: "MIME", swiftSettings: strictSettings),
+        // Where messages come from: Maildir, mbox, files, stdin, and the incremental scan's state.
+        .target(name: "Mailbox", dependencies: ["MIME"], swiftSettings: strictSettings),
         .target(name: "DNS", dependencies: ["CResolv"], swiftSettings: strictSettings),
         .target(name: "DKIM", dependencies: ["MIME", "DNS", "COpenSSL"], swiftSettings: strictSettings),
         // JSON values, their writer and the tolerant reader: used by Markup, Reservations and the output.
@@ -60,16 +63,16 @@ let package = Package(
         // Who may put events on the calendar: the policy and the signed view it reads.
         .target(name: "Trust", dependencies: ["MIME", "DKIM", "CLibIDN2"], swiftSettings: strictSettings),
         .target(name: "Pipeline",
-                dependencies: ["MIME", "DNS", "DKIM", "Markup", "JSON", "Reservations", "EventStore", "ICalendar", "Trust"],
+                dependencies: ["Mailbox", "MIME", "DNS", "DKIM", "Markup", "JSON", "Reservations", "EventStore", "ICalendar", "Trust"],
                 swiftSettings: strictSettings),
         // What the programs share without the argument parser: the pipeline built from plain
         // settings, output and exit codes, the filter hook.
         // What the programs show: banners, JSON, the filter's fields (RFC 8601 parse and format).
-        .target(name: "Output", dependencies: ["Pipeline", "Trust", "MIME", "DKIM", "JSON", "Markup", "Reservations", "EventStore"],
+        .target(name: "Output", dependencies: ["Pipeline", "Mailbox", "Trust", "MIME", "DKIM", "JSON", "Markup", "Reservations", "EventStore"],
                 swiftSettings: strictSettings),
-        .target(name: "CommandCore", dependencies: ["Pipeline", "Output", "Trust", "EventStorePostgres"], swiftSettings: strictSettings),
+        .target(name: "CommandCore", dependencies: ["Pipeline", "Output", "Mailbox", "Trust", "EventStorePostgres"], swiftSettings: strictSettings),
         .executableTarget(name: "reservoir",
-                          dependencies: ["CommandCore", "Pipeline", "Output", "EventStorePostgres", "CMalloc",
+                          dependencies: ["CommandCore", "Pipeline", "Output", "Mailbox", "EventStorePostgres", "CMalloc",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           swiftSettings: strictSettings),
         // The filter hook alone, for MTAs that start a process per message: without the
@@ -77,9 +80,10 @@ let package = Package(
         .executableTarget(name: "reservoir-filter", dependencies: ["CommandCore"],
                           swiftSettings: strictSettings + [.unsafeFlags(["-Xfrontend", "-disable-dynamic-actor-isolation"])]),
         // Stage benchmarks for docs/PERFORMANCE.md (scripts/bench).
-        .executableTarget(name: "reservoir-bench", dependencies: ["MIME", "DNS", "DKIM"],
+        .executableTarget(name: "reservoir-bench", dependencies: ["Mailbox", "MIME", "DNS", "DKIM"],
                           swiftSettings: strictSettings),
 
+        .testTarget(name: "MailboxTests", dependencies: ["Mailbox", "MIME"], swiftSettings: strictSettings),
         .testTarget(name: "MIMETests", dependencies: ["MIME"], swiftSettings: strictSettings),
         .testTarget(name: "MIMEConformanceTests", dependencies: ["MIME"], swiftSettings: strictSettings),
         .testTarget(name: "DNSTests", dependencies: ["DNS"], swiftSettings: strictSettings),
@@ -94,11 +98,11 @@ let package = Package(
                     swiftSettings: strictSettings),
         .testTarget(name: "ICalendarTests", dependencies: ["ICalendar", "EventStore"], swiftSettings: strictSettings),
         .testTarget(name: "TrustTests", dependencies: ["Trust", "MIME", "DKIM"], swiftSettings: strictSettings),
-        .target(name: "PipelineTestSupport", dependencies: ["Pipeline", "Trust", "MIME", "DNS", "EventStore"],
+        .target(name: "PipelineTestSupport", dependencies: ["Pipeline", "Trust", "Mailbox", "MIME", "DNS", "EventStore"],
                 path: "Tests/PipelineTestSupport", swiftSettings: strictSettings),
-        .testTarget(name: "OutputTests", dependencies: ["Output", "Pipeline", "PipelineTestSupport", "Trust", "MIME", "DKIM", "JSON",
+        .testTarget(name: "OutputTests", dependencies: ["Output", "Pipeline", "PipelineTestSupport", "Trust", "Mailbox", "MIME", "DKIM", "JSON",
                                                         "Markup", "Reservations", "EventStore"], swiftSettings: strictSettings),
-        .testTarget(name: "PipelineTests", dependencies: ["PipelineTestSupport", "Pipeline", "Trust", "MIME", "DNS", "DKIM", "Markup", "Reservations", "EventStore", "JSON"],
+        .testTarget(name: "PipelineTests", dependencies: ["PipelineTestSupport", "Pipeline", "Trust", "Mailbox", "MIME", "DNS", "DKIM", "Markup", "Reservations", "EventStore", "JSON"],
                     exclude: ["Attacks"],
                     swiftSettings: strictSettings),
         .testTarget(name: "CommandCoreTests", dependencies: ["CommandCore", "Pipeline", "Trust"], swiftSettings: strictSettings),

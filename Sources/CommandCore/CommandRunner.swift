@@ -1,6 +1,6 @@
 import Glibc
 package import DNS
-package import MIME
+package import Mailbox
 package import EventStore
 import EventStorePostgres
 package import Pipeline

@@ -1,5 +1,6 @@
 import Output
 import Glibc
+import Mailbox
 import MIME
 import Pipeline
 

@@ -3,6 +3,7 @@ import DKIM
 import EventStore
 import Markup
 import JSON
+import Mailbox
 import MIME
 import Reservations
 import Trust

@@ -3,6 +3,7 @@ import Trust
 import DKIM
 import Markup
 import JSON
+import Mailbox
 import MIME
 
 /// `reservoir verify`: one line per DKIM-Signature with its RFC 8601 result and reason, and

@@ -1,3 +1,4 @@
+public import Mailbox
 public import MIME
 public import DKIM
 public import Reservations

@@ -1,5 +1,5 @@
 import Glibc
-public import MIME
+public import Mailbox
 
 /// Scans many messages on every core, reporting them in their source order.
 ///

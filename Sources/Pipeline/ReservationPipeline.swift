@@ -1,3 +1,4 @@
+public import Mailbox
 public import MIME
 public import DNS
 public import DKIM

@@ -1,6 +1,7 @@
 import DKIM
 import DNS
 import Glibc
+import Mailbox
 import MIME
 
 /// Stage benchmarks for docs/PERFORMANCE.md (driven by scripts/bench):

@@ -4,6 +4,7 @@ import PipelineTestSupport
 import MIME
 @testable import Output
 import Pipeline
+import Mailbox
 
 @Suite("What the filter adds to a message")
 struct FilterHeadersTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import PipelineTestSupport
+import Mailbox
 import MIME
 import EventStore
 import Reservations

@@ -1,5 +1,6 @@
 public import Foundation
 import DNS
+public import Mailbox
 public import MIME
 public import EventStore
 public import Pipeline

@@ -3,6 +3,7 @@ import Testing
 import PipelineTestSupport
 import DNS
 import DKIM
+import Mailbox
 import MIME
 import EventStore
 @testable import Pipeline

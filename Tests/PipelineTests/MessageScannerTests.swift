@@ -1,5 +1,5 @@
 import Foundation
-import MIME
+import Mailbox
 import Testing
 import PipelineTestSupport
 @testable import Pipeline

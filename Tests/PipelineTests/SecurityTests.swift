@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import PipelineTestSupport
 import DKIM
+import Mailbox
 import MIME
 @testable import Pipeline
 import Trust

@@ -1,6 +1,7 @@
 import Output
 import ArgumentParser
 import CommandCore
+import Mailbox
 import MIME
 import Pipeline
 

@@ -3,7 +3,7 @@ import ArgumentParser
 import CMalloc
 import CommandCore
 import EventStore
-import MIME
+import Mailbox
 import Pipeline
 
 struct ScanCommand: ParsableCommand {

@@ -1,7 +1,7 @@
 import ArgumentParser
 import CommandCore
 import DKIM
-import MIME
+import Mailbox
 import Pipeline
 
 struct SignCommand: ParsableCommand {

@@ -1,5 +1,5 @@
 /// Why messages could not be read: the environment failed (a missing or unreadable path), not
-/// the mail. The one error type of the MIME target.
+/// the mail. The one error type of the Mailbox target.
 public struct MessageSourceError: Error, Sendable, Equatable, CustomStringConvertible {
     public enum Code: String, Sendable {
         case notFound = "not-found"

@@ -1,5 +1,5 @@
 import Testing
-import MIME
+import Mailbox
 
 @Suite("Message identity for incremental scans")
 struct MessageOriginTests {

@@ -1,4 +1,5 @@
 import Glibc
+import MIME
 
 /// Where a message came from.
 public struct MessageOrigin: Sendable, Equatable {

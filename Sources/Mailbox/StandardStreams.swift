@@ -1,4 +1,5 @@
 import Glibc
+import MIME
 
 /// Standard input, read whole.
 public enum StandardInput {

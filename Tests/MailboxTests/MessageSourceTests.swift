@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import MIME
+@testable import Mailbox
+import MIME
 
 @Suite struct MessageSourceTests {
     /// A fresh temporary directory, removed by the caller.

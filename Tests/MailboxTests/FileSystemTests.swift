@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import MIME
+@testable import Mailbox
 
 @Suite struct FileSystemTests {
     @Test func pipeRoundTripLargerThanOneRead() throws {
@@ -22,9 +22,9 @@ import Testing
         #expect(throws: MessageSourceError.self) { try MessageSource.file(NSTemporaryDirectory()) }
     }
 
-    @Test(.enabled(if: CorpusTests.available))
+    @Test(.enabled(if: MIMECorpus.available))
     func stalwartMaildirTree() throws {
-        let root = CorpusTests.corpus.appendingPathComponent("stalwart-mail-parser/maildir")
+        let root = MIMECorpus.root.appendingPathComponent("stalwart-mail-parser/maildir")
         let messages = Array(try MessageSource(path: root.path))
         // Root first, then ".My Folder", then ".My Folder.Nested Folder"; by file name inside each.
         #expect(messages.count == 6)
