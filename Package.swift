@@ -63,16 +63,16 @@ let package = Package(
         // Who may put events on the calendar: the policy and the signed view it reads.
         .target(name: "Trust", dependencies: ["MIME", "DKIM", "CLibIDN2"], swiftSettings: strictSettings),
         .target(name: "Pipeline",
-                dependencies: ["Mailbox", "MIME", "DNS", "DKIM", "Markup", "JSON", "Reservations", "EventStore", "ICalendar", "Trust"],
+                dependencies: ["Mailbox", "MIME", "DNS", "DKIM", "Markup", "JSON", "Reservations", "EventStore", "Trust"],
                 swiftSettings: strictSettings),
         // What the programs share without the argument parser: the pipeline built from plain
         // settings, output and exit codes, the filter hook.
         // What the programs show: banners, JSON, the filter's fields (RFC 8601 parse and format).
         .target(name: "Output", dependencies: ["Pipeline", "Mailbox", "Trust", "MIME", "DKIM", "JSON", "Markup", "Reservations", "EventStore"],
                 swiftSettings: strictSettings),
-        .target(name: "CommandCore", dependencies: ["Pipeline", "Output", "Mailbox", "Trust", "EventStorePostgres"], swiftSettings: strictSettings),
+        .target(name: "CommandCore", dependencies: ["Pipeline", "Output", "Mailbox", "MIME", "DNS", "EventStore", "Trust", "EventStorePostgres"], swiftSettings: strictSettings),
         .executableTarget(name: "reservoir",
-                          dependencies: ["CommandCore", "Pipeline", "Output", "Mailbox", "EventStorePostgres", "CMalloc",
+                          dependencies: ["CommandCore", "Pipeline", "Output", "Mailbox", "MIME", "DKIM", "EventStore", "ICalendar", "CMalloc",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           swiftSettings: strictSettings),
         // The filter hook alone, for MTAs that start a process per message: without the
@@ -106,6 +106,7 @@ let package = Package(
                     exclude: ["Attacks"],
                     swiftSettings: strictSettings),
         .testTarget(name: "CommandCoreTests", dependencies: ["CommandCore", "Pipeline", "Trust"], swiftSettings: strictSettings),
+        .testTarget(name: "ArchitectureTests", swiftSettings: strictSettings),
         .testTarget(name: "ReservoirCLITests", dependencies: ["reservoir", "reservoir-filter", "PostgresTestSupport"], exclude: ["Extraction"],
                     swiftSettings: strictSettings),
     ],

@@ -1,0 +1,108 @@
+import Foundation
+import Testing
+
+/// The target graph as docs/ARCHITECTURE.md states it (written from Package.swift by
+/// scripts/target-graph), checked against what each target imports and against the layers
+/// the design allows: dependencies point down the pipeline only.
+@Suite("The target graph points one way")
+struct TargetGraphTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// Each target's layer; a target may depend only on targets of lower layers.
+    static let layers: [String: Int] = [
+        "COpenSSL": 0, "CLibXML2": 0, "CSQLite": 0, "CLibIDN2": 0, "CResolv": 0, "CMalloc": 0, "CLibPQ": 0,
+        "CLibPQLoader": 1,
+        "MIME": 2, "DNS": 2, "JSON": 2,
+        "Mailbox": 3, "DKIM": 3, "Markup": 3,
+        "Reservations": 4, "EventStore": 4, "Trust": 4,
+        "EventStorePostgres": 5, "ICalendar": 5,
+        "Pipeline": 6,
+        "Output": 7,
+        "CommandCore": 8,
+        "reservoir": 9, "reservoir-filter": 9, "reservoir-bench": 9,
+        "ArgumentParser": 8,
+    ]
+
+    /// Edges the layers would allow but the design forbids: the store keeps events, not
+    /// schema.org or mail.
+    static let forbidden: [String: Set<String>] = [
+        "EventStore": ["MIME", "DKIM", "Markup", "Reservations", "JSON", "Mailbox", "Trust"],
+        "Trust": ["Markup", "Reservations", "EventStore", "Mailbox"],
+    ]
+
+    /// Modules of the system and toolchain, not of the package.
+    static let system: Set<String> = ["Glibc", "Foundation", "FoundationEssentials", "Testing", "Dispatch", "Synchronization", "_Concurrency"]
+
+    /// `target → dependencies` from the generated block of docs/ARCHITECTURE.md.
+    static func documented() throws -> [String: [String]] {
+        let text = try String(contentsOf: root.appendingPathComponent("docs/ARCHITECTURE.md"), encoding: .utf8)
+        guard let start = text.range(of: "<!-- target-graph -->"), let end = text.range(of: "<!-- /target-graph -->") else { return [:] }
+        var graph: [String: [String]] = [:]
+        for line in text[start.upperBound..<end.lowerBound].split(separator: "\n") where line.hasPrefix("| `") {
+            let columns = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard columns.count == 3 else { continue }
+            let name = columns[0].trimmingCharacters(in: CharacterSet(charactersIn: "`"))
+            graph[name] = columns[2] == "—" ? [] : columns[2].components(separatedBy: ", ").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "`")) }
+        }
+        return graph
+    }
+
+    /// The package modules a target's Swift sources import.
+    static func imports(of target: String) throws -> Set<String> {
+        let folder = root.appendingPathComponent("Sources/" + target)
+        guard let files = FileManager.default.enumerator(atPath: folder.path) else { return [] }
+        var modules = Set<String>()
+        for case let file as String in files where file.hasSuffix(".swift") {
+            let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+            for line in text.split(separator: "\n") {
+                let words = line.split(separator: " ")
+                guard let index = words.firstIndex(of: "import"), index + 1 < words.count,
+                      words[..<index].allSatisfy({ ["public", "package", "internal", "@testable", "@_implementationOnly"].contains($0) })
+                else { continue }
+                let module = String(words[index + 1])
+                if !system.contains(module) { modules.insert(module) }
+            }
+        }
+        return modules
+    }
+
+    @Test("the documented graph is the package's, and every target has a layer")
+    func documentedGraph() throws {
+        let graph = try Self.documented()
+        #expect(graph.count >= 20, "run scripts/target-graph")
+        for name in graph.keys { #expect(Self.layers[name] != nil, "\(name) has no layer in TargetGraphTests") }
+    }
+
+    @Test("every dependency points to a lower layer, and no forbidden edge exists")
+    func layering() throws {
+        for (target, dependencies) in try Self.documented() {
+            guard let layer = Self.layers[target] else { continue }
+            for dependency in dependencies {
+                #expect((Self.layers[dependency] ?? .max) < layer, "\(target) (layer \(layer)) depends on \(dependency)")
+                #expect(!(Self.forbidden[target]?.contains(dependency) ?? false), "\(target) must not depend on \(dependency)")
+            }
+        }
+    }
+
+    @Test("each target imports exactly what it declares (the C libraries and products included)")
+    func importsMatchDeclarations() throws {
+        for (target, dependencies) in try Self.documented() where !target.hasPrefix("C") || target == "CommandCore" {
+            let imported = try Self.imports(of: target)
+            let declared = Set(dependencies)
+            #expect(imported.subtracting(declared).sorted() == [], "\(target) imports undeclared targets")
+            #expect(declared.subtracting(imported).sorted() == [], "\(target) declares targets it never imports")
+        }
+    }
+
+    @Test("no library target imports Foundation (start-up time, docs/ARCHITECTURE.md)")
+    func noFoundationInLibraries() throws {
+        for (target, _) in try Self.documented() where Self.layers[target, default: 9] < 9 {
+            let folder = Self.root.appendingPathComponent("Sources/" + target)
+            guard let files = FileManager.default.enumerator(atPath: folder.path) else { continue }
+            for case let file as String in files where file.hasSuffix(".swift") {
+                let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+                #expect(!text.contains("import Foundation"), "\(target)/\(file)")
+            }
+        }
+    }
+}
