@@ -1,9 +1,10 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-/// Settings every Swift target shares (the swift-log convention): explicit `any`,
-/// imports visible only where declared, and internal imports unless a type is re-exported.
-let strictSettings: [SwiftSetting] = [
+/// Settings every Swift target shares, applied to each one at the end of this file (the
+/// swift-log convention): explicit `any`, imports visible only where declared, and internal
+/// imports unless a type is re-exported.
+let sharedSwiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("MemberImportVisibility"),
     .enableUpcomingFeature("InternalImportsByDefault"),
@@ -11,7 +12,6 @@ let strictSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "Reservoir",
-    platforms: [.macOS(.v14)],
     products: [
         .executable(name: "reservoir", targets: ["reservoir"]),
         .executable(name: "reservoir-filter", targets: ["reservoir-filter"]),
@@ -44,53 +44,57 @@ let package = Package(
         .systemLibrary(name: "CLibPQ", path: "Sources/CLibPQ", providers: [.apt(["libpq-dev"])]),
         .target(name: "CLibPQLoader", dependencies: ["CLibPQ"], linkerSettings: [.linkedLibrary("dl")]),
 
+        // Below the stages, depending on nothing but the C library: civil-time arithmetic,
+        // ASCII byte rules, whole-file reading.
+        .target(name: "ReservoirBase"),
+
         // One library target per pipeline stage; dependencies point down the pipeline.
-        .target(name: "MIME", swiftSettings: strictSettings),
-        .target(name: "DNS", dependencies: ["CResolv"], swiftSettings: strictSettings),
-        .target(name: "DKIM", dependencies: ["MIME", "DNS", "COpenSSL"], swiftSettings: strictSettings),
-        .target(name: "Markup", dependencies: ["CLibXML2"], swiftSettings: strictSettings),
-        .target(name: "Reservations", dependencies: ["Markup"], swiftSettings: strictSettings),
-        .target(name: "EventStore", dependencies: ["CSQLite"], swiftSettings: strictSettings),
-        .target(name: "EventStorePostgres", dependencies: ["EventStore", "CLibPQ", "CLibPQLoader"], swiftSettings: strictSettings),
-        .target(name: "ICalendar", dependencies: ["EventStore"], swiftSettings: strictSettings),
+        .target(name: "MIME", dependencies: ["ReservoirBase"]),
+        .target(name: "DNS", dependencies: ["ReservoirBase", "CResolv"]),
+        .target(name: "DKIM", dependencies: ["ReservoirBase", "MIME", "DNS", "COpenSSL"]),
+        .target(name: "Markup", dependencies: ["ReservoirBase", "CLibXML2"]),
+        .target(name: "Reservations", dependencies: ["ReservoirBase", "Markup"]),
+        .target(name: "EventStore", dependencies: ["ReservoirBase", "CSQLite"]),
+        .target(name: "EventStorePostgres", dependencies: ["EventStore", "CLibPQ", "CLibPQLoader"]),
+        .target(name: "ICalendar", dependencies: ["ReservoirBase", "EventStore"]),
         // Who may put events on the calendar: the policy and the signed view it reads.
-        .target(name: "Trust", dependencies: ["MIME", "DKIM", "CLibIDN2"], swiftSettings: strictSettings),
+        .target(name: "Trust", dependencies: ["MIME", "DKIM", "CLibIDN2"]),
         .target(name: "Pipeline",
-                dependencies: ["MIME", "DNS", "DKIM", "Markup", "Reservations", "EventStore", "ICalendar", "Trust"],
-                swiftSettings: strictSettings),
+                dependencies: ["ReservoirBase", "MIME", "DNS", "DKIM", "Markup", "Reservations", "EventStore", "Trust"]),
         // What the programs share without the argument parser: the pipeline built from plain
         // settings, output and exit codes, the filter hook.
-        .target(name: "CommandCore", dependencies: ["Pipeline", "Trust", "EventStorePostgres"], swiftSettings: strictSettings),
+        .target(name: "CommandCore",
+                dependencies: ["ReservoirBase", "MIME", "DNS", "EventStore", "Pipeline", "Trust", "EventStorePostgres"]),
         .executableTarget(name: "reservoir",
-                          dependencies: ["CommandCore", "Pipeline", "EventStorePostgres", "CMalloc",
-                                         .product(name: "ArgumentParser", package: "swift-argument-parser")],
-                          swiftSettings: strictSettings),
+                          dependencies: ["CommandCore", "Pipeline", "MIME", "DKIM", "EventStore", "ICalendar", "CMalloc",
+                                         .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         // The filter hook alone, for MTAs that start a process per message: without the
         // argument parser and Foundation it loads in less time (docs/PERFORMANCE.md).
         .executableTarget(name: "reservoir-filter", dependencies: ["CommandCore"],
-                          swiftSettings: strictSettings + [.unsafeFlags(["-Xfrontend", "-disable-dynamic-actor-isolation"])]),
+                          swiftSettings: [.unsafeFlags(["-Xfrontend", "-disable-dynamic-actor-isolation"])]),
         // Stage benchmarks for docs/PERFORMANCE.md (scripts/bench).
-        .executableTarget(name: "reservoir-bench", dependencies: ["MIME", "DNS", "DKIM"],
-                          swiftSettings: strictSettings),
+        .executableTarget(name: "reservoir-bench", dependencies: ["MIME", "DNS", "DKIM"]),
 
-        .testTarget(name: "MIMETests", dependencies: ["MIME"], swiftSettings: strictSettings),
-        .testTarget(name: "MIMEConformanceTests", dependencies: ["MIME"], swiftSettings: strictSettings),
-        .testTarget(name: "DNSTests", dependencies: ["DNS"], swiftSettings: strictSettings),
-        .testTarget(name: "DKIMTests", dependencies: ["DKIM", "MIME", "DNS", "COpenSSL"], swiftSettings: strictSettings),
-        .testTarget(name: "MarkupTests", dependencies: ["Markup"], exclude: ["Fixtures"], swiftSettings: strictSettings),
-        .testTarget(name: "ReservationsTests", dependencies: ["Reservations", "Markup"], swiftSettings: strictSettings),
-        .testTarget(name: "EventStoreTests", dependencies: ["EventStore"], swiftSettings: strictSettings),
+        .testTarget(name: "ReservoirBaseTests", dependencies: ["ReservoirBase"]),
+        .testTarget(name: "MIMETests", dependencies: ["MIME", "ReservoirBase"]),
+        .testTarget(name: "MIMEConformanceTests", dependencies: ["MIME"]),
+        .testTarget(name: "DNSTests", dependencies: ["DNS"]),
+        .testTarget(name: "DKIMTests", dependencies: ["DKIM", "MIME", "DNS", "COpenSSL"]),
+        .testTarget(name: "MarkupTests", dependencies: ["Markup"], exclude: ["Fixtures"]),
+        .testTarget(name: "ReservationsTests", dependencies: ["Reservations", "Markup"]),
+        .testTarget(name: "EventStoreTests", dependencies: ["EventStore", "ReservoirBase"]),
         // A throwaway PostgreSQL server for the tests of both the store and the CLI.
-        .target(name: "PostgresTestSupport", path: "Tests/PostgresTestSupport", swiftSettings: strictSettings),
-        .testTarget(name: "EventStorePostgresTests", dependencies: ["EventStorePostgres", "EventStore", "PostgresTestSupport"],
-                    swiftSettings: strictSettings),
-        .testTarget(name: "ICalendarTests", dependencies: ["ICalendar", "EventStore"], swiftSettings: strictSettings),
-        .testTarget(name: "TrustTests", dependencies: ["Trust", "MIME", "DKIM"], swiftSettings: strictSettings),
+        .target(name: "PostgresTestSupport", path: "Tests/PostgresTestSupport"),
+        .testTarget(name: "EventStorePostgresTests", dependencies: ["EventStorePostgres", "EventStore", "ReservoirBase", "PostgresTestSupport"]),
+        .testTarget(name: "ICalendarTests", dependencies: ["ICalendar", "EventStore", "ReservoirBase"]),
+        .testTarget(name: "TrustTests", dependencies: ["Trust", "MIME", "DKIM"]),
         .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Trust", "MIME", "DNS", "DKIM", "Markup", "Reservations", "EventStore"],
-                    exclude: ["Attacks"],
-                    swiftSettings: strictSettings),
-        .testTarget(name: "ReservoirCLITests", dependencies: ["reservoir", "reservoir-filter", "PostgresTestSupport"], exclude: ["Extraction"],
-                    swiftSettings: strictSettings),
+                    exclude: ["Attacks"]),
+        .testTarget(name: "ReservoirCLITests", dependencies: ["reservoir", "reservoir-filter", "PostgresTestSupport"], exclude: ["Extraction"]),
     ],
     swiftLanguageModes: [.v6]
 )
+
+for target in package.targets where target.type != .system {
+    target.swiftSettings = (target.swiftSettings ?? []) + sharedSwiftSettings
+}

@@ -3,6 +3,7 @@ import EventStore
 import Markup
 import MIME
 import Reservations
+import ReservoirBase
 import Trust
 
 /// Draws the one-glance summary of a message: what, when, where, status, and who vouched for
