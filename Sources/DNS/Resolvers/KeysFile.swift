@@ -203,12 +203,7 @@ public final class KeysFile: TXTResolver {
 
     /// `\DDD` (RFC 1035 §5.1): three decimal digits naming an octet.
     private static func decimalEscape(_ line: [UInt8], at index: Int) -> UInt8? {
-        guard index + 2 < line.count else { return nil }
-        var value = 0
-        for b in line[index...(index + 2)] {
-            guard b >= 0x30, b <= 0x39 else { return nil }
-            value = value * 10 + Int(b - 0x30)
-        }
+        guard let value = ASCII.decimal(line, from: index, count: 3) else { return nil }
         return value <= 255 ? UInt8(value) : nil
     }
 }
