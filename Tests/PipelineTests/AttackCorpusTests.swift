@@ -5,6 +5,7 @@ import DKIM
 import MIME
 import EventStore
 @testable import Pipeline
+import Reservations
 import Trust
 
 /// The attack corpus (`Attacks/`, written by scripts/make-attacks): genuine confirmations signed
