@@ -1,9 +1,10 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-/// Settings every Swift target shares (the swift-log convention): explicit `any`,
-/// imports visible only where declared, and internal imports unless a type is re-exported.
-let strictSettings: [SwiftSetting] = [
+/// Settings every Swift target shares, applied to each one at the end of this file (the
+/// swift-log convention): explicit `any`, imports visible only where declared, and internal
+/// imports unless a type is re-exported.
+let sharedSwiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("MemberImportVisibility"),
     .enableUpcomingFeature("InternalImportsByDefault"),
@@ -11,7 +12,6 @@ let strictSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "Reservoir",
-    platforms: [.macOS(.v14)],
     products: [
         .executable(name: "reservoir", targets: ["reservoir"]),
         .executable(name: "reservoir-filter", targets: ["reservoir-filter"]),
@@ -47,68 +47,70 @@ let package = Package(
         .systemLibrary(name: "CLibPQ", path: "Sources/CLibPQ", providers: [.apt(["libpq-dev"])]),
         .target(name: "CLibPQLoader", dependencies: ["CLibPQ"], linkerSettings: [.linkedLibrary("dl")]),
 
+        // Below the stages, depending on nothing but the C library: civil-time arithmetic,
+        // ASCII byte rules, whole-file reading.
+        .target(name: "ReservoirBase"),
+
         // One library target per pipeline stage; dependencies point down the pipeline.
-        .target(name: "MIME", swiftSettings: strictSettings),
+        .target(name: "MIME", dependencies: ["ReservoirBase"]),
         // Where messages come from: Maildir, mbox, files, stdin, and the incremental scan's state.
-        .target(name: "Mailbox", dependencies: ["MIME"], swiftSettings: strictSettings),
-        .target(name: "DNS", dependencies: ["CResolv"], swiftSettings: strictSettings),
-        .target(name: "DKIM", dependencies: ["MIME", "DNS", "COpenSSL"], swiftSettings: strictSettings),
+        .target(name: "Mailbox", dependencies: ["ReservoirBase", "MIME"]),
+        .target(name: "DNS", dependencies: ["ReservoirBase", "CResolv"]),
+        .target(name: "DKIM", dependencies: ["ReservoirBase", "MIME", "DNS", "COpenSSL"]),
         // JSON values, their writer and the tolerant reader: used by Markup, Reservations and the output.
-        .target(name: "JSON", swiftSettings: strictSettings),
-        .target(name: "Markup", dependencies: ["JSON", "CLibXML2"], swiftSettings: strictSettings),
-        .target(name: "Reservations", dependencies: ["Markup", "JSON"], swiftSettings: strictSettings),
-        .target(name: "EventStore", dependencies: ["CSQLite"], swiftSettings: strictSettings),
-        .target(name: "EventStorePostgres", dependencies: ["EventStore", "CLibPQ", "CLibPQLoader"], swiftSettings: strictSettings),
-        .target(name: "ICalendar", dependencies: ["EventStore"], swiftSettings: strictSettings),
+        .target(name: "JSON"),
+        .target(name: "Markup", dependencies: ["ReservoirBase", "JSON", "CLibXML2"]),
+        .target(name: "Reservations", dependencies: ["ReservoirBase", "Markup", "JSON"]),
+        .target(name: "EventStore", dependencies: ["ReservoirBase", "CSQLite"]),
+        .target(name: "EventStorePostgres", dependencies: ["EventStore", "CLibPQ", "CLibPQLoader"]),
+        .target(name: "ICalendar", dependencies: ["ReservoirBase", "EventStore"]),
         // Who may put events on the calendar: the policy and the signed view it reads.
-        .target(name: "Trust", dependencies: ["MIME", "DKIM", "CLibIDN2"], swiftSettings: strictSettings),
+        .target(name: "Trust", dependencies: ["MIME", "DKIM", "CLibIDN2"]),
         .target(name: "Pipeline",
-                dependencies: ["Mailbox", "MIME", "DNS", "DKIM", "Markup", "JSON", "Reservations", "EventStore", "Trust"],
-                swiftSettings: strictSettings),
+                dependencies: ["Mailbox", "MIME", "DNS", "DKIM", "Markup", "JSON", "Reservations", "EventStore", "Trust"]),
         // What the programs share without the argument parser: the pipeline built from plain
         // settings, output and exit codes, the filter hook.
         // What the programs show: banners, JSON, the filter's fields (RFC 8601 parse and format).
-        .target(name: "Output", dependencies: ["Pipeline", "Mailbox", "Trust", "MIME", "DKIM", "JSON", "Markup", "Reservations", "EventStore"],
-                swiftSettings: strictSettings),
-        .target(name: "CommandCore", dependencies: ["Pipeline", "Output", "Mailbox", "MIME", "DNS", "EventStore", "Trust", "EventStorePostgres"], swiftSettings: strictSettings),
+        .target(name: "Output", dependencies: ["ReservoirBase", "Pipeline", "Mailbox", "Trust", "MIME", "DKIM", "JSON", "Markup", "Reservations", "EventStore"]),
+        .target(name: "CommandCore", dependencies: ["ReservoirBase", "Pipeline", "Output", "Mailbox", "MIME", "DNS", "EventStore", "Trust", "EventStorePostgres"]),
         .executableTarget(name: "reservoir",
                           dependencies: ["CommandCore", "Pipeline", "Output", "Mailbox", "MIME", "DKIM", "EventStore", "ICalendar", "CMalloc",
-                                         .product(name: "ArgumentParser", package: "swift-argument-parser")],
-                          swiftSettings: strictSettings),
+                                         .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         // The filter hook alone, for MTAs that start a process per message: without the
         // argument parser and Foundation it loads in less time (docs/PERFORMANCE.md).
         .executableTarget(name: "reservoir-filter", dependencies: ["CommandCore"],
-                          swiftSettings: strictSettings + [.unsafeFlags(["-Xfrontend", "-disable-dynamic-actor-isolation"])]),
+                          swiftSettings: [.unsafeFlags(["-Xfrontend", "-disable-dynamic-actor-isolation"])]),
         // Stage benchmarks for docs/PERFORMANCE.md (scripts/bench).
-        .executableTarget(name: "reservoir-bench", dependencies: ["Mailbox", "MIME", "DNS", "DKIM"],
-                          swiftSettings: strictSettings),
+        .executableTarget(name: "reservoir-bench", dependencies: ["Mailbox", "MIME", "DNS", "DKIM"]),
 
-        .testTarget(name: "MailboxTests", dependencies: ["Mailbox", "MIME"], swiftSettings: strictSettings),
-        .testTarget(name: "MIMETests", dependencies: ["MIME"], swiftSettings: strictSettings),
-        .testTarget(name: "MIMEConformanceTests", dependencies: ["MIME"], swiftSettings: strictSettings),
-        .testTarget(name: "DNSTests", dependencies: ["DNS"], swiftSettings: strictSettings),
-        .testTarget(name: "DKIMTests", dependencies: ["DKIM", "MIME", "DNS", "COpenSSL"], swiftSettings: strictSettings),
-        .testTarget(name: "JSONTests", dependencies: ["JSON"], swiftSettings: strictSettings),
-        .testTarget(name: "MarkupTests", dependencies: ["Markup", "JSON"], exclude: ["Fixtures"], swiftSettings: strictSettings),
-        .testTarget(name: "ReservationsTests", dependencies: ["Reservations", "Markup", "JSON"], swiftSettings: strictSettings),
-        .testTarget(name: "EventStoreTests", dependencies: ["EventStore"], swiftSettings: strictSettings),
+        .testTarget(name: "ReservoirBaseTests", dependencies: ["ReservoirBase"]),
+        .testTarget(name: "MailboxTests", dependencies: ["Mailbox", "MIME"]),
+        .testTarget(name: "MIMETests", dependencies: ["ReservoirBase", "MIME"]),
+        .testTarget(name: "MIMEConformanceTests", dependencies: ["MIME"]),
+        .testTarget(name: "DNSTests", dependencies: ["DNS"]),
+        .testTarget(name: "DKIMTests", dependencies: ["DKIM", "MIME", "DNS", "COpenSSL"]),
+        .testTarget(name: "JSONTests", dependencies: ["JSON"]),
+        .testTarget(name: "MarkupTests", dependencies: ["Markup", "JSON"], exclude: ["Fixtures"]),
+        .testTarget(name: "ReservationsTests", dependencies: ["Reservations", "Markup", "JSON"]),
+        .testTarget(name: "EventStoreTests", dependencies: ["ReservoirBase", "EventStore"]),
         // A throwaway PostgreSQL server for the tests of both the store and the CLI.
-        .target(name: "PostgresTestSupport", path: "Tests/PostgresTestSupport", swiftSettings: strictSettings),
-        .testTarget(name: "EventStorePostgresTests", dependencies: ["EventStorePostgres", "EventStore", "PostgresTestSupport"],
-                    swiftSettings: strictSettings),
-        .testTarget(name: "ICalendarTests", dependencies: ["ICalendar", "EventStore"], swiftSettings: strictSettings),
-        .testTarget(name: "TrustTests", dependencies: ["Trust", "MIME", "DKIM"], swiftSettings: strictSettings),
+        .target(name: "PostgresTestSupport", path: "Tests/PostgresTestSupport"),
+        .testTarget(name: "EventStorePostgresTests", dependencies: ["ReservoirBase", "EventStorePostgres", "EventStore", "PostgresTestSupport"]),
+        .testTarget(name: "ICalendarTests", dependencies: ["ReservoirBase", "ICalendar", "EventStore"]),
+        .testTarget(name: "TrustTests", dependencies: ["Trust", "MIME", "DKIM"]),
         .target(name: "PipelineTestSupport", dependencies: ["Pipeline", "Trust", "Mailbox", "MIME", "DNS", "EventStore"],
-                path: "Tests/PipelineTestSupport", swiftSettings: strictSettings),
+                path: "Tests/PipelineTestSupport"),
         .testTarget(name: "OutputTests", dependencies: ["Output", "Pipeline", "PipelineTestSupport", "Trust", "Mailbox", "MIME", "DKIM", "JSON",
-                                                        "Markup", "Reservations", "EventStore"], swiftSettings: strictSettings),
+                                                        "Markup", "Reservations", "EventStore"]),
         .testTarget(name: "PipelineTests", dependencies: ["PipelineTestSupport", "Pipeline", "Trust", "Mailbox", "MIME", "DNS", "DKIM", "Markup", "Reservations", "EventStore", "JSON"],
-                    exclude: ["Attacks"],
-                    swiftSettings: strictSettings),
-        .testTarget(name: "CommandCoreTests", dependencies: ["CommandCore", "Pipeline", "Trust"], swiftSettings: strictSettings),
-        .testTarget(name: "ArchitectureTests", swiftSettings: strictSettings),
-        .testTarget(name: "ReservoirCLITests", dependencies: ["reservoir", "reservoir-filter", "PostgresTestSupport"], exclude: ["Extraction"],
-                    swiftSettings: strictSettings),
+                    exclude: ["Attacks"]),
+        .testTarget(name: "CommandCoreTests", dependencies: ["CommandCore", "Pipeline", "Trust"]),
+        .testTarget(name: "ArchitectureTests"),
+        .testTarget(name: "ReservoirCLITests", dependencies: ["reservoir", "reservoir-filter", "PostgresTestSupport"], exclude: ["Extraction"]),
     ],
     swiftLanguageModes: [.v6]
 )
+
+for target in package.targets where target.type != .system {
+    target.swiftSettings = (target.swiftSettings ?? []) + sharedSwiftSettings
+}

@@ -4,6 +4,7 @@ package import Mailbox
 package import EventStore
 import EventStorePostgres
 package import Pipeline
+import ReservoirBase
 import Trust
 
 /// Builds the pipeline from the common settings and maps environment failures to exit codes
@@ -151,18 +152,10 @@ package enum CommandFailure: Error, CustomStringConvertible {
 }
 
 package enum FileText {
-    /// The whole file as UTF-8 text, or nil when it cannot be read. For small files
-    /// (allowed-domain lists).
+    /// The whole file as UTF-8 text, or nil when it cannot be read (a directory included).
+    /// For small files (allowed-domain lists, keys).
     package static func read(_ path: String) -> String? {
-        guard let file = fopen(path, "r") else { return nil }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 16_384)
-        while true {
-            let n = fread(&buffer, 1, buffer.count, file)
-            if n <= 0 { break }
-            bytes += buffer[0..<n]
-        }
+        guard let bytes = try? FileBytes.read(path) else { return nil }
         return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -1,3 +1,5 @@
+import ReservoirBase
+
 /// The outcome of one TXT lookup.
 public enum TXTLookupResult: Sendable, Equatable {
     /// One string per TXT record, its character-strings concatenated (RFC 6376 §3.6.2.2).
@@ -28,7 +30,7 @@ enum DomainName {
             return text
         }
         while bytes.last == UInt8(ascii: ".") { bytes.removeLast() }
-        for i in bytes.indices { bytes[i] = folded(bytes[i]) }
+        for i in bytes.indices { bytes[i] = ASCII.lowercased(bytes[i]) }
         return String(decoding: bytes, as: UTF8.self)
     }
 
@@ -38,12 +40,6 @@ enum DomainName {
         guard !name.contains(where: { $0 >= 0x80 }) else { return nil }
         var end = name.endIndex
         while end > name.startIndex, name[end - 1] == UInt8(ascii: ".") { end -= 1 }
-        return end - name.startIndex == key.count && zip(name[..<end], key).allSatisfy { folded($0) == $1 }
-    }
-
-    /// An ASCII capital letter made small; every other byte unchanged.
-    @inline(__always)
-    private static func folded(_ byte: UInt8) -> UInt8 {
-        byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+        return end - name.startIndex == key.count && zip(name[..<end], key).allSatisfy { ASCII.lowercased($0) == $1 }
     }
 }

@@ -1,3 +1,5 @@
+import ReservoirBase
+
 /// Identifies one calendar event: the booking (container) and the part of it (item), as
 /// Apple's reservation API does with a container and an item reference.
 public struct EventKey: Hashable, Sendable, Comparable, CustomStringConvertible {

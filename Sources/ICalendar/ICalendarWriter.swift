@@ -1,4 +1,5 @@
 public import EventStore
+import ReservoirBase
 
 /// Writes stored events as an RFC 5545 iCalendar object.
 ///

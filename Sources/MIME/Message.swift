@@ -1,4 +1,5 @@
 import Glibc
+import ReservoirBase
 
 /// A parsed message: the exact bytes it was read from, its header section and its part tree.
 ///
@@ -157,8 +158,7 @@ extension Message {
             let start = j
             while j < limit, html[j] < 0x80,
                   html[j] == UInt8(ascii: "-") || html[j] == UInt8(ascii: "_") || html[j] == UInt8(ascii: ":")
-                  || html[j] == UInt8(ascii: ".") || (html[j] | 0x20 >= 0x61 && html[j] | 0x20 <= 0x7A)
-                  || (html[j] >= 0x30 && html[j] <= 0x39) { j += 1 }
+                  || html[j] == UInt8(ascii: ".") || ASCII.isLetter(html[j]) || ASCII.isDigit(html[j]) { j += 1 }
             return j > start ? String(decoding: html[start..<j], as: UTF8.self) : nil
         }
         return nil

@@ -1,10 +1,8 @@
 import Glibc
+import ReservoirBase
 
 /// The few POSIX calls the sources need: reading whole files and listing directories.
 package enum FileSystem {
-    /// Bytes requested per read(2) call when the size is unknown (pipes).
-    static let readChunk = 1 << 16
-
     enum Kind { case file, directory, other, missing }
 
     static func kind(_ path: String) -> Kind {
@@ -18,25 +16,20 @@ package enum FileSystem {
     }
 
     static func errorText(_ code: Int32) -> String {
-        guard let text = strerror(code) else { return "error \(code)" }
-        return String(cString: text)
+        FileReadError.text(code)
     }
 
     /// The whole content of a file, read with open(2)/read(2).
     static func readFile(_ path: String) throws(MessageSourceError) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            let code = errno
-            throw MessageSourceError(code == ENOENT ? .notFound : .unreadable, path: path, errorText(code))
+        do {
+            return try FileBytes.read(path)
+        } catch {
+            switch error.code {
+            case ENOENT: throw MessageSourceError(.notFound, path: path, errorText(error.code))
+            case EISDIR: throw MessageSourceError(.unreadable, path: path, "is a directory")
+            default: throw MessageSourceError(.unreadable, path: path, errorText(error.code))
+            }
         }
-        defer { close(fd) }
-        var info = stat()
-        let known = fstat(fd, &info) == 0
-        if known, info.st_mode & S_IFMT == S_IFDIR {
-            throw MessageSourceError(.unreadable, path: path, "is a directory")
-        }
-        let size = known && info.st_mode & S_IFMT == S_IFREG ? Int(info.st_size) : 0
-        return try readAll(fd, sizeHint: size, path: path)
     }
 
     /// Whether the file begins with these bytes (reads only as many).
@@ -57,39 +50,21 @@ package enum FileSystem {
 
     /// Reads until end of file, retrying on EINTR.
     static func readAll(_ fd: Int32, sizeHint: Int, path: String) throws(MessageSourceError) -> [UInt8] {
-        // One byte more than the size, so the read that sees end of file needs no growth; the
-        // storage is not zeroed first, the reads fill it.
-        var request = max(sizeHint + 1, readChunk)
-        var result = try readUpTo(fd, request, path: path)
-        var last = result.count
-        while last == request {
-            // The input is larger than its size said (a pipe, a growing file): read on.
-            request = max(readChunk, result.count / 2)
-            let more = try readUpTo(fd, request, path: path)
-            last = more.count
-            result += more
+        do {
+            return try FileBytes.readAll(fd, sizeHint: sizeHint)
+        } catch {
+            throw MessageSourceError(.unreadable, path: path, errorText(error.code))
         }
-        return result
     }
 
     /// Up to `limit` bytes, fewer only at the end of the input; read into storage that is not
     /// zeroed first.
     package static func readUpTo(_ fd: Int32, _ limit: Int, path: String) throws(MessageSourceError) -> [UInt8] {
-        var failure: Int32 = 0
-        let bytes = [UInt8](unsafeUninitializedCapacity: limit) { buffer, initialized in
-            var filled = 0
-            while filled < limit {
-                let n = read(fd, buffer.baseAddress! + filled, limit - filled)
-                if n > 0 { filled += n; continue }
-                if n == 0 { break }
-                if errno == EINTR { continue }
-                failure = errno
-                break
-            }
-            initialized = filled
+        do {
+            return try FileBytes.readUpTo(fd, limit)
+        } catch {
+            throw MessageSourceError(.unreadable, path: path, errorText(error.code))
         }
-        if failure != 0 { throw MessageSourceError(.unreadable, path: path, errorText(failure)) }
-        return bytes
     }
 
     /// Writes every byte to `fd`, looping on partial writes and EINTR; gives up silently on any

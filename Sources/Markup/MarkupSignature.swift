@@ -1,4 +1,5 @@
 import Glibc
+import ReservoirBase
 
 /// The byte-level test that decides whether an HTML part is worth parsing.
 enum MarkupSignature {
@@ -40,7 +41,7 @@ enum MarkupSignature {
             let count = pattern.count
             guard index + count <= haystack.count else { return false }
             var matched = 0
-            while matched < count, lowercased(base[index + matched]) == pattern[matched] { matched += 1 }
+            while matched < count, ASCII.lowercased(base[index + matched]) == pattern[matched] { matched += 1 }
             return matched == count
         }
         @inline(__always) func matches(at index: Int) -> Bool {
@@ -73,9 +74,5 @@ enum MarkupSignature {
             index += 1
         }
         return false
-    }
-
-    static func lowercased(_ byte: UInt8) -> UInt8 {
-        (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
     }
 }

@@ -1,3 +1,5 @@
+import ReservoirBase
+
 /// The schema.org vocabulary's names, one rule for every stage.
 public enum SchemaOrg {
     /// The bare schema.org name of a type or property written as `http://schema.org/X`,
@@ -19,7 +21,7 @@ public enum SchemaOrg {
     /// letters in any case), or nil without one. On bytes: asked for every type and key.
     package static func afterPrefix(_ text: Substring) -> Substring? {
         for prefix in prefixes
-        where text.utf8.count >= prefix.count && zip(text.utf8, prefix).allSatisfy({ MarkupSignature.lowercased($0) == $1 }) {
+        where text.utf8.count >= prefix.count && zip(text.utf8, prefix).allSatisfy({ ASCII.lowercased($0) == $1 }) {
             // The prefixes are ASCII: the index after them falls between characters.
             return text[text.utf8.index(text.startIndex, offsetBy: prefix.count)...]
         }

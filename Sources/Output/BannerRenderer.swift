@@ -6,6 +6,7 @@ import JSON
 import Mailbox
 import MIME
 import Reservations
+import ReservoirBase
 import Trust
 
 /// Draws the one-glance summary of a message: what, when, where, status, and who vouched for

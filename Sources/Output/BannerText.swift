@@ -1,5 +1,6 @@
 import EventStore
 import Reservations
+import ReservoirBase
 
 /// How times and changes read in banners and event lists.
 enum BannerText {
@@ -10,15 +11,7 @@ enum BannerText {
     /// offset; `(no time zone)` for floating times; the date alone for dates.
     static func time(local: String, offsetSeconds: Int?, dateOnly: Bool) -> String {
         let digits = Array(local.utf8)
-        func number(_ from: Int, _ count: Int) -> Int? {
-            guard from + count <= digits.count else { return nil }
-            var value = 0
-            for b in digits[from..<(from + count)] {
-                guard b >= 0x30, b <= 0x39 else { return nil }
-                value = value * 10 + Int(b - 0x30)
-            }
-            return value
-        }
+        func number(_ from: Int, _ count: Int) -> Int? { ASCII.decimal(digits, from: from, count: count) }
         guard let y = number(0, 4), let m = number(5, 2), let d = number(8, 2), (1...12).contains(m) else { return local }
         let days = CivilTime.daysFromCivil(year: y, month: m, day: d)
         let weekday = weekdays[Int(((days % 7) + 7) % 7)]

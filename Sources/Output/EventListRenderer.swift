@@ -1,6 +1,7 @@
 public import EventStore
 import Markup
 import JSON
+import ReservoirBase
 
 /// `reservoir events`: the stored events for people, as JSON-LD, or one booking's history.
 public struct EventListRenderer: Sendable {

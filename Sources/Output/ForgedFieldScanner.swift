@@ -1,3 +1,4 @@
+import ReservoirBase
 import Glibc
 import MIME
 

@@ -1,3 +1,4 @@
+import ReservoirBase
 import MIME
 
 /// The `From ` line an mbox file or a local delivery agent puts before a message (RFC 4155

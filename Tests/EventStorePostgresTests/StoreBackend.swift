@@ -2,6 +2,7 @@
 import EventStorePostgres
 import Foundation
 import PostgresTestSupport
+import ReservoirBase
 import Testing
 
 /// The backends the shared contract runs against: SQLite always, PostgreSQL when the server

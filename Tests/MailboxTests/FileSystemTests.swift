@@ -3,21 +3,6 @@ import Testing
 @testable import Mailbox
 
 @Suite struct FileSystemTests {
-    @Test func pipeRoundTripLargerThanOneRead() throws {
-        var fds: [Int32] = [0, 0]
-        #expect(pipe(&fds) == 0)
-        let payload = (0..<(FileSystem.readChunk * 2 + 17)).map { UInt8(truncatingIfNeeded: $0 &* 31) }
-        let writeEnd = fds[1]
-        let writer = Thread {
-            FileSystem.writeAll(writeEnd, payload)
-            close(writeEnd)
-        }
-        writer.start()
-        let read = try FileSystem.readAll(fds[0], sizeHint: 0, path: "pipe")
-        close(fds[0])
-        #expect(read == payload)
-    }
-
     @Test func readingADirectoryAsAFileFails() {
         #expect(throws: MessageSourceError.self) { try MessageSource.file(NSTemporaryDirectory()) }
     }

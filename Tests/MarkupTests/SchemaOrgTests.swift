@@ -15,7 +15,8 @@ import Markup
         #expect(SchemaOrg.localName(type) == name)
     }
 
-    @Test(arguments: ["https://example.com/Event", "http://schema.org/", "", "foaf:Person", "Two Words"])
+    @Test(arguments: ["https://example.com/Event", "https://example.com/Event/", "http://schema.org/", "schema:", "", "foaf:Person",
+                      "Two Words", "\u{A0}Event", "Event\u{2028}"])
     func rejectsOtherVocabularies(type: String) {
         #expect(SchemaOrg.localName(type) == nil)
     }

@@ -7,6 +7,7 @@ import Mailbox
 import MIME
 import EventStore
 @testable import Pipeline
+import Reservations
 import Trust
 
 /// The attack corpus (`Attacks/`, written by scripts/make-attacks): genuine confirmations signed

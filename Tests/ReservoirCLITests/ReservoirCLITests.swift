@@ -125,6 +125,17 @@ struct ReservoirCLITests {
         #expect(r.stderr.contains("/nonexistent/message.eml"))
     }
 
+    /// A directory opens as a file but reads nothing: it was once taken for an empty list, which
+    /// refused every sender without a word.
+    @Test("an allowed-domains path that is a directory is a clear error with EX_NOINPUT")
+    func allowedDomainsDirectory() throws {
+        let directory = NSTemporaryDirectory()
+        let r = try ReservoirBinary.run(["banner", try ReservoirBinary.sample(5), "--keys", ReservoirBinary.keys,
+                                         "--allowed-domains", directory, "--now", ReservoirBinary.now, "--no-store"])
+        #expect(r.status == 66, "\(r.stderr)")
+        #expect(r.stderr.contains("cannot read the allowed-domains file"))
+    }
+
     @Test("verify prints one result per signature")
     func verify() throws {
         let r = try ReservoirBinary.run(["verify", try ReservoirBinary.sample(5), "--keys", ReservoirBinary.keys])

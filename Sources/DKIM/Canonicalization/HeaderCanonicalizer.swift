@@ -1,4 +1,5 @@
 import MIME
+import ReservoirBase
 
 /// Header field canonicalization (RFC 6376 §3.4.1 simple, §3.4.2 relaxed) of one field as it
 /// stands in the message bytes, always ending in CRLF.

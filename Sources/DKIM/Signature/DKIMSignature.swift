@@ -1,3 +1,5 @@
+import ReservoirBase
+
 /// The tags of one DKIM-Signature field (RFC 6376 §3.5), checked for what makes a signature
 /// unusable before any key is fetched.
 struct DKIMSignature {
@@ -86,7 +88,7 @@ struct DKIMSignature {
                 labelLength = 0
                 continue
             }
-            guard b >= 0x80 || (b >= 0x30 && b <= 0x39) || ((b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A) || b == 0x2D || b == 0x5F
+            guard b >= 0x80 || ASCII.isDigit(b) || ASCII.isLetter(b) || b == 0x2D || b == 0x5F
             else { return false }
             labelLength += 1
         }
@@ -111,7 +113,7 @@ struct DKIMSignature {
     /// A decimal tag value (§3.5: at most 76 digits for l=, 12 for t= and x=; we take what fits).
     private static func number(_ tags: TagList, _ name: String) throws(Problem) -> Int64? {
         guard let text = tags[name].map({ TagList.withoutWhitespace($0) }) else { return nil }
-        guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let value = Int64(text) else {
+        guard !text.isEmpty, text.utf8.allSatisfy(ASCII.isDigit), let value = Int64(text) else {
             throw Problem(.malformedTag, "\(name)= is not a number")
         }
         return value

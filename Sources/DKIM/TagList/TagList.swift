@@ -1,4 +1,5 @@
 import MIME
+import ReservoirBase
 
 /// A DKIM tag=value list (RFC 6376 §3.2), read from raw bytes.
 ///
@@ -67,11 +68,9 @@ struct TagList: Equatable {
 
     /// §3.2: tag-name = ALPHA *ALNUMPUNC (letters, digits, underscore).
     static func isTagName(_ name: ArraySlice<UInt8>) -> Bool {
-        guard let first = name.first, isAlpha(first) else { return false }
-        return name.allSatisfy { isAlpha($0) || ($0 >= 0x30 && $0 <= 0x39) || $0 == UInt8(ascii: "_") }
+        guard let first = name.first, ASCII.isLetter(first) else { return false }
+        return name.allSatisfy { ASCII.isLetter($0) || ASCII.isDigit($0) || $0 == UInt8(ascii: "_") }
     }
-
-    static func isAlpha(_ b: UInt8) -> Bool { (b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A }
 
     static func isWhitespace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0D || b == 0x0A }
 

@@ -1,4 +1,5 @@
 import Glibc
+import ReservoirBase
 
 /// TXT records read from a zone-file subset instead of DNS: one record a line,
 /// `NAME [TTL] [IN] TXT "string" ["string" …]`.
@@ -11,6 +12,8 @@ import Glibc
 public final class KeysFile: TXTResolver {
     /// Longest line read; longer lines are skipped (a 4096-bit key record is under 1 KB).
     public static let maxLineLength = 65_536
+    /// Largest keys file read; the bytes past it are not read.
+    static let maxFileBytes = 16 * 1024 * 1024
 
     public enum Error: Swift.Error, Equatable {
         case unreadable(path: String, errno: Int32)
@@ -42,7 +45,11 @@ public final class KeysFile: TXTResolver {
 
     /// The file's bytes as they are: a record's strings are decoded as UTF-8 when it is read.
     public convenience init(path: String) throws {
-        self.init(bytes: try FileContents.read(path))
+        do {
+            self.init(bytes: try FileBytes.read(path, limit: Self.maxFileBytes))
+        } catch {
+            throw Error.unreadable(path: path, errno: error.code)
+        }
     }
 
     private init(bytes: [UInt8]) {
@@ -196,12 +203,7 @@ public final class KeysFile: TXTResolver {
 
     /// `\DDD` (RFC 1035 §5.1): three decimal digits naming an octet.
     private static func decimalEscape(_ line: [UInt8], at index: Int) -> UInt8? {
-        guard index + 2 < line.count else { return nil }
-        var value = 0
-        for b in line[index...(index + 2)] {
-            guard b >= 0x30, b <= 0x39 else { return nil }
-            value = value * 10 + Int(b - 0x30)
-        }
+        guard let value = ASCII.decimal(line, from: index, count: 3) else { return nil }
         return value <= 255 ? UInt8(value) : nil
     }
 }

@@ -1,4 +1,5 @@
 import Glibc
+import ReservoirBase
 
 /// A character set named by a MIME `charset` label (RFC 2046 §4.1.2, RFC 2047 §2), normalized so
 /// aliases select the same decoder.

@@ -1,3 +1,5 @@
+import ReservoirBase
+
 /// A Content-Type value (RFC 2045 §5.1): media type, subtype and parameters.
 public struct ContentType: Sendable, Equatable {
     /// Lowercased top-level type, e.g. "text".

@@ -1,3 +1,5 @@
+import ReservoirBase
+
 /// One header field exactly as it stands in the message.
 ///
 /// Ranges index the message's byte array, so the DKIM stage can hash the bytes the signer

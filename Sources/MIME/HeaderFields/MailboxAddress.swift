@@ -1,3 +1,5 @@
+import ReservoirBase
+
 /// One mailbox of an address list (RFC 5322 §3.4): a display name, if any, and an addr-spec.
 public struct MailboxAddress: Sendable, Equatable, CustomStringConvertible {
     /// The phrase before the angle address, unquoted and RFC 2047 decoded; for a bare addr-spec,

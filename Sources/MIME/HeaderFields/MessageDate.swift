@@ -1,3 +1,5 @@
+import ReservoirBase
+
 /// A date-time from a Date field (RFC 5322 §3.3): the instant and the offset it was written in.
 public struct MessageDate: Sendable, Equatable {
     /// Seconds since 1970-01-01T00:00:00Z.
@@ -65,7 +67,7 @@ public struct MessageDate: Sendable, Equatable {
             }
             if (first == UInt8(ascii: "+") || first == UInt8(ascii: "-")), time != nil, offsetMinutes == nil {
                 let digits = word.dropFirst().filter { $0 != UInt8(ascii: ":") }
-                guard digits.count == 4, digits.allSatisfy(isDigit), let v = Int(String(decoding: digits, as: UTF8.self)) else { continue }
+                guard digits.count == 4, digits.allSatisfy(ASCII.isDigit), let v = Int(String(decoding: digits, as: UTF8.self)) else { continue }
                 let minutes = (v / 100) * 60 + v % 100
                 guard v % 100 < 60 else { return nil }
                 offsetMinutes = first == UInt8(ascii: "-") ? -minutes : minutes
@@ -77,9 +79,9 @@ public struct MessageDate: Sendable, Equatable {
                 let s = parts.count == 3 ? number(parts[2]) : 0
                 guard let s, h < 24, m < 60, s <= 60 else { return nil }
                 time = (h, m, min(s, 59))   // a leap second is read as :59
-            } else if word.allSatisfy(isDigit) {
+            } else if word.allSatisfy(ASCII.isDigit) {
                 if let v = number(word) { numbers.append(v); numberLengths.append(word.count) }
-            } else if word.allSatisfy(isAlpha) {
+            } else if word.allSatisfy(ASCII.isLetter) {
                 let lower = String(decoding: word, as: UTF8.self).lowercased()
                 if month == nil, time == nil, lower.count >= 3, let index = months.firstIndex(of: String(lower.prefix(3))),
                    lower.count == 3 || lower.hasPrefix(fullMonthPrefix(index)) {
@@ -88,9 +90,9 @@ public struct MessageDate: Sendable, Equatable {
                     offsetMinutes = zoneOffset(lower)
                 }
                 // Otherwise a day name (RFC 5322 §3.3 day-of-week is informational).
-            } else if time != nil, offsetMinutes == nil, let firstAlpha = word.first, isAlpha(firstAlpha) {
+            } else if time != nil, offsetMinutes == nil, let firstAlpha = word.first, ASCII.isLetter(firstAlpha) {
                 // "EST5EDT": the standard-time abbreviation leads.
-                let letters = String(decoding: word.prefix(while: isAlpha), as: UTF8.self).lowercased()
+                let letters = String(decoding: word.prefix(while: ASCII.isLetter), as: UTF8.self).lowercased()
                 offsetMinutes = zoneOffset(letters)
             }
             // Anything else ("Tue.", stray punctuation) is ignored.
@@ -135,37 +137,16 @@ public struct MessageDate: Sendable, Equatable {
         var year = rawYear
         // RFC 5322 §4.3: two-digit years below 50 are 20xx, others 19xx; three-digit years add 1900.
         if yearLength <= 2 { year += year < 50 ? 2000 : 1900 } else if yearLength == 3 { year += 1900 }
-        guard (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year), year <= 9999 else { return nil }
-        let days = daysFromCivil(year: year, month: month, day: day)
+        guard (1...12).contains(month), day >= 1, day <= CivilTime.daysIn(month: month, year: year), year <= 9999 else { return nil }
+        let days = CivilTime.daysFromCivil(year: year, month: month, day: day)
         let offsetSeconds = (offset ?? 0) * 60
-        let local = Int64(days) * 86_400 + Int64(time.h * 3600 + time.m * 60 + time.s)
+        let local = days * 86_400 + Int64(time.h * 3600 + time.m * 60 + time.s)
         return MessageDate(epochSeconds: local - Int64(offsetSeconds), offsetSeconds: offsetSeconds)
     }
 
-    static func daysIn(month: Int, year: Int) -> Int {
-        switch month {
-        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
-    }
-
-    /// Days since 1970-01-01 in the proleptic Gregorian calendar (H. Hinnant's days_from_civil).
-    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let mp = (month + 9) % 12
-        let doy = (153 * mp + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
-    }
-
     private static func number<C: Collection>(_ digits: C) -> Int? where C.Element == UInt8 {
-        guard !digits.isEmpty, digits.count <= 9, digits.allSatisfy(isDigit) else { return nil }
+        guard !digits.isEmpty, digits.count <= 9, digits.allSatisfy(ASCII.isDigit) else { return nil }
         return digits.reduce(0) { $0 * 10 + Int($1 - 0x30) }
     }
 
-    @inline(__always) private static func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
-    @inline(__always) private static func isAlpha(_ b: UInt8) -> Bool { (b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A }
 }

@@ -1,4 +1,5 @@
 import CLibXML2
+import ReservoirBase
 
 /// HTML character references (`&quot;`, `&#34;`, `&#x22;`) decoded in text that libxml2 left
 /// raw: script content is raw text (HTML §13.1.2.6), but senders' templates still encode it.
@@ -44,7 +45,7 @@ enum CharacterReferences {
                 codePoint = UInt32(String(decoding: digits, as: UTF8.self), radix: 10)
             }
         } else {
-            guard body.allSatisfy({ isASCIIAlphanumeric($0) }) else { return nil }
+            guard body.allSatisfy({ ASCII.isLetter($0) || ASCII.isDigit($0) }) else { return nil }
             let name = Array(body) + [0]
             codePoint = name.withUnsafeBufferPointer { buffer in
                 // libxml2: "htmlEntityLookup: Lookup the given entity in EntitiesTable" (HTML 4's).
@@ -55,10 +56,5 @@ enum CharacterReferences {
         }
         guard let codePoint, let scalar = Unicode.Scalar(codePoint), codePoint != 0 else { return nil }
         return (scalar, semicolon - start + 1)
-    }
-
-    private static func isASCIIAlphanumeric(_ byte: UInt8) -> Bool {
-        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
-            || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
     }
 }

@@ -1,5 +1,6 @@
 import Glibc
 import JSON
+import ReservoirBase
 
 /// Finds the JSON-LD scripts of an HTML part without building a tree, for the common part that
 /// has scripts and no Microdata: building libxml2's tree was an eighth of a scan's time.
@@ -55,13 +56,13 @@ enum ScriptScanner {
                 case UInt8(ascii: "/"):
                     // An end tag; "</" before anything but a letter is a bogus comment in HTML
                     // and text to libxml2.
-                    guard lt + 2 < count, Self.isLetter(html[lt + 2]),
+                    guard lt + 2 < count, ASCII.isLetter(html[lt + 2]),
                           let gt = find(UInt8(ascii: ">"), from: lt + 2),
                           !has(UInt8(ascii: "<"), lt + 2..<gt), !has(UInt8(ascii: "\""), lt + 2..<gt),
                           !has(UInt8(ascii: "'"), lt + 2..<gt) else { return nil }
                     i = gt + 1
                 default:
-                    if Self.isLetter(next) {
+                    if ASCII.isLetter(next) {
                         guard let end = startTag(lt) else { return nil }
                         i = end
                     } else if next >= 0x80 || next == UInt8(ascii: "_") || next == UInt8(ascii: ":") || next == UInt8(ascii: ".") {
@@ -134,7 +135,7 @@ enum ScriptScanner {
                     break
                 }
                 // libxml2 reads names of letters, digits and "-_:."; HTML reads anything else too.
-                guard Self.isLetter(html[k]) else { return nil }
+                guard ASCII.isLetter(html[k]) else { return nil }
                 let nameStart = k
                 while k < count, Self.isNameCharacter(html[k]) { k += 1 }
                 let attribute = nameStart..<k
@@ -257,12 +258,8 @@ enum ScriptScanner {
             return true
         }
 
-        private static func isLetter(_ b: UInt8) -> Bool {
-            (b | 0x20) >= UInt8(ascii: "a") && (b | 0x20) <= UInt8(ascii: "z")
-        }
-
         private static func isNameCharacter(_ b: UInt8) -> Bool {
-            isLetter(b) || (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9"))
+            ASCII.isLetter(b) || ASCII.isDigit(b)
                 || b == UInt8(ascii: "-") || b == UInt8(ascii: "_") || b == UInt8(ascii: ":") || b == UInt8(ascii: ".")
         }
 
@@ -302,7 +299,7 @@ enum ScriptScanner {
             let n = literal.utf8CodeUnitCount
             guard index + n <= count else { return false }
             for j in 0..<n {
-                let b = ignoringCase ? MarkupSignature.lowercased(html[index + j]) : html[index + j]
+                let b = ignoringCase ? ASCII.lowercased(html[index + j]) : html[index + j]
                 if b != literal.utf8Start[j] { return false }
             }
             return true

@@ -1,3 +1,4 @@
+import ReservoirBase
 public import Pipeline
 import MIME
 

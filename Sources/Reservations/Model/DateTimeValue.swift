@@ -1,3 +1,5 @@
+import ReservoirBase
+
 /// An ISO 8601 date or date-time as schema.org markup writes it (schema.org `Date` /
 /// `DateTime`, which follow ISO 8601; RFC 3339 §5.6 is the profile most senders use).
 ///
@@ -28,10 +30,8 @@ public struct DateTimeValue: Sendable, Equatable, CustomStringConvertible {
     /// The wall-clock time read as if it were UTC: orders floating times, and with
     /// ``offsetSeconds`` gives ``epochSeconds``.
     public var localEpochSeconds: Int64 {
-        let fields = local.utf8.map { Int($0) - 0x30 }
-        func n(_ from: Int, _ count: Int) -> Int { fields[from..<(from + count)].reduce(0) { $0 * 10 + $1 } }
-        let days = Self.daysFromCivil(year: n(0, 4), month: n(5, 2), day: n(8, 2))
-        return days * 86_400 + Int64(n(11, 2) * 3600 + n(14, 2) * 60 + n(17, 2))
+        // `local` is always `YYYY-MM-DDTHH:MM:SS` in digits.
+        CivilTime.epochSeconds(ofLocal: local) ?? 0
     }
 
     public init?(parsing input: String) {
@@ -44,7 +44,7 @@ public struct DateTimeValue: Sendable, Equatable, CustomStringConvertible {
         guard let year = cursor.digits(4), cursor.take(0x2D),
               let month = cursor.digits(2), cursor.take(0x2D),
               let day = cursor.digits(2) else { return nil }
-        guard (1...12).contains(month), day >= 1, day <= Self.daysIn(month: month, year: year) else { return nil }
+        guard (1...12).contains(month), day >= 1, day <= CivilTime.daysIn(month: month, year: year) else { return nil }
 
         var hour = 0, minute = 0, second = 0
         var offset: Int?
@@ -73,43 +73,15 @@ public struct DateTimeValue: Sendable, Equatable, CustomStringConvertible {
 
         self.text = text
         self.isDateOnly = dateOnly
-        self.local = Self.pad(year, 4) + "-" + Self.pad(month, 2) + "-" + Self.pad(day, 2) + "T"
-            + Self.pad(hour, 2) + ":" + Self.pad(minute, 2) + ":" + Self.pad(second, 2)
+        self.local = CivilTime.pad(year, 4) + "-" + CivilTime.pad(month, 2) + "-" + CivilTime.pad(day, 2) + "T"
+            + CivilTime.pad(hour, 2) + ":" + CivilTime.pad(minute, 2) + ":" + CivilTime.pad(second, 2)
         self.offsetSeconds = offset
         if let offset {
-            let days = Self.daysFromCivil(year: year, month: month, day: day)
+            let days = CivilTime.daysFromCivil(year: year, month: month, day: day)
             self.epochSeconds = days * 86_400 + Int64(hour * 3600 + minute * 60 + second) - Int64(offset)
         } else {
             self.epochSeconds = nil
         }
-    }
-
-    // MARK: - Calendar arithmetic (proleptic Gregorian, no Foundation)
-
-    static func isLeap(_ year: Int) -> Bool { (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 }
-
-    static func daysIn(month: Int, year: Int) -> Int {
-        switch month {
-        case 2: isLeap(year) ? 29 : 28
-        case 4, 6, 9, 11: 30
-        default: 31
-        }
-    }
-
-    /// Days since 1970-01-01 (H. Hinnant's days-from-civil).
-    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int64 {
-        let y = Int64(month <= 2 ? year - 1 : year)
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let m = Int64(month)
-        let doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + Int64(day) - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
-    }
-
-    static func pad(_ value: Int, _ width: Int) -> String {
-        let s = String(value)
-        return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
     }
 
     static func trimmed(_ s: String) -> String {
@@ -136,19 +108,14 @@ public struct DateTimeValue: Sendable, Equatable, CustomStringConvertible {
         }
 
         mutating func digits(_ count: Int) -> Int? {
-            guard index + count <= bytes.count else { return nil }
-            var value = 0
-            for b in bytes[index..<(index + count)] {
-                guard b >= 0x30, b <= 0x39 else { return nil }
-                value = value * 10 + Int(b - 0x30)
-            }
+            guard let value = ASCII.decimal(bytes, from: index, count: count) else { return nil }
             index += count
             return value
         }
 
         mutating func skipDigits() -> Int {
             let start = index
-            while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 { index += 1 }
+            while index < bytes.count, ASCII.isDigit(bytes[index]) { index += 1 }
             return index - start
         }
 

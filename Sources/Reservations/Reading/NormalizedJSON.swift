@@ -44,7 +44,7 @@ enum NormalizedJSON {
 
     /// One name stays a string; several stay an array.
     static func typeNames(_ value: JSONValue) -> JSONValue {
-        let names = value.listValue.compactMap { $0.stringValue }.map(SchemaVocabulary.localName)
+        let names = value.listValue.compactMap { $0.stringValue }.map(SchemaVocabulary.name)
         if names.count == 1, let name = names.first { return .string(name) }
         return .array(names.map { .string($0) })
     }

@@ -18,7 +18,7 @@ struct SchemaNode {
 
     /// `@type` as local names, in order (a string or an array of strings).
     var types: [String] {
-        (object["@type"]?.listValue ?? []).compactMap { $0.stringValue }.map(SchemaVocabulary.localName)
+        (object["@type"]?.listValue ?? []).compactMap { $0.stringValue }.map(SchemaVocabulary.name)
     }
 
     func has(_ key: String) -> Bool {

@@ -3,14 +3,11 @@ import Markup
 /// The part of the schema.org vocabulary the reader needs: type-name spellings and the
 /// subtypes it treats like their parent.
 enum SchemaVocabulary {
-    /// The local name of a schema.org type or enumeration member as senders spell it:
-    /// `http(s)://schema.org/X` (with or without `www.` or a trailing slash), `schema:X`,
-    /// or bare `X`. Names in other vocabularies are returned unchanged.
-    static func localName(_ raw: String) -> String {
-        var name = DateTimeValue.trimmed(raw)
-        if let rest = SchemaOrg.afterPrefix(name[...]), !rest.isEmpty { name = String(rest) }
-        while name.utf8.last == UInt8(ascii: "/") { name.unicodeScalars.removeLast() }
-        return name
+    /// The local name of a schema.org type or enumeration member as senders spell it (the
+    /// spellings `SchemaOrg.localName(_:)` reads); a name of another vocabulary, or text that
+    /// is not a name, unchanged.
+    static func name(_ raw: String) -> String {
+        SchemaOrg.localName(raw) ?? raw
     }
 
     /// The reservation type of each category, with the older names Google documented.
@@ -66,7 +63,7 @@ enum SchemaVocabulary {
     /// `reservationStatus` values (schema.org ReservationStatusType, plus the short names in
     /// Google's early examples, `http://schema.org/Confirmed`).
     static func status(_ raw: String) -> ReservationStatus? {
-        switch localName(raw).lowercased() {
+        switch name(raw).lowercased() {
         case "reservationconfirmed", "confirmed": .confirmed
         case "reservationcancelled", "cancelled", "reservationcanceled", "canceled": .cancelled
         case "reservationpending", "pending": .pending

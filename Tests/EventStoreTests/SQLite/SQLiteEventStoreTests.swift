@@ -1,4 +1,5 @@
 import Foundation
+import ReservoirBase
 import Testing
 @testable import EventStore
 

@@ -1,4 +1,5 @@
 import Foundation
+import ReservoirBase
 import Testing
 @testable import MIME
 
@@ -53,7 +54,7 @@ struct StalwartVectorTests {
             func int(_ key: String) -> Int { (expected[key] as? Int) ?? -1 }
             let sign = (expected["tz_before_gmt"] as? Bool) == true ? -1 : 1
             let offset = sign * (int("tz_hour") * 3600 + int("tz_minute") * 60)
-            let days = MessageDate.daysFromCivil(year: int("year"), month: int("month"), day: int("day"))
+            let days = CivilTime.daysFromCivil(year: int("year"), month: int("month"), day: int("day"))
             let local = Int64(days) * 86_400 + Int64(int("hour") * 3600 + int("minute") * 60 + int("second"))
             #expect(parsed == MessageDate(epochSeconds: local - Int64(offset), offsetSeconds: offset), "vector \(index): \(header)")
         }
