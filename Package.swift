@@ -65,7 +65,7 @@ let package = Package(
         .target(name: "EventStorePostgres", dependencies: ["EventStore", "CLibPQ", "CLibPQLoader"]),
         .target(name: "ICalendar", dependencies: ["ReservoirBase", "EventStore"]),
         // Who may put events on the calendar: the policy and the signed view it reads.
-        .target(name: "Trust", dependencies: ["MIME", "DKIM", "CLibIDN2"]),
+        .target(name: "Trust", dependencies: ["ReservoirBase", "MIME", "DKIM", "CLibIDN2"]),
         .target(name: "Pipeline",
                 dependencies: ["Mailbox", "MIME", "DNS", "DKIM", "Markup", "JSON", "Reservations", "EventStore", "Trust"]),
         // What the programs share without the argument parser: the pipeline built from plain

@@ -1,4 +1,5 @@
 import CLibIDN2
+import ReservoirBase
 import Glibc
 
 /// Domain names in one form for comparison: every label an A-label (`xn--…`) or an ASCII
@@ -20,7 +21,7 @@ enum IDNA {
     /// decode, a label too long) or it is over ``maxInputBytes``.
     static func asciiDomain(_ domain: String) -> String? {
         let bytes = Array(domain.utf8)
-        if !needsConversion(bytes) { return String(decoding: bytes.map(lowercasedASCII), as: UTF8.self) }
+        if !needsConversion(bytes) { return String(decoding: bytes.map(ASCII.lowercased), as: UTF8.self) }
         // A NUL would end the C string early: libidn2 would check only what precedes it.
         guard bytes.count <= maxInputBytes, !bytes.contains(0) else { return nil }
         var output: UnsafeMutablePointer<CChar>?
@@ -49,10 +50,6 @@ enum IDNA {
 
     /// `xn--`, the ACE prefix of A-labels (RFC 5890 §2.3.2.1), in any case.
     static func isACELabelPrefix(_ prefix: ArraySlice<UInt8>) -> Bool {
-        prefix.map(lowercasedASCII).elementsEqual("xn--".utf8)
-    }
-
-    static func lowercasedASCII(_ byte: UInt8) -> UInt8 {
-        byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte
+        prefix.map(ASCII.lowercased).elementsEqual("xn--".utf8)
     }
 }

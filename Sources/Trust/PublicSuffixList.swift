@@ -1,4 +1,5 @@
 import Glibc
+import ReservoirBase
 
 /// The Public Suffix List (publicsuffix.org), read from Debian's `publicsuffix` package, to find
 /// a domain's organizational domain for relaxed alignment (RFC 7489 §3.2).
@@ -37,17 +38,9 @@ public final class PublicSuffixList: @unchecked Sendable {
         return PublicSuffixList { read(path) }
     }
 
+    /// The list's bytes, at most ``maxFileSize``; none when it cannot be read.
     static func read(_ path: String) -> [UInt8] {
-        guard let file = fopen(path, "r") else { return [] }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        while bytes.count <= maxFileSize {
-            let n = fread(&buffer, 1, buffer.count, file)
-            if n <= 0 { break }
-            bytes.append(contentsOf: buffer[0..<n])
-        }
-        return bytes
+        (try? FileBytes.read(path, limit: maxFileSize)) ?? []
     }
 
     /// Indexes the list, working on bytes. Rules are kept as A-labels: the list writes its
