@@ -89,11 +89,12 @@ public final class ReservationPipeline {
         var wholeMessage = true
         if case .file = body { wholeMessage = false }
         let from = message.from   // parsed once: the report keeps it too
-        let trust = policy.decide(message, from: from, signatures: signatures, wholeMessage: wholeMessage)
+        let outcome = policy.decide(message, from: from, signatures: signatures, wholeMessage: wholeMessage)
+        let trust = outcome.decision
 
         // Trusted markup is read the way the vouching signature reads the message; everything
         // else (untrusted, or --allow-unverified) from the message as it is, for display.
-        let extraction = readReservations(trust.signedView?.message ?? message)
+        let extraction = readReservations(outcome.signedView?.message ?? message)
         diagnostics += extraction.diagnostics
         let items = extraction.reservations.map {
             ReportedReservation(reservation: $0, event: CalendarEvent($0), change: nil)
@@ -103,7 +104,7 @@ public final class ReservationPipeline {
             diagnostics.append(ReportDiagnostic(.untrusted(trust.refusal?.code ?? .noSignature), message: trust.reason))
         }
         var subjectSigned: Bool?
-        if let view = trust.signedView {
+        if let view = outcome.signedView {
             subjectSigned = !view.hasUnsignedSubject
             if view.hasUnsignedSubject {
                 diagnostics.append(ReportDiagnostic(.unsignedSubject,
@@ -113,7 +114,7 @@ public final class ReservationPipeline {
         return MessageReport(
             origin: origin, size: size, subject: message.subject, subjectSigned: subjectSigned, from: from,
             messageID: message.messageID, date: message.date?.epochSeconds,
-            orderingDate: trust.signedView.map(\.signedDate) ?? message.date?.epochSeconds, signatures: signatures, trust: trust,
+            orderingDate: outcome.signedView.map(\.signedDate) ?? message.date?.epochSeconds, signatures: signatures, trust: trust,
             items: items, diagnostics: diagnostics)
     }
 

@@ -14,23 +14,33 @@ public struct TrustDecision: Sendable {
     public var overrides: [TrustOverride]
     /// Whether the message was bound to its recipient (`--me`).
     public var recipient: RecipientCheck
-    /// The message as the vouching signature reads it; trusted markup is read from here. Nil
-    /// when nothing vouched (untrusted, or trusted only by `--allow-unverified`).
-    public var signedView: SignedView?
 
     public init(trusted: Bool, vouchingDomain: String?, fromDomain: String?, refusals: [TrustRefusal],
-                overrides: [TrustOverride], recipient: RecipientCheck = .notChecked, signedView: SignedView? = nil) {
+                overrides: [TrustOverride], recipient: RecipientCheck = .notChecked) {
         self.trusted = trusted
         self.vouchingDomain = vouchingDomain
         self.fromDomain = fromDomain
         self.refusals = refusals
         self.overrides = overrides
         self.recipient = recipient
-        self.signedView = signedView
     }
 
     /// The first refusal, the one a one-line summary names.
     public var refusal: TrustRefusal? { refusals.first }
+}
+
+/// The decision on a message and the view trusted markup is read from. The view holds the
+/// message: keep the decision, which is small, and let the view go once the markup is read.
+public struct TrustOutcome: Sendable {
+    public var decision: TrustDecision
+    /// The message as the vouching signature reads it. Nil when nothing vouched (untrusted, or
+    /// trusted only by `--allow-unverified`).
+    public var signedView: SignedView?
+
+    public init(decision: TrustDecision, signedView: SignedView? = nil) {
+        self.decision = decision
+        self.signedView = signedView
+    }
 }
 
 /// A testing switch that relaxes the policy.

@@ -92,7 +92,7 @@ public struct TrustPolicy: Sendable {
     /// from a copy without its attachments.
     /// `from` is `message.from`, when the caller has it already.
     public func decide(_ message: Message, from: [MailboxAddress]? = nil, signatures: [DKIMVerification],
-                       wholeMessage: Bool = true) -> TrustDecision {
+                       wholeMessage: Bool = true) -> TrustOutcome {
         let from = from ?? message.from
         var fromDomains = from.map(\.domain)
         let fromFields = message.header.count("from")
@@ -114,11 +114,11 @@ public struct TrustPolicy: Sendable {
     /// The verdict from the signatures and From domains alone, without the message's structure
     /// (each passing signature is taken as reading the message as it is).
     public func decide(signatures: [DKIMVerification], fromDomains: [String]) -> TrustDecision {
-        decide(signatures: signatures, fromDomains: fromDomains, recipients: { [] }) { _ in .signatureAlone }
+        decide(signatures: signatures, fromDomains: fromDomains, recipients: { [] }) { _ in .signatureAlone }.decision
     }
 
     private func decide(signatures: [DKIMVerification], fromDomains: [String], recipients: () -> [MailboxAddress],
-                        view: (DKIMVerification) -> ViewCheck) -> TrustDecision {
+                        view: (DKIMVerification) -> ViewCheck) -> TrustOutcome {
         var overrides: [TrustOverride] = []
         if allowAnyDomain { overrides.append(.allowAnyDomain) }
         if allowUnverified { overrides.append(.allowUnverified) }
@@ -127,7 +127,7 @@ public struct TrustPolicy: Sendable {
         // ambiguous about who sent it; nothing vouches for it.
         guard fromDomains.count == 1, let fromDomain = fromDomains.first, !fromDomain.isEmpty else {
             let refusal: TrustRefusal = fromDomains.count > 1 ? .multipleFrom(count: fromDomains.count) : .noFrom
-            return TrustDecision(trusted: false, vouchingDomain: nil, fromDomain: fromDomains.first, refusals: [refusal], overrides: overrides)
+            return TrustOutcome(decision: TrustDecision(trusted: false, vouchingDomain: nil, fromDomain: fromDomains.first, refusals: [refusal], overrides: overrides))
         }
 
         var refusals: [TrustRefusal] = []
@@ -160,19 +160,19 @@ public struct TrustPolicy: Sendable {
             break
         }
         if vouchingDomain == nil, !allowUnverified {
-            return TrustDecision(trusted: false, vouchingDomain: nil, fromDomain: fromDomain, refusals: refusals, overrides: overrides)
+            return TrustOutcome(decision: TrustDecision(trusted: false, vouchingDomain: nil, fromDomain: fromDomain, refusals: refusals, overrides: overrides))
         }
         if !allowAnyDomain, !isAllowed(domain: fromDomain) {
-            return TrustDecision(trusted: false, vouchingDomain: vouchingDomain, fromDomain: fromDomain,
-                                 refusals: [.domainNotAllowed(fromDomain)] + (vouchingDomain == nil ? refusals : []), overrides: overrides)
+            return TrustOutcome(decision: TrustDecision(trusted: false, vouchingDomain: vouchingDomain, fromDomain: fromDomain,
+                                 refusals: [.domainNotAllowed(fromDomain)] + (vouchingDomain == nil ? refusals : []), overrides: overrides))
         }
         if let vouchingDomain {
-            return TrustDecision(trusted: true, vouchingDomain: vouchingDomain, fromDomain: fromDomain, refusals: [],
-                                 overrides: overrides, recipient: recipientCheck(vouching?.recipients ?? []), signedView: vouching)
+            return TrustOutcome(decision: TrustDecision(trusted: true, vouchingDomain: vouchingDomain, fromDomain: fromDomain, refusals: [],
+                                 overrides: overrides, recipient: recipientCheck(vouching?.recipients ?? [])), signedView: vouching)
         }
         // --allow-unverified: trusted without a signature, the ordinary view read, loudly.
-        return TrustDecision(trusted: true, vouchingDomain: nil, fromDomain: fromDomain, refusals: refusals,
-                             overrides: overrides, recipient: recipientCheck(recipients()))
+        return TrustOutcome(decision: TrustDecision(trusted: true, vouchingDomain: nil, fromDomain: fromDomain, refusals: refusals,
+                             overrides: overrides, recipient: recipientCheck(recipients())))
     }
 
     /// What a signature's view of the message allows.

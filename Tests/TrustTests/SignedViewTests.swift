@@ -133,7 +133,7 @@ struct RecipientBindingTests {
     static func decide(_ me: [String], to: String, signed: [String] = SignedViewTests.allSigned) -> TrustDecision {
         let policy = TrustPolicy(allowedDomains: ["epicsteak.example"], recipients: me)
         let message = SignedViewTests.message(["From: a@epicsteak.example", "To: \(to)"], "x\r\n")
-        return policy.decide(message, signatures: [SignedViewTests.pass(signed)])
+        return policy.decide(message, signatures: [SignedViewTests.pass(signed)]).decision
     }
 
     @Test("an address or a whole domain, in any case, names the user",
