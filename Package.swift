@@ -28,18 +28,22 @@ let package = Package(
         .library(name: "Trust", targets: ["Trust"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
     ],
     targets: [
         // C libraries of the field, each wrapped by a module map and a shim only.
-        .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "libcrypto",
-                       providers: [.apt(["libssl-dev"])]),
-        .systemLibrary(name: "CLibXML2", path: "Sources/CLibXML2", pkgConfig: "libxml-2.0",
-                       providers: [.apt(["libxml2-dev"])]),
-        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
-                       providers: [.apt(["libsqlite3-dev"])]),
-        .systemLibrary(name: "CLibIDN2", path: "Sources/CLibIDN2", pkgConfig: "libidn2",
-                       providers: [.apt(["libidn2-dev"])]),
+        .systemLibrary(
+            name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(
+            name: "CLibXML2", path: "Sources/CLibXML2", pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]),
+        .systemLibrary(
+            name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(
+            name: "CLibIDN2", path: "Sources/CLibIDN2", pkgConfig: "libidn2",
+            providers: [.apt(["libidn2-dev"])]),
         .systemLibrary(name: "CResolv", path: "Sources/CResolv"),
         .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
         // libpq's declarations only; CLibPQLoader defines the functions and loads libpq.so.5 on
@@ -66,20 +70,29 @@ let package = Package(
         .target(name: "ICalendar", dependencies: ["ReservoirBase", "EventStore"]),
         // Who may put events on the calendar: the policy and the signed view it reads.
         .target(name: "Trust", dependencies: ["ReservoirBase", "MIME", "DKIM", "CLibIDN2"]),
-        .target(name: "Pipeline",
-                dependencies: ["Mailbox", "MIME", "DNS", "DKIM", "Markup", "JSON", "Reservations", "EventStore", "Trust"]),
+        .target(
+            name: "Pipeline",
+            dependencies: ["Mailbox", "MIME", "DNS", "DKIM", "Markup", "JSON", "Reservations", "EventStore", "Trust"]),
         // What the programs share without the argument parser: the pipeline built from plain
         // settings, output and exit codes, the filter hook.
         // What the programs show: banners, JSON, the filter's fields (RFC 8601 parse and format).
-        .target(name: "Output", dependencies: ["ReservoirBase", "Pipeline", "Mailbox", "Trust", "MIME", "DKIM", "JSON", "Markup", "Reservations", "EventStore"]),
-        .target(name: "CommandCore", dependencies: ["ReservoirBase", "Pipeline", "Output", "Mailbox", "MIME", "DNS", "EventStore", "Trust", "EventStorePostgres"]),
-        .executableTarget(name: "reservoir",
-                          dependencies: ["CommandCore", "Pipeline", "Output", "Mailbox", "MIME", "DKIM", "EventStore", "ICalendar", "CMalloc",
-                                         .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        .target(
+            name: "Output",
+            dependencies: ["ReservoirBase", "Pipeline", "Mailbox", "Trust", "MIME", "DKIM", "JSON", "Markup", "Reservations", "EventStore"]),
+        .target(
+            name: "CommandCore",
+            dependencies: ["ReservoirBase", "Pipeline", "Output", "Mailbox", "MIME", "DNS", "EventStore", "Trust", "EventStorePostgres"]),
+        .executableTarget(
+            name: "reservoir",
+            dependencies: [
+                "CommandCore", "Pipeline", "Output", "Mailbox", "MIME", "DKIM", "EventStore", "ICalendar", "CMalloc",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
         // The filter hook alone, for MTAs that start a process per message: without the
         // argument parser and Foundation it loads in less time (docs/PERFORMANCE.md).
-        .executableTarget(name: "reservoir-filter", dependencies: ["CommandCore"],
-                          swiftSettings: [.unsafeFlags(["-Xfrontend", "-disable-dynamic-actor-isolation"])]),
+        .executableTarget(
+            name: "reservoir-filter", dependencies: ["CommandCore"],
+            swiftSettings: [.unsafeFlags(["-Xfrontend", "-disable-dynamic-actor-isolation"])]),
         // Stage benchmarks for docs/PERFORMANCE.md (scripts/bench).
         .executableTarget(name: "reservoir-bench", dependencies: ["Mailbox", "MIME", "DNS", "DKIM"]),
 
@@ -98,12 +111,21 @@ let package = Package(
         .testTarget(name: "EventStorePostgresTests", dependencies: ["ReservoirBase", "EventStorePostgres", "EventStore", "PostgresTestSupport"]),
         .testTarget(name: "ICalendarTests", dependencies: ["ReservoirBase", "ICalendar", "EventStore"]),
         .testTarget(name: "TrustTests", dependencies: ["Trust", "MIME", "DKIM"]),
-        .target(name: "PipelineTestSupport", dependencies: ["Pipeline", "Trust", "Mailbox", "MIME", "DNS", "EventStore"],
-                path: "Tests/PipelineTestSupport"),
-        .testTarget(name: "OutputTests", dependencies: ["Output", "Pipeline", "PipelineTestSupport", "Trust", "Mailbox", "MIME", "DKIM", "JSON",
-                                                        "Markup", "Reservations", "EventStore"]),
-        .testTarget(name: "PipelineTests", dependencies: ["PipelineTestSupport", "Pipeline", "Trust", "Mailbox", "MIME", "DNS", "DKIM", "Markup", "Reservations", "EventStore", "JSON"],
-                    exclude: ["Attacks"]),
+        .target(
+            name: "PipelineTestSupport", dependencies: ["Pipeline", "Trust", "Mailbox", "MIME", "DNS", "EventStore"],
+            path: "Tests/PipelineTestSupport"),
+        .testTarget(
+            name: "OutputTests",
+            dependencies: [
+                "Output", "Pipeline", "PipelineTestSupport", "Trust", "Mailbox", "MIME", "DKIM", "JSON",
+                "Markup", "Reservations", "EventStore",
+            ]),
+        .testTarget(
+            name: "PipelineTests",
+            dependencies: [
+                "PipelineTestSupport", "Pipeline", "Trust", "Mailbox", "MIME", "DNS", "DKIM", "Markup", "Reservations", "EventStore", "JSON",
+            ],
+            exclude: ["Attacks"]),
         .testTarget(name: "CommandCoreTests", dependencies: ["CommandCore", "Pipeline", "Trust"]),
         .testTarget(name: "ArchitectureTests"),
         .testTarget(name: "ReservoirCLITests", dependencies: ["reservoir", "reservoir-filter", "PostgresTestSupport"], exclude: ["Extraction"]),

@@ -1,8 +1,8 @@
-import Glibc
 package import DNS
-package import Mailbox
 package import EventStore
 import EventStorePostgres
+import Glibc
+package import Mailbox
 package import Pipeline
 import ReservoirBase
 import Trust
@@ -23,9 +23,10 @@ package struct CommandRunner {
             }
             allowed += TrustPolicy.allowedDomains(fromFileText: text)
         }
-        let trust = TrustPolicy(allowedDomains: allowed, allowAnyDomain: policy?.allowAnyDomain ?? false,
-                                allowUnverified: policy?.allowUnverified ?? false, publicSuffixes: PublicSuffixList.load(),
-                                recipients: try Self.recipients(policy?.me ?? []))
+        let trust = TrustPolicy(
+            allowedDomains: allowed, allowAnyDomain: policy?.allowAnyDomain ?? false,
+            allowUnverified: policy?.allowUnverified ?? false, publicSuffixes: PublicSuffixList.load(),
+            recipients: try Self.recipients(policy?.me ?? []))
         let eventStore = try store.location.map { try Self.openStore(at: $0) }
         pipeline = ReservationPipeline(resolver: resolver, policy: trust, store: eventStore, now: now, includePast: includePast)
         self.keys = keys
@@ -64,8 +65,9 @@ package struct CommandRunner {
     /// Pipelines without a store, each with a resolver of its own, for the threads of a scan.
     package func analyzers(_ count: Int) throws -> [ReservationPipeline] {
         try (0..<count).map { _ in
-            ReservationPipeline(resolver: try Self.resolver(keys), policy: pipeline.policy, store: nil,
-                                now: pipeline.now, includePast: pipeline.includePast)
+            ReservationPipeline(
+                resolver: try Self.resolver(keys), policy: pipeline.policy, store: nil,
+                now: pipeline.now, includePast: pipeline.includePast)
         }
     }
 

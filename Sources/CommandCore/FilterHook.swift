@@ -1,7 +1,7 @@
-import Output
 import Glibc
-import Mailbox
 import MIME
+import Mailbox
+import Output
 import Pipeline
 
 /// What the time-budget signal handler writes: prepared before the analysis starts, in
@@ -30,8 +30,10 @@ package struct FilterHook {
     package var timeout = Self.defaultTimeout
     package var noStore = false
 
-    package init(keys: KeySettings, policy: PolicySettings, store: String? = nil, now: String? = nil,
-                 authservID: String? = nil, timeout: Int = Self.defaultTimeout, noStore: Bool = false) {
+    package init(
+        keys: KeySettings, policy: PolicySettings, store: String? = nil, now: String? = nil,
+        authservID: String? = nil, timeout: Int = Self.defaultTimeout, noStore: Bool = false
+    ) {
         self.keys = keys
         self.policy = policy
         self.store = store
@@ -68,14 +70,18 @@ package struct FilterHook {
             switch option {
             case .keys: hook.keys.keysFile = value
             case .dnsServer: hook.keys.dnsServer = value
-            case .dnsTimeout: guard let n = Int(value) else { return nil }; hook.keys.dnsTimeout = n
+            case .dnsTimeout:
+                guard let n = Int(value) else { return nil }
+                hook.keys.dnsTimeout = n
             case .allowDomain: hook.policy.allowDomain.append(value)
             case .allowedDomains: hook.policy.allowedDomainsFile = value
             case .me: hook.policy.me.append(value)
             case .store: hook.store = value
             case .now: hook.now = value
             case .authservID: hook.authservID = value
-            case .timeout: guard let n = Int(value) else { return nil }; hook.timeout = n
+            case .timeout:
+                guard let n = Int(value) else { return nil }
+                hook.timeout = n
             case .allowAnyDomain, .allowUnverified, .noStore: return nil
             }
         }
@@ -111,10 +117,12 @@ package struct FilterHook {
         // writes it from there, and the output is written as pieces of it plus our fields, so
         // the hook holds one copy of the message, not three.
         let written = original.withUnsafeBufferPointer { buffer in
-            armTimeout(FilterHeaders.plan(length: buffer.count, forged: forged, added: Self.timeoutFields(id, lineEnding)),
-                       from: .memory(buffer))
-            let output = planOutput(RawMessage(bytes: original, origin: MessageOrigin(path: nil)), length: original.count,
-                                    forged: forged, lineEnding: lineEnding)
+            armTimeout(
+                FilterHeaders.plan(length: buffer.count, forged: forged, added: Self.timeoutFields(id, lineEnding)),
+                from: .memory(buffer))
+            let output = planOutput(
+                RawMessage(bytes: original, origin: MessageOrigin(path: nil)), length: original.count,
+                forged: forged, lineEnding: lineEnding)
             alarm(0)
             return Self.writeOutput(output, from: .memory(buffer))
         }
@@ -126,8 +134,9 @@ package struct FilterHook {
 
     /// What goes out when the time budget runs out: our Authentication-Results saying so.
     static func timeoutFields(_ authservID: String, _ lineEnding: String) -> [UInt8] {
-        Array(AuthenticationResults(authservID: authservID, signatures: [], messageResult: .timeBudgetExceeded)
-            .field(lineEnding: lineEnding).utf8)
+        Array(
+            AuthenticationResults(authservID: authservID, signatures: [], messageResult: .timeBudgetExceeded)
+                .field(lineEnding: lineEnding).utf8)
     }
 
     /// Analyses the message, records its trusted reservations, and plans the output: the
@@ -183,8 +192,9 @@ package struct FilterHook {
     /// streamed through unanalysed, the forged fields still left out.
     private func runSpooled(first: [UInt8]) throws(ExitStatus) {
         guard var spool = FilterSpool(holding: first) else {
-            try passThrough("cannot write a spool file in \(TemporaryFile.directory) (\(String(cString: strerror(errno))))",
-                            spooled: nil, first: first)
+            try passThrough(
+                "cannot write a spool file in \(TemporaryFile.directory) (\(String(cString: strerror(errno))))",
+                spooled: nil, first: first)
             return
         }
         defer { close(spool.fd) }
@@ -220,7 +230,8 @@ package struct FilterHook {
         Output.error("filter: \(why): message passed through without analysis")
         var stream = ForgedFieldStream(authservID: resolvedAuthservID)
         let emit: (UnsafeBufferPointer<UInt8>) -> Bool = { Output.bytes($0) }
-        var copied = spooled.map { spool in spool.forEachPiece(from: 0) { stream.push($0, emit: emit) } }
+        var copied =
+            spooled.map { spool in spool.forEachPiece(from: 0) { stream.push($0, emit: emit) } }
             ?? first.withUnsafeBufferPointer { stream.push($0, emit: emit) }
         copied = copied && pending.withUnsafeBufferPointer { stream.push($0, emit: emit) }
         copied = copied && Self.copyRest { stream.push($0, emit: emit) } && stream.finish(emit: emit)
@@ -293,8 +304,9 @@ package struct FilterHook {
         }
         switch original {
         case .memory(let buffer):
-            timeoutOutput = PreparedOutput(pieces: pieces, added: added, memory: buffer.baseAddress, spool: -1,
-                                           buffer: UnsafeMutableBufferPointer(start: nil, count: 0))
+            timeoutOutput = PreparedOutput(
+                pieces: pieces, added: added, memory: buffer.baseAddress, spool: -1,
+                buffer: UnsafeMutableBufferPointer(start: nil, count: 0))
         case .spool(let spool):
             timeoutOutput = PreparedOutput(pieces: pieces, added: added, memory: nil, spool: spool.fd, buffer: .allocate(capacity: 1 << 16))
         }

@@ -1,8 +1,8 @@
-import Output
 import Glibc
 import MIME
-import Pipeline
 import Mailbox
+import Output
+import Pipeline
 
 /// Where the filter keeps a message too large to hold (over ``Limits/wholeMessageBytes``): an
 /// unlinked temporary file in `$TMPDIR` (or /tmp), so the analysis reads it in pieces and the

@@ -25,8 +25,10 @@ package struct PolicySettings {
     package var allowAnyDomain = false
     package var allowUnverified = false
 
-    package init(allowDomain: [String] = [], allowedDomainsFile: String? = nil, me: [String] = [],
-                 allowAnyDomain: Bool = false, allowUnverified: Bool = false) {
+    package init(
+        allowDomain: [String] = [], allowedDomainsFile: String? = nil, me: [String] = [],
+        allowAnyDomain: Bool = false, allowUnverified: Bool = false
+    ) {
         self.allowDomain = allowDomain
         self.allowedDomainsFile = allowedDomainsFile
         self.me = me

@@ -96,10 +96,12 @@ public struct DKIMVerification: Sendable {
     /// The `t=` tag (Unix seconds), once the signature was read: when the signer signed.
     public var timestamp: Int64?
 
-    public init(result: DKIMResult, code: Code? = nil, reason: String, domain: String = "", selector: String = "", algorithm: String = "",
-                identity: String? = nil, testing: Bool = false, bodyLength: Int? = nil, coversWholeBody: Bool = true,
-                signedHeaders: [String] = [], keyBits: Int? = nil, canonicalization: DKIMCanonicalization? = nil,
-                timestamp: Int64? = nil) {
+    public init(
+        result: DKIMResult, code: Code? = nil, reason: String, domain: String = "", selector: String = "", algorithm: String = "",
+        identity: String? = nil, testing: Bool = false, bodyLength: Int? = nil, coversWholeBody: Bool = true,
+        signedHeaders: [String] = [], keyBits: Int? = nil, canonicalization: DKIMCanonicalization? = nil,
+        timestamp: Int64? = nil
+    ) {
         self.result = result
         self.code = code
         self.reason = reason

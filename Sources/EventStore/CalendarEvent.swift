@@ -68,9 +68,11 @@ public struct CalendarEvent: Sendable, Equatable {
     /// The reservation as schema.org JSON-LD, for `events --json`.
     public var reservationJSON: String
 
-    public init(key: EventKey, category: EventCategory, title: String, start: EventTime?, end: EventTime?,
-                location: String?, notes: String, url: String?, status: EventStatus,
-                checkinOpens: Int64? = nil, checkinCloses: Int64? = nil, reservationJSON: String) {
+    public init(
+        key: EventKey, category: EventCategory, title: String, start: EventTime?, end: EventTime?,
+        location: String?, notes: String, url: String?, status: EventStatus,
+        checkinOpens: Int64? = nil, checkinCloses: Int64? = nil, reservationJSON: String
+    ) {
         self.key = key
         self.category = category
         self.title = title
@@ -92,7 +94,8 @@ public struct MessageProvenance: Sendable, Equatable {
     public var path: String?
     /// The DKIM `d=` domain that vouched for the message; nil when trusted without DKIM.
     public var signingDomain: String?
-    /// The message's `Date:` as Unix seconds; orders versions of one reservation.
+    /// When the message was sent by signed evidence (the signed `Date:`, else the signature's
+    /// `t=`), as Unix seconds; orders versions of one reservation. Nil when nothing signed says.
     public var messageDate: Int64?
     /// When this process handled it (Unix seconds); breaks ties between equal dates.
     public var arrival: Int64
@@ -148,7 +151,7 @@ public enum EventChange: Sendable, Equatable {
     public var stored: StoredEvent {
         switch self {
         case .created(let e), .updated(let e, _), .cancelled(let e, _), .unchanged(let e),
-             .olderThanStored(let e), .refusedOtherDomain(let e, _):
+            .olderThanStored(let e), .refusedOtherDomain(let e, _):
             return e
         }
     }
@@ -181,8 +184,10 @@ public struct HistoryEntry: Sendable, Equatable {
     public var appliedAt: Int64
     public var summary: String
 
-    public init(key: EventKey, sequence: Int, change: EventChangeKind, messageID: String?, path: String?,
-                signingDomain: String?, messageDate: Int64?, appliedAt: Int64, summary: String) {
+    public init(
+        key: EventKey, sequence: Int, change: EventChangeKind, messageID: String?, path: String?,
+        signingDomain: String?, messageDate: Int64?, appliedAt: Int64, summary: String
+    ) {
         self.key = key
         self.sequence = sequence
         self.change = change

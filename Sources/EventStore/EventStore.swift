@@ -2,7 +2,7 @@
 ///
 /// - one event per ``EventKey``; a later message with the same key updates it, a
 ///   cancellation marks it cancelled (kept), the same message again changes nothing;
-/// - a message older (by `Date:`, then arrival) than the one that last changed an event does
+/// - a message older (by its signed send time, then arrival) than the one that last changed an event does
 ///   not overwrite it;
 /// - only the signing domain that created an event may change it;
 /// - every change is recorded in the history with the message that caused it;

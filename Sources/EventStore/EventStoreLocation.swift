@@ -46,7 +46,7 @@ public enum EventStoreLocation {
         }
         do {
             return try SQLiteEventStore(path: path)
-        } catch where readOnlyFallback && error.kind == .readOnly {
+        } catch  where readOnlyFallback && error.kind == .readOnly {
             // The first error says more than a failed fallback would.
             guard let store = try? SQLiteEventStore(readingAt: path) else { throw error }
             return store

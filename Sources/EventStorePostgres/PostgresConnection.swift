@@ -37,8 +37,8 @@ final class PostgresConnection {
         let keywords = parameters.map { strdup($0.0) }
         let values = parameters.map { strdup($0.1) }
         defer {
-            keywords.forEach { free($0) }
-            values.forEach { free($0) }
+            for pointer in keywords { free(pointer) }
+            for pointer in values { free(pointer) }
         }
         let keywordArray: [UnsafePointer<CChar>?] = keywords.map { UnsafePointer($0) } + [nil]
         let valueArray: [UnsafePointer<CChar>?] = values.map { UnsafePointer($0) } + [nil]
@@ -96,11 +96,13 @@ final class PostgresConnection {
     /// message, so the server's English messages are matched. A wrong password, an unknown
     /// database or role fail at once.
     static func isTransient(connectFailure message: String) -> Bool {
-        let transient = ["too many clients", "remaining connection slots are reserved",
-                         "the database system is starting up", "the database system is shutting down",
-                         "the database system is in recovery mode", "the database system is not yet accepting connections",
-                         "connection refused", "no such file or directory",
-                         "server closed the connection unexpectedly", "terminating connection due to administrator command"]
+        let transient = [
+            "too many clients", "remaining connection slots are reserved",
+            "the database system is starting up", "the database system is shutting down",
+            "the database system is in recovery mode", "the database system is not yet accepting connections",
+            "connection refused", "no such file or directory",
+            "server closed the connection unexpectedly", "terminating connection due to administrator command",
+        ]
         let lowered = message.lowercased()
         return transient.contains { CharacterSearch.contains(lowered, $0) }
     }
@@ -130,7 +132,7 @@ final class PostgresConnection {
             // NUL is always a character of its own (UAX #29 GB4, GB5): a byte test finds it.
             value.map { strdup($0.utf8.contains(0) ? $0.replacingNUL() : $0) }
         }
-        defer { copies.forEach { free($0) } }
+        defer { for pointer in copies { free(pointer) } }
         let values: [UnsafePointer<CChar>?] = copies.map { $0.map { UnsafePointer($0) } }
         let raw = values.withUnsafeBufferPointer { buffer in
             PQexecParams(handle, sql, Int32(parameters.count), nil, buffer.baseAddress, nil, nil, 0)
@@ -142,8 +144,9 @@ final class PostgresConnection {
         let result = PostgresResult(raw)
         guard result.succeeded else {
             let state = result.sqlState
-            throw PostgresFailure(sqlState: state, message: result.errorMessage,
-                                  connectionLost: isBroken || Self.meansConnectionLost(state))
+            throw PostgresFailure(
+                sqlState: state, message: result.errorMessage,
+                connectionLost: isBroken || Self.meansConnectionLost(state))
         }
         return result
     }

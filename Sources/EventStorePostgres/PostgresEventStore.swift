@@ -48,8 +48,9 @@ public final class PostgresEventStore: EventStore {
         if try query("SELECT to_regclass('schema_version') IS NOT NULL", []).text(0, 0) == "t" {
             let version = try query("SELECT max(version) FROM schema_version", []).integer(0, 0) ?? 0
             if version > Self.schemaVersion {
-                throw EventStoreError(.schemaTooNew,
-                                      "\(location) was written by a newer reservoir (schema \(version)); upgrade reservoir")
+                throw EventStoreError(
+                    .schemaTooNew,
+                    "\(location) was written by a newer reservoir (schema \(version)); upgrade reservoir")
             }
             if version == Self.schemaVersion { return }
         }
@@ -60,13 +61,15 @@ public final class PostgresEventStore: EventStore {
             try connection.execute(PostgresSchema.versionTable)
             let version = try connection.execute("SELECT max(version) FROM schema_version").integer(0, 0) ?? 0
             if version > Self.schemaVersion {
-                throw PostgresFailure(sqlState: nil, message: "schema \(version) is newer than \(Self.schemaVersion)",
-                                      connectionLost: false, newerSchemaVersion: version)
+                throw PostgresFailure(
+                    sqlState: nil, message: "schema \(version) is newer than \(Self.schemaVersion)",
+                    connectionLost: false, newerSchemaVersion: version)
             }
             for (index, migration) in PostgresSchema.migrations.enumerated() where Int64(index + 1) > version {
                 for statement in migration { try connection.execute(statement) }
-                try connection.execute("INSERT INTO schema_version (version, applied_at) VALUES ($1, now())",
-                                       [String(index + 1)])
+                try connection.execute(
+                    "INSERT INTO schema_version (version, applied_at) VALUES ($1, now())",
+                    [String(index + 1)])
             }
         }
     }
@@ -81,10 +84,13 @@ public final class PostgresEventStore: EventStore {
                 let step = EventRevision.step(stored: nil, alreadyApplied: false, new: event, from: message)
                 // A concurrent first writer may insert the same key between our SELECT and
                 // INSERT: DO NOTHING waits for it to commit, then the row is locked below.
-                if let row = step.write, try connection.execute(
-                    "INSERT INTO events (\(EventRow.layout.names)) VALUES (\(Self.placeholders(EventRow.layout))) "
-                    + "ON CONFLICT (container, item) DO NOTHING RETURNING 1",
-                    row.values.map(\.parameter)).rowCount == 1 {
+                if let row = step.write,
+                    try connection.execute(
+                        "INSERT INTO events (\(EventRow.layout.names)) VALUES (\(Self.placeholders(EventRow.layout))) "
+                            + "ON CONFLICT (container, item) DO NOTHING RETURNING 1",
+                        row.values.map(\.parameter)
+                    ).rowCount == 1
+                {
                     if let entry = step.record { try record(entry) }
                     return step.change
                 }
@@ -96,9 +102,11 @@ public final class PostgresEventStore: EventStore {
             }
             var alreadyApplied = false
             if let messageID = message.messageID {
-                alreadyApplied = try connection.execute(
-                    "SELECT 1 FROM history WHERE container = $1 AND item = $2 AND message_id = $3 LIMIT 1",
-                    [key.container, key.item, messageID]).rowCount > 0
+                alreadyApplied =
+                    try connection.execute(
+                        "SELECT 1 FROM history WHERE container = $1 AND item = $2 AND message_id = $3 LIMIT 1",
+                        [key.container, key.item, messageID]
+                    ).rowCount > 0
             }
             let step = EventRevision.step(stored: stored, alreadyApplied: alreadyApplied, new: event, from: message)
             if let row = step.write { try connection.execute(Self.update, row.values.map(\.parameter)) }
@@ -114,8 +122,9 @@ public final class PostgresEventStore: EventStore {
     }
 
     public func event(_ key: EventKey) throws(EventStoreError) -> StoredEvent? {
-        let result = try query("SELECT \(EventRow.layout.names) FROM events WHERE container = $1 AND item = $2",
-                               [key.container, key.item])
+        let result = try query(
+            "SELECT \(EventRow.layout.names) FROM events WHERE container = $1 AND item = $2",
+            [key.container, key.item])
         return result.rowCount > 0 ? try EventRow(values: result.values(0, EventRow.layout)).stored : nil
     }
 
@@ -150,8 +159,9 @@ public final class PostgresEventStore: EventStore {
     }
 
     private func record(_ entry: HistoryEntry) throws(PostgresFailure) {
-        try connection.execute("INSERT INTO history (\(HistoryEntry.layout.names)) VALUES (\(Self.placeholders(HistoryEntry.layout)))",
-                               entry.values.map(\.parameter))
+        try connection.execute(
+            "INSERT INTO history (\(HistoryEntry.layout.names)) VALUES (\(Self.placeholders(HistoryEntry.layout)))",
+            entry.values.map(\.parameter))
     }
 
     // MARK: Transactions and errors
@@ -206,8 +216,9 @@ public final class PostgresEventStore: EventStore {
     private func storeError(_ failure: PostgresFailure, attempts: Int) -> EventStoreError {
         if let error = failure.storeError { return error }
         if let version = failure.newerSchemaVersion {
-            return EventStoreError(.schemaTooNew,
-                                   "\(location) was written by a newer reservoir (schema \(version)); upgrade reservoir")
+            return EventStoreError(
+                .schemaTooNew,
+                "\(location) was written by a newer reservoir (schema \(version)); upgrade reservoir")
         }
         let state = failure.sqlState ?? ""
         let detail = "PostgreSQL at \(location): \(failure.message)" + (state.isEmpty ? "" : " (SQLSTATE \(state))")
@@ -250,7 +261,7 @@ extension PostgresEventStore: ScanStateStore {
             for file in files {
                 _ = try connection.execute(
                     "INSERT INTO scanned_files (key, size, modified) VALUES ($1, $2, $3) "
-                    + "ON CONFLICT (key) DO UPDATE SET size = excluded.size, modified = excluded.modified",
+                        + "ON CONFLICT (key) DO UPDATE SET size = excluded.size, modified = excluded.modified",
                     [file.key, String(file.size), String(file.modified)])
             }
         }

@@ -39,7 +39,8 @@ final class PostgresResult {
     /// The value in text format, nil for SQL NULL or a cell out of range.
     func text(_ row: Int, _ column: Int) -> String? {
         guard row >= 0, row < rowCount, column >= 0, column < Int(PQnfields(handle)) else { return nil }
-        let r = Int32(row), c = Int32(column)
+        let r = Int32(row)
+        let c = Int32(column)
         // "An empty string is returned if the field value is null. See PQgetisnull to
         // distinguish null values from empty-string values." (libpq §34.3.2)
         if PQgetisnull(handle, r, c) != 0 { return nil }

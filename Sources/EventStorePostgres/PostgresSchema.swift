@@ -65,7 +65,7 @@ enum PostgresSchema {
                 size bigint NOT NULL,
                 modified bigint NOT NULL
             )
-            """,
+            """
         ],
     ]
 }

@@ -79,7 +79,7 @@ public struct ICalendarWriter: Sendable {
             for byte in s.utf8 {
                 switch byte {
                 case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                     UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "_"):
+                    UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "_"):
                     out.unicodeScalars.append(UnicodeScalar(byte))
                 default:
                     let hex = String(byte, radix: 16, uppercase: true)
@@ -140,7 +140,7 @@ public struct ICalendarWriter: Sendable {
             if lineLength + length > limit {
                 out += [0x0D, 0x0A, 0x20]
                 lineLength = 0
-                limit = maxLineOctets - 1 // the leading space counts
+                limit = maxLineOctets - 1  // the leading space counts
             }
             let end = min(i + length, bytes.count)
             out += bytes[i..<end]

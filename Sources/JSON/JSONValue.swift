@@ -55,7 +55,10 @@ public indirect enum JSONValue: Sendable, Equatable {
         case .number(let n): out += JSONValue.format(n).utf8
         case .string(let s): JSONValue.writeString(s, into: &out)
         case .array(let items):
-            if items.isEmpty { out += "[]".utf8; return }
+            if items.isEmpty {
+                out += "[]".utf8
+                return
+            }
             out.append(UInt8(ascii: "["))
             for (i, item) in items.enumerated() {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
@@ -65,7 +68,10 @@ public indirect enum JSONValue: Sendable, Equatable {
             JSONValue.newline(&out, indent, level)
             out.append(UInt8(ascii: "]"))
         case .object(let object):
-            if object.members.isEmpty { out += "{}".utf8; return }
+            if object.members.isEmpty {
+                out += "{}".utf8
+                return
+            }
             out.append(UInt8(ascii: "{"))
             for (i, member) in object.members.enumerated() {
                 if i > 0 { out.append(UInt8(ascii: ",")) }

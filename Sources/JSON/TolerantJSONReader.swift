@@ -51,9 +51,13 @@ public struct TolerantJSONReader {
     /// Every top-level value of `bytes`, with diagnostics. Never throws, never traps.
     public static func read(_ bytes: [UInt8]) -> JSONReading {
         guard bytes.count <= JSONLimits.maximumBytes else {
-            return JSONReading(values: [], diagnostics: [JSONDiagnostic(
-                code: .tooLarge,
-                message: "a JSON text of \(bytes.count) bytes exceeds the limit of \(JSONLimits.maximumBytes) bytes; it is skipped")],
+            return JSONReading(
+                values: [],
+                diagnostics: [
+                    JSONDiagnostic(
+                        code: .tooLarge,
+                        message: "a JSON text of \(bytes.count) bytes exceeds the limit of \(JSONLimits.maximumBytes) bytes; it is skipped")
+                ],
                 failed: true)
         }
         var reader = TolerantJSONReader(bytes: bytes, keepsInnerQuotes: false)
@@ -67,13 +71,15 @@ public struct TolerantJSONReader {
             }
         }
         if reader.tooDeepValues > 1 {
-            reader.diagnostics.append(JSONDiagnostic(
-                code: .tooDeep, message: "\(reader.tooDeepValues - 1) more values nested too deep dropped"))
+            reader.diagnostics.append(
+                JSONDiagnostic(
+                    code: .tooDeep, message: "\(reader.tooDeepValues - 1) more values nested too deep dropped"))
         }
         if reader.repairs > JSONLimits.maximumRepairDiagnostics {
-            reader.diagnostics.append(JSONDiagnostic(
-                code: .repaired,
-                message: "\(reader.repairs - JSONLimits.maximumRepairDiagnostics) more repairs not listed"))
+            reader.diagnostics.append(
+                JSONDiagnostic(
+                    code: .repaired,
+                    message: "\(reader.repairs - JSONLimits.maximumRepairDiagnostics) more repairs not listed"))
         }
         return JSONReading(values: values, diagnostics: reader.diagnostics, failed: reader.failed)
     }
@@ -137,9 +143,10 @@ public struct TolerantJSONReader {
                 guard stack.count < JSONLimits.maximumDepth else {
                     tooDeepValues += 1
                     if tooDeepValues == 1 {
-                        diagnostics.append(JSONDiagnostic(
-                            code: .tooDeep,
-                            message: "nesting deeper than \(JSONLimits.maximumDepth) levels \(location(of: position)); the value is dropped"))
+                        diagnostics.append(
+                            JSONDiagnostic(
+                                code: .tooDeep,
+                                message: "nesting deeper than \(JSONLimits.maximumDepth) levels \(location(of: position)); the value is dropped"))
                     }
                     return .tooDeep
                 }
@@ -319,7 +326,8 @@ public struct TolerantJSONReader {
         while position < bytes.count {
             let byte = bytes[position]
             if let inner = firstInnerQuote,
-               byte == 0x0A || position - inner.offset > JSONLimits.maximumUnescapedQuoteSpan {
+                byte == 0x0A || position - inner.offset > JSONLimits.maximumUnescapedQuoteSpan
+            {
                 break
             }
             switch byte {
@@ -386,7 +394,7 @@ public struct TolerantJSONReader {
         guard index < bytes.count else { return true }
         switch bytes[index] {
         case UInt8(ascii: ","), UInt8(ascii: ":"), UInt8(ascii: "}"), UInt8(ascii: "]"), UInt8(ascii: "{"), UInt8(ascii: "["),
-             UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "/"), UInt8(ascii: ";"), 0x0A, 0x0D, 0x0C, 0xC2, 0xEF:
+            UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "/"), UInt8(ascii: ";"), 0x0A, 0x0D, 0x0C, 0xC2, 0xEF:
             return true
         default:
             return false
@@ -472,7 +480,8 @@ public struct TolerantJSONReader {
                 repair("comment removed", at: position)
                 position += 2
                 while position < bytes.count,
-                      !(bytes[position] == UInt8(ascii: "*") && position + 1 < bytes.count && bytes[position + 1] == UInt8(ascii: "/")) {
+                    !(bytes[position] == UInt8(ascii: "*") && position + 1 < bytes.count && bytes[position + 1] == UInt8(ascii: "/"))
+                {
                     position += 1
                 }
                 position = min(position + 2, bytes.count)
@@ -554,7 +563,7 @@ public struct TolerantJSONReader {
     private static func startsValue(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "{"), UInt8(ascii: "["), UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "-"),
-             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
             true
         default:
             false
@@ -568,7 +577,7 @@ public struct TolerantJSONReader {
     private static func isIdentifierByte(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-             UInt8(ascii: "_"), UInt8(ascii: "$"), UInt8(ascii: "@"):
+            UInt8(ascii: "_"), UInt8(ascii: "$"), UInt8(ascii: "@"):
             true
         default:
             false
@@ -578,7 +587,7 @@ public struct TolerantJSONReader {
     private static func isNumberByte(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "."),
-             UInt8(ascii: "e"), UInt8(ascii: "E"):
+            UInt8(ascii: "e"), UInt8(ascii: "E"):
             true
         default:
             false

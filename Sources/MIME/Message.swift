@@ -74,7 +74,8 @@ extension Message {
         guard let field = header.first("Message-ID") else { return nil }
         let value = StructuredLexer.stripComments(HeaderText.unfold(bytes[field.valueRange]))
         if let open = value.firstIndex(of: UInt8(ascii: "<")),
-           let close = value[open...].firstIndex(of: UInt8(ascii: ">")) {
+            let close = value[open...].firstIndex(of: UInt8(ascii: ">"))
+        {
             return String(decoding: UTF8Repair.repair(value[open...close]), as: UTF8.self)
         }
         let trimmed = HeaderText.unfold(value)
@@ -128,8 +129,12 @@ extension Message {
             out.reserveCapacity(utf8.count)
             var i = 0
             while i < utf8.count {
-                if utf8[i] == 0x0D, i + 1 < utf8.count, utf8[i + 1] == 0x0A { i += 1; continue }
-                out.append(utf8[i]); i += 1
+                if utf8[i] == 0x0D, i + 1 < utf8.count, utf8[i + 1] == 0x0A {
+                    i += 1
+                    continue
+                }
+                out.append(utf8[i])
+                i += 1
             }
             utf8 = out
         }
@@ -148,17 +153,27 @@ extension Message {
         var i = 0
         while i + needle.count < limit {
             var matches = true
-            for k in 0..<needle.count where html[i + k] | 0x20 != needle[k] { matches = false; break }
-            if !matches { i += 1; continue }
+            for k in 0..<needle.count where html[i + k] | 0x20 != needle[k] {
+                matches = false
+                break
+            }
+            if !matches {
+                i += 1
+                continue
+            }
             var j = i + needle.count
             while j < limit, html[j] == 0x20 { j += 1 }
-            guard j < limit, html[j] == UInt8(ascii: "=") else { i += 1; continue }
+            guard j < limit, html[j] == UInt8(ascii: "=") else {
+                i += 1
+                continue
+            }
             j += 1
             while j < limit, html[j] == 0x20 || html[j] == UInt8(ascii: "\"") || html[j] == UInt8(ascii: "'") { j += 1 }
             let start = j
             while j < limit, html[j] < 0x80,
-                  html[j] == UInt8(ascii: "-") || html[j] == UInt8(ascii: "_") || html[j] == UInt8(ascii: ":")
-                  || html[j] == UInt8(ascii: ".") || ASCII.isLetter(html[j]) || ASCII.isDigit(html[j]) { j += 1 }
+                html[j] == UInt8(ascii: "-") || html[j] == UInt8(ascii: "_") || html[j] == UInt8(ascii: ":")
+                    || html[j] == UInt8(ascii: ".") || ASCII.isLetter(html[j]) || ASCII.isDigit(html[j])
+            { j += 1 }
             return j > start ? String(decoding: html[start..<j], as: UTF8.self) : nil
         }
         return nil

@@ -41,7 +41,10 @@ package enum FileSystem {
         var filled = 0
         while filled < prefix.count {
             let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress.map { $0 + filled }, prefix.count - filled) }
-            if n > 0 { filled += n; continue }
+            if n > 0 {
+                filled += n
+                continue
+            }
             if n < 0, errno == EINTR { continue }
             break
         }
@@ -76,7 +79,10 @@ package enum FileSystem {
             var written = 0
             while written < buffer.count {
                 let n = write(fd, base + written, buffer.count - written)
-                if n > 0 { written += n; continue }
+                if n > 0 {
+                    written += n
+                    continue
+                }
                 if n < 0, errno == EINTR { continue }
                 break
             }

@@ -19,7 +19,8 @@ enum Mbox {
                 var lineEnd = lineStart
                 while lineEnd < n, p[lineEnd] != 0x0A { lineEnd += 1 }
                 let next = lineEnd < n ? lineEnd + 1 : n
-                let isFrom = lineEnd - lineStart >= 5 && p[lineStart] == UInt8(ascii: "F") && p[lineStart + 1] == UInt8(ascii: "r")
+                let isFrom =
+                    lineEnd - lineStart >= 5 && p[lineStart] == UInt8(ascii: "F") && p[lineStart + 1] == UInt8(ascii: "r")
                     && p[lineStart + 2] == UInt8(ascii: "o") && p[lineStart + 3] == UInt8(ascii: "m") && p[lineStart + 4] == 0x20
                 if isFrom, previousLineEmpty { starts.append((lineStart, next)) }
                 let length = lineEnd - lineStart

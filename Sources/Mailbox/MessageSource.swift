@@ -115,7 +115,7 @@ public struct RawMessage: Sendable {
     /// message the source would have skipped.
     public func readingDeferred() -> RawMessage? {
         guard isDeferred, let file, case .path(let path) = file.location else { return self }
-        return try? Self.read(path: path, origin: origin)   // origin.stamp: found with the file
+        return try? Self.read(path: path, origin: origin)  // origin.stamp: found with the file
     }
 
     /// A message file: read whole up to ``Limits/wholeMessageBytes``, left in its file beyond.
@@ -321,7 +321,8 @@ public struct MessageSource: Sequence, Sendable {
         var i = utf8.count - 1
         while i >= 2 {
             if utf8[i] == UInt8(ascii: ","), utf8[i - 1] == UInt8(ascii: "2"),
-               utf8[i - 2] == UInt8(ascii: ":") || utf8[i - 2] == UInt8(ascii: ";") {
+                utf8[i - 2] == UInt8(ascii: ":") || utf8[i - 2] == UInt8(ascii: ";")
+            {
                 return String(decoding: utf8[(i + 1)...], as: UTF8.self)
             }
             i -= 1

@@ -14,7 +14,8 @@ public enum StandardInput {
     static func message() throws(MessageSourceError) -> RawMessage {
         var info = stat()
         if fstat(0, &info) == 0, info.st_mode & S_IFMT == S_IFREG, Int(info.st_size) > Limits.wholeMessageBytes,
-           lseek(0, 0, SEEK_CUR) == 0 {
+            lseek(0, 0, SEEK_CUR) == 0
+        {
             return RawMessage(file: MessageFile(.descriptor(0), size: Int(info.st_size)), origin: MessageOrigin())
         }
         let first = try FileSystem.readUpTo(0, Limits.wholeMessageBytes + 1, path: "standard input")

@@ -1,4 +1,5 @@
 import JSON
+
 /// Reads the schema.org items of one HTML part: JSON-LD scripts and Microdata, in document
 /// order, the same item given both ways once.
 public enum MarkupExtractor {
@@ -8,9 +9,11 @@ public enum MarkupExtractor {
         // Fast path: most mail has no markup at all, and parsing it would be wasted work.
         guard MarkupSignature.mayContainMarkup(html) else { return MarkupExtraction() }
         guard html.count <= MarkupLimits.maximumHTMLBytes else {
-            return MarkupExtraction(diagnostics: [MarkupDiagnostic(
-                code: .htmlTooLarge,
-                message: "an HTML part of \(html.count) bytes exceeds the limit of \(MarkupLimits.maximumHTMLBytes) bytes; it is not read")])
+            return MarkupExtraction(diagnostics: [
+                MarkupDiagnostic(
+                    code: .htmlTooLarge,
+                    message: "an HTML part of \(html.count) bytes exceeds the limit of \(MarkupLimits.maximumHTMLBytes) bytes; it is not read")
+            ])
         }
         // Most reservation mail carries JSON-LD and no Microdata: its scripts are found without
         // building the tree when the part is plain enough to be sure of them.
@@ -58,9 +61,10 @@ private struct ItemAssembly {
         var items = ItemDeduplication.removingMicrodataCopies(ordered, diagnostics: &duplicates)
         diagnostics += MarkupDiagnostic.collapsingRepeats(duplicates)
         if items.count > MarkupLimits.maximumItems {
-            diagnostics.append(MarkupDiagnostic(
-                code: .tooManyItems,
-                message: "\(items.count) items exceed the limit of \(MarkupLimits.maximumItems); the rest are dropped"))
+            diagnostics.append(
+                MarkupDiagnostic(
+                    code: .tooManyItems,
+                    message: "\(items.count) items exceed the limit of \(MarkupLimits.maximumItems); the rest are dropped"))
             items.removeLast(items.count - MarkupLimits.maximumItems)
         }
         return MarkupExtraction(items: items, diagnostics: diagnostics)
@@ -100,8 +104,9 @@ private struct DocumentOutline {
     mutating func extract() -> MarkupExtraction {
         var assembly = ItemAssembly()
         for (index, script) in scripts.enumerated() {
-            assembly.addScript(number: index + 1, order: script.order,
-                               text: script.element.textContentBytes(limit: JSONLimits.maximumBytes + 1))
+            assembly.addScript(
+                number: index + 1, order: script.order,
+                text: script.element.textContentBytes(limit: JSONLimits.maximumBytes + 1))
         }
         assembly.found += microdataItems().map { ($0.order, StructuredItem(value: $0.value, source: .microdata)) }
         assembly.diagnostics += diagnostics
@@ -129,9 +134,10 @@ private struct DocumentOutline {
             let element = scope.element
             if element.hasAttribute("itemprop"), scope.insideItemScope || reachableSet.contains(element) { continue }
             guard result.count < MarkupLimits.maximumItems else {
-                diagnostics.append(MarkupDiagnostic(
-                    code: .tooManyItems,
-                    message: "more than \(MarkupLimits.maximumItems) Microdata items; the rest are dropped"))
+                diagnostics.append(
+                    MarkupDiagnostic(
+                        code: .tooManyItems,
+                        message: "more than \(MarkupLimits.maximumItems) Microdata items; the rest are dropped"))
                 break
             }
             result.append((scope.order, reader.item(element)))
@@ -141,9 +147,10 @@ private struct DocumentOutline {
     }
 
     private mutating func reportOrphans(_ count: Int) {
-        diagnostics.append(MarkupDiagnostic(
-            code: .microdataOrphanProperty,
-            message: "\(count) itemprop element(s) belong to no item and are ignored"))
+        diagnostics.append(
+            MarkupDiagnostic(
+                code: .microdataOrphanProperty,
+                message: "\(count) itemprop element(s) belong to no item and are ignored"))
     }
 }
 

@@ -55,8 +55,10 @@ enum MarkupSignature {
             let ones: UInt64 = 0x0101_0101_0101_0101
             let highs: UInt64 = 0x8080_8080_8080_8080
             let fold = ones &* 0x20
-            let p0 = ones &* UInt64(pattern[0] | 0x20), p1 = ones &* UInt64(pattern[1] | 0x20)
-            let p2 = ones &* UInt64(pattern[2] | 0x20), p3 = ones &* UInt64(pattern[3] | 0x20)
+            let p0 = ones &* UInt64(pattern[0] | 0x20)
+            let p1 = ones &* UInt64(pattern[1] | 0x20)
+            let p2 = ones &* UInt64(pattern[2] | 0x20)
+            let p3 = ones &* UInt64(pattern[3] | 0x20)
             @inline(__always) func word(_ at: Int, _ lane: UInt64) -> UInt64 {
                 (UnsafeRawPointer(base + at).loadUnaligned(as: UInt64.self) | fold) ^ lane
             }

@@ -12,7 +12,7 @@ public enum SchemaOrg {
         if rest == nil, text.contains(":") || text.contains("/") { return nil }
         while text.hasSuffix("/") { text = text.dropLast() }
         guard let first = text.unicodeScalars.first, first.properties.isAlphabetic,
-              text.unicodeScalars.allSatisfy({ $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" })
+            text.unicodeScalars.allSatisfy({ $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" })
         else { return nil }
         return String(text)
     }
@@ -39,7 +39,7 @@ extension String {
     func trimmingASCIIWhitespace() -> String {
         let scalars = unicodeScalars
         guard let start = scalars.firstIndex(where: { !$0.isASCIIWhitespace }),
-              let end = scalars.lastIndex(where: { !$0.isASCIIWhitespace })
+            let end = scalars.lastIndex(where: { !$0.isASCIIWhitespace })
         else { return "" }
         return String(scalars[start...end])
     }

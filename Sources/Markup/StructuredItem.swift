@@ -1,4 +1,5 @@
 public import JSON
+
 /// One top-level schema.org item found in an HTML part, as a JSON-LD style object
 /// (`@type` plus properties). Microdata items are converted to the same shape, so later
 /// stages read one model.
@@ -63,12 +64,13 @@ public struct MarkupDiagnostic: Sendable, Hashable {
 
     /// The JSON reader's note, as the markup stage reports it.
     public init(_ json: JSONDiagnostic) {
-        let code: Code = switch json.code {
-        case .repaired: .jsonRepaired
-        case .unrecoverable: .jsonUnrecoverable
-        case .tooDeep: .jsonTooDeep
-        case .tooLarge: .jsonTooLarge
-        }
+        let code: Code =
+            switch json.code {
+            case .repaired: .jsonRepaired
+            case .unrecoverable: .jsonUnrecoverable
+            case .tooDeep: .jsonTooDeep
+            case .tooLarge: .jsonTooLarge
+            }
         self.init(code: code, message: json.message)
     }
 }

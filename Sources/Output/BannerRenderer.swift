@@ -1,10 +1,10 @@
-public import Pipeline
 import DKIM
 import EventStore
-import Markup
 import JSON
-import Mailbox
 import MIME
+import Mailbox
+import Markup
+public import Pipeline
 import Reservations
 import ReservoirBase
 import Trust
@@ -35,7 +35,8 @@ public struct BannerRenderer: Sendable {
         out += line("From", fromText(report))
         out += line("DKIM", dkimText(report.signatures))
         if report.hasReservations {
-            let verdict = report.trust.trusted
+            let verdict =
+                report.trust.trusted
                 ? style.paint(style.symbol("✔ trusted", "trusted"), .boldGreen) + ": \(report.trust.reason)"
                 : style.paint(style.symbol("✘ NOT TRUSTED", "NOT TRUSTED"), .boldRed) + ": \(report.trust.reason)"
             out += line("Trust", verdict)
@@ -177,19 +178,25 @@ public struct BannerRenderer: Sendable {
         JSONBuild.object([
             ("file", report.origin.path.map(JSONValue.string)),
             ("subject", report.subject.map(JSONValue.string)),
-            ("from", .array(report.from.map { JSONBuild.object([("name", $0.displayName.map(JSONValue.string)), ("address", .string($0.address))]) })),
+            (
+                "from",
+                .array(report.from.map { JSONBuild.object([("name", $0.displayName.map(JSONValue.string)), ("address", .string($0.address))]) })
+            ),
             ("messageId", report.messageID.map(JSONValue.string)),
             ("date", report.date.map { .string(CivilTime.iso8601UTC($0)) }),
             ("dkim", .array(report.signatures.map(VerificationRenderer.jsonValue))),
-            ("trust", JSONBuild.object([
-                ("trusted", .bool(report.trust.trusted)),
-                ("reason", .string(report.trust.reason)),
-                ("fromDomain", report.trust.fromDomain.map(JSONValue.string)),
-                ("vouchingDomain", report.trust.vouchingDomain.map(JSONValue.string)),
-                ("overrides", .array(report.trust.overrideFlags.map(JSONValue.string))),
-                ("refusals", .array(report.trust.refusals.map { .string($0.code.rawValue) })),
-                ("recipient", .string(Self.recipientText(report.trust.recipient))),
-            ])),
+            (
+                "trust",
+                JSONBuild.object([
+                    ("trusted", .bool(report.trust.trusted)),
+                    ("reason", .string(report.trust.reason)),
+                    ("fromDomain", report.trust.fromDomain.map(JSONValue.string)),
+                    ("vouchingDomain", report.trust.vouchingDomain.map(JSONValue.string)),
+                    ("overrides", .array(report.trust.overrideFlags.map(JSONValue.string))),
+                    ("refusals", .array(report.trust.refusals.map { .string($0.code.rawValue) })),
+                    ("recipient", .string(Self.recipientText(report.trust.recipient))),
+                ])
+            ),
             ("reservations", .array(report.items.map(reservationJSON))),
             ("diagnostics", .array(report.diagnostics.map(JSONBuild.diagnostic))),
         ])
@@ -215,8 +222,10 @@ public struct BannerRenderer: Sendable {
     }
 
     public func render(_ summary: ScanSummary, seconds: Double? = nil) -> String {
-        var parts = ["\(summary.messages) messages read", "\(summary.withReservations) with reservations",
-                     "\(summary.trusted) trusted"]
+        var parts = [
+            "\(summary.messages) messages read", "\(summary.withReservations) with reservations",
+            "\(summary.trusted) trusted",
+        ]
         if summary.withReservations > summary.trusted { parts.append("\(summary.withReservations - summary.trusted) untrusted") }
         let changes = summary.changes.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }
         if !changes.isEmpty { parts.append("events: " + changes.joined(separator: ", ")) }

@@ -4,7 +4,7 @@ import ReservoirBase
 
 /// How times and changes read in banners and event lists.
 enum BannerText {
-    static let weekdays = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"]   // 1970-01-01 was a Thursday
+    static let weekdays = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"]  // 1970-01-01 was a Thursday
     static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
     /// `Mon 12 May 2031 19:30 (UTC−07:00)`: the local time as the sender wrote it, with its

@@ -1,6 +1,6 @@
 public import EventStore
-import Markup
 import JSON
+import Markup
 import ReservoirBase
 
 /// `reservoir events`: the stored events for people, as JSON-LD, or one booking's history.

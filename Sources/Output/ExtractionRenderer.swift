@@ -1,6 +1,6 @@
-public import Pipeline
 import JSON
 import Markup
+public import Pipeline
 public import Reservations
 
 /// What `reservoir extract` shows: the reservations the markup describes, whether or not

@@ -1,7 +1,7 @@
-public import Pipeline
 import MIME
-import Trust
+public import Pipeline
 public import Reservations
+import Trust
 
 /// What `reservoir filter` adds to a message: an RFC 8601 `Authentication-Results` field and
 /// one `X-Reservation` summary field per reservation, at the top of the header.
@@ -97,7 +97,8 @@ public enum FilterHeaders {
 
     static func offsetText(_ seconds: Int) -> String {
         let minutes = abs(seconds) / 60
-        let h = minutes / 60, m = minutes % 60
+        let h = minutes / 60
+        let m = minutes % 60
         return (seconds < 0 ? "-" : "+") + (h < 10 ? "0" : "") + String(h) + ":" + (m < 10 ? "0" : "") + String(m)
     }
 

@@ -1,6 +1,6 @@
-import ReservoirBase
 import Glibc
 import MIME
+import ReservoirBase
 
 /// The fields `reservoir filter` leaves out of a message before it adds its own, and where its
 /// own go.
@@ -141,8 +141,14 @@ public struct ForgedFieldScanner: Sendable {
         if !envelopeDecided { noteFirstLine(b, at: p) }
         switch phase {
         case .lineStart:
-            if b == 0x0A { endHeader(emptyLineAt: p) ; return }
-            if b == 0x0D { phase = .carriageReturn; return }
+            if b == 0x0A {
+                endHeader(emptyLineAt: p)
+                return
+            }
+            if b == 0x0D {
+                phase = .carriageReturn
+                return
+            }
             if b == 0x20 || b == 0x09 {
                 // RFC 5322 §2.2.3: a continuation line; at the top it continues nothing and is a line of its own.
                 if unit == .none {
@@ -156,7 +162,10 @@ public struct ForgedFieldScanner: Sendable {
             startUnit(at: p)
             nameByte(b, at: p)
         case .carriageReturn:
-            if b == 0x0A { endHeader(emptyLineAt: lineStart); return }
+            if b == 0x0A {
+                endHeader(emptyLineAt: lineStart)
+                return
+            }
             // A line starting with a bare CR: neither a field nor a continuation.
             startUnit(at: lineStart)
             unit = .kept
@@ -174,7 +183,9 @@ public struct ForgedFieldScanner: Sendable {
                     phase = .rest
                 }
             case UInt8(ascii: ":"): colon()
-            case 0x0A: endNameWithoutColon(); lineEnded(at: p)
+            case 0x0A:
+                endNameWithoutColon()
+                lineEnded(at: p)
             default:
                 // `Name text`: not a field, but a lenient reader might take one of our names for one.
                 endNameWithoutColon()

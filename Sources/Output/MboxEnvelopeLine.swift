@@ -1,5 +1,5 @@
-import ReservoirBase
 import MIME
+import ReservoirBase
 
 /// The `From ` line an mbox file or a local delivery agent puts before a message (RFC 4155
 /// §2: `From ` sender, a space, and a timestamp in asctime form), recognised by its whole
@@ -23,7 +23,8 @@ enum MboxEnvelopeLine {
         guard words.count >= 6, let sender = words.first, sender.first != UInt8(ascii: ":") else { return false }
         let date = Array(words.dropFirst())
         guard isName(date[0], in: weekdays), isName(date[1], in: months),
-              (1...2).contains(date[2].count), date[2].allSatisfy(isDigit), isTime(date[3]) else { return false }
+            (1...2).contains(date[2].count), date[2].allSatisfy(isDigit), isTime(date[3])
+        else { return false }
         // The year comes after the time, a zone may stand between (`07:21:50 PST 2026`).
         return date[4...].contains { $0.count == 4 && $0.allSatisfy(isDigit) }
     }

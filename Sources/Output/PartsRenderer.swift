@@ -1,7 +1,7 @@
 import Glibc
+import JSON
 public import MIME
 import Markup
-import JSON
 
 /// What `reservoir parts` shows: the decoded Subject, From, Date and Message-ID and the part
 /// tree as the MIME reader saw it, with what it noticed.
@@ -77,9 +77,14 @@ public enum PartsRenderer {
         if p.contentType.isMultipart, let boundary = p.contentType.parameters["boundary"] {
             pairs.append(("boundary", .string(boundary)))
         }
-        pairs.append(("children", .array(p.children.enumerated().map { index, child in
-            part(child, path: path + "." + String(index + 1), in: message)
-        })))
+        pairs.append(
+            (
+                "children",
+                .array(
+                    p.children.enumerated().map { index, child in
+                        part(child, path: path + "." + String(index + 1), in: message)
+                    })
+            ))
         return .object(JSONObject(pairs: pairs))
     }
 
@@ -88,8 +93,11 @@ public enum PartsRenderer {
     }
 
     static func diagnostic(_ d: MIMEDiagnostic) -> JSONValue {
-        .object(JSONObject(pairs: [("code", .string(d.code.rawValue)), ("offset", .number(Double(d.offset))),
-                                   ("detail", .string(d.detail))]))
+        .object(
+            JSONObject(pairs: [
+                ("code", .string(d.code.rawValue)), ("offset", .number(Double(d.offset))),
+                ("detail", .string(d.detail)),
+            ]))
     }
 
     /// The Content-Disposition type, or nil when the part has none.

@@ -1,10 +1,10 @@
+import DKIM
+import JSON
+import MIME
+import Mailbox
+import Markup
 public import Pipeline
 import Trust
-import DKIM
-import Markup
-import JSON
-import Mailbox
-import MIME
 
 /// `reservoir verify`: one line per DKIM-Signature with its RFC 8601 result and reason, and
 /// whether a passing signature vouches for the From domain.

@@ -1,9 +1,9 @@
-public import Mailbox
-public import MIME
 public import DKIM
-public import Reservations
 public import EventStore
+public import MIME
+public import Mailbox
 public import Markup
+public import Reservations
 public import Trust
 
 /// Everything Reservoir learned about one message: what it is, who vouched for it, which

@@ -53,8 +53,10 @@ public struct MessageScanner {
     /// Analyses and records `messages`, calling `each` with every report in source order and
     /// `groupEnd` after the reports of each group recorded with one commit (a caller can write
     /// a group's output at once).
-    public func scan<Messages: Sequence, Failure: Error>(_ messages: Messages, each: (MessageReport) throws(Failure) -> Void,
-                                                         groupEnd: () throws(Failure) -> Void = {}) throws(Failure)
+    public func scan<Messages: Sequence, Failure: Error>(
+        _ messages: Messages, each: (MessageReport) throws(Failure) -> Void,
+        groupEnd: () throws(Failure) -> Void = {}
+    ) throws(Failure)
     where Messages.Element == RawMessage {
         var pending: [MessageReport] = []
         var oldest = Self.monotonicNow()
@@ -75,13 +77,16 @@ public struct MessageScanner {
         let queue = ScanQueue()
         let pipelines = UncheckedBox(workers)
         // Threads that cannot be created (EAGAIN) leave their share to the others.
-        let threads = workers.count == 1 ? [] : workers.indices.compactMap { worker in
-            WorkerThread {
-                while let (index, raw) = queue.take() {
-                    queue.finish(index, raw.readingDeferred().map(pipelines.value[worker].analyze))
+        let threads =
+            workers.count == 1
+            ? []
+            : workers.indices.compactMap { worker in
+                WorkerThread {
+                    while let (index, raw) = queue.take() {
+                        queue.finish(index, raw.readingDeferred().map(pipelines.value[worker].analyze))
+                    }
                 }
             }
-        }
         guard !threads.isEmpty else {
             while let raw = iterator.next() {
                 if let raw = raw.readingDeferred() { try add(workers[0].analyze(raw)) }
@@ -95,7 +100,9 @@ public struct MessageScanner {
             for thread in threads { thread.join() }
         }
         let window = workers.count * Self.messagesInFlightPerWorker
-        var read = 0, taken = 0, exhausted = false
+        var read = 0
+        var taken = 0
+        var exhausted = false
         while true {
             while !exhausted, read - taken < window {
                 guard let raw = iterator.next() else {
@@ -198,14 +205,14 @@ final class ScanQueue: @unchecked Sendable {
             idleWorkers -= 1
         }
         let item = waiting[head]
-        waiting[head].1 = RawMessage(bytes: [], origin: item.1.origin)   // the bytes go with the worker
+        waiting[head].1 = RawMessage(bytes: [], origin: item.1.origin)  // the bytes go with the worker
         head += 1
         return item
     }
 
     func finish(_ index: Int, _ report: MessageReport?) {
         pthread_mutex_lock(&lock)
-        done[index] = .some(report)   // kept even when nil: "could not be read" is an answer
+        done[index] = .some(report)  // kept even when nil: "could not be read" is an answer
         if awaited == index { pthread_cond_signal(&resultReady) }
         pthread_mutex_unlock(&lock)
     }
@@ -251,11 +258,13 @@ final class WorkerThread: @unchecked Sendable {
     init?(_ body: @escaping () -> Void) {
         self.body = body
         let context = Unmanaged.passRetained(self).toOpaque()
-        let rc = pthread_create(&thread, nil, { context in
-            let worker = Unmanaged<WorkerThread>.fromOpaque(context!).takeRetainedValue()
-            worker.body()
-            return nil
-        }, context)
+        let rc = pthread_create(
+            &thread, nil,
+            { context in
+                let worker = Unmanaged<WorkerThread>.fromOpaque(context!).takeRetainedValue()
+                worker.body()
+                return nil
+            }, context)
         guard rc == 0 else {
             Unmanaged<WorkerThread>.fromOpaque(context).release()
             return nil

@@ -1,11 +1,11 @@
-public import Mailbox
-public import MIME
-public import DNS
 public import DKIM
+public import DNS
+public import EventStore
 import Glibc
+public import MIME
+public import Mailbox
 import Markup
 import Reservations
-public import EventStore
 public import Trust
 
 /// Runs one message through every stage: MIME → DKIM → markup → reservations → trust →
@@ -48,8 +48,9 @@ public final class ReservationPipeline {
             case .unusable(let problem): return unread(raw, problem)
             case .read(let read): skeleton = read
             }
-            var report = analyze(Message(bytes: skeleton.bytes), origin: raw.origin, size: skeleton.size,
-                                 body: .file(descriptor: fd, range: (skeleton.bodyStart ?? 0)..<skeleton.size))
+            var report = analyze(
+                Message(bytes: skeleton.bytes), origin: raw.origin, size: skeleton.size,
+                body: .file(descriptor: fd, range: (skeleton.bodyStart ?? 0)..<skeleton.size))
             report.diagnostics.insert(contentsOf: skeleton.diagnostics.map(Self.mimeDiagnostic), at: 0)
             return report
         }
@@ -64,12 +65,16 @@ public final class ReservationPipeline {
     /// The skeleton of a large message's file, or why it cannot be analysed.
     private static func readSkeleton(_ fd: Int32) -> SkeletonRead {
         guard let skeleton = MessageSkeleton.read(descriptor: fd) else {
-            return .unusable(ReportDiagnostic(.unreadable,
-                                             message: "the message file could not be read: \(String(cString: strerror(errno)))"))
+            return .unusable(
+                ReportDiagnostic(
+                    .unreadable,
+                    message: "the message file could not be read: \(String(cString: strerror(errno)))"))
         }
         guard !skeleton.headerTooLarge, skeleton.bodyStart != nil else {
-            return .unusable(ReportDiagnostic(.headerTooLarge,
-                                             message: "header section larger than \(Limits.maxStreamedHeaderBytes >> 20) MB: the message was not analysed"))
+            return .unusable(
+                ReportDiagnostic(
+                    .headerTooLarge,
+                    message: "header section larger than \(Limits.maxStreamedHeaderBytes >> 20) MB: the message was not analysed"))
         }
         return .read(skeleton)
     }
@@ -88,7 +93,7 @@ public final class ReservationPipeline {
         let signatures = verifier.verify(message, body: body)
         var wholeMessage = true
         if case .file = body { wholeMessage = false }
-        let from = message.from   // parsed once: the report keeps it too
+        let from = message.from  // parsed once: the report keeps it too
         let outcome = policy.decide(message, from: from, signatures: signatures, wholeMessage: wholeMessage)
         let trust = outcome.decision
 
@@ -107,8 +112,10 @@ public final class ReservationPipeline {
         if let view = outcome.signedView {
             subjectSigned = !view.hasUnsignedSubject
             if view.hasUnsignedSubject {
-                diagnostics.append(ReportDiagnostic(.unsignedSubject,
-                                                    message: "the Subject is not covered by the DKIM signature; anyone could have written it"))
+                diagnostics.append(
+                    ReportDiagnostic(
+                        .unsignedSubject,
+                        message: "the Subject is not covered by the DKIM signature; anyone could have written it"))
             }
         }
         return MessageReport(
@@ -120,8 +127,9 @@ public final class ReservationPipeline {
 
     /// The report of a message that could not be read: nothing in it is trusted.
     private func unread(_ raw: RawMessage, _ problem: ReportDiagnostic) -> MessageReport {
-        MessageReport(origin: raw.origin, size: raw.size, subject: nil, subjectSigned: nil, from: [], messageID: nil, date: nil, orderingDate: nil,
-                      signatures: [], trust: policy.decide(signatures: [], fromDomains: []), items: [], diagnostics: [problem])
+        MessageReport(
+            origin: raw.origin, size: raw.size, subject: nil, subjectSigned: nil, from: [], messageID: nil, date: nil, orderingDate: nil,
+            signatures: [], trust: policy.decide(signatures: [], fromDomains: []), items: [], diagnostics: [problem])
     }
 
     /// Applies a report's trusted reservations to the store, in message order; store failures

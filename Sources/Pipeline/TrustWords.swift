@@ -1,5 +1,5 @@
-public import Trust
 import DKIM
+public import Trust
 
 /// The words people read for a trust decision; the policy itself speaks in ``TrustRefusal``
 /// values.

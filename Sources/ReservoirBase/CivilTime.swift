@@ -50,7 +50,8 @@ package enum CivilTime {
     package static func epochSeconds(ofLocal text: String) -> Int64? {
         let digits = Array(text.utf8)
         guard let y = ASCII.decimal(digits, from: 0, count: 4), let mo = ASCII.decimal(digits, from: 5, count: 2),
-              let d = ASCII.decimal(digits, from: 8, count: 2) else { return nil }
+            let d = ASCII.decimal(digits, from: 8, count: 2)
+        else { return nil }
         let h = ASCII.decimal(digits, from: 11, count: 2) ?? 0
         let mi = ASCII.decimal(digits, from: 14, count: 2) ?? 0
         let s = ASCII.decimal(digits, from: 17, count: 2) ?? 0

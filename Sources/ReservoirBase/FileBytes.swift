@@ -45,7 +45,10 @@ package enum FileBytes {
             var filled = 0
             while filled < limit {
                 let n = Glibc.read(fd, base + filled, limit - filled)
-                if n > 0 { filled += n; continue }
+                if n > 0 {
+                    filled += n
+                    continue
+                }
                 if n == 0 { break }
                 if errno == EINTR { continue }
                 failure = errno

@@ -1,6 +1,6 @@
 import CLibIDN2
-import ReservoirBase
 import Glibc
+import ReservoirBase
 
 /// Domain names in one form for comparison: every label an A-label (`xn--…`) or an ASCII
 /// letter-digit-hyphen label, lowercased (IDNA2008, RFC 5891 §4 and §5, with Unicode UTS #46

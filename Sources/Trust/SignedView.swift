@@ -1,5 +1,5 @@
-public import MIME
 public import DKIM
+public import MIME
 
 /// The message as one passing DKIM signature vouches for it: the header instances its `h=`
 /// selected (RFC 6376 §5.4.2), the body as its canonicalization hashed it (§3.4), and the MIME
@@ -52,8 +52,11 @@ public struct SignedView: Sendable {
 
     /// The fields RFC 5322 §3.6 allows once per message, and the MIME fields: a second
     /// instance leaves the choice of instance to the reader, not to the signature.
-    public static let singletonFields = ["from", "sender", "reply-to", "to", "cc", "bcc", "message-id",
-                                         "in-reply-to", "references", "subject", "date"] + structureFields
+    public static let singletonFields =
+        [
+            "from", "sender", "reply-to", "to", "cc", "bcc", "message-id",
+            "in-reply-to", "references", "subject", "date",
+        ] + structureFields
 
     /// Checks that hold for the message whatever signature vouches for it: every field is
     /// seen, and no singleton field is repeated. Nil when they hold.
@@ -92,7 +95,8 @@ public struct SignedView: Sendable {
             // RFC 6376 §3.4.2, §3.4.4: relaxed canonicalization signs a run of white space, not
             // its length; a boundary with white space could then be made to miss a delimiter.
             if relaxed, part.contentType.isMultipart,
-               let boundary = part.contentType.parameters["boundary"], boundary.utf8.contains(where: { $0 == 0x20 || $0 == 0x09 }) {
+                let boundary = part.contentType.parameters["boundary"], boundary.utf8.contains(where: { $0 == 0x20 || $0 == 0x09 })
+            {
                 return .refused(.whitespaceInBoundary)
             }
             // RFC 2045: one Content-Type, Content-Transfer-Encoding and MIME-Version per entity.
@@ -100,8 +104,10 @@ public struct SignedView: Sendable {
                 return .refused(.duplicateField(name))
             }
         }
-        return .read(SignedView(domain: signature.domain, message: view, isCanonicalReading: reparsed, signedHeaders: signed,
-                                signatureTimestamp: signature.timestamp))
+        return .read(
+            SignedView(
+                domain: signature.domain, message: view, isCanonicalReading: reparsed, signedHeaders: signed,
+                signatureTimestamp: signature.timestamp))
     }
 }
 

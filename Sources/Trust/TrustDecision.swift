@@ -15,8 +15,10 @@ public struct TrustDecision: Sendable {
     /// Whether the message was bound to its recipient (`--me`).
     public var recipient: RecipientCheck
 
-    public init(trusted: Bool, vouchingDomain: String?, fromDomain: String?, refusals: [TrustRefusal],
-                overrides: [TrustOverride], recipient: RecipientCheck = .notChecked) {
+    public init(
+        trusted: Bool, vouchingDomain: String?, fromDomain: String?, refusals: [TrustRefusal],
+        overrides: [TrustOverride], recipient: RecipientCheck = .notChecked
+    ) {
         self.trusted = trusted
         self.vouchingDomain = vouchingDomain
         self.fromDomain = fromDomain

@@ -29,8 +29,10 @@ public struct TrustPolicy: Sendable {
     /// When set, markup is trusted only if a signed To or Cc names one of them.
     public var recipients: [String]
 
-    public init(allowedDomains: [String] = [], allowAnyDomain: Bool = false, allowUnverified: Bool = false,
-                alignment: Alignment = .relaxed, publicSuffixes: PublicSuffixList? = nil, recipients: [String] = []) {
+    public init(
+        allowedDomains: [String] = [], allowAnyDomain: Bool = false, allowUnverified: Bool = false,
+        alignment: Alignment = .relaxed, publicSuffixes: PublicSuffixList? = nil, recipients: [String] = []
+    ) {
         self.allowedDomains = allowedDomains.map { $0.lowercased() }
         self.recipients = recipients.map { $0.lowercased() }
         self.allowAnyDomain = allowAnyDomain
@@ -79,11 +81,13 @@ public struct TrustPolicy: Sendable {
     /// checked in its ASCII form (``IDNA``).
     static func isHostName(_ name: String) -> Bool {
         let labels = name.split(separator: ".", omittingEmptySubsequences: false)
-        return labels.count >= 2 && labels.allSatisfy { label in
-            !label.isEmpty && label.utf8.allSatisfy { c in
-                (c >= 0x61 && c <= 0x7A) || (c >= 0x30 && c <= 0x39) || c == 0x2D || c == 0x5F
+        return labels.count >= 2
+            && labels.allSatisfy { label in
+                !label.isEmpty
+                    && label.utf8.allSatisfy { c in
+                        (c >= 0x61 && c <= 0x7A) || (c >= 0x30 && c <= 0x39) || c == 0x2D || c == 0x5F
+                    }
             }
-        }
     }
 
     /// The verdict on a message: the From rules, then the first passing, aligned signature
@@ -91,8 +95,10 @@ public struct TrustPolicy: Sendable {
     /// allowed domains and the recipient. `wholeMessage` is false for a large message analysed
     /// from a copy without its attachments.
     /// `from` is `message.from`, when the caller has it already.
-    public func decide(_ message: Message, from: [MailboxAddress]? = nil, signatures: [DKIMVerification],
-                       wholeMessage: Bool = true) -> TrustOutcome {
+    public func decide(
+        _ message: Message, from: [MailboxAddress]? = nil, signatures: [DKIMVerification],
+        wholeMessage: Bool = true
+    ) -> TrustOutcome {
         let from = from ?? message.from
         var fromDomains = from.map(\.domain)
         let fromFields = message.header.count("from")
@@ -100,25 +106,28 @@ public struct TrustPolicy: Sendable {
             fromDomains += Array(repeating: fromDomains.first ?? "", count: fromFields - fromDomains.count)
         }
         let messageRefusal = SignedView.messageRefusal(message)
-        return decide(signatures: signatures, fromDomains: fromDomains, recipients: {
-            message.addresses("to") + message.addresses("cc")
-        }) { signature in
+        func view(_ signature: DKIMVerification) -> ViewCheck {
             if let messageRefusal { return .refused(messageRefusal) }
             switch SignedView.read(message, signature: signature, wholeMessage: wholeMessage) {
             case .read(let view): return .read(view)
             case .refused(let refusal): return .refused(refusal)
             }
         }
+        return decide(
+            signatures: signatures, fromDomains: fromDomains, recipients: { message.addresses("to") + message.addresses("cc") },
+            view: view)
     }
 
     /// The verdict from the signatures and From domains alone, without the message's structure
     /// (each passing signature is taken as reading the message as it is).
     public func decide(signatures: [DKIMVerification], fromDomains: [String]) -> TrustDecision {
-        decide(signatures: signatures, fromDomains: fromDomains, recipients: { [] }) { _ in .signatureAlone }.decision
+        decide(signatures: signatures, fromDomains: fromDomains, recipients: { [] }, view: { _ in .signatureAlone }).decision
     }
 
-    private func decide(signatures: [DKIMVerification], fromDomains: [String], recipients: () -> [MailboxAddress],
-                        view: (DKIMVerification) -> ViewCheck) -> TrustOutcome {
+    private func decide(
+        signatures: [DKIMVerification], fromDomains: [String], recipients: () -> [MailboxAddress],
+        view: (DKIMVerification) -> ViewCheck
+    ) -> TrustOutcome {
         var overrides: [TrustOverride] = []
         if allowAnyDomain { overrides.append(.allowAnyDomain) }
         if allowUnverified { overrides.append(.allowUnverified) }
@@ -127,7 +136,9 @@ public struct TrustPolicy: Sendable {
         // ambiguous about who sent it; nothing vouches for it.
         guard fromDomains.count == 1, let fromDomain = fromDomains.first, !fromDomain.isEmpty else {
             let refusal: TrustRefusal = fromDomains.count > 1 ? .multipleFrom(count: fromDomains.count) : .noFrom
-            return TrustOutcome(decision: TrustDecision(trusted: false, vouchingDomain: nil, fromDomain: fromDomains.first, refusals: [refusal], overrides: overrides))
+            return TrustOutcome(
+                decision: TrustDecision(trusted: false, vouchingDomain: nil, fromDomain: fromDomains.first, refusals: [refusal], overrides: overrides)
+            )
         }
 
         var refusals: [TrustRefusal] = []
@@ -160,19 +171,26 @@ public struct TrustPolicy: Sendable {
             break
         }
         if vouchingDomain == nil, !allowUnverified {
-            return TrustOutcome(decision: TrustDecision(trusted: false, vouchingDomain: nil, fromDomain: fromDomain, refusals: refusals, overrides: overrides))
+            return TrustOutcome(
+                decision: TrustDecision(trusted: false, vouchingDomain: nil, fromDomain: fromDomain, refusals: refusals, overrides: overrides))
         }
         if !allowAnyDomain, !isAllowed(domain: fromDomain) {
-            return TrustOutcome(decision: TrustDecision(trusted: false, vouchingDomain: vouchingDomain, fromDomain: fromDomain,
-                                 refusals: [.domainNotAllowed(fromDomain)] + (vouchingDomain == nil ? refusals : []), overrides: overrides))
+            return TrustOutcome(
+                decision: TrustDecision(
+                    trusted: false, vouchingDomain: vouchingDomain, fromDomain: fromDomain,
+                    refusals: [.domainNotAllowed(fromDomain)] + (vouchingDomain == nil ? refusals : []), overrides: overrides))
         }
         if let vouchingDomain {
-            return TrustOutcome(decision: TrustDecision(trusted: true, vouchingDomain: vouchingDomain, fromDomain: fromDomain, refusals: [],
-                                 overrides: overrides, recipient: recipientCheck(vouching?.recipients ?? [])), signedView: vouching)
+            return TrustOutcome(
+                decision: TrustDecision(
+                    trusted: true, vouchingDomain: vouchingDomain, fromDomain: fromDomain, refusals: [],
+                    overrides: overrides, recipient: recipientCheck(vouching?.recipients ?? [])), signedView: vouching)
         }
         // --allow-unverified: trusted without a signature, the ordinary view read, loudly.
-        return TrustOutcome(decision: TrustDecision(trusted: true, vouchingDomain: nil, fromDomain: fromDomain, refusals: refusals,
-                             overrides: overrides, recipient: recipientCheck(recipients())))
+        return TrustOutcome(
+            decision: TrustDecision(
+                trusted: true, vouchingDomain: nil, fromDomain: fromDomain, refusals: refusals,
+                overrides: overrides, recipient: recipientCheck(recipients())))
     }
 
     /// What a signature's view of the message allows.
@@ -206,7 +224,8 @@ public struct TrustPolicy: Sendable {
     func recipientCheck(_ addresses: @autoclosure () -> [MailboxAddress]) -> RecipientCheck {
         guard !recipients.isEmpty else { return .notChecked }
         for address in addresses() {
-            let full = address.address.lowercased(), domain = address.domain.lowercased()
+            let full = address.address.lowercased()
+            let domain = address.domain.lowercased()
             if let me = recipients.first(where: { $0.hasPrefix("@") ? String($0.dropFirst()) == domain : $0 == full }) {
                 return .matched(me)
             }

@@ -1,8 +1,8 @@
 import DKIM
 import DNS
 import Glibc
-import Mailbox
 import MIME
+import Mailbox
 
 /// Stage benchmarks for docs/PERFORMANCE.md (driven by scripts/bench):
 ///
@@ -29,7 +29,9 @@ enum ReservoirBench {
             }
             verifier = DKIMVerifier(resolver: CachingResolver(wrapping: keys), now: Int64(time(nil)))
         }
-        var messages = 0, bytes = 0, checksum = 0
+        var messages = 0
+        var bytes = 0
+        var checksum = 0
         let start = ContinuousClock.now
         for path in arguments {
             guard let source = try? MessageSource(path: path) else {

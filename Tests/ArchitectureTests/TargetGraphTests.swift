@@ -42,7 +42,8 @@ struct TargetGraphTests {
             let columns = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
             guard columns.count == 3 else { continue }
             let name = columns[0].trimmingCharacters(in: CharacterSet(charactersIn: "`"))
-            graph[name] = columns[2] == "—" ? [] : columns[2].components(separatedBy: ", ").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "`")) }
+            graph[name] =
+                columns[2] == "—" ? [] : columns[2].components(separatedBy: ", ").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "`")) }
         }
         return graph
     }
@@ -57,7 +58,7 @@ struct TargetGraphTests {
             for line in text.split(separator: "\n") {
                 let words = line.split(separator: " ")
                 guard let index = words.firstIndex(of: "import"), index + 1 < words.count,
-                      words[..<index].allSatisfy({ ["public", "package", "internal", "@testable", "@_implementationOnly"].contains($0) })
+                    words[..<index].allSatisfy({ ["public", "package", "internal", "@testable", "@_implementationOnly"].contains($0) })
                 else { continue }
                 let module = String(words[index + 1])
                 if !system.contains(module) { modules.insert(module) }

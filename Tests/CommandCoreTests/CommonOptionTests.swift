@@ -1,7 +1,8 @@
-import Testing
-@testable import CommandCore
 import Pipeline
+import Testing
 import Trust
+
+@testable import CommandCore
 
 /// The shared options are spelled once (`CommonOption`): the filter's own reader takes each of
 /// them, and the words people read name only options that exist.
@@ -16,8 +17,9 @@ struct CommonOptionTests {
         }
     }
 
-    @Test("the filter's reader takes every option of the table, as --name value and --name=value",
-          arguments: CommonOption.allCases)
+    @Test(
+        "the filter's reader takes every option of the table, as --name value and --name=value",
+        arguments: CommonOption.allCases)
     func filterReadsEveryOption(_ option: CommonOption) {
         if option.valueName == nil {
             #expect(FilterHook(arguments: [option.flag]) != nil)
@@ -31,8 +33,11 @@ struct CommonOptionTests {
 
     @Test("what the reader takes lands where the argument parser puts it")
     func filterSettings() throws {
-        let hook = try #require(FilterHook(arguments: ["--allow-domain", "a.example", "--allow-domain=b.example", "--me", "@example.org",
-                                                       "--store", "sqlite:/tmp/x", "--timeout=9", "--no-store", "--allow-unverified"]))
+        let hook = try #require(
+            FilterHook(arguments: [
+                "--allow-domain", "a.example", "--allow-domain=b.example", "--me", "@example.org",
+                "--store", "sqlite:/tmp/x", "--timeout=9", "--no-store", "--allow-unverified",
+            ]))
         #expect(hook.policy.allowDomain == ["a.example", "b.example"])
         #expect(hook.policy.me == ["@example.org"])
         #expect(hook.store == "sqlite:/tmp/x" && hook.timeout == 9 && hook.noStore && hook.policy.allowUnverified)
@@ -41,11 +46,14 @@ struct CommonOptionTests {
 
     @Test("every option the trust words name is in the table")
     func trustWordsNameRealOptions() {
-        let refusals: [TrustRefusal] = [.domainNotAllowed("a.example"), .recipientNotSigned, .recipientNotListed,
-                                        .partialBody(domain: "a.example", signedLength: 1)]
+        let refusals: [TrustRefusal] = [
+            .domainNotAllowed("a.example"), .recipientNotSigned, .recipientNotListed,
+            .partialBody(domain: "a.example", signedLength: 1),
+        ]
         var texts = refusals.map(\.sentence)
-        let decision = TrustDecision(trusted: true, vouchingDomain: nil, fromDomain: "a.example", refusals: [],
-                                     overrides: [.allowAnyDomain, .allowUnverified])
+        let decision = TrustDecision(
+            trusted: true, vouchingDomain: nil, fromDomain: "a.example", refusals: [],
+            overrides: [.allowAnyDomain, .allowUnverified])
         texts += [decision.reason] + decision.overrideFlags
         let known = Set(CommonOption.allCases.map(\.flag))
         var named = 0

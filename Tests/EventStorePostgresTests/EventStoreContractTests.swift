@@ -9,20 +9,30 @@ struct EventStoreContractTests {
 
     @Test("confirm, move and cancel leave one event, cancelled, at sequence 2", arguments: StoreBackend.available)
     func lifecycle(backend: StoreBackend) throws {
-        let fresh = try backend.makeStore(); defer { fresh.cleanup() }
+        let fresh = try backend.makeStore()
+        defer { fresh.cleanup() }
         let store = fresh.store
         let created = try store.apply(dinner(at: "2031-05-12T19:30:00"), from: message("<a@x>", date: 1000))
-        guard case .created(let first) = created else { Issue.record("expected created, got \(created.kind)"); return }
+        guard case .created(let first) = created else {
+            Issue.record("expected created, got \(created.kind)")
+            return
+        }
         #expect(first.sequence == 0)
         #expect(first.ownerDomain == "epicsteak.example")
 
         let moved = try store.apply(dinner(at: "2031-05-12T18:30:00"), from: message("<b@x>", date: 2000))
-        guard case .updated(let second, let previous) = moved else { Issue.record("expected updated, got \(moved.kind)"); return }
+        guard case .updated(let second, let previous) = moved else {
+            Issue.record("expected updated, got \(moved.kind)")
+            return
+        }
         #expect(second.sequence == 1)
         #expect(previous.event.start?.local == "2031-05-12T19:30:00")
 
         let cancelled = try store.apply(dinner(at: "2031-05-12T18:30:00", status: .cancelled), from: message("<c@x>", date: 3000))
-        guard case .cancelled(let third, let before) = cancelled else { Issue.record("expected cancelled, got \(cancelled.kind)"); return }
+        guard case .cancelled(let third, let before) = cancelled else {
+            Issue.record("expected cancelled, got \(cancelled.kind)")
+            return
+        }
         #expect(third.sequence == 2)
         #expect(before?.event.status == .confirmed)
 
@@ -40,11 +50,14 @@ struct EventStoreContractTests {
 
     @Test("files a scan read are remembered, updated in place, and seen by another handle", arguments: StoreBackend.available)
     func scanState(backend: StoreBackend) throws {
-        let fresh = try backend.makeStore(); defer { fresh.cleanup() }
+        let fresh = try backend.makeStore()
+        defer { fresh.cleanup() }
         let state = try #require(fresh.store as? any ScanStateStore)
         #expect(try state.scannedFiles().isEmpty)
-        try state.markScanned([ScannedFile(key: "/m/1.host", size: 100, modified: 10),
-                               ScannedFile(key: "/m/2.host", size: 200, modified: 20)])
+        try state.markScanned([
+            ScannedFile(key: "/m/1.host", size: 100, modified: 10),
+            ScannedFile(key: "/m/2.host", size: 200, modified: 20),
+        ])
         try state.markScanned([ScannedFile(key: "/m/1.host", size: 101, modified: 11)])
         let other = try #require(try fresh.reopen() as? any ScanStateStore)
         let files = try other.scannedFiles()
@@ -55,7 +68,8 @@ struct EventStoreContractTests {
 
     @Test("the same message again changes nothing", arguments: StoreBackend.available)
     func replay(backend: StoreBackend) throws {
-        let fresh = try backend.makeStore(); defer { fresh.cleanup() }
+        let fresh = try backend.makeStore()
+        defer { fresh.cleanup() }
         let store = fresh.store
         _ = try store.apply(dinner(at: "2031-05-12T19:30:00"), from: message("<a@x>", date: 1000))
         _ = try store.apply(dinner(at: "2031-05-12T18:30:00"), from: message("<b@x>", date: 2000))
@@ -69,7 +83,8 @@ struct EventStoreContractTests {
 
     @Test("an older message processed after a newer one does not overwrite it", arguments: StoreBackend.available)
     func olderMessage(backend: StoreBackend) throws {
-        let fresh = try backend.makeStore(); defer { fresh.cleanup() }
+        let fresh = try backend.makeStore()
+        defer { fresh.cleanup() }
         let store = fresh.store
         _ = try store.apply(dinner(at: "2031-05-12T18:30:00", status: .cancelled), from: message("<c@x>", date: 3000))
         let older = try store.apply(dinner(at: "2031-05-12T19:30:00"), from: message("<a@x>", date: 1000))
@@ -82,7 +97,8 @@ struct EventStoreContractTests {
 
     @Test("equal dates: the earlier arrival is older", arguments: StoreBackend.available)
     func arrivalTieBreak(backend: StoreBackend) throws {
-        let fresh = try backend.makeStore(); defer { fresh.cleanup() }
+        let fresh = try backend.makeStore()
+        defer { fresh.cleanup() }
         let store = fresh.store
         _ = try store.apply(dinner(at: "2031-05-12T18:30:00"), from: message("<b@x>", date: 1000, arrival: 200))
         let earlier = try store.apply(dinner(at: "2031-05-12T19:30:00"), from: message("<a@x>", date: 1000, arrival: 150))
@@ -93,7 +109,8 @@ struct EventStoreContractTests {
 
     @Test("identical content from a new message is unchanged and keeps the sequence", arguments: StoreBackend.available)
     func identicalContent(backend: StoreBackend) throws {
-        let fresh = try backend.makeStore(); defer { fresh.cleanup() }
+        let fresh = try backend.makeStore()
+        defer { fresh.cleanup() }
         let store = fresh.store
         _ = try store.apply(dinner(at: "2031-05-12T19:30:00"), from: message("<a@x>", date: 1000))
         let again = try store.apply(dinner(at: "2031-05-12T19:30:00"), from: message("<reminder@x>", date: 2000))
@@ -103,12 +120,17 @@ struct EventStoreContractTests {
 
     @Test("only the domain that created a booking may change it", arguments: StoreBackend.available)
     func otherDomain(backend: StoreBackend) throws {
-        let fresh = try backend.makeStore(); defer { fresh.cleanup() }
+        let fresh = try backend.makeStore()
+        defer { fresh.cleanup() }
         let store = fresh.store
         _ = try store.apply(dinner(at: "2031-05-12T19:30:00"), from: message("<a@x>", date: 1000))
-        let forged = try store.apply(dinner(at: "2031-05-12T19:30:00", status: .cancelled),
-                                     from: message("<evil@x>", date: 2000, domain: "attacker.example"))
-        guard case .refusedOtherDomain(_, let domain) = forged else { Issue.record("expected refused, got \(forged.kind)"); return }
+        let forged = try store.apply(
+            dinner(at: "2031-05-12T19:30:00", status: .cancelled),
+            from: message("<evil@x>", date: 2000, domain: "attacker.example"))
+        guard case .refusedOtherDomain(_, let domain) = forged else {
+            Issue.record("expected refused, got \(forged.kind)")
+            return
+        }
         #expect(domain == "attacker.example")
         #expect(try store.event(Self.key)?.event.status == .confirmed)
         let last = try #require(try store.history("IWDSCA").last)
@@ -118,7 +140,8 @@ struct EventStoreContractTests {
 
     @Test("a message without Message-ID or Date still updates by content", arguments: StoreBackend.available)
     func missingHeaders(backend: StoreBackend) throws {
-        let fresh = try backend.makeStore(); defer { fresh.cleanup() }
+        let fresh = try backend.makeStore()
+        defer { fresh.cleanup() }
         let store = fresh.store
         _ = try store.apply(dinner(at: "2031-05-12T19:30:00"), from: message(nil, date: nil))
         let moved = try store.apply(dinner(at: "2031-05-12T20:00:00"), from: message(nil, date: nil, arrival: 200))
@@ -131,7 +154,8 @@ struct EventStoreContractTests {
 
     @Test("events are ordered by start, then key; items of one booking are separate", arguments: StoreBackend.available)
     func ordering(backend: StoreBackend) throws {
-        let fresh = try backend.makeStore(); defer { fresh.cleanup() }
+        let fresh = try backend.makeStore()
+        defer { fresh.cleanup() }
         let store = fresh.store
         _ = try store.apply(dinner(at: "2031-05-15T08:00:00", container: "K7Q2PX", item: "UA456"), from: message("<a@x>", date: 1000))
         _ = try store.apply(dinner(at: "2031-05-12T19:30:00", container: "K7Q2PX", item: "UA123"), from: message("<a@x>", date: 1000))
@@ -148,7 +172,8 @@ struct EventStoreContractTests {
 
     @Test("every field survives a round trip, including empty, Unicode and NULL values", arguments: StoreBackend.available)
     func roundTrip(backend: StoreBackend) throws {
-        let fresh = try backend.makeStore(); defer { fresh.cleanup() }
+        let fresh = try backend.makeStore()
+        defer { fresh.cleanup() }
         var event = dinner(at: "2031-05-12T19:30:00", title: "Dîner “chez Zoë” 🍷 'quoted' $1 \\ back")
         event.end = EventTime(text: "2031-05-12T22:00:00", local: "2031-05-12T22:00:00", offsetSeconds: nil, epochSeconds: nil)
         event.location = ""
@@ -157,8 +182,11 @@ struct EventStoreContractTests {
         event.checkinOpens = 1_999_999_999
         event.checkinCloses = -5
         event.reservationJSON = #"{"@type":"FoodEstablishmentReservation","name":"Zoë"}"#
-        _ = try fresh.store.apply(event, from: MessageProvenance(messageID: "<ü@x>", path: "/m/cur/1:2,S",
-                                                                 signingDomain: nil, messageDate: -1, arrival: 0))
+        _ = try fresh.store.apply(
+            event,
+            from: MessageProvenance(
+                messageID: "<ü@x>", path: "/m/cur/1:2,S",
+                signingDomain: nil, messageDate: -1, arrival: 0))
         let reopened = try fresh.reopen()
         let stored = try #require(try reopened.event(Self.key))
         #expect(stored.event == event)
@@ -171,7 +199,8 @@ struct EventStoreContractTests {
 
     @Test("every outcome is recorded under one word, the same in both backends", arguments: StoreBackend.available)
     func historyWords(backend: StoreBackend) throws {
-        let fresh = try backend.makeStore(); defer { fresh.cleanup() }
+        let fresh = try backend.makeStore()
+        defer { fresh.cleanup() }
         let store = fresh.store
         let changes = try [
             store.apply(dinner(at: "2031-05-12T19:30:00"), from: message("<a@x>", date: 1000)),
@@ -190,10 +219,12 @@ struct EventStoreContractTests {
 
     @Test("history written under the words ignored-older and refused still reads", arguments: StoreBackend.available)
     func historyAliases(backend: StoreBackend) throws {
-        let fresh = try backend.makeStore(); defer { fresh.cleanup() }
+        let fresh = try backend.makeStore()
+        defer { fresh.cleanup() }
         _ = try fresh.store.apply(dinner(at: "2031-05-12T19:30:00"), from: message("<a@x>", date: 1000))
         for word in ["ignored-older", "refused"] {
-            _ = try fresh.sql("""
+            _ = try fresh.sql(
+                """
                 INSERT INTO history (container, item, sequence, change, message_id, path, signing_domain, message_date, applied_at, summary)
                 VALUES ('IWDSCA', '1', 0, '\(word)', NULL, NULL, 'epicsteak.example', 900, 100, 'not applied')
                 """)
@@ -225,10 +256,12 @@ struct EventStoreContractTests {
         }
     }
 
-    @Test("a stored value that is missing, mistyped or unknown is an error, not a default",
-          arguments: StoreBackend.available, DamagedRow.allCases)
+    @Test(
+        "a stored value that is missing, mistyped or unknown is an error, not a default",
+        arguments: StoreBackend.available, DamagedRow.allCases)
     func damagedRow(backend: StoreBackend, damage: DamagedRow) throws {
-        let fresh = try backend.makeStore(); defer { fresh.cleanup() }
+        let fresh = try backend.makeStore()
+        defer { fresh.cleanup() }
         _ = try fresh.store.apply(dinner(at: "2031-05-12T19:30:00"), from: message("<a@x>", date: 1000))
         for statement in damage.statements(backend) { _ = try fresh.sql(statement) }
         let store = try fresh.reopen()
@@ -241,7 +274,8 @@ struct EventStoreContractTests {
 
     @Test("a history line with a change this build does not know is an error", arguments: StoreBackend.available)
     func damagedHistory(backend: StoreBackend) throws {
-        let fresh = try backend.makeStore(); defer { fresh.cleanup() }
+        let fresh = try backend.makeStore()
+        defer { fresh.cleanup() }
         _ = try fresh.store.apply(dinner(at: "2031-05-12T19:30:00"), from: message("<a@x>", date: 1000))
         _ = try fresh.sql("UPDATE history SET change = 'teleported'")
         #expect(throws: EventStoreError(.invalidRow, "")) { try fresh.reopen().history("IWDSCA") }

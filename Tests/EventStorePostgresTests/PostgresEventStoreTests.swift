@@ -57,8 +57,10 @@ struct PostgresEventStoreTests {
         let writers = 4
         let kinds = try runConcurrently(count: writers) { index throws -> String in
             let store = try PostgresEventStore(url: url)
-            return try store.apply(dinner(at: "2031-05-12T1\(index):45:00"),
-                                   from: message("<s\(index)@x>", date: 1001 + Int64(index))).kind
+            return try store.apply(
+                dinner(at: "2031-05-12T1\(index):45:00"),
+                from: message("<s\(index)@x>", date: 1001 + Int64(index))
+            ).kind
         }
         let updated = kinds.filter { $0 == "updated" }.count
         #expect(updated + kinds.filter { $0 == "older-than-stored" }.count == writers)
@@ -70,7 +72,8 @@ struct PostgresEventStoreTests {
 
     @Test("an apply after a server restart reconnects and succeeds")
     func survivesRestart() throws {
-        let server = try PostgresServer(); defer { server.stop() }
+        let server = try PostgresServer()
+        defer { server.stop() }
         let url = try server.makeDatabase()
         let store = try PostgresEventStore(url: url)
         _ = try store.apply(dinner(at: "2031-05-12T19:30:00"), from: message("<a@x>", date: 1000))
@@ -121,7 +124,9 @@ struct PostgresEventStoreTests {
         let url = try server.makeDatabase()
         let writer = try PostgresEventStore(url: url)
         _ = try writer.apply(dinner(at: "2031-05-12T19:30:00"), from: message("<a@x>", date: 1000))
-        try server.psql(url: url, """
+        try server.psql(
+            url: url,
+            """
             CREATE ROLE reader LOGIN; GRANT SELECT ON events, history, schema_version TO reader
             """)
         let readerURL = url.replacingOccurrences(of: "user=postgres", with: "user=reader")
@@ -132,10 +137,12 @@ struct PostgresEventStoreTests {
         }
     }
 
-    @Test("connection failures name the server but never the password", arguments: [
-        "postgresql://reservoir:s3cret@127.0.0.1:1/reservoir",
-        "postgres://reservoir:s3cret@[::1]:1/reservoir?connect_timeout=2",
-    ])
+    @Test(
+        "connection failures name the server but never the password",
+        arguments: [
+            "postgresql://reservoir:s3cret@127.0.0.1:1/reservoir",
+            "postgres://reservoir:s3cret@[::1]:1/reservoir?connect_timeout=2",
+        ])
     func unreachable(url: String) {
         do {
             _ = try PostgresEventStore(url: url)
@@ -147,12 +154,14 @@ struct PostgresEventStoreTests {
         }
     }
 
-    @Test("malformed or foreign URLs are refused as unsupported", arguments: [
-        "postgresql://host/db?nonsense_option=1",
-        "postgres://[::1/db",
-        "mysql://host/db",
-        "",
-    ])
+    @Test(
+        "malformed or foreign URLs are refused as unsupported",
+        arguments: [
+            "postgresql://host/db?nonsense_option=1",
+            "postgres://[::1/db",
+            "mysql://host/db",
+            "",
+        ])
     func malformed(url: String) {
         #expect(throws: EventStoreError(.unsupportedURL, "")) { _ = try PostgresEventStore(url: url) }
     }
@@ -191,11 +200,13 @@ final class ResultBox<T>: @unchecked Sendable {
     private var slots: [Result<T, any Error>?]
     init(count: Int) { slots = Array(repeating: nil, count: count) }
     func set(_ index: Int, _ value: Result<T, any Error>) {
-        lock.lock(); defer { lock.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         slots[index] = value
     }
     var values: [Result<T, any Error>?] {
-        lock.lock(); defer { lock.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         return slots
     }
 }

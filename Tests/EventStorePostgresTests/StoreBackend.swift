@@ -1,9 +1,10 @@
-@testable import EventStore
 import EventStorePostgres
 import Foundation
 import PostgresTestSupport
 import ReservoirBase
 import Testing
+
+@testable import EventStore
 
 /// The backends the shared contract runs against: SQLite always, PostgreSQL when the server
 /// binaries are installed.
@@ -22,18 +23,20 @@ enum StoreBackend: String, CaseIterable, CustomTestStringConvertible, Sendable {
             let directory = NSTemporaryDirectory() + "reservoir-contract-\(UUID().uuidString)"
             let path = directory + "/events.sqlite3"
             let store = try SQLiteEventStore(path: path)
-            return FreshStore(store: store, reopen: { try SQLiteEventStore(path: path) },
-                              sql: { statement in
-                                  try SQLiteDatabase(path: path, busyTimeoutMilliseconds: 1000).prepare(statement).rows()
-                                      .map { $0.text(0) ?? "" }
-                              },
-                              cleanup: { try? FileManager.default.removeItem(atPath: directory) })
+            return FreshStore(
+                store: store, reopen: { try SQLiteEventStore(path: path) },
+                sql: { statement in
+                    try SQLiteDatabase(path: path, busyTimeoutMilliseconds: 1000).prepare(statement).rows()
+                        .map { $0.text(0) ?? "" }
+                },
+                cleanup: { try? FileManager.default.removeItem(atPath: directory) })
         case .postgres:
             let server = try PostgresServer.shared.get()
             let url = try server.makeDatabase()
-            return FreshStore(store: try PostgresEventStore(url: url), reopen: { try PostgresEventStore(url: url) },
-                              sql: { statement in try server.psqlColumn(url: url, statement) },
-                              cleanup: {})
+            return FreshStore(
+                store: try PostgresEventStore(url: url), reopen: { try PostgresEventStore(url: url) },
+                sql: { statement in try server.psqlColumn(url: url, statement) },
+                cleanup: {})
         }
     }
 }
@@ -48,8 +51,10 @@ struct FreshStore {
     let cleanup: () -> Void
 }
 
-func dinner(at local: String, offset: Int = -7 * 3600, status: EventStatus = .confirmed,
-            container: String = "IWDSCA", item: String = "1", title: String = "Reservation: EPIC Steak") -> CalendarEvent {
+func dinner(
+    at local: String, offset: Int = -7 * 3600, status: EventStatus = .confirmed,
+    container: String = "IWDSCA", item: String = "1", title: String = "Reservation: EPIC Steak"
+) -> CalendarEvent {
     let epoch = CivilTime.epochSeconds(ofLocal: local).map { $0 - Int64(offset) }
     let sign = offset < 0 ? "-" : "+"
     let hours = abs(offset) / 3600

@@ -1,18 +1,22 @@
+import EventStore
 import Foundation
 import ReservoirBase
 import Testing
-import EventStore
+
 @testable import ICalendar
 
-func stored(title: String = "Reservation: EPIC Steak", local: String = "2031-05-12T19:30:00", offset: Int? = -25_200,
-            status: EventStatus = .confirmed, sequence: Int = 0, notes: String = "Party of 2",
-            location: String? = "EPIC Steak, 369 The Embarcadero, San Francisco, CA 94105") -> StoredEvent {
+func stored(
+    title: String = "Reservation: EPIC Steak", local: String = "2031-05-12T19:30:00", offset: Int? = -25_200,
+    status: EventStatus = .confirmed, sequence: Int = 0, notes: String = "Party of 2",
+    location: String? = "EPIC Steak, 369 The Embarcadero, San Francisco, CA 94105"
+) -> StoredEvent {
     let epoch = offset.flatMap { o in CivilTime.epochSeconds(ofLocal: local).map { $0 - Int64(o) } }
     let start = EventTime(text: local, local: local, offsetSeconds: offset, epochSeconds: epoch)
     let end = EventTime(text: local, local: local, offsetSeconds: offset, epochSeconds: epoch.map { $0 + 7200 })
-    let event = CalendarEvent(key: EventKey(container: "IWDSCA", item: "1"), category: .food, title: title,
-                              start: start, end: offset == nil ? nil : end, location: location, notes: notes,
-                              url: "https://epicsteak.example/r/IWDSCA", status: status, reservationJSON: "{}")
+    let event = CalendarEvent(
+        key: EventKey(container: "IWDSCA", item: "1"), category: .food, title: title,
+        start: start, end: offset == nil ? nil : end, location: location, notes: notes,
+        url: "https://epicsteak.example/r/IWDSCA", status: status, reservationJSON: "{}")
     return StoredEvent(event: event, sequence: sequence, ownerDomain: "epicsteak.example", createdAt: 1_900_000_000, updatedAt: 1_900_000_100)
 }
 
@@ -36,7 +40,8 @@ struct ICalendarWriterTests {
     @Test("UIDs are distinct for distinct keys: dashes inside a part and non-ASCII letters are escaped as UTF-8")
     func uids() {
         #expect(ICalendarWriter.uid(for: EventKey(container: "IWDSCA", item: "1")) == "IWDSCA-1@reservoir")
-        #expect(ICalendarWriter.uid(for: EventKey(container: "RA-9F3Z7K", item: "ZürichHB"))
+        #expect(
+            ICalendarWriter.uid(for: EventKey(container: "RA-9F3Z7K", item: "ZürichHB"))
                 == "RA%2D9F3Z7K-Z%C3%BCrichHB@reservoir")
         let pairs: [(EventKey, EventKey)] = [
             (EventKey(container: "A-B", item: "C"), EventKey(container: "A", item: "B-C")),
@@ -62,9 +67,11 @@ struct ICalendarWriterTests {
         #expect(ics.contains("\r\nDTSTART:20310512T193000\r\n"))
     }
 
-    @Test("text escaping", arguments: [
-        ("a;b", "a\\;b"), ("a,b", "a\\,b"), ("a\\b", "a\\\\b"), ("a\nb", "a\\nb"), ("a\r\nb", "a\\nb"), ("tab\there", "tab\there"),
-    ])
+    @Test(
+        "text escaping",
+        arguments: [
+            ("a;b", "a\\;b"), ("a,b", "a\\,b"), ("a\\b", "a\\\\b"), ("a\nb", "a\\nb"), ("a\r\nb", "a\\nb"), ("tab\there", "tab\there"),
+        ])
     func escaping(input: String, expected: String) {
         #expect(ICalendarWriter.escape(input) == expected)
     }
@@ -82,8 +89,12 @@ struct ICalendarWriterTests {
         let bytes = Array(ics.utf8)
         var i = 0
         while i < bytes.count {
-            if i + 2 < bytes.count, bytes[i] == 0x0D, bytes[i + 1] == 0x0A, bytes[i + 2] == 0x20 { i += 3; continue }
-            unfolded.append(bytes[i]); i += 1
+            if i + 2 < bytes.count, bytes[i] == 0x0D, bytes[i + 1] == 0x0A, bytes[i + 2] == 0x20 {
+                i += 3
+                continue
+            }
+            unfolded.append(bytes[i])
+            i += 1
         }
         let expected = Array(("DESCRIPTION:" + ICalendarWriter.escape(notes) + "\r\n").utf8)
         #expect(unfolded.firstRange(of: expected) != nil)
@@ -93,10 +104,11 @@ struct ICalendarWriterTests {
     func parsesWithPythonICalendar() throws {
         let ics = writer.write([stored(status: .cancelled, sequence: 2), stored(title: "Flight: UA 123 from SFO to EWR")])
         let output = try PythonICalendar.summarize(ics)
-        #expect(output == [
-            "Reservation: EPIC Steak|CANCELLED|2|2031-05-13 02:30:00+00:00",
-            "Flight: UA 123 from SFO to EWR|CONFIRMED|0|2031-05-13 02:30:00+00:00",
-        ])
+        #expect(
+            output == [
+                "Reservation: EPIC Steak|CANCELLED|2|2031-05-13 02:30:00+00:00",
+                "Flight: UA 123 from SFO to EWR|CONFIRMED|0|2031-05-13 02:30:00+00:00",
+            ])
     }
 }
 
@@ -111,11 +123,11 @@ enum PythonICalendar {
 
     static func summarize(_ ics: String) throws -> [String] {
         let script = """
-        import sys, icalendar
-        cal = icalendar.Calendar.from_ical(sys.stdin.buffer.read())
-        for ev in cal.walk('VEVENT'):
-            print('%s|%s|%s|%s' % (ev.get('SUMMARY'), ev.get('STATUS'), ev.get('SEQUENCE'), ev.decoded('DTSTART')))
-        """
+            import sys, icalendar
+            cal = icalendar.Calendar.from_ical(sys.stdin.buffer.read())
+            for ev in cal.walk('VEVENT'):
+                print('%s|%s|%s|%s' % (ev.get('SUMMARY'), ev.get('STATUS'), ev.get('SEQUENCE'), ev.decoded('DTSTART')))
+            """
         return try run(["-c", script], input: ics).split(separator: "\n").map(String.init)
     }
 
@@ -123,7 +135,8 @@ enum PythonICalendar {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: python)
         process.arguments = arguments
-        let stdin = Pipe(), stdout = Pipe()
+        let stdin = Pipe()
+        let stdout = Pipe()
         process.standardInput = stdin
         process.standardOutput = stdout
         process.standardError = FileHandle.nullDevice

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import JSON
 
 /// Reads `text` and returns values and diagnostics.
@@ -92,31 +93,31 @@ private func repairs(_ reading: JSONReading) -> [String] {
     /// startDate on the restaurant.
     @Test func readsAppleWWDC2020BrokenExample() throws {
         let text = """
-        {
-          "@context": "http://schema.org",
-          "@type": "FoodEstablishmentReservation",
-          "reservationNumber": "WWDC2020",
-          "reservationStatus": "http://schema.org/Confirmed",
-          "underName": {
-            "@type": "Person",
-            "name": "John Appleseed"
-          }
-          "reservationFor": {
-            "@type": "FoodEstablishment",
-            "name": "Caffè Macs",
-            "startDate": "2020-06-26T19:30:00-07:00",
-            "address": {
-              "@type": "PostalAddress",
-              "streetAddress": "1 Apple Park Way",
-              "addressLocality": "Cupertino",
-              "addressRegion": "CA",
-              "postalCode": "95014",
-              "addressCountry": "US"
+            {
+              "@context": "http://schema.org",
+              "@type": "FoodEstablishmentReservation",
+              "reservationNumber": "WWDC2020",
+              "reservationStatus": "http://schema.org/Confirmed",
+              "underName": {
+                "@type": "Person",
+                "name": "John Appleseed"
+              }
+              "reservationFor": {
+                "@type": "FoodEstablishment",
+                "name": "Caffè Macs",
+                "startDate": "2020-06-26T19:30:00-07:00",
+                "address": {
+                  "@type": "PostalAddress",
+                  "streetAddress": "1 Apple Park Way",
+                  "addressLocality": "Cupertino",
+                  "addressRegion": "CA",
+                  "postalCode": "95014",
+                  "addressCountry": "US"
+                }
+              }
+              "partySize": "2"
             }
-          }
-          "partySize": "2"
-        }
-        """
+            """
         let reading = read(text)
         #expect(!reading.failed)
         let object = try #require(reading.values.first?.objectValue)
@@ -124,10 +125,11 @@ private func repairs(_ reading: JSONReading) -> [String] {
         let restaurant = try #require(object["reservationFor"]?.objectValue)
         #expect(restaurant["startDate"] == .string("2020-06-26T19:30:00-07:00"))
         #expect(restaurant["name"] == .string("Caffè Macs"))
-        #expect(repairs(reading) == [
-            "missing comma between members inserted at line 10, column 3",
-            "missing comma between members inserted at line 23, column 3",
-        ])
+        #expect(
+            repairs(reading) == [
+                "missing comma between members inserted at line 10, column 3",
+                "missing comma between members inserted at line 23, column 3",
+            ])
     }
 
     @Test func capsTheNumberOfRepairDiagnostics() {
@@ -190,10 +192,11 @@ private func repairs(_ reading: JSONReading) -> [String] {
         #expect(elapsed < .seconds(3))
         #expect(reading?.values.isEmpty == true)
         let tooDeep = reading?.diagnostics.filter { $0.code == .tooDeep }.map(\.message) ?? []
-        #expect(tooDeep == [
-            "nesting deeper than \(JSONLimits.maximumDepth) levels at line 1, column \(depth); the value is dropped",
-            "9999 more values nested too deep dropped",
-        ])
+        #expect(
+            tooDeep == [
+                "nesting deeper than \(JSONLimits.maximumDepth) levels at line 1, column \(depth); the value is dropped",
+                "9999 more values nested too deep dropped",
+            ])
     }
 
     @Test func readsInnerQuotesOnlyWhenTheTextFailsWithout() {

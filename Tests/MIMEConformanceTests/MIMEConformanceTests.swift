@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MIME
 
 /// The public MIME suites in `../shared/corpora/mime` (docs/CONFORMANCE.md), read by path.
@@ -55,7 +56,8 @@ struct TreeNode: Equatable, CustomStringConvertible {
             var mediaType: String?
             for header in part["headers"] as? [[String: Any]] ?? [] where header["name"] as? String == "content_type" {
                 if let value = (header["value"] as? [String: Any])?["ContentType"] as? [String: Any],
-                   let type = value["c_type"] as? String {
+                    let type = value["c_type"] as? String
+                {
                     mediaType = (type + "/" + (value["c_subtype"] as? String ?? "")).lowercased()
                 }
             }
@@ -81,15 +83,17 @@ struct TreeNode: Equatable, CustomStringConvertible {
     }
 }
 
-@Suite("MIME conformance: public suites with expected output",
-       .enabled(if: Corpus.available, "../shared/corpora/mime is absent: conformance suites skipped"))
+@Suite(
+    "MIME conformance: public suites with expected output",
+    .enabled(if: Corpus.available, "../shared/corpora/mime is absent: conformance suites skipped"))
 struct MIMEConformanceTests {
     /// Stalwart's expected JSON was produced from the message with every CR removed.
     static func stalwartCases() -> [(name: String, message: Message, expected: [String: Any])] {
         Corpus.files("stalwart-mail-parser/eml", suffix: ".eml").compactMap { eml in
             let json = eml.deletingPathExtension().appendingPathExtension("json")
             guard let data = try? Data(contentsOf: json),
-                  let expected = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return nil }
+                let expected = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+            else { return nil }
             let bytes = Corpus.bytes(eml).filter { $0 != 0x0D }
             return (Corpus.relative(eml), Message(bytes: bytes), expected)
         }
@@ -121,8 +125,11 @@ struct MIMEConformanceTests {
     @Test("Stalwart mail-parser: part tree and decoded text bodies")
     func stalwartTrees() {
         let cases = Self.stalwartCases()
-        var sameTree = 0, textEqual = 0, textTotal = 0
-        var treeMisses: [String] = [], textMisses: [String] = []
+        var sameTree = 0
+        var textEqual = 0
+        var textTotal = 0
+        var treeMisses: [String] = []
+        var textMisses: [String] = []
         for c in cases {
             guard let expected = TreeNode.stalwart(c.expected) else { continue }
             let ours = TreeNode.ours(c.message, c.message.root)
@@ -141,8 +148,9 @@ struct MIMEConformanceTests {
             compare(expected, ours, "1")
         }
         Corpus.report("Stalwart: part tree", ours: sameTree, total: cases.count, gmime: 94, python: 87, misses: treeMisses)
-        Corpus.report("Stalwart: decoded text bodies (in matching trees)", ours: textEqual, total: textTotal,
-                      gmime: 164, python: 152, misses: textMisses)
+        Corpus.report(
+            "Stalwart: decoded text bodies (in matching trees)", ours: textEqual, total: textTotal,
+            gmime: 164, python: 152, misses: textMisses)
         // 16 documented differences (docs/CONFORMANCE.md): Dovecot's prefix-matched boundaries,
         // base64-encoded message/rfc822 parts, an empty part at the end of the input.
         #expect(sameTree >= 91, "part trees regressed")
@@ -151,7 +159,8 @@ struct MIMEConformanceTests {
     @Test("mime4j: transfer-decoded bodies, byte for byte")
     func mime4jDecodedParts() {
         let expectedFiles = Corpus.files("mime4j", suffix: ".txt") + Corpus.files("mime4j", suffix: ".bin")
-        var equal = 0, total = 0
+        var equal = 0
+        var total = 0
         var misses: [String] = []
         for file in expectedFiles.sorted(by: { $0.path < $1.path }) {
             let name = file.deletingPathExtension().lastPathComponent
@@ -163,7 +172,10 @@ struct MIMEConformanceTests {
             // Paths count from the message itself (1), as `reservoir parts` numbers them.
             var part: MIMEPart? = path.first == 1 ? parsed.root : nil
             for index in path.dropFirst() {
-                guard let current = part, index >= 1, index <= current.children.count else { part = nil; break }
+                guard let current = part, index >= 1, index <= current.children.count else {
+                    part = nil
+                    break
+                }
                 part = current.children[index - 1]
             }
             guard let found = part else {

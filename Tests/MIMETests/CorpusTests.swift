@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MIME
 
 /// Runs the shared MIME corpora (`../shared/corpora/mime` beside the package) when present.
@@ -14,8 +15,10 @@ import Testing
     static func messageFiles() -> [URL] {
         guard let walker = FileManager.default.enumerator(at: corpus, includingPropertiesForKeys: nil) else { return [] }
         var files: [URL] = []
-        for case let url as URL in walker where ["eml", "msg"].contains(url.pathExtension)
-            || (url.pathExtension == "txt" && url.path.contains("/python-email/")) {
+        for case let url as URL in walker
+        where ["eml", "msg"].contains(url.pathExtension)
+            || (url.pathExtension == "txt" && url.path.contains("/python-email/"))
+        {
             files.append(url)
         }
         return files.sorted { $0.path < $1.path }

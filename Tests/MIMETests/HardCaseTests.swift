@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MIME
 
 /// The corpus's HARD-CASES.md, each read the way users expect (skipped without the corpus).
@@ -114,7 +115,8 @@ extension HardCaseTests {
 
     @Test("case 12: windows-1252 bytes in a part labelled utf-8 read as windows-1252")
     func mislabelledWindows1252() {
-        let bytes = Array("Content-Type: text/plain; charset=utf-8\nContent-Transfer-Encoding: 8bit\n\n".utf8)
+        let bytes =
+            Array("Content-Type: text/plain; charset=utf-8\nContent-Transfer-Encoding: 8bit\n\n".utf8)
             + [0x63, 0x61, 0x66, 0xE9, 0x20, 0x93, 0x71, 0x94]
         let message = Message(bytes: bytes)
         #expect(message.text(of: message.root) == "café “q”")

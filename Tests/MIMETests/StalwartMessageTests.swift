@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MIME
 
 /// Stalwart mail-parser's expected parses of whole messages (`eml/**/NNN.json`, from the input
@@ -49,8 +50,9 @@ struct StalwartMessageTests {
             if let subject = expected.subject, Self.collapsed(message.subject ?? "") != Self.collapsed(subject) {
                 subjectMismatches.append(name)
             }
-            let ours = Set(message.root.allParts.filter { $0.isLeaf && $0.contentType.type == "text" }
-                .map { message.text(of: $0).replacingOccurrences(of: "\r", with: "") })
+            let ours = Set(
+                message.root.allParts.filter { $0.isLeaf && $0.contentType.type == "text" }
+                    .map { message.text(of: $0).replacingOccurrences(of: "\r", with: "") })
             if !expected.texts.allSatisfy({ ours.contains($0) }) {
                 textMismatches.append(name)
                 if ProcessInfo.processInfo.environment["MIME_DEBUG"] != nil {

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import MIME
 
 /// Test helpers: messages as LF and CRLF, bytes from string literals.

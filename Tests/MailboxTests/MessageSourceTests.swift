@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import Mailbox
 import MIME
+import Testing
+
+@testable import Mailbox
 
 @Suite struct MessageSourceTests {
     /// A fresh temporary directory, removed by the caller.
@@ -37,19 +38,19 @@ import MIME
         let root = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: root) }
         let text = """
-        From alice@example.com Mon Jan  2 15:04:05 2006
-        Subject: one
+            From alice@example.com Mon Jan  2 15:04:05 2006
+            Subject: one
 
-        >From the start
-        >>From deeper
-        From inside a paragraph stays
+            >From the start
+            >>From deeper
+            From inside a paragraph stays
 
-        From bob@example.com Mon Jan  2 15:04:06 2006
-        Subject: two
+            From bob@example.com Mon Jan  2 15:04:06 2006
+            Subject: two
 
-        body two
+            body two
 
-        """.replacingOccurrences(of: "\n", with: lineBreak)
+            """.replacingOccurrences(of: "\n", with: lineBreak)
         let file = root.appendingPathComponent("box.mbox")
         try write(text, to: file)
 
@@ -111,7 +112,7 @@ import MIME
         let source = try MessageSource(path: root.path)
         let eager = Array(source)
         let deferred = Array(source.skipping({ _, _ in false }, deferringReads: true))
-        #expect(deferred.map(\.bytes) == [[], [], []])   // found, not read
+        #expect(deferred.map(\.bytes) == [[], [], []])  // found, not read
         #expect(deferred.map(\.size) == eager.map(\.bytes.count))
         let read = deferred.compactMap { $0.readingDeferred() }
         #expect(read.map(\.bytes) == eager.map(\.bytes))

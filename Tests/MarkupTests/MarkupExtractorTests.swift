@@ -1,24 +1,25 @@
-import Testing
 import JSON
+import Testing
+
 @testable import Markup
 
 @Suite struct MarkupExtractorTests {
     @Test func returnsItemsInDocumentOrder() {
         let html = """
-        <div itemscope itemtype="https://schema.org/Person"><span itemprop="name">First</span></div>
-        <script type="application/ld+json">{"@type": "Event"}</script>
-        <div itemscope itemtype="https://schema.org/Place"><span itemprop="name">Last</span></div>
-        """
+            <div itemscope itemtype="https://schema.org/Person"><span itemprop="name">First</span></div>
+            <script type="application/ld+json">{"@type": "Event"}</script>
+            <div itemscope itemtype="https://schema.org/Place"><span itemprop="name">Last</span></div>
+            """
         #expect(extract(html).items.map(\.source) == [.microdata, .jsonLD, .microdata])
     }
 
     @Test func readsMalformedHTML() {
         let html = """
-        <html><body><table><tr><td><div itemscope itemtype="https://schema.org/Event"><span itemprop="name">Unclosed
-        <td><b><i>nested wrong</b></i>
-        <script type="application/ld+json">{"@type": "LodgingReservation", "reservationNumber": "H7"}</script>
-        <p>no end
-        """
+            <html><body><table><tr><td><div itemscope itemtype="https://schema.org/Event"><span itemprop="name">Unclosed
+            <td><b><i>nested wrong</b></i>
+            <script type="application/ld+json">{"@type": "LodgingReservation", "reservationNumber": "H7"}</script>
+            <p>no end
+            """
         let extraction = extract(html)
         #expect(extraction.items.map(\.source) == [.microdata, .jsonLD])
         #expect(extraction.items.first?.value.objectValue?["name"] == .string("Unclosed"))
@@ -31,7 +32,8 @@ import JSON
     }
 
     @Test func survivesInvalidUTF8AndNULBytes() {
-        let bytes = Array(#"<div itemscope><span itemprop="name">a"#.utf8) + [0xFF, 0x00, 0xC3]
+        let bytes =
+            Array(#"<div itemscope><span itemprop="name">a"#.utf8) + [0xFF, 0x00, 0xC3]
             + Array(#"b</span></div><script type="application/ld+json">{"@type":"X"}</script>"#.utf8)
         let extraction = MarkupExtractor.extract(html: bytes)
         #expect(extraction.items.count <= 2)
@@ -73,7 +75,8 @@ import JSON
             }
             // Two needles with a common start, in one pass (Microdata's attributes).
             let either = bytes.withUnsafeBufferPointer { MarkupSignature.contains($0, "itemscope", or: "itemprop") }
-            #expect(either == (lower.contains("itemscope") || lower.contains("itemprop")), "\(String(decoding: bytes, as: UTF8.self).debugDescription)")
+            #expect(
+                either == (lower.contains("itemscope") || lower.contains("itemprop")), "\(String(decoding: bytes, as: UTF8.self).debugDescription)")
         }
     }
 
@@ -108,7 +111,8 @@ import JSON
     }
 
     @Test func readsMarkupAfterThousandsOfUnclosedTags() {
-        let html = "<div itemscope><p>" + String(repeating: "<font color=red><div>", count: 3000) + #"<b itemprop="name">deep</b>"#
+        let html =
+            "<div itemscope><p>" + String(repeating: "<font color=red><div>", count: 3000) + #"<b itemprop="name">deep</b>"#
             + #"<script type="application/ld+json">{"@type":"After"}</script>"#
         let extraction = extract(html)
         #expect(serializedItems(extraction) == [#"{"name":"deep"}"#, #"{"@type":"After"}"#])
@@ -116,7 +120,8 @@ import JSON
 
     @Test func readsDeeplyNestedHTMLWithoutTrapping() {
         let depth = 100_000
-        let html = #"<div itemscope itemtype="Event">"# + String(repeating: "<div><span>", count: depth)
+        let html =
+            #"<div itemscope itemtype="Event">"# + String(repeating: "<div><span>", count: depth)
             + #"<b itemprop="name">deep</b>"# + String(repeating: "</span></div>", count: depth) + "</div>"
         let clock = ContinuousClock()
         var extraction = MarkupExtraction()

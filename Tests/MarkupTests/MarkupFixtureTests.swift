@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import JSON
+import Testing
+
 @testable import Markup
 
 /// Golden files: every `Fixtures/NAME.html` is extracted and compared with `Fixtures/NAME.json`

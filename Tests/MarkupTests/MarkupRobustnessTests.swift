@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Markup
 
 /// Mutated copies of the golden fixtures: whatever the damage, extraction returns.

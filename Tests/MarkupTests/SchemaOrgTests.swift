@@ -1,5 +1,5 @@
-import Testing
 import Markup
+import Testing
 
 @Suite struct SchemaOrgTests {
     @Test(arguments: [
@@ -15,8 +15,10 @@ import Markup
         #expect(SchemaOrg.localName(type) == name)
     }
 
-    @Test(arguments: ["https://example.com/Event", "https://example.com/Event/", "http://schema.org/", "schema:", "", "foaf:Person",
-                      "Two Words", "\u{A0}Event", "Event\u{2028}"])
+    @Test(arguments: [
+        "https://example.com/Event", "https://example.com/Event/", "http://schema.org/", "schema:", "", "foaf:Person",
+        "Two Words", "\u{A0}Event", "Event\u{2028}",
+    ])
     func rejectsOtherVocabularies(type: String) {
         #expect(SchemaOrg.localName(type) == nil)
     }

@@ -1,10 +1,11 @@
 import Foundation
-import Testing
-import PipelineTestSupport
 import MIME
-@testable import Output
-import Pipeline
 import Mailbox
+import Pipeline
+import PipelineTestSupport
+import Testing
+
+@testable import Output
 
 @Suite("What the filter adds to a message")
 struct FilterHeadersTests {
@@ -25,7 +26,10 @@ struct FilterHeadersTests {
     @Test("forged Authentication-Results with our authserv-id and X-Reservation fields are removed")
     func forged() throws {
         let raw = try Samples.message(1)
-        let forged = Array("Authentication-Results: MX.home.example; dkim=pass header.d=bank.example\nX-Reservation: Flight fake\nAuthentication-Results: other.example; dkim=pass\n".utf8) + raw.bytes
+        let forged =
+            Array(
+                "Authentication-Results: MX.home.example; dkim=pass header.d=bank.example\nX-Reservation: Flight fake\nAuthentication-Results: other.example; dkim=pass\n"
+                    .utf8) + raw.bytes
         let report = try Samples.pipeline().process(RawMessage(bytes: forged, origin: MessageOrigin(path: nil)))
         let out = String(decoding: FilterHeaders.rewrite(forged, report: report, authservID: "mx.home.example"), as: UTF8.self)
         #expect(!out.contains("bank.example"))
@@ -36,7 +40,8 @@ struct FilterHeadersTests {
     @Test("forged fields after a line without a colon or after 10,000 fields are removed too")
     func forgedFarDown() throws {
         let raw = try Samples.message(1)
-        var prefix = "Received: from a by b\nX-Garbage line without a colon\nAuthentication-Results: mx.home.example; dkim=pass header.d=bank.example\n"
+        var prefix =
+            "Received: from a by b\nX-Garbage line without a colon\nAuthentication-Results: mx.home.example; dkim=pass header.d=bank.example\n"
         for i in 0..<10_001 { prefix += "X-Filler-\(i): \(i)\n" }
         prefix += "x-reservation : Flight fake\n"
         let forged = Array(prefix.utf8) + raw.bytes
@@ -56,8 +61,9 @@ struct FilterHeadersTests {
         #expect(Array(out.suffix(bytes.count)) == bytes)
     }
 
-    @Test("input with no header field is not a message and passes through untouched",
-          arguments: ["no header at all", "\u{0}\u{FF}binary\n\u{1B}\n", "\n\nbody after an empty header", ""])
+    @Test(
+        "input with no header field is not a message and passes through untouched",
+        arguments: ["no header at all", "\u{0}\u{FF}binary\n\u{1B}\n", "\n\nbody after an empty header", ""])
     func notAMessage(text: String) throws {
         let bytes = Array(text.utf8)
         let report = try Samples.pipeline().process(RawMessage(bytes: bytes, origin: MessageOrigin(path: nil)))
@@ -85,7 +91,8 @@ struct FilterHeadersTests {
 
     @Test("non-ASCII summaries are RFC 2047 words of at most 75 characters, lines of at most 78")
     func encodedWords() {
-        let field = FilterHeaders.fold("X-Reservation", "Train EC 15 Zürich HB → Milano Centrale 2031-07-14 09:33 +02:00 confirmed #RA-9F3Z7K", lineEnding: "\r\n")
+        let field = FilterHeaders.fold(
+            "X-Reservation", "Train EC 15 Zürich HB → Milano Centrale 2031-07-14 09:33 +02:00 confirmed #RA-9F3Z7K", lineEnding: "\r\n")
         let lines = field.components(separatedBy: "\r\n").filter { !$0.isEmpty }
         #expect(lines.count > 1)
         #expect(lines.allSatisfy { $0.utf8.count <= 78 })

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import Output
 import Pipeline
+import Testing
+
+@testable import Output
 
 @Suite("the forged-field scanner: what the filter removes from the header")
 struct ForgedFieldScannerTests {
@@ -27,7 +28,10 @@ struct ForgedFieldScannerTests {
     static func streamed(_ bytes: [UInt8], pieces: [Int]) -> [UInt8] {
         var stream = ForgedFieldStream(authservID: id)
         var out: [UInt8] = []
-        let emit: (UnsafeBufferPointer<UInt8>) -> Bool = { out += $0; return true }
+        let emit: (UnsafeBufferPointer<UInt8>) -> Bool = {
+            out += $0
+            return true
+        }
         var start = 0
         var index = 0
         while start < bytes.count {
@@ -117,7 +121,8 @@ struct ForgedFieldScannerTests {
         #expect(Self.strip("From: a@b\ngarbage\nAuthentication-Results: mx.test; dkim=pass\n\nbody\n") == "From: a@b\ngarbage\n\nbody\n")
         #expect(Self.strip("garbage first\nX-Reservation: x\n\nbody\n") == "garbage first\n\nbody\n")
         // Lines of white space, a bare CR at the start of a line or CR CR LF do not end the header (Dovecot reads on).
-        #expect(Self.strip("A: 1\n   \nX-Reservation: x\n\r\r\nX-Reservation: y\n\rX\nX-Reservation: z\n\nbody\n")
+        #expect(
+            Self.strip("A: 1\n   \nX-Reservation: x\n\r\r\nX-Reservation: y\n\rX\nX-Reservation: z\n\nbody\n")
                 == "A: 1\n   \n\r\r\n\rX\n\nbody\n")
     }
 
@@ -137,7 +142,8 @@ struct ForgedFieldScannerTests {
     @Test("a header over 2 MB: forged fields after a 3 MB line go, in pieces too")
     func largeHeader() {
         let long = "X-Long: " + String(repeating: "a", count: 3 << 20) + "\n"
-        let input = Array(("From: a@b.example\n" + long + "X-Reservation: forged\n folded\nAuthentication-Results: MX.TEST; dkim=pass\nSubject: s\n\nbody\n").utf8)
+        let input = Array(
+            ("From: a@b.example\n" + long + "X-Reservation: forged\n folded\nAuthentication-Results: MX.TEST; dkim=pass\nSubject: s\n\nbody\n").utf8)
         let expected = Array(("From: a@b.example\n" + long + "Subject: s\n\nbody\n").utf8)
         #expect(Self.stripped(input, ForgedFieldScanner.find(in: input, authservID: Self.id)) == expected)
         #expect(Self.streamed(input, pieces: [1 << 16]) == expected)
@@ -160,27 +166,41 @@ struct ForgedFieldScannerTests {
         var out: [UInt8] = []
         var mostHeld = 0
         for byte in input {
-            _ = [byte].withUnsafeBufferPointer { stream.push($0) { out += $0; return true } }
+            _ = [byte].withUnsafeBufferPointer {
+                stream.push($0) {
+                    out += $0
+                    return true
+                }
+            }
             mostHeld = max(mostHeld, stream.scanner.consumed - stream.scanner.settled)
         }
-        _ = stream.finish { out += $0; return true }
+        _ = stream.finish {
+            out += $0
+            return true
+        }
         #expect(String(decoding: out, as: UTF8.self) == "A: 1\nAuth" + spaces + ": kept\nB: 2\n\n")
         #expect(mostHeld <= ForgedFieldScanner.maxHeldFieldBytes + 64)
     }
 
-    @Test("an envelope line is recognised by its RFC 4155 form, not by its first five bytes",
-          arguments: [("From x@y.example Tue Nov 17 07:21:50 2026\n", true), ("From MAILER-DAEMON Fri Jul  8 12:08:34 2011\n", true),
-                      ("From x@y Tue Nov 17 07:21 PST 2026\r\n", true), ("From : a@b.example\n", false),
-                      ("From :\n a@b.example Tue Nov 17 07:21:50 2026\n", false), ("From a@b.example\n", false),
-                      ("From : Tue Nov 17 07:21:50 2026\n", false), ("From x@y Tue Nov 17 07:21:50\n", false), ("Subject: x\n", false)])
+    @Test(
+        "an envelope line is recognised by its RFC 4155 form, not by its first five bytes",
+        arguments: [
+            ("From x@y.example Tue Nov 17 07:21:50 2026\n", true), ("From MAILER-DAEMON Fri Jul  8 12:08:34 2011\n", true),
+            ("From x@y Tue Nov 17 07:21 PST 2026\r\n", true), ("From : a@b.example\n", false),
+            ("From :\n a@b.example Tue Nov 17 07:21:50 2026\n", false), ("From a@b.example\n", false),
+            ("From : Tue Nov 17 07:21:50 2026\n", false), ("From x@y Tue Nov 17 07:21:50\n", false), ("Subject: x\n", false),
+        ])
     func envelope(line: String, isEnvelope: Bool) {
         let bytes = Array((line + "To: b@c.example\n\nbody\n").utf8)
         let forged = ForgedFieldScanner.find(in: bytes, authservID: Self.id)
         #expect(forged.insertionPoint == (isEnvelope ? line.utf8.count : 0))
     }
 
-    @Test("input without a header field has none; garbage never traps",
-          arguments: ["", "no header at all", "\n\nbody", ":\n: \n\n", "\u{0}\u{FF}binary\n\u{1B}\n", "From x@y.example Tue Nov 17 07:21:50 2026\n\nbody"])
+    @Test(
+        "input without a header field has none; garbage never traps",
+        arguments: [
+            "", "no header at all", "\n\nbody", ":\n: \n\n", "\u{0}\u{FF}binary\n\u{1B}\n", "From x@y.example Tue Nov 17 07:21:50 2026\n\nbody",
+        ])
     func notAMessage(text: String) {
         let bytes = Array(text.utf8)
         let forged = ForgedFieldScanner.find(in: bytes, authservID: Self.id)
@@ -188,9 +208,13 @@ struct ForgedFieldScannerTests {
         #expect(Self.stripped(bytes, forged) == bytes)
     }
 
-    @Test("the end of the input ends an open field", arguments: [("X-Reservation", ""), ("A: 1\nX-Reservation: x", "A: 1\n"),
-                                                                ("A: 1\nAuthentication-Results: mx.test; none\r", "A: 1\n"),
-                                                                ("A: 1\nX-Reservation: x\n\r", "A: 1\n\r")])
+    @Test(
+        "the end of the input ends an open field",
+        arguments: [
+            ("X-Reservation", ""), ("A: 1\nX-Reservation: x", "A: 1\n"),
+            ("A: 1\nAuthentication-Results: mx.test; none\r", "A: 1\n"),
+            ("A: 1\nX-Reservation: x\n\r", "A: 1\n\r"),
+        ])
     func endOfInput(input: String, output: String) {
         #expect(Self.strip(input) == output)
         #expect(String(decoding: Self.streamed(Array(input.utf8), pieces: [1]), as: UTF8.self) == output)

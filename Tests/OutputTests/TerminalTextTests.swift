@@ -1,34 +1,39 @@
-import Foundation
-import Testing
-import PipelineTestSupport
-import Mailbox
-import MIME
 import EventStore
-import Reservations
-@testable import Output
+import Foundation
+import MIME
+import Mailbox
 import Pipeline
+import PipelineTestSupport
+import Reservations
+import Testing
 import Trust
+
+@testable import Output
 
 @Suite("Text from a message is shown, never obeyed, by the terminal")
 struct TerminalTextTests {
-    @Test("controls, C1 controls, bidi controls and separators are written out visibly", arguments: [
-        ("a\u{1B}[2Kb", "a\\x1B[2Kb"),
-        ("\r\n\t\u{0}\u{8}\u{7}", "\\x0D\\x0A\\x09\\x00\\x08\\x07"),
-        ("del\u{7F}", "del\\x7F"),
-        ("csi\u{9B}2K nel\u{85}", "csi\\x9B2K nel\\x85"),
-        ("\u{202E}evil\u{202C}", "\\u{202E}evil\\u{202C}"),
-        ("\u{202A}\u{202B}\u{202D}\u{2066}\u{2067}\u{2068}\u{2069}", "\\u{202A}\\u{202B}\\u{202D}\\u{2066}\\u{2067}\\u{2068}\\u{2069}"),
-        ("\u{200E}\u{200F}\u{061C}", "\\u{200E}\\u{200F}\\u{061C}"),
-        ("line\u{2028}para\u{2029}", "line\\u{2028}para\\u{2029}"),
-    ])
+    @Test(
+        "controls, C1 controls, bidi controls and separators are written out visibly",
+        arguments: [
+            ("a\u{1B}[2Kb", "a\\x1B[2Kb"),
+            ("\r\n\t\u{0}\u{8}\u{7}", "\\x0D\\x0A\\x09\\x00\\x08\\x07"),
+            ("del\u{7F}", "del\\x7F"),
+            ("csi\u{9B}2K nel\u{85}", "csi\\x9B2K nel\\x85"),
+            ("\u{202E}evil\u{202C}", "\\u{202E}evil\\u{202C}"),
+            ("\u{202A}\u{202B}\u{202D}\u{2066}\u{2067}\u{2068}\u{2069}", "\\u{202A}\\u{202B}\\u{202D}\\u{2066}\\u{2067}\\u{2068}\\u{2069}"),
+            ("\u{200E}\u{200F}\u{061C}", "\\u{200E}\\u{200F}\\u{061C}"),
+            ("line\u{2028}para\u{2029}", "line\\u{2028}para\\u{2029}"),
+        ])
     func escaped(text: String, shown: String) {
         #expect(TerminalText.escaped(text) == shown)
     }
 
-    @Test("ordinary text of every script is kept as it is", arguments: [
-        "EPIC Steak", "Zürich HB → Milano Centrale", "e\u{301}te\u{301}", "公司", "مطعم", "מסעדה", "👩‍👩‍👧 party",
-        "“Your table” — confirmed", "Ⅷ", "\u{200D}\u{200B}", "ǅ", "",
-    ])
+    @Test(
+        "ordinary text of every script is kept as it is",
+        arguments: [
+            "EPIC Steak", "Zürich HB → Milano Centrale", "e\u{301}te\u{301}", "公司", "مطعم", "מסעדה", "👩‍👩‍👧 party",
+            "“Your table” — confirmed", "Ⅷ", "\u{200D}\u{200B}", "ǅ", "",
+        ])
     func kept(text: String) {
         #expect(TerminalText.escaped(text) == text)
     }
@@ -48,7 +53,8 @@ struct TerminalTextTests {
     /// Forged lines meant to paint "trusted" over the real verdict, in every field a renderer
     /// shows: display name and Subject (encoded words and raw bytes), markup title, place,
     /// booking number and details, and DKIM tags.
-    static let hostileMessage = Array("""
+    static let hostileMessage = Array(
+        """
         DKIM-Signature: v=1; a=rsa-sha256; c=relaxed/relaxed; d=epicsteak.example\u{1B}[2K; s=s\u{8}\u{8}2026;\r
         \th=from; bh=AAAA; b=AAAA\r
         From: =?UTF-8?Q?EPIC_Steak=1B[2K=0D=E2=80=AE?= <reservations@epicsteak.example>\r
@@ -68,8 +74,10 @@ struct TerminalTextTests {
 
         """.utf8)
 
-    static func report(policy: TrustPolicy = TrustPolicy(allowedDomains: ["epicsteak.example"]),
-                       store: (any EventStore)? = nil) throws -> MessageReport {
+    static func report(
+        policy: TrustPolicy = TrustPolicy(allowedDomains: ["epicsteak.example"]),
+        store: (any EventStore)? = nil
+    ) throws -> MessageReport {
         let pipeline = try Samples.pipeline(store: store, policy: policy)
         var report = pipeline.analyze(RawMessage(bytes: hostileMessage, origin: MessageOrigin()))
         if let store { pipeline.record(&report, into: store) }
@@ -142,8 +150,9 @@ struct TerminalTextTests {
         let report = try Self.report()
         let verification = VerificationRenderer.text(report)
         #expect(Self.firstRawControl(verification) == nil, "\(verification)")
-        let extraction = ExtractionRenderer.text(try Samples.pipeline().extract(RawMessage(bytes: Self.hostileMessage, origin: MessageOrigin())),
-                                                 explain: true)
+        let extraction = ExtractionRenderer.text(
+            try Samples.pipeline().extract(RawMessage(bytes: Self.hostileMessage, origin: MessageOrigin())),
+            explain: true)
         #expect(Self.firstRawControl(extraction) == nil, "\(extraction)")
         #expect(extraction.contains("trusted\\u{202E}"))
         let parts = PartsRenderer.text(Message(bytes: Self.hostileMessage))
@@ -153,7 +162,8 @@ struct TerminalTextTests {
 
     @Test("the event list and its history hold no raw control")
     func events() throws {
-        let store = TemporaryStore(); defer { store.remove() }
+        let store = TemporaryStore()
+        defer { store.remove() }
         let opened = try store.open()
         let policy = TrustPolicy(allowAnyDomain: true, allowUnverified: true)
         let report = try Self.report(policy: policy, store: opened)

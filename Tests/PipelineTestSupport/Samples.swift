@@ -1,8 +1,8 @@
-public import Foundation
 import DNS
-public import Mailbox
-public import MIME
 public import EventStore
+public import Foundation
+public import MIME
+public import Mailbox
 public import Pipeline
 public import Trust
 
@@ -31,10 +31,13 @@ public enum Samples {
 
     public static func pipeline(store: (any EventStore)? = nil, policy: TrustPolicy? = nil, now: Int64 = now) throws -> ReservationPipeline {
         let keys = try KeysFile(path: keysZone)
-        let allowed = ["epicsteak.example", "cascadia-air.example", "harborview-hotels.example",
-                       "railalpina.example", "trattorialucca.example"]
-        return ReservationPipeline(resolver: keys, policy: policy ?? TrustPolicy(allowedDomains: allowed),
-                                   store: store, now: now)
+        let allowed = [
+            "epicsteak.example", "cascadia-air.example", "harborview-hotels.example",
+            "railalpina.example", "trattorialucca.example",
+        ]
+        return ReservationPipeline(
+            resolver: keys, policy: policy ?? TrustPolicy(allowedDomains: allowed),
+            store: store, now: now)
     }
 }
 

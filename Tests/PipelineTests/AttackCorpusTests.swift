@@ -1,14 +1,15 @@
-import Foundation
-import Testing
-import PipelineTestSupport
-import DNS
 import DKIM
-import Mailbox
-import MIME
+import DNS
 import EventStore
-@testable import Pipeline
+import Foundation
+import MIME
+import Mailbox
+import PipelineTestSupport
 import Reservations
+import Testing
 import Trust
+
+@testable import Pipeline
 
 /// The attack corpus (`Attacks/`, written by scripts/make-attacks): genuine confirmations signed
 /// by dkimpy, changed as an attacker holding them can change them. Each case says what must be
@@ -109,8 +110,10 @@ struct AttackCorpusTests {
     /// - it reads every header field, so the From added after 10,000 fields is the one its
     ///   signature selects and fails; Reservoir reads up to ``Limits/maxHeaderFields`` and
     ///   refuses trust to a message past the limit.
-    static let dkimpyDiffers = ["c1-prepend-content-type-obsolete": "permerror", "c6-prepend-from": "fail",
-                                "c7-from-after-header-limit": "fail"]
+    static let dkimpyDiffers = [
+        "c1-prepend-content-type-obsolete": "permerror", "c6-prepend-from": "fail",
+        "c7-from-after-header-limit": "fail",
+    ]
 
     @Test("dkimpy reaches the same DKIM verdict on every case")
     func dkimpyAgrees() throws {

@@ -1,7 +1,8 @@
 import Foundation
 import Mailbox
-import Testing
 import PipelineTestSupport
+import Testing
+
 @testable import Pipeline
 
 @Suite struct MessageScannerTests {
@@ -33,8 +34,9 @@ import PipelineTestSupport
         }
     }
 
-    @Test("the workers read the files they analyse, report in source order, and skip a file gone before its worker reads it",
-          arguments: [1, 2])
+    @Test(
+        "the workers read the files they analyse, report in source order, and skip a file gone before its worker reads it",
+        arguments: [1, 2])
     func deferredReadsInOrder(workers: Int) throws {
         let (root, maildir) = try sampleCopy()
         defer { try? FileManager.default.removeItem(at: root) }
@@ -46,10 +48,12 @@ import PipelineTestSupport
         var reported: [String] = []
         var subjects: [String?] = []
         let messages = Vanishing(base: source.skipping({ _, _ in false }, deferringReads: true), vanishing: 2)
-        try scanner.scan(messages, each: { (report: MessageReport) throws(Stop) in
-            reported.append(report.origin.path ?? "")
-            subjects.append(report.subject)
-        }, groupEnd: { () throws(Stop) in })
+        try scanner.scan(
+            messages,
+            each: { (report: MessageReport) throws(Stop) in
+                reported.append(report.origin.path ?? "")
+                subjects.append(report.subject)
+            }, groupEnd: { () throws(Stop) in })
         var survivors = expected
         survivors.remove(at: 2)
         #expect(reported == survivors)

@@ -1,8 +1,9 @@
 import Foundation
-import Testing
 import PipelineTestSupport
-@testable import Pipeline
+import Testing
 import Trust
+
+@testable import Pipeline
 
 /// Every note code a report can carry is in ``ReportDiagnostic/Code/all``, and docs/USAGE.md's
 /// table ("Notes and their codes") lists exactly those.

@@ -1,17 +1,19 @@
-import Foundation
-import Testing
-import PipelineTestSupport
 import DKIM
-@testable import EventStore
+import Foundation
+import PipelineTestSupport
 import Reservations
-@testable import Pipeline
+import Testing
 import Trust
+
+@testable import EventStore
+@testable import Pipeline
 
 @Suite("The whole pipeline on the sample Maildir")
 struct ReservationPipelineTests {
     @Test("the EPIC Steak confirmation is verified, trusted, repaired and stored")
     func confirmation() throws {
-        let tmp = TemporaryStore(); defer { tmp.remove() }
+        let tmp = TemporaryStore()
+        defer { tmp.remove() }
         let report = try Samples.pipeline(store: try tmp.open()).process(try Samples.message(1))
         #expect(report.signatures.map(\.result) == [.pass])
         #expect(report.signatures.first?.domain == "epicsteak.example")
@@ -31,7 +33,8 @@ struct ReservationPipelineTests {
 
     @Test("the altered sample fails DKIM and nothing is stored")
     func altered() throws {
-        let tmp = TemporaryStore(); defer { tmp.remove() }
+        let tmp = TemporaryStore()
+        defer { tmp.remove() }
         let store = try tmp.open()
         let report = try Samples.pipeline(store: store).process(try Samples.message(8))
         #expect(report.signatures.map(\.result) == [.fail])
@@ -43,7 +46,8 @@ struct ReservationPipelineTests {
 
     @Test("confirmed, moved, cancelled: one event, cancelled, at sequence 2; a replay changes nothing")
     func lifecycle() throws {
-        let tmp = TemporaryStore(); defer { tmp.remove() }
+        let tmp = TemporaryStore()
+        defer { tmp.remove() }
         let store = try tmp.open()
         let pipeline = try Samples.pipeline(store: store)
         let kinds = try [1, 2, 3].map { pipeline.process(try Samples.message($0)).items.first?.change?.kind }
@@ -59,7 +63,8 @@ struct ReservationPipelineTests {
 
     @Test("reports recorded as a group: one commit; when it fails no report claims a change")
     func groupedRecording() throws {
-        let tmp = TemporaryStore(); defer { tmp.remove() }
+        let tmp = TemporaryStore()
+        defer { tmp.remove() }
         let store = try tmp.open()
         let pipeline = try Samples.pipeline(store: store)
         var reports = try [1, 2, 7].map { pipeline.analyze(try Samples.message($0)) }
@@ -69,7 +74,8 @@ struct ReservationPipelineTests {
 
         // The flight's first change rolls the whole transaction back, as a full disk can
         // (sqlite.org/lang_createtrigger.html, "The RAISE() function").
-        try SQLiteDatabase(path: tmp.path, busyTimeoutMilliseconds: 1000).execute("""
+        try SQLiteDatabase(path: tmp.path, busyTimeoutMilliseconds: 1000).execute(
+            """
             CREATE TRIGGER fail_all BEFORE INSERT ON history WHEN NEW.container = 'K7Q2PX'
             BEGIN SELECT RAISE(ROLLBACK, 'disk full'); END
             """)
@@ -111,10 +117,9 @@ struct ReservationPipelineTests {
 
     @Test("reservations that already ended are dropped with a reason, kept with includePast")
     func ended() throws {
-        let later: Int64 = 2_000_000_000   // 2033
+        let later: Int64 = 2_000_000_000  // 2033
         let dropped = try Samples.pipeline(now: later).process(try Samples.message(1))
         #expect(dropped.items.isEmpty)
         #expect(dropped.diagnostics.contains { $0.code == .reservations(.ended) })
     }
 }
-

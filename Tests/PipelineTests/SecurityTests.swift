@@ -1,13 +1,14 @@
-import Foundation
-import Testing
-import PipelineTestSupport
 import DKIM
-import Mailbox
-import MIME
-@testable import Pipeline
-import Trust
-import Reservations
 import EventStore
+import Foundation
+import MIME
+import Mailbox
+import PipelineTestSupport
+import Reservations
+import Testing
+import Trust
+
+@testable import Pipeline
 
 /// The trust rules against the forgeries issue "Reliability and security" lists: each case is
 /// a message an attacker can send, and none may put an event on the calendar.
@@ -45,9 +46,12 @@ struct SecurityTests {
         #expect(!d.trusted)
     }
 
-    @Test("a comment cannot smuggle a domain into From or d=",
-          arguments: ["From: x@attacker.example(.epicsteak.example)", "From: \"x@epicsteak.example\" <x@attacker.example>",
-                      "From: x@attacker.example (epicsteak.example)"])
+    @Test(
+        "a comment cannot smuggle a domain into From or d=",
+        arguments: [
+            "From: x@attacker.example(.epicsteak.example)", "From: \"x@epicsteak.example\" <x@attacker.example>",
+            "From: x@attacker.example (epicsteak.example)",
+        ])
     func commentsInFrom(field: String) {
         let message = Message(bytes: Array((field + "\nSubject: s\n\nbody\n").utf8))
         let domains = message.from.map(\.domain)
@@ -56,8 +60,9 @@ struct SecurityTests {
         #expect(!Self.policy.isAligned(signingDomain: "epicsteak.example(.attacker.example", fromDomain: "attacker.example"))
     }
 
-    @Test("look-alike domains are other domains: Cyrillic letters, punycode, a trailing label",
-          arguments: ["еpicsteak.example", "xn--picsteak-5fg.example", "epicsteak.example.attacker.example", "epicsteak-example.com"])
+    @Test(
+        "look-alike domains are other domains: Cyrillic letters, punycode, a trailing label",
+        arguments: ["еpicsteak.example", "xn--picsteak-5fg.example", "epicsteak.example.attacker.example", "epicsteak-example.com"])
     func lookAlikes(domain: String) {
         #expect(!Self.policy.isAllowed(domain: domain))
         #expect(!Self.policy.isAligned(signingDomain: "epicsteak.example", fromDomain: domain))
@@ -87,17 +92,19 @@ struct PartialSignatureTests {
     static let key = Samples.root.appendingPathComponent("scripts/samples/sample-dkim-key.pem")
 
     static func signed(signedBody: String, appended: String) throws -> RawMessage {
-        let header = "From: EPIC Steak <reservations@epicsteak.example>\nTo: jane@example.org\nSubject: Your table\n"
+        let header =
+            "From: EPIC Steak <reservations@epicsteak.example>\nTo: jane@example.org\nSubject: Your table\n"
             + "Date: Sat, 21 Nov 2026 10:00:00 -0800\nMessage-ID: <partial@epicsteak.example>\n"
             + "MIME-Version: 1.0\nContent-Type: text/html; charset=utf-8\n\n"
         let unsigned = Array((header + signedBody).utf8)
         let signer = try DKIMSigner(privateKeyPEM: try String(contentsOf: key, encoding: .utf8))
         // Simple body canonicalization: the signed length is the body's length with CRLF line ends.
         let length = signedBody.replacingOccurrences(of: "\n", with: "\r\n").utf8.count
-        let field = try signer.sign(unsigned, domain: "epicsteak.example", selector: "s2026",
-                                    headers: ["From", "To", "Subject", "Date", "Message-ID", "MIME-Version", "Content-Type"],
-                                    canonicalization: try #require(DKIMCanonicalization(tag: "relaxed/simple")),
-                                    timestamp: Samples.now - 3600, expiration: nil, bodyLength: length)
+        let field = try signer.sign(
+            unsigned, domain: "epicsteak.example", selector: "s2026",
+            headers: ["From", "To", "Subject", "Date", "Message-ID", "MIME-Version", "Content-Type"],
+            canonicalization: try #require(DKIMCanonicalization(tag: "relaxed/simple")),
+            timestamp: Samples.now - 3600, expiration: nil, bodyLength: length)
         return RawMessage(bytes: Array((field + header + signedBody + appended).utf8), origin: MessageOrigin())
     }
 
@@ -131,7 +138,8 @@ struct PartialSignatureTests {
 @Suite("An unsigned Date cannot make a replayed message newer")
 struct ReplayOrderingTests {
     static func signed(status: String, date: String, timestamp: Int64, headers: [String]) throws -> [UInt8] {
-        let header = "From: EPIC Steak <reservations@epicsteak.example>\nTo: jane@example.org\nSubject: Your table\n"
+        let header =
+            "From: EPIC Steak <reservations@epicsteak.example>\nTo: jane@example.org\nSubject: Your table\n"
             + "Date: \(date)\nMessage-ID: <\(status)@epicsteak.example>\n"
             + "MIME-Version: 1.0\nContent-Type: text/html; charset=utf-8\n\n"
         let body = """
@@ -141,22 +149,26 @@ struct ReplayOrderingTests {
 
             """
         let signer = try DKIMSigner(privateKeyPEM: try String(contentsOf: PartialSignatureTests.key, encoding: .utf8))
-        let field = try signer.sign(Array((header + body).utf8), domain: "epicsteak.example", selector: "s2026", headers: headers,
-                                    canonicalization: try #require(DKIMCanonicalization(tag: "relaxed/relaxed")),
-                                    timestamp: timestamp, expiration: nil)
+        let field = try signer.sign(
+            Array((header + body).utf8), domain: "epicsteak.example", selector: "s2026", headers: headers,
+            canonicalization: try #require(DKIMCanonicalization(tag: "relaxed/relaxed")),
+            timestamp: timestamp, expiration: nil)
         return Array((field + header + body).utf8)
     }
 
     /// Confirmed on the 18th, cancelled on the 20th; the confirmation replayed with its
     /// unsigned Date moved to the 21st and its unsigned Message-ID changed.
     func replay(headers: [String]) throws -> EventStatus? {
-        let confirmed = try Self.signed(status: "ReservationConfirmed", date: "Wed, 18 Nov 2026 10:00:00 +0000",
-                                        timestamp: Samples.now - 4 * 86_400, headers: headers)
-        let cancelled = try Self.signed(status: "ReservationCancelled", date: "Fri, 20 Nov 2026 10:00:00 +0000",
-                                        timestamp: Samples.now - 2 * 86_400, headers: headers)
-        let replayed = Array(String(decoding: confirmed, as: UTF8.self)
-            .replacingOccurrences(of: "Wed, 18 Nov 2026", with: "Sat, 21 Nov 2026")
-            .replacingOccurrences(of: "<ReservationConfirmed@", with: "<replayed@").utf8)
+        let confirmed = try Self.signed(
+            status: "ReservationConfirmed", date: "Wed, 18 Nov 2026 10:00:00 +0000",
+            timestamp: Samples.now - 4 * 86_400, headers: headers)
+        let cancelled = try Self.signed(
+            status: "ReservationCancelled", date: "Fri, 20 Nov 2026 10:00:00 +0000",
+            timestamp: Samples.now - 2 * 86_400, headers: headers)
+        let replayed = Array(
+            String(decoding: confirmed, as: UTF8.self)
+                .replacingOccurrences(of: "Wed, 18 Nov 2026", with: "Sat, 21 Nov 2026")
+                .replacingOccurrences(of: "<ReservationConfirmed@", with: "<replayed@").utf8)
         let temporary = TemporaryStore()
         defer { temporary.remove() }
         let store = try temporary.open()
@@ -176,11 +188,13 @@ struct ReplayOrderingTests {
 
     @Test("Date in h=: the replay cannot change it without breaking the signature")
     func signedDate() throws {
-        let confirmed = try Self.signed(status: "ReservationConfirmed", date: "Wed, 18 Nov 2026 10:00:00 +0000",
-                                        timestamp: Samples.now - 4 * 86_400,
-                                        headers: ["From", "To", "Subject", "Date", "Message-ID", "MIME-Version", "Content-Type"])
-        let replayed = Array(String(decoding: confirmed, as: UTF8.self)
-            .replacingOccurrences(of: "Wed, 18 Nov 2026", with: "Sat, 21 Nov 2026").utf8)
+        let confirmed = try Self.signed(
+            status: "ReservationConfirmed", date: "Wed, 18 Nov 2026 10:00:00 +0000",
+            timestamp: Samples.now - 4 * 86_400,
+            headers: ["From", "To", "Subject", "Date", "Message-ID", "MIME-Version", "Content-Type"])
+        let replayed = Array(
+            String(decoding: confirmed, as: UTF8.self)
+                .replacingOccurrences(of: "Wed, 18 Nov 2026", with: "Sat, 21 Nov 2026").utf8)
         let report = try Samples.pipeline().analyze(RawMessage(bytes: replayed, origin: MessageOrigin()))
         #expect(report.signatures.first?.result == .fail)
     }

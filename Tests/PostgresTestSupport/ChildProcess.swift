@@ -1,6 +1,7 @@
 public import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Runs programs for tests the way a mail system or a shell would: `posix_spawn` with no file
@@ -19,8 +20,10 @@ public enum ChildProcess {
     /// (default /dev/null) and standard output and error into the given files; returns the exit
     /// status (128 + signal number when killed by a signal). `blocking` lists signals to start
     /// the child with blocked, as some supervisors do.
-    public static func run(_ command: [String], stdin: String? = nil, stdout: String, stderr: String,
-                           blocking: [Int32] = []) throws -> Int32 {
+    public static func run(
+        _ command: [String], stdin: String? = nil, stdout: String, stderr: String,
+        blocking: [Int32] = []
+    ) throws -> Int32 {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -43,7 +46,8 @@ public enum ChildProcess {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        var mask = sigset_t(), all = sigset_t()
+        var mask = sigset_t()
+        var all = sigset_t()
         sigemptyset(&mask)
         for signal in blocking { sigaddset(&mask, signal) }
         sigfillset(&all)
@@ -52,7 +56,7 @@ public enum ChildProcess {
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
 
         let argv = command.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
+        defer { for pointer in argv { free(pointer) } }
         var pid: pid_t = 0
         let rc = posix_spawn(&pid, command[0], &actions, &attributes, argv, environ)
         guard rc == 0 else { throw Failure(description: "cannot run \(command[0]): \(String(cString: strerror(rc)))") }
@@ -68,7 +72,9 @@ public enum ChildProcess {
     /// `run` under GNU time, also returning the program's peak resident memory in kilobytes.
     /// Not wait4's ru_maxrss: a child started with posix_spawn (vfork) carries the spawning test
     /// process's high-water mark into it; time forks from its own small process.
-    public static func measure(_ command: [String], stdin: String? = nil, stdout: String, stderr: String) throws -> (status: Int32, peakKilobytes: Int) {
+    public static func measure(_ command: [String], stdin: String? = nil, stdout: String, stderr: String) throws -> (
+        status: Int32, peakKilobytes: Int
+    ) {
         let report = stdout + ".time"
         defer { try? FileManager.default.removeItem(atPath: report) }
         let status = try run([timeProgram, "-f", "%M", "-o", report] + command, stdin: stdin, stdout: stdout, stderr: stderr)
@@ -78,8 +84,10 @@ public enum ChildProcess {
     }
 
     /// Runs `command` and returns its exit status, standard output and standard error.
-    public static func capture(_ command: [String], stdin: String? = nil,
-                               blocking: [Int32] = []) throws -> (status: Int32, stdout: Data, stderr: Data) {
+    public static func capture(
+        _ command: [String], stdin: String? = nil,
+        blocking: [Int32] = []
+    ) throws -> (status: Int32, stdout: Data, stderr: Data) {
         let base = NSTemporaryDirectory() + "reservoir-child-\(UUID().uuidString)"
         defer {
             try? FileManager.default.removeItem(atPath: base + ".out")

@@ -14,12 +14,15 @@ public final class PostgresServer: @unchecked Sendable {
         let versions = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
         return versions.sorted { (Int($0) ?? 0) > (Int($1) ?? 0) }
             .map { "\(root)/\($0)/bin" }
-            .first { FileManager.default.isExecutableFile(atPath: $0 + "/initdb")
-                && FileManager.default.isExecutableFile(atPath: $0 + "/pg_ctl") }
+            .first {
+                FileManager.default.isExecutableFile(atPath: $0 + "/initdb")
+                    && FileManager.default.isExecutableFile(atPath: $0 + "/pg_ctl")
+            }
     }()
 
     public static let isAvailable = binDirectory != nil
-    public static let skipReason = "PostgreSQL server binaries (initdb, pg_ctl) not found under /usr/lib/postgresql/*/bin; install the postgresql package"
+    public static let skipReason =
+        "PostgreSQL server binaries (initdb, pg_ctl) not found under /usr/lib/postgresql/*/bin; install the postgresql package"
 
     /// The suite-wide server, started on first use and stopped when the test process exits.
     public static let shared: Result<PostgresServer, ServerError> = {
@@ -64,20 +67,32 @@ public final class PostgresServer: @unchecked Sendable {
             account = nil
         }
         chmod(directory, 0o700)
-        try run(server: true, "initdb", ["-D", dataDirectory, "-U", "postgres", "-A", "trust", "-E", "UTF8",
-                                         "--locale=C", "--no-sync"])
+        try run(
+            server: true, "initdb",
+            [
+                "-D", dataDirectory, "-U", "postgres", "-A", "trust", "-E", "UTF8",
+                "--locale=C", "--no-sync",
+            ])
         try start()
     }
 
     public func start() throws {
-        try run(server: true, "pg_ctl", ["-D", dataDirectory, "-l", directory + "/server.log", "-w", "-t", "60",
-                                         "-o", serverOptions, "start"])
+        try run(
+            server: true, "pg_ctl",
+            [
+                "-D", dataDirectory, "-l", directory + "/server.log", "-w", "-t", "60",
+                "-o", serverOptions, "start",
+            ])
     }
 
     /// Restarts the server, waiting until it accepts connections again; open connections break.
     public func restart() throws {
-        try run(server: true, "pg_ctl", ["-D", dataDirectory, "-l", directory + "/server.log", "-w", "-t", "60",
-                                         "-m", "fast", "-o", serverOptions, "restart"])
+        try run(
+            server: true, "pg_ctl",
+            [
+                "-D", dataDirectory, "-l", directory + "/server.log", "-w", "-t", "60",
+                "-m", "fast", "-o", serverOptions, "restart",
+            ])
     }
 
     private var serverOptions: String {
@@ -102,7 +117,8 @@ public final class PostgresServer: @unchecked Sendable {
 
     @discardableResult
     private func run(server: Bool, _ tool: String, _ arguments: [String]) throws -> String {
-        let command = server && account != nil
+        let command =
+            server && account != nil
             ? ["/usr/sbin/runuser", "-u", account ?? "", "--", bin + "/" + tool] + arguments
             : [bin + "/" + tool] + arguments
         let (status, text) = try Self.spawn(command)
@@ -119,7 +135,8 @@ public final class Counter: @unchecked Sendable {
     private let lock = NSLock()
     private var value = 0
     public func next() -> Int {
-        lock.lock(); defer { lock.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         value += 1
         return value
     }

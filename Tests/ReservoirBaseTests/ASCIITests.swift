@@ -1,5 +1,5 @@
-import Testing
 import ReservoirBase
+import Testing
 
 @Suite struct ASCIITests {
     @Test("only A–Z change case; every other byte, non-ASCII included, stays")
@@ -19,10 +19,12 @@ import ReservoirBase
         }
     }
 
-    @Test("decimal numbers at a position", arguments: [
-        ("2026-11-22", 0, 4, 2026 as Int?), ("2026-11-22", 5, 2, 11), ("2026-11-22", 8, 2, 22),
-        ("2026-11-22", 8, 3, nil), ("2026-11-22", 3, 2, nil), ("", 0, 1, nil), ("0042", 0, 4, 42), ("12", -1, 1, nil),
-    ])
+    @Test(
+        "decimal numbers at a position",
+        arguments: [
+            ("2026-11-22", 0, 4, 2026 as Int?), ("2026-11-22", 5, 2, 11), ("2026-11-22", 8, 2, 22),
+            ("2026-11-22", 8, 3, nil), ("2026-11-22", 3, 2, nil), ("", 0, 1, nil), ("0042", 0, 4, 42), ("12", -1, 1, nil),
+        ])
     func decimal(text: String, from: Int, count: Int, value: Int?) {
         #expect(ASCII.decimal(Array(text.utf8), from: from, count: count) == value)
     }

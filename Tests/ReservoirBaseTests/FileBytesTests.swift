@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
-import Testing
 import ReservoirBase
+import Testing
 
 @Suite struct FileBytesTests {
     /// A new file in a new directory, removed when the test ends.
@@ -18,7 +18,9 @@ import ReservoirBase
         (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31) }
     }
 
-    @Test("a file read whole, at sizes around the first read's", arguments: [0, 1, 4095, FileBytes.readChunk - 1, FileBytes.readChunk, FileBytes.readChunk + 1, 300_001])
+    @Test(
+        "a file read whole, at sizes around the first read's",
+        arguments: [0, 1, 4095, FileBytes.readChunk - 1, FileBytes.readChunk, FileBytes.readChunk + 1, 300_001])
     func wholeFile(size: Int) throws {
         let payload = Self.payload(size)
         #expect(try Self.withFile(payload) { try FileBytes.read($0) } == payload)

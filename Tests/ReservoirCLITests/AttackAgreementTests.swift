@@ -43,8 +43,9 @@ extension ProcessSuites {
             #expect((trust["refusals"] as? [String])?.first == (expected.trusted ? nil : expected.refusal), "\(name): \(trust)")
 
             let message = try Data(contentsOf: file)
-            let filtered = try ReservoirBinary.run(Self.options(expected) + ["--no-store", "--authserv-id", "mx.test"],
-                                                   stdin: message, executable: ReservoirBinary.filterExecutable)
+            let filtered = try ReservoirBinary.run(
+                Self.options(expected) + ["--no-store", "--authserv-id", "mx.test"],
+                stdin: message, executable: ReservoirBinary.filterExecutable)
             #expect(filtered.status == 0, "\(name): \(filtered.stderr)")
             // RFC 8601 §2.7.1: a valid signature on a message whose author is ambiguous is
             // reported as `policy`, so a downstream rule matching dkim=pass does not take it.
@@ -73,17 +74,21 @@ extension ProcessSuites {
             let names = try Self.names().filter { try Self.expectation($0).me.isEmpty }
             #expect(names.count >= 20)
             for name in names {
-                try FileManager.default.copyItem(atPath: Self.folder.appendingPathComponent(name + ".eml").path,
-                                                 toPath: "\(cur)/\(name):2,S")
+                try FileManager.default.copyItem(
+                    atPath: Self.folder.appendingPathComponent(name + ".eml").path,
+                    toPath: "\(cur)/\(name):2,S")
             }
-            let scan = try ReservoirBinary.run(["scan", tmp.path + "/Maildir", "--json", "--store", "sqlite:\(tmp.path)/events.sqlite3",
-                                                "--keys", ReservoirBinary.keys, "--allow-domain", "epicsteak.example",
-                                                "--now", ReservoirBinary.now])
+            let scan = try ReservoirBinary.run([
+                "scan", tmp.path + "/Maildir", "--json", "--store", "sqlite:\(tmp.path)/events.sqlite3",
+                "--keys", ReservoirBinary.keys, "--allow-domain", "epicsteak.example",
+                "--now", ReservoirBinary.now,
+            ])
             #expect(scan.status == 0, "\(scan.stderr)")
             var seen = 0
             for line in scan.text.split(separator: "\n") {
                 guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-                      let file = object["file"] as? String, let trust = object["trust"] as? [String: Any] else { continue }
+                    let file = object["file"] as? String, let trust = object["trust"] as? [String: Any]
+                else { continue }
                 let name = String(URL(fileURLWithPath: file).lastPathComponent.split(separator: ":").first ?? "")
                 let expected = try Self.expectation(name)
                 #expect(trust["trusted"] as? Bool == expected.trusted, "\(name): \(trust)")

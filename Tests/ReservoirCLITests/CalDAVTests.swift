@@ -1,8 +1,9 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 extension ProcessSuites {
     /// The exported calendar goes to a real CalDAV server (Debian's Radicale on loopback) and
@@ -36,7 +37,8 @@ extension ProcessSuites {
 
         @Test("upload the samples' calendar and read it back", .enabled(if: hasRadicale, "radicale is not installed (apt-get install radicale)"))
         func roundTrip() throws {
-            let tmp = try TemporaryDirectory(); defer { tmp.remove() }
+            let tmp = try TemporaryDirectory()
+            defer { tmp.remove() }
             let port = Int.random(in: 20_000...60_000)
             let config = """
                 [server]
@@ -56,7 +58,10 @@ extension ProcessSuites {
             server.standardError = FileHandle.nullDevice
             try server.run()
             // SIGKILL: on SIGTERM Radicale waits for the client's keep-alive connections to close.
-            defer { kill(server.processIdentifier, SIGKILL); server.waitUntilExit() }
+            defer {
+                kill(server.processIdentifier, SIGKILL)
+                server.waitUntilExit()
+            }
             let base = URL(string: "http://127.0.0.1:\(port)/jane/")!
             var up = false
             for _ in 0..<100 where !up {
@@ -66,8 +71,10 @@ extension ProcessSuites {
             try #require(up, "radicale did not start on port \(port)")
 
             let store = "sqlite:\(tmp.path)/events.sqlite3"
-            _ = try ReservoirBinary.run(["scan", ReservoirBinary.samples.path, "--keys", ReservoirBinary.keys,
-                                         "--allowed-domains", ReservoirBinary.allowed, "--now", ReservoirBinary.now, "--store", store])
+            _ = try ReservoirBinary.run([
+                "scan", ReservoirBinary.samples.path, "--keys", ReservoirBinary.keys,
+                "--allowed-domains", ReservoirBinary.allowed, "--now", ReservoirBinary.now, "--store", store,
+            ])
             let ics = try ReservoirBinary.run(["events", "--ics", "--all", "--store", store, "--now", ReservoirBinary.now]).text
             let calendar = base.appendingPathComponent("trips/")
             #expect(Self.request("MKCALENDAR", calendar).status == 201)

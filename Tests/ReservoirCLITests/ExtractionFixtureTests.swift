@@ -11,7 +11,8 @@ struct ExtractionFixtureTests {
 
     static let expected: [String: [[String: String]]] = {
         guard let data = try? Data(contentsOf: folder.appendingPathComponent("expected.json")),
-              let table = try? JSONSerialization.jsonObject(with: data) as? [String: [[String: String]]] else { return [:] }
+            let table = try? JSONSerialization.jsonObject(with: data) as? [String: [[String: String]]]
+        else { return [:] }
         return table
     }()
 
@@ -42,8 +43,9 @@ struct ExtractionFixtureTests {
         let output = try #require(try JSONSerialization.jsonObject(with: r.stdout) as? [String: Any])
         let reservations = output["reservations"] as? [[String: Any]] ?? []
         let found = reservations.map { res in
-            Self.line(type: res["@type"] as? String ?? "?",
-                      id: res["reservationId"] as? String ?? res["reservationNumber"] as? String ?? "?", start: Self.start(res))
+            Self.line(
+                type: res["@type"] as? String ?? "?",
+                id: res["reservationId"] as? String ?? res["reservationNumber"] as? String ?? "?", start: Self.start(res))
         }
         let wanted = (Self.expected[file] ?? []).map { Self.line(type: $0["type"] ?? "", id: $0["id"] ?? "", start: $0["start"] ?? "") }
         #expect(found == wanted)

@@ -71,24 +71,31 @@ extension ProcessSuites {
 
         @Test("50 filter processes at once on one SQLite store record every reservation once")
         func concurrentFilters() throws {
-            let tmp = try TemporaryDirectory(); defer { tmp.remove() }
+            let tmp = try TemporaryDirectory()
+            defer { tmp.remove() }
             try Self.deliverConcurrently(store: "sqlite:\(tmp.path)/events.sqlite3", reference: "sqlite:\(tmp.path)/reference.sqlite3")
         }
 
-        @Test("50 filter processes at once on PostgreSQL with 20 connection slots record every reservation once",
-              .enabled(if: PostgresServer.isAvailable, Comment(rawValue: PostgresServer.skipReason)))
+        @Test(
+            "50 filter processes at once on PostgreSQL with 20 connection slots record every reservation once",
+            .enabled(if: PostgresServer.isAvailable, Comment(rawValue: PostgresServer.skipReason)))
         func concurrentFiltersOnPostgres() throws {
-            let tmp = try TemporaryDirectory(); defer { tmp.remove() }
+            let tmp = try TemporaryDirectory()
+            defer { tmp.remove() }
             // Fewer slots than processes: a delivery refused with "too many clients" waits for a slot.
-            let server = try PostgresServer(maxConnections: 20); defer { server.stop() }
+            let server = try PostgresServer(maxConnections: 20)
+            defer { server.stop() }
             try Self.deliverConcurrently(store: try server.makeDatabase(), reference: "sqlite:\(tmp.path)/reference.sqlite3")
         }
 
-        @Test("PostgreSQL restarted while 50 deliveries run: none lost, none duplicated",
-              .enabled(if: PostgresServer.isAvailable, Comment(rawValue: PostgresServer.skipReason)))
+        @Test(
+            "PostgreSQL restarted while 50 deliveries run: none lost, none duplicated",
+            .enabled(if: PostgresServer.isAvailable, Comment(rawValue: PostgresServer.skipReason)))
         func postgresRestartedDuringDeliveries() throws {
-            let tmp = try TemporaryDirectory(); defer { tmp.remove() }
-            let server = try PostgresServer(); defer { server.stop() }
+            let tmp = try TemporaryDirectory()
+            defer { tmp.remove() }
+            let server = try PostgresServer()
+            defer { server.stop() }
             let database = try server.makeDatabase()
             try Self.deliverConcurrently(store: database, reference: "sqlite:\(tmp.path)/reference.sqlite3") {
                 usleep(300_000)
@@ -176,10 +183,12 @@ extension ProcessSuites {
             return true
         }
 
-        @Test("disk full under the store: the filter passes mail through and logs one line; with space back, the next delivery is recorded",
-              .enabled(if: canMount, "needs root and mount(8) for a small tmpfs"))
+        @Test(
+            "disk full under the store: the filter passes mail through and logs one line; with space back, the next delivery is recorded",
+            .enabled(if: canMount, "needs root and mount(8) for a small tmpfs"))
         func diskFull() throws {
-            let fs = try #require(SmallFileSystem(kilobytes: 512)); defer { fs.remove() }
+            let fs = try #require(SmallFileSystem(kilobytes: 512))
+            defer { fs.remove() }
             let store = "sqlite:\(fs.path)/events.sqlite3"
             let restaurant = try ReservoirBinary.sampleMessage(1)
             let flight = try ReservoirBinary.sampleMessage(4)
@@ -199,10 +208,12 @@ extension ProcessSuites {
             #expect(stored.count == 3, "the restaurant and both flight legs: \(stored)")
         }
 
-        @Test("a store on a read-only file system: the filter passes mail through and logs one line; ingest asks for a retry; events still lists what it holds",
-              .enabled(if: canMount, "needs root and mount(8) for a small tmpfs"))
+        @Test(
+            "a store on a read-only file system: the filter passes mail through and logs one line; ingest asks for a retry; events still lists what it holds",
+            .enabled(if: canMount, "needs root and mount(8) for a small tmpfs"))
         func readOnlyStore() throws {
-            let fs = try #require(SmallFileSystem(kilobytes: 1024)); defer { fs.remove() }
+            let fs = try #require(SmallFileSystem(kilobytes: 1024))
+            defer { fs.remove() }
             let store = "sqlite:\(fs.path)/events.sqlite3"
             let restaurant = try ReservoirBinary.sampleMessage(1)
             let flight = try ReservoirBinary.sampleMessage(4)
@@ -253,7 +264,10 @@ extension ProcessSuites {
                     }
                 }
             }
-            func stop() { shutdown(socketFD, Int32(SHUT_RDWR)); close(socketFD) }
+            func stop() {
+                shutdown(socketFD, Int32(SHUT_RDWR))
+                close(socketFD)
+            }
 
             /// The query's header and question, turned into a response header with `flags` and
             /// `answers` answer records announced.
@@ -263,10 +277,16 @@ extension ProcessSuites {
                 while end < query.count, query[end] != 0 { end += Int(query[end]) + 1 }
                 end = min(end + 5, query.count)
                 var out = Array(query[0..<end])
-                out[2] = UInt8(flags >> 8); out[3] = UInt8(flags & 0xFF)
-                out[4] = 0; out[5] = 1
-                out[6] = UInt8(answers >> 8); out[7] = UInt8(answers & 0xFF)
-                out[8] = 0; out[9] = 0; out[10] = 0; out[11] = 0
+                out[2] = UInt8(flags >> 8)
+                out[3] = UInt8(flags & 0xFF)
+                out[4] = 0
+                out[5] = 1
+                out[6] = UInt8(answers >> 8)
+                out[7] = UInt8(answers & 0xFF)
+                out[8] = 0
+                out[9] = 0
+                out[10] = 0
+                out[11] = 0
                 return out
             }
         }
@@ -275,30 +295,46 @@ extension ProcessSuites {
         /// store): the run, the message, and the header fields added before it.
         static func filterSample1(dnsServer: String) throws -> (run: ReservoirBinary.Result, message: Data, added: String) {
             let message = try ReservoirBinary.sampleMessage(1)
-            let r = try ReservoirBinary.run(["filter", "--dns-server", dnsServer, "--dns-timeout", "1", "--no-store",
-                                             "--allowed-domains", ReservoirBinary.allowed, "--authserv-id", "mx.test",
-                                             "--now", ReservoirBinary.now], stdin: message)
+            let r = try ReservoirBinary.run(
+                [
+                    "filter", "--dns-server", dnsServer, "--dns-timeout", "1", "--no-store",
+                    "--allowed-domains", ReservoirBinary.allowed, "--authserv-id", "mx.test",
+                    "--now", ReservoirBinary.now,
+                ], stdin: message)
             return (r, message, String(decoding: r.stdout.prefix(max(0, r.stdout.count - message.count)), as: UTF8.self))
         }
 
         /// What the garbage nameserver answers, by case.
         static let garbage: [(String, @Sendable ([UInt8]) -> [UInt8]?)] = [
             ("random bytes", { _ in (0..<64).map { _ in UInt8.random(in: 0...255) } }),
-            ("an answer cut short of its record length", { q in
-                LoopbackNameserver.response(to: q, flags: 0x8180, answers: 1) + [0xC0, 0x0C, 0, 16, 0, 1, 0, 0, 0, 60, 0, 200, 10, 0x76, 0x3D]
-            }),
-            ("a TXT string longer than its record", { q in
-                LoopbackNameserver.response(to: q, flags: 0x8180, answers: 1) + [0xC0, 0x0C, 0, 16, 0, 1, 0, 0, 0, 60, 0, 5, 50] + Array("abcd".utf8)
-            }),
-            ("a compression pointer that loops", { q in
-                LoopbackNameserver.response(to: q, flags: 0x8180, answers: 1) + [0xC0, UInt8(truncatingIfNeeded: q.count), 0, 16, 0, 1, 0, 0, 0, 60, 0, 4, 3] + Array("v=D".utf8)
-            }),
+            (
+                "an answer cut short of its record length",
+                { q in
+                    LoopbackNameserver.response(to: q, flags: 0x8180, answers: 1) + [0xC0, 0x0C, 0, 16, 0, 1, 0, 0, 0, 60, 0, 200, 10, 0x76, 0x3D]
+                }
+            ),
+            (
+                "a TXT string longer than its record",
+                { q in
+                    LoopbackNameserver.response(to: q, flags: 0x8180, answers: 1) + [0xC0, 0x0C, 0, 16, 0, 1, 0, 0, 0, 60, 0, 5, 50]
+                        + Array("abcd".utf8)
+                }
+            ),
+            (
+                "a compression pointer that loops",
+                { q in
+                    LoopbackNameserver.response(to: q, flags: 0x8180, answers: 1) + [
+                        0xC0, UInt8(truncatingIfNeeded: q.count), 0, 16, 0, 1, 0, 0, 0, 60, 0, 4, 3,
+                    ] + Array("v=D".utf8)
+                }
+            ),
             ("SERVFAIL", { q in LoopbackNameserver.response(to: q, flags: 0x8182, answers: 0) }),
             ("a truncated (TC) answer with no TCP service behind it", { q in LoopbackNameserver.response(to: q, flags: 0x8380, answers: 0) }),
         ]
 
-        @Test("a DNS server answering garbage is never a pass: the message goes through intact, untrusted",
-              arguments: garbage.map(\.0))
+        @Test(
+            "a DNS server answering garbage is never a pass: the message goes through intact, untrusted",
+            arguments: garbage.map(\.0))
         func garbageDNS(name: String) throws {
             let server = LoopbackNameserver(reply: Self.garbage.first { $0.0 == name }!.1)
             defer { server.stop() }
@@ -344,8 +380,9 @@ extension ProcessSuites {
             #expect(added.contains("(untrusted)"))
         }
 
-        @Test("a filter over its time budget passes the message through with a temperror result, exit 0, even when started with SIGALRM blocked",
-              arguments: [false, true])
+        @Test(
+            "a filter over its time budget passes the message through with a temperror result, exit 0, even when started with SIGALRM blocked",
+            arguments: [false, true])
         func timeBudget(alarmBlocked: Bool) throws {
             // A nameserver that reads queries and never answers: the key lookup outlasts --timeout.
             let server = LoopbackNameserver { _ in nil }
@@ -354,10 +391,13 @@ extension ProcessSuites {
             let sample = try ReservoirBinary.sample(1)
             let original = try Data(contentsOf: URL(fileURLWithPath: sample))
             let started = Date()
-            let r = try ChildProcess.capture([ReservoirBinary.executable.path, "filter", "--dns-server", "127.0.0.1:\(server.port)",
-                                              "--dns-timeout", "30", "--timeout", "1", "--no-store", "--authserv-id", "mx.test",
-                                              "--allowed-domains", ReservoirBinary.allowed, "--now", ReservoirBinary.now],
-                                             stdin: sample, blocking: alarmBlocked ? [SIGALRM] : [])
+            let r = try ChildProcess.capture(
+                [
+                    ReservoirBinary.executable.path, "filter", "--dns-server", "127.0.0.1:\(server.port)",
+                    "--dns-timeout", "30", "--timeout", "1", "--no-store", "--authserv-id", "mx.test",
+                    "--allowed-domains", ReservoirBinary.allowed, "--now", ReservoirBinary.now,
+                ],
+                stdin: sample, blocking: alarmBlocked ? [SIGALRM] : [])
             let elapsed = Date().timeIntervalSince(started)
             #expect(r.status == 0, "exit \(r.status): \(String(decoding: r.stderr, as: UTF8.self))")
             #expect(r.stdout == Data(ForgedFieldTests.timeoutField.utf8) + original, "\(r.stdout.count) bytes out, \(original.count) in")
@@ -371,7 +411,7 @@ extension ProcessSuites {
             attachment.withUnsafeMutableBytes { raw in
                 var x = UInt64(megabytes) &* 0x9E37_79B9_7F4A_7C15 | 1
                 for i in raw.bindMemory(to: UInt64.self).indices {
-                    x = x &* 6364136223846793005 &+ 1442695040888963407
+                    x = x &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
                     raw.storeBytes(of: x, toByteOffset: i * 8, as: UInt64.self)
                 }
             }
@@ -383,7 +423,8 @@ extension ProcessSuites {
                 "address": {"@type": "PostalAddress", "streetAddress": "1 Pier", "addressLocality": "San Francisco", "addressRegion": "CA", "postalCode": "94105", "addressCountry": "US"}},
                 "startTime": "2031-06-03T20:00:00-07:00", "partySize": 2}</script><p>Table for two.</p></body></html>
                 """
-            var message = Data("""
+            var message = Data(
+                """
                 From: Epic Steak <reservations@epicsteak.example>
                 To: jane@home.example
                 Subject: Your table, with the menu attached
@@ -401,19 +442,24 @@ extension ProcessSuites {
                 """.utf8)
             message.append(attachment.base64EncodedData(options: [.lineLength76Characters, .endLineWithLineFeed]))
             message.append(Data("\n--XX\nContent-Type: text/html; charset=utf-8\n\n\(html)\n--XX--\n".utf8))
-            let unsigned = dir + "/unsigned-\(megabytes).eml", signed = dir + "/signed-\(megabytes).eml"
+            let unsigned = dir + "/unsigned-\(megabytes).eml"
+            let signed = dir + "/signed-\(megabytes).eml"
             try message.write(to: URL(fileURLWithPath: unsigned))
             let key = ReservoirBinary.packageRoot.appendingPathComponent("scripts/samples/sample-dkim-key.pem").path
-            let status = try ChildProcess.run([ReservoirBinary.executable.path, "sign", "--key", key, "--domain", "epicsteak.example",
-                                               "--selector", "s2026", "--timestamp", "1795000000"],
-                                              stdin: unsigned, stdout: signed, stderr: dir + "/sign.err")
+            let status = try ChildProcess.run(
+                [
+                    ReservoirBinary.executable.path, "sign", "--key", key, "--domain", "epicsteak.example",
+                    "--selector", "s2026", "--timestamp", "1795000000",
+                ],
+                stdin: unsigned, stdout: signed, stderr: dir + "/sign.err")
             try #require(status == 0)
             try FileManager.default.removeItem(atPath: unsigned)
             return signed
         }
 
-        @Test("memory does not grow with the message: 10 and 50 MB attachments through filter, banner (file and pipe) and scan, DKIM verified, markup after the attachment read",
-              .enabled(if: FileManager.default.isExecutableFile(atPath: ChildProcess.timeProgram), "GNU time is not installed (apt-get install time)"))
+        @Test(
+            "memory does not grow with the message: 10 and 50 MB attachments through filter, banner (file and pipe) and scan, DKIM verified, markup after the attachment read",
+            .enabled(if: FileManager.default.isExecutableFile(atPath: ChildProcess.timeProgram), "GNU time is not installed (apt-get install time)"))
         func largeMessagesInBoundedMemory() throws {
             let dir = NSTemporaryDirectory() + "reservoir-memory-\(UUID().uuidString)"
             try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
@@ -424,9 +470,12 @@ extension ProcessSuites {
                 let signed = try Self.largeSignedMessage(attachmentMegabytes: megabytes, in: dir)
                 let original = try Data(contentsOf: URL(fileURLWithPath: signed))
 
-                let filter = try ChildProcess.measure([ReservoirBinary.executable.path, "filter", "--store", "sqlite:" + dir + "/filter.sqlite3",
-                                                       "--authserv-id", "mx.test"] + common,
-                                                      stdin: signed, stdout: dir + "/out.eml", stderr: dir + "/filter.err")
+                let filter = try ChildProcess.measure(
+                    [
+                        ReservoirBinary.executable.path, "filter", "--store", "sqlite:" + dir + "/filter.sqlite3",
+                        "--authserv-id", "mx.test",
+                    ] + common,
+                    stdin: signed, stdout: dir + "/out.eml", stderr: dir + "/filter.err")
                 let out = try Data(contentsOf: URL(fileURLWithPath: dir + "/out.eml"))
                 let added = String(decoding: out.prefix(out.count - original.count), as: UTF8.self)
                 #expect(filter.status == 0)
@@ -434,23 +483,26 @@ extension ProcessSuites {
                 #expect(added.contains("dkim=pass"), "\(added)")
                 #expect(added.contains("#BIG\(megabytes)") && !added.contains("(untrusted)"), "\(added)")
 
-                let banner = try ChildProcess.measure([ReservoirBinary.executable.path, "banner", signed, "--json", "--no-store"] + common,
-                                                      stdout: dir + "/banner.json", stderr: dir + "/banner.err")
+                let banner = try ChildProcess.measure(
+                    [ReservoirBinary.executable.path, "banner", signed, "--json", "--no-store"] + common,
+                    stdout: dir + "/banner.json", stderr: dir + "/banner.err")
                 let json = try String(contentsOfFile: dir + "/banner.json", encoding: .utf8)
                 #expect(banner.status == 0)
                 #expect(json.contains("BIG\(megabytes)") && json.contains("\"pass\""), "\(json.prefix(400))")
 
                 // Through a pipe, a large message is spooled to a temporary file first.
                 let piped = try ReservoirBinary.run(["banner", "-", "--json", "--no-store"] + common, stdin: original)
-                #expect(piped.status == 0 && piped.text.contains("BIG\(megabytes)") && piped.text.contains("\"pass\""),
-                        "\(piped.stderr) \(piped.text.prefix(400))")
+                #expect(
+                    piped.status == 0 && piped.text.contains("BIG\(megabytes)") && piped.text.contains("\"pass\""),
+                    "\(piped.stderr) \(piped.text.prefix(400))")
 
                 let maildir = dir + "/Maildir-\(megabytes)"
                 try FileManager.default.createDirectory(atPath: maildir + "/cur", withIntermediateDirectories: true)
                 try FileManager.default.createDirectory(atPath: maildir + "/new", withIntermediateDirectories: true)
                 try FileManager.default.copyItem(atPath: signed, toPath: maildir + "/new/1.big")
-                let scan = try ChildProcess.measure([ReservoirBinary.executable.path, "scan", maildir, "--store", "sqlite:" + dir + "/scan-\(megabytes).sqlite3"] + common,
-                                                    stdout: dir + "/scan.out", stderr: dir + "/scan.err")
+                let scan = try ChildProcess.measure(
+                    [ReservoirBinary.executable.path, "scan", maildir, "--store", "sqlite:" + dir + "/scan-\(megabytes).sqlite3"] + common,
+                    stdout: dir + "/scan.out", stderr: dir + "/scan.err")
                 let summary = try String(contentsOfFile: dir + "/scan.out", encoding: .utf8)
                 #expect(scan.status == 0)
                 #expect(summary.contains("1 trusted") && summary.contains("1 created"), "\(summary)")
@@ -469,7 +521,8 @@ extension ProcessSuites {
 
         @Test("scans killed with SIGKILL at random points, then run again, store exactly what one clean scan stores")
         func killedScans() throws {
-            let tmp = try TemporaryDirectory(); defer { tmp.remove() }
+            let tmp = try TemporaryDirectory()
+            defer { tmp.remove() }
             let clean = "sqlite:\(tmp.path)/clean.sqlite3"
             _ = try ReservoirBinary.run(["scan", ReservoirBinary.samples.path, "--store", clean] + Self.baseOptions)
             let expected = try Self.events(clean)
@@ -480,7 +533,8 @@ extension ProcessSuites {
                 for _ in 0..<3 {
                     // posix_spawn and waitpid, not Process: Foundation reaps its children on its own,
                     // and a SIGKILL sent after that could hit an unrelated process given the same pid.
-                    let arguments = [ReservoirBinary.executable.path, "scan", ReservoirBinary.samples.path, "--store", store, "--rescan"]
+                    let arguments =
+                        [ReservoirBinary.executable.path, "scan", ReservoirBinary.samples.path, "--store", store, "--rescan"]
                         + Self.baseOptions
                     var actions = posix_spawn_file_actions_t()
                     posix_spawn_file_actions_init(&actions)
@@ -490,10 +544,10 @@ extension ProcessSuites {
                     var pid: pid_t = 0
                     let spawned = posix_spawn(&pid, arguments[0], &actions, nil, &argv, environ)
                     posix_spawn_file_actions_destroy(&actions)
-                    argv.forEach { free($0) }
+                    for pointer in argv { free(pointer) }
                     try #require(spawned == 0)
                     usleep(UInt32.random(in: 1_000...40_000, using: &generator))
-                    kill(pid, SIGKILL)   // the child is ours until waitpid: a zombie at worst, never reused
+                    kill(pid, SIGKILL)  // the child is ours until waitpid: a zombie at worst, never reused
                     var status: Int32 = 0
                     waitpid(pid, &status, 0)
                 }

@@ -6,13 +6,16 @@ struct FilterExecutableTests {
     /// Runs `arguments` through `reservoir filter` and `reservoir-filter`, each with a store of
     /// its own; the `{store}` argument is replaced by that store.
     func both(_ arguments: [String], stdin: Data, in tmp: TemporaryDirectory)
-        throws -> (command: ReservoirBinary.Result, program: ReservoirBinary.Result) {
+        throws -> (command: ReservoirBinary.Result, program: ReservoirBinary.Result)
+    {
         func run(_ name: String, _ executable: URL, prefix: [String]) throws -> ReservoirBinary.Result {
             let args = prefix + arguments.map { $0 == "{store}" ? "sqlite:\(tmp.path)/\(name).sqlite3" : $0 }
             return try ReservoirBinary.run(args, stdin: stdin, executable: executable)
         }
-        return (try run("command", ReservoirBinary.executable, prefix: ["filter"]),
-                try run("program", ReservoirBinary.filterExecutable, prefix: []))
+        return (
+            try run("command", ReservoirBinary.executable, prefix: ["filter"]),
+            try run("program", ReservoirBinary.filterExecutable, prefix: [])
+        )
     }
 
     @Test("every sample: the same output, exit status and recorded events as reservoir filter", arguments: 1...8)
@@ -20,9 +23,12 @@ struct FilterExecutableTests {
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }
         let message = try ReservoirBinary.sampleMessage(number)
-        let (command, program) = try both(["--keys", ReservoirBinary.keys, "--allowed-domains=" + ReservoirBinary.allowed,
-                                           "--store", "{store}", "--now", ReservoirBinary.now, "--authserv-id", "mx.test"],
-                                          stdin: message, in: tmp)
+        let (command, program) = try both(
+            [
+                "--keys", ReservoirBinary.keys, "--allowed-domains=" + ReservoirBinary.allowed,
+                "--store", "{store}", "--now", ReservoirBinary.now, "--authserv-id", "mx.test",
+            ],
+            stdin: message, in: tmp)
         #expect(command.status == 0, "\(command.stderr)")
         #expect(program.status == command.status, "\(program.stderr)")
         #expect(program.stdout == command.stdout)
@@ -36,8 +42,9 @@ struct FilterExecutableTests {
         #expect(events[1].contains("\"status\"") == (number <= 6), "sample \(number): \(events[1])")
     }
 
-    @Test("a malformed --now and a missing keys file pass the message through, as the command does",
-          arguments: [["--now", "yesterday", "--keys", "{keys}"], ["--keys", "/nonexistent/keys.zone"]])
+    @Test(
+        "a malformed --now and a missing keys file pass the message through, as the command does",
+        arguments: [["--now", "yesterday", "--keys", "{keys}"], ["--keys", "/nonexistent/keys.zone"]])
     func failOpenLikeTheCommand(arguments: [String]) throws {
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }
@@ -49,8 +56,9 @@ struct FilterExecutableTests {
         #expect(!program.stderr.isEmpty && program.stderr == command.stderr)
     }
 
-    @Test("help and arguments it does not take are explained by reservoir filter beside it",
-          arguments: [["--help"], ["--frobnicate"], ["--timeout", "soon"], ["--keys"]])
+    @Test(
+        "help and arguments it does not take are explained by reservoir filter beside it",
+        arguments: [["--help"], ["--frobnicate"], ["--timeout", "soon"], ["--keys"]])
     func explainedByTheCommand(arguments: [String]) throws {
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }

@@ -38,24 +38,30 @@ extension ProcessSuites {
         static func check(_ output: Data, stripped: Data, _ what: String) {
             let text = String(decoding: output, as: UTF8.self)
             #expect(!text.contains("FORGED"), "\(what): a forged field survived: \(text.prefix(600))")
-            #expect(text.components(separatedBy: control).count == 2 && text.components(separatedBy: garbage).count == 2,
-                    "\(what): a control did not survive once")
-            #expect(output.count >= stripped.count && output.suffix(stripped.count) == stripped,
-                    "\(what): the message less the forged fields is not intact (\(output.count) bytes out)")
+            #expect(
+                text.components(separatedBy: control).count == 2 && text.components(separatedBy: garbage).count == 2,
+                "\(what): a control did not survive once")
+            #expect(
+                output.count >= stripped.count && output.suffix(stripped.count) == stripped,
+                "\(what): the message less the forged fields is not intact (\(output.count) bytes out)")
         }
 
         /// The field the filter writes when its time budget runs out.
         static let timeoutField = "Authentication-Results: mx.test;\n\tdkim=temperror reason=\"time budget exceeded\"\n"
 
         static var options: [String] {
-            ["--keys", ReservoirBinary.keys, "--allowed-domains", ReservoirBinary.allowed, "--no-store", "--authserv-id", "mx.test",
-             "--now", ReservoirBinary.now]
+            [
+                "--keys", ReservoirBinary.keys, "--allowed-domains", ReservoirBinary.allowed, "--no-store", "--authserv-id", "mx.test",
+                "--now", ReservoirBinary.now,
+            ]
         }
 
         /// `reservoir filter` and `reservoir-filter` with `arguments` on `input`.
         static func both(_ arguments: [String], _ input: Data, environment: [String: String] = [:]) throws -> [ReservoirBinary.Result] {
-            [try ReservoirBinary.run(["filter"] + arguments, stdin: input, environment: environment),
-             try ReservoirBinary.run(arguments, stdin: input, environment: environment, executable: ReservoirBinary.filterExecutable)]
+            [
+                try ReservoirBinary.run(["filter"] + arguments, stdin: input, environment: environment),
+                try ReservoirBinary.run(arguments, stdin: input, environment: environment, executable: ReservoirBinary.filterExecutable),
+            ]
         }
 
         @Test("normal path: our fields on top, the forged ones gone, the rest byte for byte", arguments: [1, 4, 7])
@@ -68,8 +74,9 @@ extension ProcessSuites {
             }
         }
 
-        @Test("a folded obsolete From field first is a field, not an envelope line: our fields go before it",
-              arguments: ["From : Jane <jane@example.com>\n Tue Nov 17 07:21:50 2026\n", "From :\n jane@example.com\n"])
+        @Test(
+            "a folded obsolete From field first is a field, not an envelope line: our fields go before it",
+            arguments: ["From : Jane <jane@example.com>\n Tue Nov 17 07:21:50 2026\n", "From :\n jane@example.com\n"])
         func obsoleteFromFirst(first: String) throws {
             let input = Data((first + "Subject: s\nX-Reservation: FORGED\n\nbody\n").utf8)
             for r in try Self.both(Self.options, input) {
@@ -117,23 +124,28 @@ extension ProcessSuites {
             defer { tmp.remove() }
             try input.write(to: URL(fileURLWithPath: tmp.path + "/msg"))
             let started = Date()
-            let r = try ChildProcess.capture([executable] + prefix + ["--dns-server", "127.0.0.1:\(server.port)", "--dns-timeout", "30",
-                                                                      "--timeout", "1", "--no-store", "--authserv-id", "mx.test",
-                                                                      "--allowed-domains", ReservoirBinary.allowed, "--now", ReservoirBinary.now],
-                                             stdin: tmp.path + "/msg", blocking: [SIGALRM])
+            let r = try ChildProcess.capture(
+                [executable] + prefix + [
+                    "--dns-server", "127.0.0.1:\(server.port)", "--dns-timeout", "30",
+                    "--timeout", "1", "--no-store", "--authserv-id", "mx.test",
+                    "--allowed-domains", ReservoirBinary.allowed, "--now", ReservoirBinary.now,
+                ],
+                stdin: tmp.path + "/msg", blocking: [SIGALRM])
             return (r.status, r.stdout, Date().timeIntervalSince(started))
         }
 
-        @Test("time budget: the message goes out less the forged fields, with our temperror result on top",
-              arguments: [0, 3 << 20])
+        @Test(
+            "time budget: the message goes out less the forged fields, with our temperror result on top",
+            arguments: [0, 3 << 20])
         func timeBudget(longLine: Int) throws {
             let (input, stripped) = Self.withForgedFields(try ReservoirBinary.sampleMessage(1), longLine: longLine)
             for (executable, prefix) in [(ReservoirBinary.executable.path, ["filter"]), (ReservoirBinary.filterExecutable.path, [])] {
                 let r = try Self.overBudget(input, executable: executable, prefix: prefix)
                 #expect(r.status == 0)
                 #expect(r.elapsed < 10, "the filter took \(r.elapsed) s with a 1 s budget")
-                #expect(r.stdout == Data(Self.timeoutField.utf8) + stripped,
-                        "\(executable): \(String(decoding: r.stdout.prefix(400), as: UTF8.self))")
+                #expect(
+                    r.stdout == Data(Self.timeoutField.utf8) + stripped,
+                    "\(executable): \(String(decoding: r.stdout.prefix(400), as: UTF8.self))")
             }
         }
 

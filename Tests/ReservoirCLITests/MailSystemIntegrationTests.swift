@@ -48,21 +48,30 @@ extension ProcessSuites {
 
         // MARK: helpers
 
-        struct Run { var status: Int32; var stdout: String; var stderr: String }
+        struct Run {
+            var status: Int32
+            var stdout: String
+            var stderr: String
+        }
 
         /// Runs a program with a file on standard input, as `nobody` when `asNobody` and we are root.
         /// Started through `ChildProcess`, with the signal mask and dispositions a mail system has.
         static func run(_ program: String, _ arguments: [String], stdinFile: String? = nil, asNobody: Bool = false) throws -> Run {
-            let command = asNobody && isRoot ? ["/usr/sbin/runuser", "-u", "nobody", "--", program] + arguments
-                                             : [program] + arguments
+            let command =
+                asNobody && isRoot
+                ? ["/usr/sbin/runuser", "-u", "nobody", "--", program] + arguments
+                : [program] + arguments
             let r = try ChildProcess.capture(command, stdin: stdinFile)
-            return Run(status: r.status, stdout: String(decoding: r.stdout, as: UTF8.self),
-                       stderr: String(decoding: r.stderr, as: UTF8.self))
+            return Run(
+                status: r.status, stdout: String(decoding: r.stdout, as: UTF8.self),
+                stderr: String(decoding: r.stderr, as: UTF8.self))
         }
 
         static var filterOptions: [String] {
-            ["filter", "--keys", ReservoirBinary.keys, "--allowed-domains", ReservoirBinary.allowed, "--no-store",
-             "--authserv-id", "mx.test", "--now", ReservoirBinary.now]
+            [
+                "filter", "--keys", ReservoirBinary.keys, "--allowed-domains", ReservoirBinary.allowed, "--no-store",
+                "--authserv-id", "mx.test", "--now", ReservoirBinary.now,
+            ]
         }
 
         /// The files delivered into `maildir/new`, oldest name first.
@@ -75,8 +84,9 @@ extension ProcessSuites {
         /// `original`; checks that the added part holds only Authentication-Results and X-Reservation
         /// fields (with their folded continuation lines). Returns the number of X-Reservation fields.
         static func checkAdded(_ message: Data, original: Data, _ what: String) -> Int {
-            #expect(message.count >= original.count && message.suffix(original.count) == original,
-                    "\(what): the original bytes are not intact at the end (\(message.count) bytes delivered, \(original.count) original)")
+            #expect(
+                message.count >= original.count && message.suffix(original.count) == original,
+                "\(what): the original bytes are not intact at the end (\(message.count) bytes delivered, \(original.count) original)")
             guard message.count >= original.count else { return -1 }
             let added = String(decoding: message.prefix(message.count - original.count), as: UTF8.self)
             if added.isEmpty { return 0 }
@@ -85,7 +95,10 @@ extension ProcessSuites {
             #expect(added.hasSuffix(lineEnd), "\(what): added fields do not end with a line end: \(added.debugDescription)")
             var reservations = 0
             for line in added.components(separatedBy: lineEnd).dropLast() {
-                if line.hasPrefix("X-Reservation: ") { reservations += 1; continue }
+                if line.hasPrefix("X-Reservation: ") {
+                    reservations += 1
+                    continue
+                }
                 if line.hasPrefix("Authentication-Results: ") || line.hasPrefix(" ") || line.hasPrefix("\t") { continue }
                 Issue.record("\(what): unexpected line among the added fields: \(line.debugDescription)")
             }
@@ -130,9 +143,10 @@ extension ProcessSuites {
             return try Data(contentsOf: URL(fileURLWithPath: file))
         }
 
-        @Test("procmail :0 fw delivers each sample with our fields on top and the original bytes intact",
-              .enabled(if: hasProcmail, "procmail is not installed (apt-get install procmail)"),
-              arguments: samples.map { $0.number })
+        @Test(
+            "procmail :0 fw delivers each sample with our fields on top and the original bytes intact",
+            .enabled(if: hasProcmail, "procmail is not installed (apt-get install procmail)"),
+            arguments: samples.map { $0.number })
         func procmailSample(number: Int) throws {
             let path = try ReservoirBinary.sample(number)
             let original = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -145,24 +159,27 @@ extension ProcessSuites {
             #expect(stored == direct.stdout, "\(what): differs from reservoir filter run directly")
         }
 
-        @Test("procmail :0 fw passes malformed input through fail-open",
-              .enabled(if: hasProcmail, "procmail is not installed (apt-get install procmail)"),
-              arguments: malformed.map { $0.name })
+        @Test(
+            "procmail :0 fw passes malformed input through fail-open",
+            .enabled(if: hasProcmail, "procmail is not installed (apt-get install procmail)"),
+            arguments: malformed.map { $0.name })
         func procmailMalformed(name: String) throws {
             let original = Self.malformed.first { $0.name == name }!.data
             let what = "procmail \(name)"
             guard let stored = try Self.procmailDeliver(original, what) else { return }
             let prepared = Self.procmailPrepared(original)
-            #expect(stored.count >= prepared.count && stored.suffix(prepared.count) == prepared,
-                    "\(what): original bytes not intact")
+            #expect(
+                stored.count >= prepared.count && stored.suffix(prepared.count) == prepared,
+                "\(what): original bytes not intact")
             let direct = try ReservoirBinary.run(Self.filterOptions, stdin: prepared)
             #expect(direct.status == 0, "\(what): reservoir exit \(direct.status)")
             #expect(stored == direct.stdout, "\(what): differs from reservoir filter run directly")
             if stored != prepared { _ = Self.checkAdded(stored, original: prepared, what) }
         }
 
-        @Test("procmail drops a leading From_ envelope line at Maildir delivery; reservoir keeps it first",
-              .enabled(if: hasProcmail, "procmail is not installed (apt-get install procmail)"))
+        @Test(
+            "procmail drops a leading From_ envelope line at Maildir delivery; reservoir keeps it first",
+            .enabled(if: hasProcmail, "procmail is not installed (apt-get install procmail)"))
         func procmailEnvelope() throws {
             let original = try ReservoirBinary.sampleMessage(4)
             let envelope = Data("From no-reply@cascadia-air.example Tue Nov 17 07:21:50 2026\n".utf8)
@@ -177,8 +194,10 @@ extension ProcessSuites {
         /// Runs `sieve-test -e` with `script` (by default `filter "reservoir"` and implicit keep) into a
         /// Maildir, the filter run as `reservoir` with `options` (and `environment`, `NAME=value` words);
         /// returns the message stored, which must be in `mailbox`.
-        static func sieveDeliver(_ message: Data, _ what: String, options: [String] = filterOptions, script: String = filterScript,
-                                 mailbox: String = "INBOX", environment: [String] = []) throws -> Data? {
+        static func sieveDeliver(
+            _ message: Data, _ what: String, options: [String] = filterOptions, script: String = filterScript,
+            mailbox: String = "INBOX", environment: [String] = []
+        ) throws -> Data? {
             // Dovecot will not run as root: the directory must be usable by nobody.
             let tmp = "/tmp/reservoir-sieve-\(UUID().uuidString)"
             try FileManager.default.createDirectory(atPath: tmp + "/bin", withIntermediateDirectories: true)
@@ -186,8 +205,10 @@ extension ProcessSuites {
             // Dovecot runs the filter as nobody, who may not reach into the checkout (a clone in
             // a mktemp -d directory is 0700): the binary, keys and allowed domains are copied
             // into the directory made for nobody.
-            let copies = [(ReservoirBinary.executable.path, tmp + "/bin/reservoir.bin"),
-                          (ReservoirBinary.keys, tmp + "/keys.zone"), (ReservoirBinary.allowed, tmp + "/allowed-domains")]
+            let copies = [
+                (ReservoirBinary.executable.path, tmp + "/bin/reservoir.bin"),
+                (ReservoirBinary.keys, tmp + "/keys.zone"), (ReservoirBinary.allowed, tmp + "/allowed-domains"),
+            ]
             for (from, to) in copies { try FileManager.default.copyItem(atPath: from, toPath: to) }
             let command = ([ReservoirBinary.executable.path] + options).map { argument in
                 copies.first { $0.0 == argument }?.1 ?? argument
@@ -216,8 +237,9 @@ extension ProcessSuites {
             _ = try run("/bin/chmod", ["-R", "a+rX", tmp])
             _ = try run("/bin/chmod", ["755", tmp + "/bin/reservoir"])
             if isRoot { _ = try run("/bin/chown", ["-R", "nobody", tmp]) }
-            let r = try run(sieveTest, ["-c", tmp + "/dovecot.conf", "-e", "-l", "maildir:\(tmp)/mail", tmp + "/test.sieve", tmp + "/msg"],
-                            asNobody: true)
+            let r = try run(
+                sieveTest, ["-c", tmp + "/dovecot.conf", "-e", "-l", "maildir:\(tmp)/mail", tmp + "/test.sieve", tmp + "/msg"],
+                asNobody: true)
             let log = (try? String(contentsOfFile: tmp + "/dovecot.log", encoding: .utf8)) ?? ""
             #expect(r.status == 0, "\(what): sieve-test exit \(r.status): \(r.stderr)\nDovecot log:\n\(log)")
             #expect(r.stderr.contains("stored mail into mailbox '\(mailbox)'"), "\(what): \(r.stderr)")
@@ -232,15 +254,20 @@ extension ProcessSuites {
             var out = Data(capacity: data.count)
             var i = data.startIndex
             while i < data.endIndex {
-                if data[i] == 0x0D, data.index(after: i) < data.endIndex, data[data.index(after: i)] == 0x0A { i = data.index(after: i); continue }
-                out.append(data[i]); i = data.index(after: i)
+                if data[i] == 0x0D, data.index(after: i) < data.endIndex, data[data.index(after: i)] == 0x0A {
+                    i = data.index(after: i)
+                    continue
+                }
+                out.append(data[i])
+                i = data.index(after: i)
             }
             return out
         }
 
-        @Test("sieve-test filter \"reservoir\" stores each sample with our fields on top and the original bytes intact",
-              .enabled(if: hasSieve, "dovecot-sieve (sieve-test, sieve_extprograms) is not installed (apt-get install dovecot-sieve)"),
-              arguments: samples.map { $0.number })
+        @Test(
+            "sieve-test filter \"reservoir\" stores each sample with our fields on top and the original bytes intact",
+            .enabled(if: hasSieve, "dovecot-sieve (sieve-test, sieve_extprograms) is not installed (apt-get install dovecot-sieve)"),
+            arguments: samples.map { $0.number })
         func sieveSample(number: Int) throws {
             let original = try ReservoirBinary.sampleMessage(number)
             let what = "sieve sample M\(number)"
@@ -251,17 +278,19 @@ extension ProcessSuites {
             #expect(stored == direct.stdout, "\(what): differs from reservoir filter run directly")
         }
 
-        @Test("sieve-test filter \"reservoir\" passes malformed input through fail-open",
-              .enabled(if: hasSieve, "dovecot-sieve (sieve-test, sieve_extprograms) is not installed (apt-get install dovecot-sieve)"),
-              arguments: malformed.map { $0.name })
+        @Test(
+            "sieve-test filter \"reservoir\" passes malformed input through fail-open",
+            .enabled(if: hasSieve, "dovecot-sieve (sieve-test, sieve_extprograms) is not installed (apt-get install dovecot-sieve)"),
+            arguments: malformed.map { $0.name })
         func sieveMalformed(name: String) throws {
             let original = Self.malformed.first { $0.name == name }!.data
             let what = "sieve \(name)"
             guard let stored = try Self.sieveDeliver(original, what) else { return }
             let direct = try ReservoirBinary.run(Self.filterOptions, stdin: original)
             #expect(direct.status == 0, "\(what): reservoir exit \(direct.status)")
-            #expect(stored == direct.stdout || stored == Self.lf(direct.stdout),
-                    "\(what): stored \(stored.count) bytes, reservoir wrote \(direct.stdout.count)")
+            #expect(
+                stored == direct.stdout || stored == Self.lf(direct.stdout),
+                "\(what): stored \(stored.count) bytes, reservoir wrote \(direct.stdout.count)")
             // Dovecot turns every CRLF into LF, in the original part too; otherwise the original is intact.
             let kept = Self.lf(original)
             #expect(stored.count >= kept.count && stored.suffix(kept.count) == kept, "\(what): original bytes not intact")
@@ -294,8 +323,9 @@ extension ProcessSuites {
             #expect(!String(decoding: stored, as: UTF8.self).contains("mx.test; dkim=pass"), "\(what): a forged pass survived")
         }
 
-        @Test("sieve-test: no forged claim reaches the Sieve rules on the normal path; the controls do",
-              .enabled(if: hasSieve, "dovecot-sieve (sieve-test, sieve_extprograms) is not installed (apt-get install dovecot-sieve)"))
+        @Test(
+            "sieve-test: no forged claim reaches the Sieve rules on the normal path; the controls do",
+            .enabled(if: hasSieve, "dovecot-sieve (sieve-test, sieve_extprograms) is not installed (apt-get install dovecot-sieve)"))
         func sieveForgedNormal() throws {
             let (input, stripped) = try Self.forgedSample()
             let stored = try Self.sieveDeliver(input, "sieve forged, normal", script: Self.forgedFieldScript, mailbox: "Control")
@@ -303,27 +333,33 @@ extension ProcessSuites {
             #expect(stored.map { String(decoding: $0, as: UTF8.self).hasPrefix("Authentication-Results: mx.test;") } == true)
         }
 
-        @Test("sieve-test: no forged claim reaches the Sieve rules when the time budget runs out",
-              .enabled(if: hasSieve, "dovecot-sieve (sieve-test, sieve_extprograms) is not installed (apt-get install dovecot-sieve)"))
+        @Test(
+            "sieve-test: no forged claim reaches the Sieve rules when the time budget runs out",
+            .enabled(if: hasSieve, "dovecot-sieve (sieve-test, sieve_extprograms) is not installed (apt-get install dovecot-sieve)"))
         func sieveForgedTimeBudget() throws {
             let server = FaultTests.LoopbackNameserver { _ in nil }
             defer { server.stop() }
             let (input, stripped) = try Self.forgedSample()
-            let options = ["filter", "--dns-server", "127.0.0.1:\(server.port)", "--dns-timeout", "30", "--timeout", "1", "--no-store",
-                           "--authserv-id", "mx.test", "--allowed-domains", ReservoirBinary.allowed, "--now", ReservoirBinary.now]
-            let stored = try Self.sieveDeliver(input, "sieve forged, time budget", options: options, script: Self.forgedFieldScript, mailbox: "Control")
+            let options = [
+                "filter", "--dns-server", "127.0.0.1:\(server.port)", "--dns-timeout", "30", "--timeout", "1", "--no-store",
+                "--authserv-id", "mx.test", "--allowed-domains", ReservoirBinary.allowed, "--now", ReservoirBinary.now,
+            ]
+            let stored = try Self.sieveDeliver(
+                input, "sieve forged, time budget", options: options, script: Self.forgedFieldScript, mailbox: "Control")
             Self.checkForgedDelivery(stored, stripped: stripped, "sieve forged, time budget")
             #expect(stored.map { $0.prefix(ForgedFieldTests.timeoutField.utf8.count) == Data(ForgedFieldTests.timeoutField.utf8) } == true)
         }
 
-        @Test("sieve-test: no forged claim reaches the Sieve rules when the message is passed through",
-              .enabled(if: hasSieve, "dovecot-sieve (sieve-test, sieve_extprograms) is not installed (apt-get install dovecot-sieve)"),
-              arguments: ["error", "no spool"])
+        @Test(
+            "sieve-test: no forged claim reaches the Sieve rules when the message is passed through",
+            .enabled(if: hasSieve, "dovecot-sieve (sieve-test, sieve_extprograms) is not installed (apt-get install dovecot-sieve)"),
+            arguments: ["error", "no spool"])
         func sieveForgedPassThrough(path: String) throws {
             let (input, stripped) = try Self.forgedSample(longLine: path == "no spool" ? 3 << 20 : 0)
-            let stored = try Self.sieveDeliver(input, "sieve forged, \(path)", options: Self.filterOptions + (path == "error" ? ["--now", "yesterday"] : []),
-                                               script: Self.forgedFieldScript, mailbox: "Control",
-                                               environment: path == "no spool" ? ["TMPDIR=/nonexistent/reservoir-no-spool"] : [])
+            let stored = try Self.sieveDeliver(
+                input, "sieve forged, \(path)", options: Self.filterOptions + (path == "error" ? ["--now", "yesterday"] : []),
+                script: Self.forgedFieldScript, mailbox: "Control",
+                environment: path == "no spool" ? ["TMPDIR=/nonexistent/reservoir-no-spool"] : [])
             Self.checkForgedDelivery(stored, stripped: stripped, "sieve forged, \(path)")
             #expect(stored == Self.lf(stripped), "sieve forged, \(path): not passed through")
         }

@@ -50,8 +50,10 @@ struct ReservoirBinary {
         try Data(contentsOf: URL(fileURLWithPath: try sample(number)))
     }
 
-    static func run(_ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:],
-                    executable: URL = Self.executable) throws -> Result {
+    static func run(
+        _ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:],
+        executable: URL = Self.executable
+    ) throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -59,7 +61,9 @@ struct ReservoirBinary {
         env["NO_COLOR"] = "1"
         for (k, v) in environment { env[k] = v }
         process.environment = env
-        let out = Pipe(), err = Pipe(), input = Pipe()
+        let out = Pipe()
+        let err = Pipe()
+        let input = Pipe()
         process.standardOutput = out
         process.standardError = err
         process.standardInput = input

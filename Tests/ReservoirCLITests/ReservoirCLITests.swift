@@ -5,10 +5,13 @@ import Testing
 struct ReservoirCLITests {
     @Test("banner on the confirmation: restaurant, local time with offset, party, status, DKIM verdict")
     func bannerConfirmation() throws {
-        let tmp = try TemporaryDirectory(); defer { tmp.remove() }
-        let r = try ReservoirBinary.run(["banner", try ReservoirBinary.sample(1), "--keys", ReservoirBinary.keys,
-                                         "--allowed-domains", ReservoirBinary.allowed, "--now", ReservoirBinary.now,
-                                         "--store", "sqlite:\(tmp.path)/e.sqlite3"])
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let r = try ReservoirBinary.run([
+            "banner", try ReservoirBinary.sample(1), "--keys", ReservoirBinary.keys,
+            "--allowed-domains", ReservoirBinary.allowed, "--now", ReservoirBinary.now,
+            "--store", "sqlite:\(tmp.path)/e.sqlite3",
+        ])
         #expect(r.status == 0, "\(r.stderr)")
         let text = r.text
         #expect(text.contains("Restaurant"))
@@ -23,8 +26,10 @@ struct ReservoirCLITests {
 
     @Test("banner on the altered message shows the DKIM failure and no trust")
     func bannerAltered() throws {
-        let r = try ReservoirBinary.run(["banner", try ReservoirBinary.sample(8), "--keys", ReservoirBinary.keys,
-                                         "--allowed-domains", ReservoirBinary.allowed, "--now", ReservoirBinary.now, "--no-store"])
+        let r = try ReservoirBinary.run([
+            "banner", try ReservoirBinary.sample(8), "--keys", ReservoirBinary.keys,
+            "--allowed-domains", ReservoirBinary.allowed, "--now", ReservoirBinary.now, "--no-store",
+        ])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.text.contains("fail d=trattorialucca.example"))
         #expect(r.text.contains("NOT TRUSTED"))
@@ -34,8 +39,11 @@ struct ReservoirCLITests {
     @Test("banner reads standard input with -, and prints JSON for programs")
     func bannerJSON() throws {
         let message = try ReservoirBinary.sampleMessage(1)
-        let r = try ReservoirBinary.run(["banner", "-", "--json", "--keys", ReservoirBinary.keys, "--allow-any-domain",
-                                         "--now", ReservoirBinary.now, "--no-store"], stdin: message)
+        let r = try ReservoirBinary.run(
+            [
+                "banner", "-", "--json", "--keys", ReservoirBinary.keys, "--allow-any-domain",
+                "--now", ReservoirBinary.now, "--no-store",
+            ], stdin: message)
         #expect(r.status == 0, "\(r.stderr)")
         let object = try #require(try JSONSerialization.jsonObject(with: r.stdout) as? [String: Any])
         let trust = try #require(object["trust"] as? [String: Any])
@@ -48,41 +56,51 @@ struct ReservoirCLITests {
 
     @Test("scan of the samples stores the lifecycle; events --ics exports it")
     func scanAndExport() throws {
-        let tmp = try TemporaryDirectory(); defer { tmp.remove() }
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
         let store = "sqlite:\(tmp.path)/events.sqlite3"
-        let scan = try ReservoirBinary.run(["scan", ReservoirBinary.samples.path, "--keys", ReservoirBinary.keys,
-                                            "--allowed-domains", ReservoirBinary.allowed, "--now", ReservoirBinary.now, "--store", store])
+        let scan = try ReservoirBinary.run([
+            "scan", ReservoirBinary.samples.path, "--keys", ReservoirBinary.keys,
+            "--allowed-domains", ReservoirBinary.allowed, "--now", ReservoirBinary.now, "--store", store,
+        ])
         #expect(scan.status == 0, "\(scan.stderr)")
         #expect(scan.text.contains("Scanned: 8 messages read"))
         #expect(scan.text.contains("1 untrusted"))
         #expect(scan.text.contains("Found:   4 Restaurant, 2 Flight, 1 Hotel, 1 Train"))
         #expect(scan.text.contains("Time:    "))
         // Incremental: a second scan of the unchanged Maildir reads nothing again.
-        let again = try ReservoirBinary.run(["scan", ReservoirBinary.samples.path, "--keys", ReservoirBinary.keys,
-                                             "--allowed-domains", ReservoirBinary.allowed, "--now", ReservoirBinary.now, "--store", store])
+        let again = try ReservoirBinary.run([
+            "scan", ReservoirBinary.samples.path, "--keys", ReservoirBinary.keys,
+            "--allowed-domains", ReservoirBinary.allowed, "--now", ReservoirBinary.now, "--store", store,
+        ])
         #expect(again.text.contains("Scanned: 0 messages read"))
         #expect(again.text.contains("8 unchanged since the last scan"))
-        let forced = try ReservoirBinary.run(["scan", ReservoirBinary.samples.path, "--keys", ReservoirBinary.keys, "--rescan",
-                                              "--allowed-domains", ReservoirBinary.allowed, "--now", ReservoirBinary.now, "--store", store])
+        let forced = try ReservoirBinary.run([
+            "scan", ReservoirBinary.samples.path, "--keys", ReservoirBinary.keys, "--rescan",
+            "--allowed-domains", ReservoirBinary.allowed, "--now", ReservoirBinary.now, "--store", store,
+        ])
         #expect(forced.text.contains("Scanned: 8 messages read"))
         let ics = try ReservoirBinary.run(["events", "--ics", "--store", store, "--now", ReservoirBinary.now])
         #expect(ics.status == 0, "\(ics.stderr)")
         #expect(ics.text.hasPrefix("BEGIN:VCALENDAR\r\n"))
         #expect(ics.text.contains("STATUS:CANCELLED"))
-        #expect(!ics.text.contains("Trattoria"))   // the altered message is never stored
+        #expect(!ics.text.contains("Trattoria"))  // the altered message is never stored
         let history = try ReservoirBinary.run(["events", "--history", "IWDSCA", "--store", store])
         #expect(history.text.contains("created") && history.text.contains("updated") && history.text.contains("cancelled"))
     }
 
     @Test("a scan on several threads prints and stores exactly what a one-thread scan does")
     func parallelScanIsDeterministic() throws {
-        let tmp = try TemporaryDirectory(); defer { tmp.remove() }
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
         var outputs: [String] = []
         for jobs in ["1", "3"] {
-            let r = try ReservoirBinary.run(["scan", ReservoirBinary.samples.path, ReservoirBinary.samples.path,
-                                             "--keys", ReservoirBinary.keys, "--allowed-domains", ReservoirBinary.allowed,
-                                             "--now", ReservoirBinary.now, "--store", "sqlite:\(tmp.path)/j\(jobs).sqlite3",
-                                             "--jobs", jobs, "--json"])
+            let r = try ReservoirBinary.run([
+                "scan", ReservoirBinary.samples.path, ReservoirBinary.samples.path,
+                "--keys", ReservoirBinary.keys, "--allowed-domains", ReservoirBinary.allowed,
+                "--now", ReservoirBinary.now, "--store", "sqlite:\(tmp.path)/j\(jobs).sqlite3",
+                "--jobs", jobs, "--json",
+            ])
             #expect(r.status == 0, "\(r.stderr)")
             outputs.append(r.text)
         }
@@ -90,7 +108,8 @@ struct ReservoirCLITests {
         // The second pass over the same Maildir replays every message: nothing changes.
         let changes = outputs[0].split(separator: "\n").compactMap { line -> [String]? in
             guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-                  let reservations = object["reservations"] as? [[String: Any]] else { return nil }
+                let reservations = object["reservations"] as? [[String: Any]]
+            else { return nil }
             return reservations.compactMap { $0["change"] as? String }
         }
         #expect(changes.count == 16)
@@ -100,8 +119,11 @@ struct ReservoirCLITests {
     @Test("filter passes the message through byte for byte with fields added at the top")
     func filter() throws {
         let message = try ReservoirBinary.sampleMessage(4)
-        let r = try ReservoirBinary.run(["filter", "--keys", ReservoirBinary.keys, "--allowed-domains", ReservoirBinary.allowed,
-                                         "--now", ReservoirBinary.now, "--no-store", "--authserv-id", "mx.test"], stdin: message)
+        let r = try ReservoirBinary.run(
+            [
+                "filter", "--keys", ReservoirBinary.keys, "--allowed-domains", ReservoirBinary.allowed,
+                "--now", ReservoirBinary.now, "--no-store", "--authserv-id", "mx.test",
+            ], stdin: message)
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.suffix(message.count) == message)
         let added = String(decoding: r.stdout.prefix(r.stdout.count - message.count), as: UTF8.self)
@@ -110,8 +132,9 @@ struct ReservoirCLITests {
         #expect(added.components(separatedBy: "X-Reservation: Flight").count == 3)
     }
 
-    @Test("filter passes garbage and empty input through unchanged, exit 0",
-          arguments: [Data(), Data([0x00, 0xFF, 0x0A, 0x0D]), Data("no header at all".utf8)])
+    @Test(
+        "filter passes garbage and empty input through unchanged, exit 0",
+        arguments: [Data(), Data([0x00, 0xFF, 0x0A, 0x0D]), Data("no header at all".utf8)])
     func filterGarbage(input: Data) throws {
         let r = try ReservoirBinary.run(["filter", "--keys", ReservoirBinary.keys, "--no-store"], stdin: input)
         #expect(r.status == 0)
@@ -130,8 +153,10 @@ struct ReservoirCLITests {
     @Test("an allowed-domains path that is a directory is a clear error with EX_NOINPUT")
     func allowedDomainsDirectory() throws {
         let directory = NSTemporaryDirectory()
-        let r = try ReservoirBinary.run(["banner", try ReservoirBinary.sample(5), "--keys", ReservoirBinary.keys,
-                                         "--allowed-domains", directory, "--now", ReservoirBinary.now, "--no-store"])
+        let r = try ReservoirBinary.run([
+            "banner", try ReservoirBinary.sample(5), "--keys", ReservoirBinary.keys,
+            "--allowed-domains", directory, "--now", ReservoirBinary.now, "--no-store",
+        ])
         #expect(r.status == 66, "\(r.stderr)")
         #expect(r.stderr.contains("cannot read the allowed-domains file"))
     }
@@ -159,7 +184,8 @@ struct ReservoirCLITests {
         let over = try ReservoirBinary.run(common, stdin: message)
         #expect(over.status == 0, "\(over.stderr)")
         let unfolded = over.text.replacingOccurrences(of: "\n\t ", with: "")
-        #expect(unfolded.contains("h=From:From:To:To:Cc:Subject:Subject:Date:Message-ID:Reply-To:MIME-Version:Content-Type:Content-Transfer-Encoding;"))
+        #expect(
+            unfolded.contains("h=From:From:To:To:Cc:Subject:Subject:Date:Message-ID:Reply-To:MIME-Version:Content-Type:Content-Transfer-Encoding;"))
         let exact = try ReservoirBinary.run(common + ["--no-over-sign", "--headers", "From:Subject"], stdin: message)
         #expect(exact.status == 0, "\(exact.stderr)")
         #expect(exact.text.contains("h=From:Subject;"))
@@ -169,8 +195,10 @@ struct ReservoirCLITests {
 
     @Test("banner, scan, verify, extract and parts write no control byte from the message; the verdict stays NOT TRUSTED")
     func hostileText() throws {
-        let tmp = try TemporaryDirectory(); defer { tmp.remove() }
-        let message = Data("""
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let message = Data(
+            """
             From: =?UTF-8?Q?EPIC=1B[2K=0D=E2=80=AE?= <reservations@epicsteak.example>\r
             Subject: =?UTF-8?Q?Table=1B[1A=1B[2K=0D=00=08=C2=9B?= \u{1B}[32mtrusted\r
             Content-Type: text/html; charset=utf-8\r
@@ -198,7 +226,9 @@ struct ReservoirCLITests {
             let bytes = [UInt8](r.stdout)
             for i in bytes.indices.dropLast(2) {
                 #expect(!(bytes[i] == 0xC2 && (0x80...0x9F).contains(bytes[i + 1])), "\(r.text)")
-                #expect(!(bytes[i] == 0xE2 && bytes[i + 1] == 0x80 && ((0x8E...0x8F).contains(bytes[i + 2]) || (0xA8...0xAE).contains(bytes[i + 2]))), "\(r.text)")
+                #expect(
+                    !(bytes[i] == 0xE2 && bytes[i + 1] == 0x80 && ((0x8E...0x8F).contains(bytes[i + 2]) || (0xA8...0xAE).contains(bytes[i + 2]))),
+                    "\(r.text)")
                 #expect(!(bytes[i] == 0xE2 && bytes[i + 1] == 0x81 && (0xA6...0xA9).contains(bytes[i + 2])), "\(r.text)")
             }
         }
@@ -254,7 +284,7 @@ struct PartsCommandTests {
         let children = try #require(root["children"] as? [[String: Any]])
         #expect(children.map { $0["path"] as? String } == ["1.1", "1.2"])
         #expect(children[0]["charset"] as? String == "iso-8859-1")
-        #expect(children[0]["size"] as? Int == 5)   // "Grüße" in Latin-1; the line break before a boundary is not content
+        #expect(children[0]["size"] as? Int == 5)  // "Grüße" in Latin-1; the line break before a boundary is not content
         #expect(children[1]["disposition"] as? String == "attachment")
         #expect(children[1]["filename"] as? String == "☃.txt")
         #expect(children[1]["size"] as? Int == 5)

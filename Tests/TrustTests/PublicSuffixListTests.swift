@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Trust
 
 /// Internationalized public suffixes: Debian's list writes them in Unicode (`公司.cn`), signing
@@ -22,8 +23,9 @@ struct PublicSuffixListTests {
         TrustPolicy(allowedDomains: [], publicSuffixes: list)
     }
 
-    @Test("two registrants under a Unicode suffix of Debian's list do not align; a subdomain aligns with its parent",
-          arguments: suffixes)
+    @Test(
+        "two registrants under a Unicode suffix of Debian's list do not align; a subdomain aligns with its parent",
+        arguments: suffixes)
     func debianSuffix(unicode: String, ascii: String) throws {
         guard let list = Self.debianList, let text = Self.debianText else {
             print("SKIPPED: no Public Suffix List at \(PublicSuffixList.defaultPath) (install publicsuffix)")
@@ -74,8 +76,9 @@ struct PublicSuffixListTests {
         #expect(policy.isAligned(signingDomain: "mail.a.xn--55qx5d.cn", fromDomain: "A.公司.CN"))
     }
 
-    @Test("a domain libidn2 refuses aligns with nothing, not even itself",
-          arguments: ["a.xn--zz.cn", "a\u{202E}b.公司.cn", "x.xn--ls8h.cn", "😀.公司.cn", "a\u{0}.公司.cn"])
+    @Test(
+        "a domain libidn2 refuses aligns with nothing, not even itself",
+        arguments: ["a.xn--zz.cn", "a\u{202E}b.公司.cn", "x.xn--ls8h.cn", "😀.公司.cn", "a\u{0}.公司.cn"])
     func refused(domain: String) {
         let policy = Self.policy(PublicSuffixList(text: "公司.cn\ncn\n"))
         #expect(IDNA.asciiDomain(domain) == nil)
@@ -98,22 +101,26 @@ struct PublicSuffixListTests {
 
 @Suite("Domain names in A-labels")
 struct IDNATests {
-    @Test("converted by libidn2 (UTS #46 non-transitional), lowercased", arguments: [
-        ("公司.cn", "xn--55qx5d.cn"),
-        ("A.公司.CN", "a.xn--55qx5d.cn"),
-        ("XN--55QX5D.CN", "xn--55qx5d.cn"),
-        ("Straße.de", "xn--strae-oqa.de"),
-        ("Epicsteak.Example", "epicsteak.example"),
-        ("mail_x.example", "mail_x.example"),
-    ])
+    @Test(
+        "converted by libidn2 (UTS #46 non-transitional), lowercased",
+        arguments: [
+            ("公司.cn", "xn--55qx5d.cn"),
+            ("A.公司.CN", "a.xn--55qx5d.cn"),
+            ("XN--55QX5D.CN", "xn--55qx5d.cn"),
+            ("Straße.de", "xn--strae-oqa.de"),
+            ("Epicsteak.Example", "epicsteak.example"),
+            ("mail_x.example", "mail_x.example"),
+        ])
     func converted(domain: String, ascii: String) {
         #expect(IDNA.asciiDomain(domain) == ascii)
     }
 
-    @Test("libidn2 sees only names with a non-ASCII byte or an xn-- label", arguments: [
-        ("example.com", false), ("xn--55qx5d.cn", true), ("a.XN--55qx5d.cn", true), ("xn-.cn", false),
-        ("axn--b.cn", false), ("é.cn", true), ("", false),
-    ])
+    @Test(
+        "libidn2 sees only names with a non-ASCII byte or an xn-- label",
+        arguments: [
+            ("example.com", false), ("xn--55qx5d.cn", true), ("a.XN--55qx5d.cn", true), ("xn-.cn", false),
+            ("axn--b.cn", false), ("é.cn", true), ("", false),
+        ])
     func needsConversion(domain: String, needed: Bool) {
         #expect(IDNA.needsConversion(Array(domain.utf8)) == needed)
     }

@@ -6,24 +6,30 @@ import Trust
 /// The signed view: what one passing signature vouches for, read the way it reads it.
 @Suite("SignedView")
 struct SignedViewTests {
-    static let allSigned = ["from", "to", "cc", "subject", "date", "message-id", "mime-version",
-                            "content-type", "content-transfer-encoding"]
+    static let allSigned = [
+        "from", "to", "cc", "subject", "date", "message-id", "mime-version",
+        "content-type", "content-transfer-encoding",
+    ]
 
     static func pass(_ headers: [String] = allSigned, c: String = "relaxed/relaxed") -> DKIMVerification {
-        DKIMVerification(result: .pass, reason: "", domain: "epicsteak.example", selector: "s", algorithm: "rsa-sha256",
-                         signedHeaders: headers, canonicalization: DKIMCanonicalization(tag: c))
+        DKIMVerification(
+            result: .pass, reason: "", domain: "epicsteak.example", selector: "s", algorithm: "rsa-sha256",
+            signedHeaders: headers, canonicalization: DKIMCanonicalization(tag: c))
     }
 
     static func message(_ header: [String], _ body: String) -> Message {
         Message(bytes: Array((header.joined(separator: "\r\n") + "\r\n\r\n" + body).utf8))
     }
 
-    static let top = ["From: a@epicsteak.example", "To: Jane <Jane@Example.org>", "Subject: Table",
-                      "MIME-Version: 1.0"]
+    static let top = [
+        "From: a@epicsteak.example", "To: Jane <Jane@Example.org>", "Subject: Table",
+        "MIME-Version: 1.0",
+    ]
     /// A multipart whose first part is a note without Content-Type, followed by the HTML part.
     static func mixed(noteHeaderEnd: String) -> Message {
-        message(top + ["Content-Type: multipart/mixed; boundary=b"],
-                "--b\r\nContent-Disposition: inline\r\n\(noteHeaderEnd)\r\nContent-Type: text/html\r\n\r\n<p>note</p>\r\n"
+        message(
+            top + ["Content-Type: multipart/mixed; boundary=b"],
+            "--b\r\nContent-Disposition: inline\r\n\(noteHeaderEnd)\r\nContent-Type: text/html\r\n\r\n<p>note</p>\r\n"
                 + "--b\r\nContent-Type: text/html\r\n\r\n<p>genuine</p>\r\n--b--\r\n")
     }
 
@@ -47,8 +53,9 @@ struct SignedViewTests {
         #expect(view.recipients.map(\.address) == ["Jane@Example.org"])
     }
 
-    @Test("relaxed: a line of white space ending a part's header is read as the empty line it hashes as",
-          arguments: [" ", "\t", "  \t "])
+    @Test(
+        "relaxed: a line of white space ending a part's header is read as the empty line it hashes as",
+        arguments: [" ", "\t", "  \t "])
     func whitespaceLineReadAsEmpty(_ line: String) throws {
         let attacked = Self.mixed(noteHeaderEnd: line)
         // The ordinary reading takes the note's text for header fields and its markup for HTML.
@@ -95,9 +102,10 @@ struct SignedViewTests {
 
     @Test("a part with two Content-Transfer-Encoding fields refuses")
     func nestedDuplicate() {
-        let message = Self.message(Self.top + ["Content-Type: multipart/mixed; boundary=b"],
-                                   "--b\r\nContent-Type: text/html\r\nContent-Transfer-Encoding: 7bit\r\n"
-                                   + "Content-Transfer-Encoding: base64\r\n\r\nPHA+\r\n--b--\r\n")
+        let message = Self.message(
+            Self.top + ["Content-Type: multipart/mixed; boundary=b"],
+            "--b\r\nContent-Type: text/html\r\nContent-Transfer-Encoding: 7bit\r\n"
+                + "Content-Transfer-Encoding: base64\r\n\r\nPHA+\r\n--b--\r\n")
         #expect(Self.refusal(message) == .duplicateField("content-transfer-encoding"))
     }
 
@@ -109,11 +117,13 @@ struct SignedViewTests {
         #expect(SignedView.messageRefusal(message) == .headerLimit)
     }
 
-    @Test("white space in a boundary refuses under relaxed canonicalization only",
-          arguments: [("relaxed/relaxed", false), ("relaxed/simple", false), ("simple/relaxed", false), ("simple/simple", true)])
+    @Test(
+        "white space in a boundary refuses under relaxed canonicalization only",
+        arguments: [("relaxed/relaxed", false), ("relaxed/simple", false), ("simple/relaxed", false), ("simple/simple", true)])
     func boundaryWithWhitespace(_ c: String, _ readable: Bool) {
-        let message = Self.message(Self.top + ["Content-Type: multipart/alternative; boundary=\"b c\""],
-                                   "--b c\r\nContent-Type: text/html\r\n\r\n<p>x</p>\r\n--b c--\r\n")
+        let message = Self.message(
+            Self.top + ["Content-Type: multipart/alternative; boundary=\"b c\""],
+            "--b c\r\nContent-Type: text/html\r\n\r\n<p>x</p>\r\n--b c--\r\n")
         #expect((Self.view(message, Self.pass(c: c)) != nil) == readable)
         if !readable { #expect(Self.refusal(message, Self.pass(c: c)) == .whitespaceInBoundary) }
     }
@@ -136,9 +146,12 @@ struct RecipientBindingTests {
         return policy.decide(message, signatures: [SignedViewTests.pass(signed)]).decision
     }
 
-    @Test("an address or a whole domain, in any case, names the user",
-          arguments: [(["jane@example.org"], true), (["JANE@example.org"], true), (["@example.org"], true),
-                      (["@EXAMPLE.ORG"], true), (["@org"], false), (["jane@example.net"], false), (["ane@example.org"], false)])
+    @Test(
+        "an address or a whole domain, in any case, names the user",
+        arguments: [
+            (["jane@example.org"], true), (["JANE@example.org"], true), (["@example.org"], true),
+            (["@EXAMPLE.ORG"], true), (["@org"], false), (["jane@example.net"], false), (["ane@example.org"], false),
+        ])
     func matches(_ me: [String], _ trusted: Bool) {
         let decision = Self.decide(me, to: "Jane Doe <Jane@Example.org>")
         #expect(decision.trusted == trusted)

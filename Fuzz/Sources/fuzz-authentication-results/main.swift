@@ -1,6 +1,7 @@
 import DKIM
-@testable import Output
 import Pipeline
+
+@testable import Output
 
 /// The Authentication-Results parser (RFC 8601 §2.2) on arbitrary field values, and the
 /// formatter on arbitrary results. The first byte chooses:
@@ -34,8 +35,9 @@ func parseAndFormat(_ bytes: [UInt8]) {
     precondition(AuthenticationResultsPayload.claims(bytes, authservID: payload.authservID), "does not claim its own id")
     // What the filter writes for that id is read as claiming it.
     let own = AuthenticationResults(authservID: payload.authservID, signatures: []).value
-    precondition(AuthenticationResultsPayload.claims(Array(own.utf8), authservID: AuthenticationResults.writtenID(payload.authservID)),
-                 "its own field: \(own)")
+    precondition(
+        AuthenticationResultsPayload.claims(Array(own.utf8), authservID: AuthenticationResults.writtenID(payload.authservID)),
+        "its own field: \(own)")
 }
 
 /// The payload as the formatter writes it: text in printable ASCII, keywords never empty.
@@ -61,9 +63,11 @@ func formatAndParse(_ bytes: [UInt8]) {
     var index = 1
     while index + 2 < words.count, signatures.count < 8 {
         let pick = words[index].utf8.reduce(0) { $0 &+ Int($1) }
-        signatures.append(DKIMVerification(result: verdicts[pick % verdicts.count], code: pick % 5 == 0 ? nil : codes[pick % codes.count],
-                                           reason: words[index], domain: words[index + 1], selector: words[index + 2],
-                                           identity: index + 3 < words.count ? words[index + 3] : nil))
+        signatures.append(
+            DKIMVerification(
+                result: verdicts[pick % verdicts.count], code: pick % 5 == 0 ? nil : codes[pick % codes.count],
+                reason: words[index], domain: words[index + 1], selector: words[index + 2],
+                identity: index + 3 < words.count ? words[index + 3] : nil))
         index += 4
     }
     let message: AuthenticationResults.MessageResult? = id.utf8.count % 3 == 0 ? .timeBudgetExceeded : nil

@@ -1,5 +1,6 @@
-@testable import Output
 import Pipeline
+
+@testable import Output
 
 /// The forged-field scanner and the stream built on it. The first byte chooses the size of the
 /// pieces the rest is fed in. Never traps; the pieces give the same removals as the whole
@@ -16,7 +17,10 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     var scanner = ForgedFieldScanner(authservID: id)
     var stream = ForgedFieldStream(authservID: id)
     var output: [UInt8] = []
-    let emit: (UnsafeBufferPointer<UInt8>) -> Bool = { output += $0; return true }
+    let emit: (UnsafeBufferPointer<UInt8>) -> Bool = {
+        output += $0
+        return true
+    }
     bytes.withUnsafeBufferPointer { buffer in
         var start = 0
         while start < buffer.count {

@@ -47,7 +47,7 @@ enum Base64 {
                     guard padding <= 2 else { return false }
                     continue
                 default:
-                    guard padding == 0 else { return false }   // data after padding
+                    guard padding == 0 else { return false }  // data after padding
                     let value = table[Int(symbol)]
                     guard value >= 0 else { return false }
                     accumulator = accumulator << 6 | UInt32(value)

@@ -85,7 +85,7 @@ struct BodyCanonicalizer {
         // at most 3/2 of what it was.
         produced.reserve(produced.count + (count - start) / 2 * 3 + 4)
         var p = start
-        var q = start   // where the line at p stops being ordinary
+        var q = start  // where the line at p stops being ordinary
         var lines = 0
         while p < count {
             let next: Int
@@ -118,7 +118,7 @@ struct BodyCanonicalizer {
             guard q < count else { return (count, -1) }
             let byte = base[q]
             if byte == 0x0A { return (q, q &+ 1) }
-            guard q &+ 1 < count else { return (q, -1) }   // what follows is in the next piece
+            guard q &+ 1 < count else { return (q, -1) }  // what follows is in the next piece
             let following = base[q &+ 1]
             if byte == 0x0D {
                 if following == 0x0A { return (q, q &+ 2) }
@@ -189,7 +189,10 @@ struct BodyCanonicalizer {
     mutating func feed(_ byte: UInt8) {
         if pendingCR {
             pendingCR = false
-            if byte == 0x0A { endLine(); return }
+            if byte == 0x0A {
+                endLine()
+                return
+            }
             content(0x0D)
         }
         switch byte {

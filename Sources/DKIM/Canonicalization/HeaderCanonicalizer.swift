@@ -13,8 +13,10 @@ enum HeaderCanonicalizer {
     }
 
     /// Appends the canonical form to `out` (one buffer for all signed fields).
-    static func canonicalize(_ bytes: [UInt8], _ field: HeaderField, relaxed: Bool, value valueOverride: [UInt8]? = nil,
-                             into out: inout [UInt8]) {
+    static func canonicalize(
+        _ bytes: [UInt8], _ field: HeaderField, relaxed: Bool, value valueOverride: [UInt8]? = nil,
+        into out: inout [UInt8]
+    ) {
         let start = field.rawRange.lowerBound
         let colon = field.valueRange.lowerBound - 1
         guard start <= colon, field.valueRange.upperBound <= bytes.count else { return }

@@ -20,7 +20,10 @@ final class PublicKey {
     /// of RFC 6376 Appendix C); nil when neither parses or the key is not RSA.
     static func rsa(der: [UInt8]) -> PublicKey? {
         guard OpenSSLLibrary.ready, let numbers = RSAPublicKeyDER(der) else { return nil }
-        guard let parsed = numbers.evpKey() else { ERR_clear_error(); return nil }
+        guard let parsed = numbers.evpKey() else {
+            ERR_clear_error()
+            return nil
+        }
         return PublicKey(kind: .rsa, key: parsed)
     }
 
@@ -30,7 +33,10 @@ final class PublicKey {
         let parsed = raw.withUnsafeBufferPointer {
             EVP_PKEY_new_raw_public_key(reservoir_EVP_PKEY_ED25519(), nil, $0.baseAddress, $0.count)
         }
-        guard let parsed else { ERR_clear_error(); return nil }
+        guard let parsed else {
+            ERR_clear_error()
+            return nil
+        }
         return PublicKey(kind: .ed25519, key: parsed)
     }
 
@@ -38,7 +44,10 @@ final class PublicKey {
     /// caller makes the SHA-256 digest of the header hash input (RFC 8463 §3).
     func verify(signature: [UInt8], data: [UInt8], sha1: Bool = false) -> Bool {
         guard let context = EVP_MD_CTX_new() else { return false }
-        defer { EVP_MD_CTX_free(context); ERR_clear_error() }
+        defer {
+            EVP_MD_CTX_free(context)
+            ERR_clear_error()
+        }
         let md = kind == .rsa ? (sha1 ? EVP_sha1() : EVP_sha256()) : nil
         guard EVP_DigestVerifyInit(context, nil, md, nil, key) == 1 else { return false }
         return signature.withUnsafeBufferPointer { sig in

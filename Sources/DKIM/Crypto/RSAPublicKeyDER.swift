@@ -18,17 +18,18 @@ struct RSAPublicKeyDER {
     init?(_ der: [UInt8]) {
         let found: (modulus: [UInt8], exponent: [UInt8])? = der.withUnsafeBufferPointer { bytes in
             guard let (outer, _) = Self.element(bytes, in: 0..<bytes.count), outer.tag == Self.sequence,
-                  let (first, afterFirst) = Self.element(bytes, in: outer.content) else { return nil }
+                let (first, afterFirst) = Self.element(bytes, in: outer.content)
+            else { return nil }
             if first.tag == Self.integer { return Self.integers(bytes, in: outer.content) }
             // SubjectPublicKeyInfo ::= SEQUENCE { algorithm AlgorithmIdentifier, subjectPublicKey BIT STRING }
             guard first.tag == Self.sequence,
-                  let (oid, afterOID) = Self.element(bytes, in: first.content), oid.tag == Self.objectIdentifier,
-                  Array(bytes[oid.content]) == Self.rsaEncryption,
-                  Self.isAbsentOrNull(bytes, in: afterOID),
-                  let (key, rest) = Self.element(bytes, in: afterFirst), key.tag == Self.bitString, rest.isEmpty,
-                  !key.content.isEmpty, bytes[key.content.lowerBound] == 0,   // no unused bits
-                  let (inner, trailing) = Self.element(bytes, in: key.content.dropFirst()),
-                  inner.tag == Self.sequence, trailing.isEmpty
+                let (oid, afterOID) = Self.element(bytes, in: first.content), oid.tag == Self.objectIdentifier,
+                Array(bytes[oid.content]) == Self.rsaEncryption,
+                Self.isAbsentOrNull(bytes, in: afterOID),
+                let (key, rest) = Self.element(bytes, in: afterFirst), key.tag == Self.bitString, rest.isEmpty,
+                !key.content.isEmpty, bytes[key.content.lowerBound] == 0,  // no unused bits
+                let (inner, trailing) = Self.element(bytes, in: key.content.dropFirst()),
+                inner.tag == Self.sequence, trailing.isEmpty
             else { return nil }
             return Self.integers(bytes, in: inner.content)
         }
@@ -79,8 +80,8 @@ struct RSAPublicKeyDER {
     /// both positive.
     private static func integers(_ bytes: UnsafeBufferPointer<UInt8>, in range: Range<Int>) -> ([UInt8], [UInt8])? {
         guard let (n, afterN) = element(bytes, in: range), n.tag == Self.integer,
-              let (e, rest) = element(bytes, in: afterN), e.tag == Self.integer, rest.isEmpty,
-              let modulus = positive(bytes, n.content), let exponent = positive(bytes, e.content)
+            let (e, rest) = element(bytes, in: afterN), e.tag == Self.integer, rest.isEmpty,
+            let modulus = positive(bytes, n.content), let exponent = positive(bytes, e.content)
         else { return nil }
         return (modulus, exponent)
     }

@@ -6,8 +6,10 @@ struct VerificationKey {
     /// Set when the key exists but may not verify this signature (too short, t=s mismatch…).
     let problem: DKIMSignature.Problem?
 
-    static func make(record: DKIMKeyRecord, signature: DKIMSignature,
-                     cache: PublicKeyCache? = nil) -> Result<VerificationKey, DKIMVerifier.KeyFailure> {
+    static func make(
+        record: DKIMKeyRecord, signature: DKIMSignature,
+        cache: PublicKeyCache? = nil
+    ) -> Result<VerificationKey, DKIMVerifier.KeyFailure> {
         func failure(_ code: DKIMVerification.Code, _ reason: String) -> Result<VerificationKey, DKIMVerifier.KeyFailure> {
             .failure(DKIMVerifier.KeyFailure(result: .permerror, code: code, reason: reason))
         }
@@ -26,7 +28,9 @@ struct VerificationKey {
             return failure(.keyNotForEmail, "key is not for email (s=\(record.serviceTypes.joined(separator: ":")))")
         }
         let parsed: PublicKey?
-        switch cache?.key(type: expectedType, base64: record.publicKeyBase64) ?? PublicKeyCache.parse(type: expectedType, base64: record.publicKeyBase64) {
+        switch cache?.key(type: expectedType, base64: record.publicKeyBase64)
+            ?? PublicKeyCache.parse(type: expectedType, base64: record.publicKeyBase64)
+        {
         case .invalidBase64: return failure(.malformedKey, "key p= is not valid base64")
         case .unusable: parsed = nil
         case .key(let key): parsed = key
@@ -35,11 +39,13 @@ struct VerificationKey {
         var problem: DKIMSignature.Problem?
         if publicKey.kind == .rsa, publicKey.bits < DKIMLimits.minimumRSAKeyBits {
             // RFC 8301 §3.2: keys under 1024 bits MUST NOT be considered valid.
-            problem = DKIMSignature.Problem(.keyTooShort, "key too short (\(publicKey.bits) bits, RFC 8301 §3.2 requires \(DKIMLimits.minimumRSAKeyBits))")
+            problem = DKIMSignature.Problem(
+                .keyTooShort, "key too short (\(publicKey.bits) bits, RFC 8301 §3.2 requires \(DKIMLimits.minimumRSAKeyBits))")
         } else if publicKey.kind == .rsa, publicKey.bits > DKIMLimits.maximumRSAKeyBits {
             problem = DKIMSignature.Problem(.keyTooLong, "key too long (\(publicKey.bits) bits)")
         } else if record.strictIdentity, let identity = signature.identity,
-                  let at = identity.lastIndex(of: "@"), identity[identity.index(after: at)...].lowercased() != signature.domain {
+            let at = identity.lastIndex(of: "@"), identity[identity.index(after: at)...].lowercased() != signature.domain
+        {
             // §3.6.1 t=s: the i= domain must equal d=, not be a subdomain.
             problem = DKIMSignature.Problem(.identityMismatch, "key t=s forbids the subdomain identity \(identity)")
         }

@@ -70,7 +70,9 @@ struct DKIMSignature {
         }
         if let methods = tags["q"] {
             let list = TagList.lowercasedList(methods)
-            guard list.contains(where: { $0 == "dns/txt" || $0 == "dns" }) else { throw Problem(.unsupportedQueryMethod, "no supported query method in q=") }
+            guard list.contains(where: { $0 == "dns/txt" || $0 == "dns" }) else {
+                throw Problem(.unsupportedQueryMethod, "no supported query method in q=")
+            }
         }
         timestamp = try Self.number(tags, "t")
         expiration = try Self.number(tags, "x")

@@ -15,8 +15,10 @@ public struct DKIMSigner {
 
     /// The fields `reservoir sign` signs by default, each over-signed: the ones RFC 6376 §5.4.1
     /// says a signature should cover, whose added instance would change what a reader sees.
-    public static let protectedFields = ["From", "To", "Cc", "Subject", "Date", "Message-ID", "Reply-To",
-                                         "MIME-Version", "Content-Type", "Content-Transfer-Encoding"]
+    public static let protectedFields = [
+        "From", "To", "Cc", "Subject", "Date", "Message-ID", "Reply-To",
+        "MIME-Version", "Content-Type", "Content-Transfer-Encoding",
+    ]
 
     private let key: PrivateKey
 
@@ -41,16 +43,19 @@ public struct DKIMSigner {
     /// signature; without it, `h=` is `headers` as given. `bodyLength` adds `l=`: only that
     /// many bytes of the canonicalized body are signed (RFC 6376 §3.5; meant for tests of
     /// verifiers, since content after it is unprotected, §8.2).
-    public func sign(_ message: [UInt8], domain: String, selector: String, headers: [String], overSign: Bool = false,
-                     canonicalization: DKIMCanonicalization, timestamp: Int64, expiration: Int64?,
-                     bodyLength: Int? = nil) throws -> String {
+    public func sign(
+        _ message: [UInt8], domain: String, selector: String, headers: [String], overSign: Bool = false,
+        canonicalization: DKIMCanonicalization, timestamp: Int64, expiration: Int64?,
+        bodyLength: Int? = nil
+    ) throws -> String {
         let parsed = Message(bytes: message)
         let lineBreak = Self.lineBreak(of: message)
         var names = headers.map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }
         if !names.contains(where: { $0.lowercased() == "from" }) { names.insert("From", at: 0) }
         if overSign { names = Self.overSigned(names, in: parsed.header.fields) }
-        let body = BodyHashComputation(bytes: message, range: parsed.bodyRange, relaxed: canonicalization.relaxedBody,
-                                        limit: bodyLength)
+        let body = BodyHashComputation(
+            bytes: message, range: parsed.bodyRange, relaxed: canonicalization.relaxedBody,
+            limit: bodyLength)
 
         var field = "DKIM-Signature: v=1; a=\(algorithm); c=\(canonicalization.tag); d=\(domain); s=\(selector);" + lineBreak
         field += "\tt=\(timestamp);" + (expiration.map { " x=\($0);" } ?? "") + (bodyLength.map { " l=\($0);" } ?? "") + lineBreak
@@ -60,7 +65,8 @@ public struct DKIMSigner {
         let unsigned = Array((field + lineBreak).utf8)
         let signatureHeader = Message(bytes: unsigned).header
         guard let signatureField = signatureHeader.fields.first,
-              let tags = try? TagList(unsigned, in: signatureField.valueRange) else {
+            let tags = try? TagList(unsigned, in: signatureField.valueRange)
+        else {
             throw Error.signingFailed
         }
         var data: [UInt8] = []

@@ -48,7 +48,10 @@ final class PrivateKey {
     /// RSA: PKCS#1 v1.5 with SHA-256 over `data`. Ed25519: pure Ed25519 over `data`.
     func sign(_ data: [UInt8]) -> [UInt8]? {
         guard let context = EVP_MD_CTX_new() else { return nil }
-        defer { EVP_MD_CTX_free(context); ERR_clear_error() }
+        defer {
+            EVP_MD_CTX_free(context)
+            ERR_clear_error()
+        }
         let md = kind == .rsa ? EVP_sha256() : nil
         guard EVP_DigestSignInit(context, nil, md, nil, key) == 1 else { return nil }
         return data.withUnsafeBufferPointer { tbs -> [UInt8]? in

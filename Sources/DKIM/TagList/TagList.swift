@@ -58,8 +58,10 @@ struct TagList: Equatable {
                 guard Self.isTagName(bytes[nameRange]) else { throw .invalidTagName(name) }
                 guard !tags.contains(where: { $0.name == name }) else { throw .duplicateTag(name) }
                 let valueRange = Self.trimmed(bytes, (equals + 1)..<end)
-                tags.append(Tag(name: name, value: String(decoding: bytes[valueRange], as: UTF8.self),
-                                rawValueRange: (equals + 1)..<end))
+                tags.append(
+                    Tag(
+                        name: name, value: String(decoding: bytes[valueRange], as: UTF8.self),
+                        rawValueRange: (equals + 1)..<end))
             }
             start = end + 1
         }

@@ -23,7 +23,9 @@ public final class DKIMVerifier {
         var hashes = BodyHashes(message: message, source: body)
         for (index, field) in fields.enumerated() where field.hasName("DKIM-Signature") {
             if results.count >= DKIMLimits.maxSignatures {
-                results.append(DKIMVerification(result: .policy, code: .tooManySignatures, reason: "too many signatures (more than \(DKIMLimits.maxSignatures))"))
+                results.append(
+                    DKIMVerification(result: .policy, code: .tooManySignatures, reason: "too many signatures (more than \(DKIMLimits.maxSignatures))")
+                )
                 continue
             }
             results.append(verify(message, fieldIndex: index, hashes: &hashes))
@@ -114,12 +116,13 @@ public final class DKIMVerifier {
 
     /// What can be reported before the signature is checked, even if it is broken.
     static func report(from tags: TagList) -> DKIMVerification {
-        DKIMVerification(result: .permerror, reason: "",
-                         domain: TagList.withoutWhitespace(tags["d"] ?? "").lowercased(),
-                         selector: TagList.withoutWhitespace(tags["s"] ?? ""),
-                         algorithm: TagList.withoutWhitespace(tags["a"] ?? "").lowercased(),
-                         identity: tags["i"].map { TagList.withoutWhitespace($0) },
-                         signedHeaders: TagList.lowercasedList(tags["h"] ?? ""))
+        DKIMVerification(
+            result: .permerror, reason: "",
+            domain: TagList.withoutWhitespace(tags["d"] ?? "").lowercased(),
+            selector: TagList.withoutWhitespace(tags["s"] ?? ""),
+            algorithm: TagList.withoutWhitespace(tags["a"] ?? "").lowercased(),
+            identity: tags["i"].map { TagList.withoutWhitespace($0) },
+            signedHeaders: TagList.lowercasedList(tags["h"] ?? ""))
     }
 
     struct KeyFailure: Swift.Error {

@@ -102,7 +102,8 @@ public final class KeysFile: TXTResolver {
         let target = Array(key.utf8)
         var found: [Range<Int>] = []
         forEachRecordLine { name, line in
-            let same = DomainName.asciiName(bytes[name], normalizesTo: target)
+            let same =
+                DomainName.asciiName(bytes[name], normalizesTo: target)
                 ?? (DomainName.normalized(String(decoding: bytes[name], as: UTF8.self)) == key)
             if same { found.append(line) }
         }
@@ -158,7 +159,10 @@ public final class KeysFile: TXTResolver {
         for _ in 0..<3 {
             guard let token = word() else { return nil }
             let upper = token.uppercased()
-            if upper == "TXT" { type = upper; break }
+            if upper == "TXT" {
+                type = upper
+                break
+            }
             if upper == "IN" || upper.allSatisfy({ $0.isASCII && $0.isNumber }) { continue }
             return nil
         }
@@ -168,7 +172,7 @@ public final class KeysFile: TXTResolver {
         while true {
             cursor = skippingBlanks(line, from: cursor, to: line.count)
             guard cursor < line.count else { break }
-            if line[cursor] == UInt8(ascii: ";") { break }   // trailing comment
+            if line[cursor] == UInt8(ascii: ";") { break }  // trailing comment
             guard line[cursor] == UInt8(ascii: "\"") else {
                 // An unquoted character-string (RFC 1035 §5.1) is one word.
                 guard let bare = word() else { return nil }
@@ -180,7 +184,11 @@ public final class KeysFile: TXTResolver {
             var closed = false
             while cursor < line.count {
                 let b = line[cursor]
-                if b == UInt8(ascii: "\"") { closed = true; cursor += 1; break }
+                if b == UInt8(ascii: "\"") {
+                    closed = true
+                    cursor += 1
+                    break
+                }
                 if b == UInt8(ascii: "\\"), cursor + 1 < line.count {
                     if let value = Self.decimalEscape(line, at: cursor + 1) {
                         text.append(value)

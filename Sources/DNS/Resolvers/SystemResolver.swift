@@ -82,7 +82,7 @@ public final class SystemResolver: TXTResolver {
     /// `res_nquery` returned -1: the reason is in the state's `h_errno` (netdb.h).
     private func failure(_ state: res_state) -> TXTLookupResult {
         switch reservoir_h_errno(state) {
-        case HOST_NOT_FOUND, NO_DATA:   // NXDOMAIN, or NOERROR without answers
+        case HOST_NOT_FOUND, NO_DATA:  // NXDOMAIN, or NOERROR without answers
             return .notFound
         case TRY_AGAIN:
             return .temporaryFailure("DNS server failure or timeout")

@@ -7,7 +7,8 @@ struct DNSAnswer {
     static let maxNameLabels = 128
 
     enum ResponseCode: Equatable {
-        case noError, nameError, serverFailure, other(Int)
+        case noError, nameError, serverFailure
+        case other(Int)
     }
 
     enum ParseError: Swift.Error, Equatable {

@@ -28,41 +28,53 @@ public enum EventRevision {
 
     /// The revision step for `event` from `message`, given the stored row for its key (nil
     /// when none) and whether the history already holds `message` for that key.
-    public static func step(stored row: EventRow?, alreadyApplied: Bool, new event: CalendarEvent,
-                            from message: MessageProvenance) -> Step {
+    public static func step(
+        stored row: EventRow?, alreadyApplied: Bool, new event: CalendarEvent,
+        from message: MessageProvenance
+    ) -> Step {
         guard let row else {
-            let created = StoredEvent(event: event, sequence: 0, ownerDomain: message.signingDomain,
-                                      createdAt: message.arrival, updatedAt: message.arrival)
+            let created = StoredEvent(
+                event: event, sequence: 0, ownerDomain: message.signingDomain,
+                createdAt: message.arrival, updatedAt: message.arrival)
             let isCancel = event.status == .cancelled
-            return Step(write: EventRow(created, after: message),
-                        record: entry(created, isCancel ? .cancelled : .created, message, summary(from: nil, to: event)),
-                        change: isCancel ? .cancelled(created, previous: nil) : .created(created))
+            return Step(
+                write: EventRow(created, after: message),
+                record: entry(created, isCancel ? .cancelled : .created, message, summary(from: nil, to: event)),
+                change: isCancel ? .cancelled(created, previous: nil) : .created(created))
         }
         let stored = row.stored
-        switch decide(stored: stored, storedMessageDate: row.lastMessageDate, storedArrival: row.lastArrival,
-                      alreadyApplied: alreadyApplied, new: event, from: message) {
+        switch decide(
+            stored: stored, storedMessageDate: row.lastMessageDate, storedArrival: row.lastArrival,
+            alreadyApplied: alreadyApplied, new: event, from: message)
+        {
         case .update:
-            let updated = StoredEvent(event: event, sequence: stored.sequence + 1, ownerDomain: stored.ownerDomain,
-                                      createdAt: stored.createdAt, updatedAt: message.arrival)
+            let updated = StoredEvent(
+                event: event, sequence: stored.sequence + 1, ownerDomain: stored.ownerDomain,
+                createdAt: stored.createdAt, updatedAt: message.arrival)
             let isCancel = event.status == .cancelled && stored.event.status != .cancelled
-            return Step(write: EventRow(updated, after: message),
-                        record: entry(updated, isCancel ? .cancelled : .updated, message, summary(from: stored.event, to: event)),
-                        change: isCancel ? .cancelled(updated, previous: stored) : .updated(updated, previous: stored))
+            return Step(
+                write: EventRow(updated, after: message),
+                record: entry(updated, isCancel ? .cancelled : .updated, message, summary(from: stored.event, to: event)),
+                change: isCancel ? .cancelled(updated, previous: stored) : .updated(updated, previous: stored))
         case .unchanged:
             return Step(write: nil, record: nil, change: .unchanged(stored))
         case .olderThanStored:
-            return Step(write: nil, record: entry(stored, .olderThanStored, message, "older than the stored version; not applied"),
-                        change: .olderThanStored(stored))
+            return Step(
+                write: nil, record: entry(stored, .olderThanStored, message, "older than the stored version; not applied"),
+                change: .olderThanStored(stored))
         case .refusedOtherDomain:
             let summary = "signed by \(message.signingDomain ?? "no domain"), not by \(stored.ownerDomain ?? "?"); not applied"
-            return Step(write: nil, record: entry(stored, .refusedOtherDomain, message, summary),
-                        change: .refusedOtherDomain(stored, domain: message.signingDomain))
+            return Step(
+                write: nil, record: entry(stored, .refusedOtherDomain, message, summary),
+                change: .refusedOtherDomain(stored, domain: message.signingDomain))
         }
     }
 
-    public static func decide(stored: StoredEvent, storedMessageDate: Int64?, storedArrival: Int64?,
-                              alreadyApplied: Bool, new event: CalendarEvent,
-                              from message: MessageProvenance) -> Decision {
+    public static func decide(
+        stored: StoredEvent, storedMessageDate: Int64?, storedArrival: Int64?,
+        alreadyApplied: Bool, new event: CalendarEvent,
+        from message: MessageProvenance
+    ) -> Decision {
         // Only the domain that vouched for the booking may change it.
         if let owner = stored.ownerDomain, owner != message.signingDomain { return .refusedOtherDomain }
         if alreadyApplied { return .unchanged }
@@ -87,11 +99,14 @@ public enum EventRevision {
     }
 
     /// The history line for `stored` at its current sequence, caused by `message`.
-    private static func entry(_ stored: StoredEvent, _ change: EventChangeKind, _ message: MessageProvenance,
-                              _ summary: String) -> HistoryEntry {
-        HistoryEntry(key: stored.event.key, sequence: stored.sequence, change: change, messageID: message.messageID,
-                     path: message.path, signingDomain: message.signingDomain, messageDate: message.messageDate,
-                     appliedAt: message.arrival, summary: summary)
+    private static func entry(
+        _ stored: StoredEvent, _ change: EventChangeKind, _ message: MessageProvenance,
+        _ summary: String
+    ) -> HistoryEntry {
+        HistoryEntry(
+            key: stored.event.key, sequence: stored.sequence, change: change, messageID: message.messageID,
+            path: message.path, signingDomain: message.signingDomain, messageDate: message.messageDate,
+            appliedAt: message.arrival, summary: summary)
     }
 }
 

@@ -15,19 +15,21 @@ public struct EventRow: Sendable, Equatable {
     }
 
     /// The columns of `events`, in the order of ``values`` and ``init(values:)``.
-    public static let layout = RowLayout(table: "events", columns: [
-        StoreColumn("container", .text), StoreColumn("item", .text),
-        StoreColumn("category", .text), StoreColumn("title", .text),
-        StoreColumn("start_text", .text), StoreColumn("start_local", .text),
-        StoreColumn("start_offset", .integer), StoreColumn("start_epoch", .integer),
-        StoreColumn("end_text", .text), StoreColumn("end_local", .text),
-        StoreColumn("end_offset", .integer), StoreColumn("end_epoch", .integer),
-        StoreColumn("location", .text), StoreColumn("notes", .text), StoreColumn("url", .text),
-        StoreColumn("status", .text), StoreColumn("checkin_opens", .integer), StoreColumn("checkin_closes", .integer),
-        StoreColumn("reservation_json", .text), StoreColumn("sequence", .integer), StoreColumn("owner_domain", .text),
-        StoreColumn("created_at", .integer), StoreColumn("updated_at", .integer),
-        StoreColumn("last_message_date", .integer), StoreColumn("last_arrival", .integer),
-    ])
+    public static let layout = RowLayout(
+        table: "events",
+        columns: [
+            StoreColumn("container", .text), StoreColumn("item", .text),
+            StoreColumn("category", .text), StoreColumn("title", .text),
+            StoreColumn("start_text", .text), StoreColumn("start_local", .text),
+            StoreColumn("start_offset", .integer), StoreColumn("start_epoch", .integer),
+            StoreColumn("end_text", .text), StoreColumn("end_local", .text),
+            StoreColumn("end_offset", .integer), StoreColumn("end_epoch", .integer),
+            StoreColumn("location", .text), StoreColumn("notes", .text), StoreColumn("url", .text),
+            StoreColumn("status", .text), StoreColumn("checkin_opens", .integer), StoreColumn("checkin_closes", .integer),
+            StoreColumn("reservation_json", .text), StoreColumn("sequence", .integer), StoreColumn("owner_domain", .text),
+            StoreColumn("created_at", .integer), StoreColumn("updated_at", .integer),
+            StoreColumn("last_message_date", .integer), StoreColumn("last_arrival", .integer),
+        ])
 
     /// The row's values in ``layout`` order.
     public var values: [ColumnValue] {
@@ -64,8 +66,9 @@ public struct EventRow: Sendable, Equatable {
         guard let revision = Int(exactly: sequence), revision >= 0 else {
             throw EventStoreError(.invalidRow, "events.sequence of \(key) is \(sequence)")
         }
-        stored = StoredEvent(event: event, sequence: revision, ownerDomain: try row.optionalText(),
-                             createdAt: try row.integer(), updatedAt: try row.integer())
+        stored = StoredEvent(
+            event: event, sequence: revision, ownerDomain: try row.optionalText(),
+            createdAt: try row.integer(), updatedAt: try row.integer())
         lastMessageDate = try row.optionalInteger()
         lastArrival = try row.optionalInteger()
     }
@@ -95,18 +98,22 @@ public struct EventRow: Sendable, Equatable {
 extension HistoryEntry {
     /// The columns of `history` (without its own `id`), in the order of ``values`` and
     /// ``init(values:)``.
-    public static let layout = RowLayout(table: "history", columns: [
-        StoreColumn("container", .text), StoreColumn("item", .text), StoreColumn("sequence", .integer),
-        StoreColumn("change", .text), StoreColumn("message_id", .text), StoreColumn("path", .text),
-        StoreColumn("signing_domain", .text), StoreColumn("message_date", .integer),
-        StoreColumn("applied_at", .integer), StoreColumn("summary", .text),
-    ])
+    public static let layout = RowLayout(
+        table: "history",
+        columns: [
+            StoreColumn("container", .text), StoreColumn("item", .text), StoreColumn("sequence", .integer),
+            StoreColumn("change", .text), StoreColumn("message_id", .text), StoreColumn("path", .text),
+            StoreColumn("signing_domain", .text), StoreColumn("message_date", .integer),
+            StoreColumn("applied_at", .integer), StoreColumn("summary", .text),
+        ])
 
     /// The entry's values in ``layout`` order.
     public var values: [ColumnValue] {
-        [.text(key.container), .text(key.item), .integer(Int64(sequence)), .text(change.rawValue),
-         ColumnValue(messageID), ColumnValue(path), ColumnValue(signingDomain), ColumnValue(messageDate),
-         .integer(appliedAt), .text(summary)]
+        [
+            .text(key.container), .text(key.item), .integer(Int64(sequence)), .text(change.rawValue),
+            ColumnValue(messageID), ColumnValue(path), ColumnValue(signingDomain), ColumnValue(messageDate),
+            .integer(appliedAt), .text(summary),
+        ]
     }
 
     /// Decodes a row read in ``layout`` order; the change's word is read with its older
@@ -118,8 +125,9 @@ extension HistoryEntry {
         guard let revision = Int(exactly: sequence), revision >= 0 else {
             throw EventStoreError(.invalidRow, "history.sequence of \(key) is \(sequence)")
         }
-        self.init(key: key, sequence: revision, change: try row.word(EventChangeKind.init(storedWord:)),
-                  messageID: try row.optionalText(), path: try row.optionalText(), signingDomain: try row.optionalText(),
-                  messageDate: try row.optionalInteger(), appliedAt: try row.integer(), summary: try row.text())
+        self.init(
+            key: key, sequence: revision, change: try row.word(EventChangeKind.init(storedWord:)),
+            messageID: try row.optionalText(), path: try row.optionalText(), signingDomain: try row.optionalText(),
+            messageDate: try row.optionalInteger(), appliedAt: try row.integer(), summary: try row.text())
     }
 }

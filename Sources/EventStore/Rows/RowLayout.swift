@@ -80,7 +80,8 @@ struct RowCursor {
     mutating func word<T>(_ read: (String) -> T?) throws(EventStoreError) -> T {
         let text = try text()
         guard let value = read(text) else {
-            throw EventStoreError(.invalidRow, "\(layout.table).\(layout.columns[index - 1].name) holds “\(text)”, which this reservoir does not know")
+            throw EventStoreError(
+                .invalidRow, "\(layout.table).\(layout.columns[index - 1].name) holds “\(text)”, which this reservoir does not know")
         }
         return value
     }

@@ -52,8 +52,9 @@ final class SQLiteDatabase {
         var options = ["mode=ro"]
         var fs = statvfs()
         if statvfs(path, &fs) == 0, fs.f_flag & UInt(ST_RDONLY) != 0 { options.append("immutable=1") }
-        handle = try Self.open("file:" + escaped + "?" + options.joined(separator: "&"),
-                               flags: SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, failure: "cannot open \(path) for reading")
+        handle = try Self.open(
+            "file:" + escaped + "?" + options.joined(separator: "&"),
+            flags: SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, failure: "cannot open \(path) for reading")
     }
 
     /// SQLite's start-up sizes, set once before the first connection initializes the library.
@@ -86,7 +87,7 @@ final class SQLiteDatabase {
                 if try prepare("PRAGMA journal_mode").rows().first?.text(0)?.lowercased() == "wal" { return }
                 try execute("PRAGMA journal_mode=WAL")
                 return
-            } catch where error.kind == .busy && waited < busyTimeoutMilliseconds {
+            } catch  where error.kind == .busy && waited < busyTimeoutMilliseconds {
                 let pause = Int32.random(in: 5...50)
                 usleep(UInt32(pause) * 1_000)
                 waited += pause
@@ -172,8 +173,10 @@ final class SQLiteDatabase {
 
     /// `begin`, `body`, `commit`; when either throws, the `undo` statements, as long as a
     /// transaction is still open (SQLite may have rolled it back already).
-    private func bracketed<T>(begin: String, commit: String, undo: [String],
-                              _ body: () throws(EventStoreError) -> T) throws(EventStoreError) -> T {
+    private func bracketed<T>(
+        begin: String, commit: String, undo: [String],
+        _ body: () throws(EventStoreError) -> T
+    ) throws(EventStoreError) -> T {
         try cached(begin).run()
         do {
             let value = try body()

@@ -24,8 +24,9 @@ public final class SQLiteEventStore: EventStore {
         database = try SQLiteDatabase(readingAt: path)
         let version = try database.prepare("PRAGMA user_version").rows().first?.integer(0) ?? 0
         guard version == Self.schemaVersion else {
-            throw EventStoreError(version > Self.schemaVersion ? .schemaTooNew : .cannotOpen,
-                                  "\(path) has schema \(version), this reservoir reads \(Self.schemaVersion); it cannot be upgraded read-only")
+            throw EventStoreError(
+                version > Self.schemaVersion ? .schemaTooNew : .cannotOpen,
+                "\(path) has schema \(version), this reservoir reads \(Self.schemaVersion); it cannot be upgraded read-only")
         }
     }
 
@@ -43,8 +44,9 @@ public final class SQLiteEventStore: EventStore {
                 // A read-only store can still be read.
                 if access(path, R_OK) == 0 { return }
             }
-            throw EventStoreError(code == EROFS || code == EACCES ? .readOnly : .cannotOpen,
-                                  "cannot create \(path): \(String(cString: strerror(code)))")
+            throw EventStoreError(
+                code == EROFS || code == EACCES ? .readOnly : .cannotOpen,
+                "cannot create \(path): \(String(cString: strerror(code)))")
         }
         close(fd)
     }
@@ -71,7 +73,8 @@ public final class SQLiteEventStore: EventStore {
             if current < 1 { try createVersion1() }
             if current < 2 {
                 // Version 2: files a scan has read, for incremental scans.
-                try database.execute("""
+                try database.execute(
+                    """
                     CREATE TABLE IF NOT EXISTS scanned_files (
                         key TEXT PRIMARY KEY,
                         size INTEGER NOT NULL,
@@ -84,44 +87,45 @@ public final class SQLiteEventStore: EventStore {
     }
 
     private func createVersion1() throws(EventStoreError) {
-        try database.execute("""
-                CREATE TABLE IF NOT EXISTS events (
-                    container TEXT NOT NULL,
-                    item TEXT NOT NULL,
-                    category TEXT NOT NULL,
-                    title TEXT NOT NULL,
-                    start_text TEXT, start_local TEXT, start_offset INTEGER, start_epoch INTEGER,
-                    end_text TEXT, end_local TEXT, end_offset INTEGER, end_epoch INTEGER,
-                    location TEXT,
-                    notes TEXT NOT NULL,
-                    url TEXT,
-                    status TEXT NOT NULL,
-                    checkin_opens INTEGER, checkin_closes INTEGER,
-                    reservation_json TEXT NOT NULL,
-                    sequence INTEGER NOT NULL,
-                    owner_domain TEXT,
-                    last_message_date INTEGER,
-                    last_arrival INTEGER,
-                    created_at INTEGER NOT NULL,
-                    updated_at INTEGER NOT NULL,
-                    PRIMARY KEY (container, item)
-                );
-                CREATE TABLE IF NOT EXISTS history (
-                    id INTEGER PRIMARY KEY AUTOINCREMENT,
-                    container TEXT NOT NULL,
-                    item TEXT NOT NULL,
-                    sequence INTEGER NOT NULL,
-                    change TEXT NOT NULL,
-                    message_id TEXT,
-                    path TEXT,
-                    signing_domain TEXT,
-                    message_date INTEGER,
-                    applied_at INTEGER NOT NULL,
-                    summary TEXT NOT NULL
-                );
-                CREATE INDEX IF NOT EXISTS history_key ON history (container, item);
-                PRAGMA user_version = 1;
-                """)
+        try database.execute(
+            """
+            CREATE TABLE IF NOT EXISTS events (
+                container TEXT NOT NULL,
+                item TEXT NOT NULL,
+                category TEXT NOT NULL,
+                title TEXT NOT NULL,
+                start_text TEXT, start_local TEXT, start_offset INTEGER, start_epoch INTEGER,
+                end_text TEXT, end_local TEXT, end_offset INTEGER, end_epoch INTEGER,
+                location TEXT,
+                notes TEXT NOT NULL,
+                url TEXT,
+                status TEXT NOT NULL,
+                checkin_opens INTEGER, checkin_closes INTEGER,
+                reservation_json TEXT NOT NULL,
+                sequence INTEGER NOT NULL,
+                owner_domain TEXT,
+                last_message_date INTEGER,
+                last_arrival INTEGER,
+                created_at INTEGER NOT NULL,
+                updated_at INTEGER NOT NULL,
+                PRIMARY KEY (container, item)
+            );
+            CREATE TABLE IF NOT EXISTS history (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                container TEXT NOT NULL,
+                item TEXT NOT NULL,
+                sequence INTEGER NOT NULL,
+                change TEXT NOT NULL,
+                message_id TEXT,
+                path TEXT,
+                signing_domain TEXT,
+                message_date INTEGER,
+                applied_at INTEGER NOT NULL,
+                summary TEXT NOT NULL
+            );
+            CREATE INDEX IF NOT EXISTS history_key ON history (container, item);
+            PRAGMA user_version = 1;
+            """)
     }
 
     private static let selectEvent = "SELECT \(EventRow.layout.names) FROM events WHERE container = ? AND item = ?"
@@ -139,8 +143,9 @@ public final class SQLiteEventStore: EventStore {
             var alreadyApplied = false
             if stored != nil, let messageID = message.messageID {
                 alreadyApplied = try !database.cached(
-                    "SELECT 1 FROM history WHERE container = ? AND item = ? AND message_id = ? LIMIT 1")
-                    .rows([.text(event.key.container), .text(event.key.item), .text(messageID)]).isEmpty
+                    "SELECT 1 FROM history WHERE container = ? AND item = ? AND message_id = ? LIMIT 1"
+                )
+                .rows([.text(event.key.container), .text(event.key.item), .text(messageID)]).isEmpty
             }
             let step = EventRevision.step(stored: stored, alreadyApplied: alreadyApplied, new: event, from: message)
             if let row = step.write { try database.cached(Self.insertEvent).run(row.values) }
@@ -154,8 +159,9 @@ public final class SQLiteEventStore: EventStore {
     }
 
     public func events() throws(EventStoreError) -> [StoredEvent] {
-        try database.prepare("SELECT \(EventRow.layout.names) FROM events").rows().map { row throws(EventStoreError) in try Self.eventRow(row).stored }
-            .sortedByStart()
+        try database.prepare("SELECT \(EventRow.layout.names) FROM events").rows().map { row throws(EventStoreError) in try Self.eventRow(row).stored
+        }
+        .sortedByStart()
     }
 
     public func event(_ key: EventKey) throws(EventStoreError) -> StoredEvent? {
@@ -189,7 +195,7 @@ extension SQLiteEventStore: ScanStateStore {
         try database.transaction { () throws(EventStoreError) in
             let statement = try database.cached(
                 "INSERT INTO scanned_files (key, size, modified) VALUES (?, ?, ?) "
-                + "ON CONFLICT (key) DO UPDATE SET size = excluded.size, modified = excluded.modified")
+                    + "ON CONFLICT (key) DO UPDATE SET size = excluded.size, modified = excluded.modified")
             for file in files {
                 try statement.run([.text(file.key), .integer(file.size), .integer(file.modified)])
             }

@@ -76,8 +76,8 @@ struct Charset: Sendable, Equatable {
     private static func isUTF8(_ label: String) -> Bool {
         switch label {
         case "utf-8", "utf8", "unicode-1-1-utf-8", "x-unicode20utf8", "unicode20utf8", "x-utf-8",
-             "us-ascii", "ascii", "us", "ansi_x3.4-1968", "ansi_x3.4-1986", "iso646-us", "iso-646-us",
-             "cp367", "ibm367", "csascii", "iso-ir-6", "646":
+            "us-ascii", "ascii", "us", "ansi_x3.4-1968", "ansi_x3.4-1986", "iso646-us", "iso-646-us",
+            "cp367", "ibm367", "csascii", "iso-ir-6", "646":
             true
         default: false
         }
@@ -86,8 +86,8 @@ struct Charset: Sendable, Equatable {
     private static func isLatin1(_ label: String) -> Bool {
         switch label {
         case "iso-8859-1", "iso8859-1", "iso_8859-1", "iso_8859-1:1987", "iso-8859-1:1987", "latin1",
-             "latin-1", "l1", "cp819", "ibm819", "iso-ir-100", "csisolatin1", "8859-1", "iso8859_1",
-             "windows-1252", "cp1252", "x-cp1252", "ms-ansi", "cp-1252", "win-1252", "windows1252":
+            "latin-1", "l1", "cp819", "ibm819", "iso-ir-100", "csisolatin1", "8859-1", "iso8859_1",
+            "windows-1252", "cp1252", "x-cp1252", "ms-ansi", "cp-1252", "win-1252", "windows1252":
             true
         default: false
         }
@@ -180,13 +180,17 @@ enum UTF8Repair {
         if v < 0x80 {
             out.append(UInt8(v))
         } else if v < 0x800 {
-            out.append(UInt8(0xC0 | (v >> 6))); out.append(UInt8(0x80 | (v & 0x3F)))
+            out.append(UInt8(0xC0 | (v >> 6)))
+            out.append(UInt8(0x80 | (v & 0x3F)))
         } else if v < 0x10000 {
-            out.append(UInt8(0xE0 | (v >> 12))); out.append(UInt8(0x80 | ((v >> 6) & 0x3F)))
+            out.append(UInt8(0xE0 | (v >> 12)))
+            out.append(UInt8(0x80 | ((v >> 6) & 0x3F)))
             out.append(UInt8(0x80 | (v & 0x3F)))
         } else {
-            out.append(UInt8(0xF0 | (v >> 18))); out.append(UInt8(0x80 | ((v >> 12) & 0x3F)))
-            out.append(UInt8(0x80 | ((v >> 6) & 0x3F))); out.append(UInt8(0x80 | (v & 0x3F)))
+            out.append(UInt8(0xF0 | (v >> 18)))
+            out.append(UInt8(0x80 | ((v >> 12) & 0x3F)))
+            out.append(UInt8(0x80 | ((v >> 6) & 0x3F)))
+            out.append(UInt8(0x80 | (v & 0x3F)))
         }
     }
 
@@ -218,11 +222,15 @@ enum UTF8Repair {
             while i < p.count {
                 // ASCII eight bytes at a time: no byte of the word has its high bit set.
                 if i + 8 <= p.count,
-                   UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+                    UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0
+                {
                     i += 8
                     continue
                 }
-                if p[i] < 0x80 { i += 1; continue }
+                if p[i] < 0x80 {
+                    i += 1
+                    continue
+                }
                 let len = sequenceLength(p, i)
                 if len == 0 { return false }
                 i += len

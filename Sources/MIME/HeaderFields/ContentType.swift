@@ -68,17 +68,20 @@ enum ParameterizedValue {
         var depth = 0
         while i < n {
             let c = value[i]
-            if c == UInt8(ascii: "(") { depth += 1 }
-            else if c == UInt8(ascii: ")"), depth > 0 { depth -= 1 }
-            else if depth == 0 {
+            if c == UInt8(ascii: "(") {
+                depth += 1
+            } else if c == UInt8(ascii: ")"), depth > 0 {
+                depth -= 1
+            } else if depth == 0 {
                 if c == UInt8(ascii: ";") { break }
-                if (c == 0x20 || c == 0x09), let slash = head.firstIndex(of: UInt8(ascii: "/")), slash + 1 < head.count {
+                if c == 0x20 || c == 0x09, let slash = head.firstIndex(of: UInt8(ascii: "/")), slash + 1 < head.count {
                     // "multipart/mixed boundary=x": a sender forgot the ";". White space after a
                     // complete type/subtype followed by a parameter-looking word ends the head.
                     var j = i
                     while j < n, value[j] == 0x20 || value[j] == 0x09 { j += 1 }
                     if j < n, value[j] != UInt8(ascii: ";"), value[j] != UInt8(ascii: "("), value[j] != UInt8(ascii: "/"),
-                       value[j..<n].contains(UInt8(ascii: "=")) {
+                        value[j..<n].contains(UInt8(ascii: "="))
+                    {
                         break
                     }
                 }
@@ -90,7 +93,7 @@ enum ParameterizedValue {
         var extended: [String: [Int: (encoded: Bool, value: [UInt8])]] = [:]
         var count = 0
         while i < n, count < maxParameters {
-            i += 1   // past ";"
+            i += 1  // past ";"
             let parameter = readParameter(value, &i)
             guard let (name, raw) = parameter, !name.isEmpty else { continue }
             count += 1
@@ -124,12 +127,21 @@ enum ParameterizedValue {
         let n = v.count
         func skipCFWS() {
             while i < n {
-                if v[i] == 0x20 || v[i] == 0x09 { i += 1; continue }
+                if v[i] == 0x20 || v[i] == 0x09 {
+                    i += 1
+                    continue
+                }
                 if v[i] == UInt8(ascii: "(") {
                     var depth = 0
                     while i < n {
                         if v[i] == UInt8(ascii: "(") { depth += 1 }
-                        if v[i] == UInt8(ascii: ")") { depth -= 1; if depth == 0 { i += 1; break } }
+                        if v[i] == UInt8(ascii: ")") {
+                            depth -= 1
+                            if depth == 0 {
+                                i += 1
+                                break
+                            }
+                        }
                         i += 1
                     }
                     continue
@@ -206,10 +218,13 @@ enum ParameterizedValue {
         var i = value.startIndex
         while i < value.endIndex {
             if value[i] == UInt8(ascii: "%"), i + 2 < value.endIndex,
-               let h = QuotedPrintable.hexValue(value[i + 1]), let l = QuotedPrintable.hexValue(value[i + 2]) {
-                out.append(h << 4 | l); i += 3
+                let h = QuotedPrintable.hexValue(value[i + 1]), let l = QuotedPrintable.hexValue(value[i + 2])
+            {
+                out.append(h << 4 | l)
+                i += 3
             } else {
-                out.append(value[i]); i += 1
+                out.append(value[i])
+                i += 1
             }
         }
         return out

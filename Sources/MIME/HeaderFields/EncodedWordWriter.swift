@@ -9,11 +9,19 @@ public enum EncodedWordWriter {
         var out: [String] = []
         var run: [Substring] = []
         func flush() {
-            if !run.isEmpty { out += encode(run.joined(separator: " ")); run = [] }
+            if !run.isEmpty {
+                out += encode(run.joined(separator: " "))
+                run = []
+            }
         }
         for word in value.split(separator: " ") {
             let plain = word.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F } && !(word.hasPrefix("=?") && word.hasSuffix("?="))
-            if plain { flush(); out.append(String(word)) } else { run.append(word) }
+            if plain {
+                flush()
+                out.append(String(word))
+            } else {
+                run.append(word)
+            }
         }
         flush()
         return out
@@ -33,7 +41,8 @@ public enum EncodedWordWriter {
             for byte in String(character).utf8 {
                 // RFC 2047 §5(3): in a header text Q word, only letters, digits and !*+-/ pass as is.
                 if (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
-                    || "!*+-/".utf8.contains(byte) {
+                    || "!*+-/".utf8.contains(byte)
+                {
                     encoded.unicodeScalars.append(Unicode.Scalar(byte))
                 } else if byte == 0x20 {
                     encoded += "_"

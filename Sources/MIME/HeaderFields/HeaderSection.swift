@@ -70,7 +70,7 @@ public struct HeaderSection: Sendable {
 
         while i < end {
             let lineStart = i
-            let lineEnd = Self.lineEnd(bytes, from: i, end: end)   // index of CR or LF or end
+            let lineEnd = Self.lineEnd(bytes, from: i, end: end)  // index of CR or LF or end
             let next = Self.afterLineBreak(bytes, at: lineEnd, end: end)
             if lineEnd == lineStart {
                 // The empty line separating header and body.

@@ -19,7 +19,8 @@ public enum HeaderText {
 
     /// Unstructured text (RFC 5322 §3.2.5, e.g. Subject): unfolded, encoded words decoded,
     /// other bytes read as UTF-8 with a windows-1252 fallback.
-    public static func decode<C: Collection>(_ value: C, at offset: Int = 0) -> (text: String, diagnostics: [MIMEDiagnostic]) where C.Element == UInt8 {
+    public static func decode<C: Collection>(_ value: C, at offset: Int = 0) -> (text: String, diagnostics: [MIMEDiagnostic])
+    where C.Element == UInt8 {
         let unfolded = unfold(value)
         var diagnostics: [MIMEDiagnostic] = []
         let utf8 = decodeEncodedWords(unfolded, at: offset, diagnostics: &diagnostics)
@@ -36,8 +37,8 @@ public enum HeaderText {
         out.reserveCapacity(text.count)
         var pendingOctets: [UInt8] = []
         var pendingCharset: Charset? = nil
-        var literalStart = 0          // start of text not yet copied to `out`
-        var afterWord = false         // last thing copied was an encoded word
+        var literalStart = 0  // start of text not yet copied to `out`
+        var afterWord = false  // last thing copied was an encoded word
         var i = 0
 
         func flushPending() {
@@ -50,7 +51,10 @@ public enum HeaderText {
         }
 
         while i + 1 < text.count {
-            guard text[i] == UInt8(ascii: "="), text[i + 1] == UInt8(ascii: "?") else { i += 1; continue }
+            guard text[i] == UInt8(ascii: "="), text[i + 1] == UInt8(ascii: "?") else {
+                i += 1
+                continue
+            }
             guard let word = EncodedWord.parse(text, at: i) else {
                 if EncodedWord.looksLikeWord(text, at: i) {
                     diagnostics.append(MIMEDiagnostic(.invalidEncodedWord, at: offset, "malformed encoded word kept as written"))

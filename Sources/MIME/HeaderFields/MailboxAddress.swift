@@ -18,7 +18,8 @@ public struct MailboxAddress: Sendable, Equatable, CustomStringConvertible {
         let utf8 = address.utf8
         if let at = utf8.lastIndex(of: UInt8(ascii: "@")) {
             let tail = address[utf8.index(after: at)...]
-            var domain = tail.utf8.allSatisfy { $0 < 0x80 }
+            var domain =
+                tail.utf8.allSatisfy { $0 < 0x80 }
                 ? String(decoding: tail.utf8.map(ASCII.lowercased), as: UTF8.self) : tail.lowercased()
             while domain.utf8.last == UInt8(ascii: ".") { domain.removeLast() }
             self.domain = domain
@@ -67,8 +68,11 @@ public struct MailboxAddress: Sendable, Equatable, CustomStringConvertible {
             case .comment(let text):
                 if builder.comment == nil { builder.comment = text }
             case .atom(let bytes), .literal(let bytes):
-                if inAngle { builder.address.append(contentsOf: bytes) }
-                else if !builder.sawAngle { builder.appendPhrase(nil, lexed.spaceBefore, raw: bytes) }
+                if inAngle {
+                    builder.address.append(contentsOf: bytes)
+                } else if !builder.sawAngle {
+                    builder.appendPhrase(nil, lexed.spaceBefore, raw: bytes)
+                }
             case .quoted(let bytes):
                 if inAngle {
                     builder.address.append(UInt8(ascii: "\""))
@@ -118,7 +122,9 @@ private struct MailboxBuilder {
             let compact = bare.filter { $0 != 0x20 }
             let address = String(decoding: UTF8Repair.repair(compact), as: UTF8.self)
             var ignored: [MIMEDiagnostic] = []
-            let name = comment.map { String(decoding: HeaderText.decodeEncodedWords(HeaderText.unfold($0), at: 0, diagnostics: &ignored), as: UTF8.self) }
+            let name = comment.map {
+                String(decoding: HeaderText.decodeEncodedWords(HeaderText.unfold($0), at: 0, diagnostics: &ignored), as: UTF8.self)
+            }
             result.append(MailboxAddress(displayName: name.flatMap { $0.isEmpty ? nil : $0 }, address: address))
         }
     }

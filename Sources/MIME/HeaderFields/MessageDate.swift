@@ -65,7 +65,7 @@ public struct MessageDate: Sendable, Equatable {
                 }
                 continue
             }
-            if (first == UInt8(ascii: "+") || first == UInt8(ascii: "-")), time != nil, offsetMinutes == nil {
+            if first == UInt8(ascii: "+") || first == UInt8(ascii: "-"), time != nil, offsetMinutes == nil {
                 let digits = word.dropFirst().filter { $0 != UInt8(ascii: ":") }
                 guard digits.count == 4, digits.allSatisfy(ASCII.isDigit), let v = Int(String(decoding: digits, as: UTF8.self)) else { continue }
                 let minutes = (v / 100) * 60 + v % 100
@@ -75,16 +75,21 @@ public struct MessageDate: Sendable, Equatable {
                 guard time == nil else { continue }
                 let parts = word.split(separator: UInt8(ascii: ":"), omittingEmptySubsequences: false)
                 guard parts.count == 2 || parts.count == 3,
-                      let h = number(parts[0]), let m = number(parts[1]) else { return nil }
+                    let h = number(parts[0]), let m = number(parts[1])
+                else { return nil }
                 let s = parts.count == 3 ? number(parts[2]) : 0
                 guard let s, h < 24, m < 60, s <= 60 else { return nil }
-                time = (h, m, min(s, 59))   // a leap second is read as :59
+                time = (h, m, min(s, 59))  // a leap second is read as :59
             } else if word.allSatisfy(ASCII.isDigit) {
-                if let v = number(word) { numbers.append(v); numberLengths.append(word.count) }
+                if let v = number(word) {
+                    numbers.append(v)
+                    numberLengths.append(word.count)
+                }
             } else if word.allSatisfy(ASCII.isLetter) {
                 let lower = String(decoding: word, as: UTF8.self).lowercased()
                 if month == nil, time == nil, lower.count >= 3, let index = months.firstIndex(of: String(lower.prefix(3))),
-                   lower.count == 3 || lower.hasPrefix(fullMonthPrefix(index)) {
+                    lower.count == 3 || lower.hasPrefix(fullMonthPrefix(index))
+                {
                     month = index + 1
                 } else if time != nil, offsetMinutes == nil {
                     offsetMinutes = zoneOffset(lower)
@@ -102,8 +107,13 @@ public struct MessageDate: Sendable, Equatable {
         var yearLength: Int
         if let month {
             guard numbers.count >= 2 else { return nil }
-            day = numbers[0]; year = numbers[1]; yearLength = numberLengths[1]
-            if day > 31, year <= 31 { swap(&day, &year); yearLength = numberLengths[0] }
+            day = numbers[0]
+            year = numbers[1]
+            yearLength = numberLengths[1]
+            if day > 31, year <= 31 {
+                swap(&day, &year)
+                yearLength = numberLengths[0]
+            }
             return make(year: year, yearLength: yearLength, month: month, day: day, time: time, offset: offsetMinutes)
         }
         // All-numeric "day month year".
@@ -115,7 +125,8 @@ public struct MessageDate: Sendable, Equatable {
     private static func isoDate(_ word: ArraySlice<UInt8>) -> (year: Int, month: Int, day: Int, rest: [UInt8]?)? {
         let w = Array(word)
         guard w.count >= 10, w[4] == UInt8(ascii: "-"), w[7] == UInt8(ascii: "-"),
-              let year = number(w[0..<4]), let month = number(w[5..<7]), let day = number(w[8..<10]) else { return nil }
+            let year = number(w[0..<4]), let month = number(w[5..<7]), let day = number(w[8..<10])
+        else { return nil }
         if w.count == 10 { return (year, month, day, nil) }
         guard w[10] == UInt8(ascii: "T") || w[10] == UInt8(ascii: "t") else { return nil }
         return (year, month, day, Array(w[11...]))
@@ -131,8 +142,10 @@ public struct MessageDate: Sendable, Equatable {
         return 0
     }
 
-    private static func make(year rawYear: Int, yearLength: Int, month: Int, day: Int,
-                             time: (h: Int, m: Int, s: Int)?, offset: Int?) -> MessageDate? {
+    private static func make(
+        year rawYear: Int, yearLength: Int, month: Int, day: Int,
+        time: (h: Int, m: Int, s: Int)?, offset: Int?
+    ) -> MessageDate? {
         guard let time else { return nil }
         var year = rawYear
         // RFC 5322 §4.3: two-digit years below 50 are 20xx, others 19xx; three-digit years add 1900.

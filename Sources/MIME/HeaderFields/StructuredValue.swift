@@ -50,7 +50,9 @@ enum StructuredLexer {
         while i < n {
             let c = value[i]
             if c == 0x20 || c == 0x09 || c == 0x0D || c == 0x0A {
-                space = true; i += 1; continue
+                space = true
+                i += 1
+                continue
             }
             if c == UInt8(ascii: "\"") {
                 var content: [UInt8] = []
@@ -68,9 +70,16 @@ enum StructuredLexer {
                 i += 1
                 while i < n {
                     let d = value[i]
-                    if d == UInt8(ascii: "\\"), i + 1 < n { content.append(value[i + 1]); i += 2; continue }
+                    if d == UInt8(ascii: "\\"), i + 1 < n {
+                        content.append(value[i + 1])
+                        i += 2
+                        continue
+                    }
                     if d == UInt8(ascii: "("), depth < maxCommentDepth { depth += 1 }
-                    if d == UInt8(ascii: ")") { depth -= 1; if depth == 0 { break } }
+                    if d == UInt8(ascii: ")") {
+                        depth -= 1
+                        if depth == 0 { break }
+                    }
                     content.append(d)
                     i += 1
                 }
@@ -89,7 +98,10 @@ enum StructuredLexer {
                 while i < n {
                     let d = value[i]
                     if d == 0x20 || d == 0x09 || d == 0x0D || d == 0x0A || d == UInt8(ascii: "\"")
-                        || d == UInt8(ascii: "(") || specials.contains(d) { break }
+                        || d == UInt8(ascii: "(") || specials.contains(d)
+                    {
+                        break
+                    }
                     i += 1
                 }
                 result.append(LexedToken(token: .atom(Array(value[start..<i])), spaceBefore: space))
@@ -110,8 +122,12 @@ enum StructuredLexer {
             let c = value[i]
             if depth == 0, c == UInt8(ascii: "\"") { inQuote.toggle() }
             if c == UInt8(ascii: "\\"), i + 1 < value.count, inQuote || depth > 0 {
-                if depth == 0 { out.append(c); out.append(value[i + 1]) }
-                i += 2; continue
+                if depth == 0 {
+                    out.append(c)
+                    out.append(value[i + 1])
+                }
+                i += 2
+                continue
             }
             if !inQuote, c == UInt8(ascii: "(") {
                 depth += 1

@@ -81,7 +81,11 @@ public struct MessageSkeleton {
             var offset = 0
             while true {
                 let n = pread(descriptor, buffer.baseAddress, buffer.count, off_t(offset))
-                if n > 0 { skeleton.feed(UnsafeBufferPointer(rebasing: buffer[0..<n])); offset += n; continue }
+                if n > 0 {
+                    skeleton.feed(UnsafeBufferPointer(rebasing: buffer[0..<n]))
+                    offset += n
+                    continue
+                }
                 if n == 0 { return true }
                 if errno == EINTR { continue }
                 return false
@@ -140,7 +144,8 @@ public struct MessageSkeleton {
             let need = decisionLength
             if line.isEmpty, !keepNextLine, need <= 1 || base[i] != UInt8(ascii: "-") {
                 // The usual line: not a delimiter, told apart by its first byte.
-                if case .header = mode {} else {
+                if case .header = mode {
+                } else {
                     restOfLine = keepsContent ? .text : .skip
                     continue
                 }
@@ -226,8 +231,10 @@ public struct MessageSkeleton {
             var lower = 0
             for upper in barriers + [stack.count] where upper > lower {
                 for level in (lower..<upper).reversed() {
-                    if let d = PartTreeParser.delimiter(p, lineStart: 0, end: p.count, bodyStart: 0,
-                                                        boundary: stack[level].boundary, level: level) {
+                    if let d = PartTreeParser.delimiter(
+                        p, lineStart: 0, end: p.count, bodyStart: 0,
+                        boundary: stack[level].boundary, level: level)
+                    {
                         return (level, d.isClose)
                     }
                 }
@@ -247,7 +254,7 @@ public struct MessageSkeleton {
         barriers.removeAll { $0 > delimiter.level }
         if delimiter.isClose {
             stack.removeLast()
-            mode = .skip   // the epilogue
+            mode = .skip  // the epilogue
             return
         }
         guard partCount < Limits.maxParts else {
@@ -291,7 +298,10 @@ public struct MessageSkeleton {
             while i < end, p[i] == 0x20 || p[i] == 0x09 { i += 1 }
             return i < end && p[i] == 0x3A
         }
-        if isField { headerSawField = true; return false }
+        if isField {
+            headerSawField = true
+            return false
+        }
         if !headerSawField, first || line[start...].starts(with: Array("From ".utf8)) { return false }
         return true
     }
@@ -320,13 +330,15 @@ public struct MessageSkeleton {
         let encoding = PartTreeParser.transferEncoding(section, in: collected)
         keptInPart = 0
         if contentType.isMultipart {
-            mode = .skip   // the preamble, or a multipart that cannot be split (kept as a leaf)
+            mode = .skip  // the preamble, or a multipart that cannot be split (kept as a leaf)
             if depth < Limits.maxPartDepth, let boundary = contentType.parameters["boundary"], !boundary.isEmpty,
-               boundary.utf8.count <= Limits.maxBoundaryLength {
+                boundary.utf8.count <= Limits.maxBoundaryLength
+            {
                 stack.append(Frame(boundary: Array(boundary.utf8), depth: depth, digest: contentType.subtype == "digest"))
             }
         } else if PartTreeParser.holdsMessage(contentType, encoding: encoding), depth < Limits.maxPartDepth,
-                  partCount < Limits.maxParts {
+            partCount < Limits.maxParts
+        {
             partCount += 1
             barriers.append(stack.count)
             mode = .header(depth: depth + 1, defaultType: .textPlain, top: false)
@@ -357,8 +369,10 @@ public struct MessageSkeleton {
         bytes += piece
         if bytes.count >= Limits.maxSkeletonBytes {
             full = true
-            diagnostics.append(MIMEDiagnostic(.partTruncated, at: size,
-                                              "more than \(Limits.maxSkeletonBytes >> 20) MB of headers and text: the rest of the message is not read"))
+            diagnostics.append(
+                MIMEDiagnostic(
+                    .partTruncated, at: size,
+                    "more than \(Limits.maxSkeletonBytes >> 20) MB of headers and text: the rest of the message is not read"))
         }
     }
 
@@ -376,7 +390,9 @@ public struct MessageSkeleton {
         if bytes.last != 0x0A { bytes.append(0x0A) }
         mode = .skip
         if restOfLine != nil { restOfLine = .skip }
-        diagnostics.append(MIMEDiagnostic(.partTruncated, at: size,
-                                          "text part longer than \(Limits.maxStreamedTextPartBytes >> 20) MB in a large message: the rest of it is not read"))
+        diagnostics.append(
+            MIMEDiagnostic(
+                .partTruncated, at: size,
+                "text part longer than \(Limits.maxStreamedTextPartBytes >> 20) MB in a large message: the rest of it is not read"))
     }
 }

@@ -1,4 +1,5 @@
 import Glibc
+
 /// Builds the MIME part tree of a message (RFC 2045, RFC 2046 §5) over its bytes.
 ///
 /// Boundaries are matched at the start of a line as `--boundary` followed by white space or the
@@ -20,8 +21,10 @@ struct PartTreeParser {
 
     /// Reads one entity whose header is parsed; `end` is the furthest its body may reach.
     /// `enclosing` holds the boundaries of the multiparts around it, innermost last.
-    private mutating func parse(header: HeaderSection, end: Int, depth: Int, defaultType: ContentType,
-                                enclosing: [[UInt8]]) -> (part: MIMEPart, resume: Int) {
+    private mutating func parse(
+        header: HeaderSection, end: Int, depth: Int, defaultType: ContentType,
+        enclosing: [[UInt8]]
+    ) -> (part: MIMEPart, resume: Int) {
         let bodyRange = min(header.bodyStart, end)..<end
         var contentType = defaultType
         if let field = header.first("Content-Type") {
@@ -38,16 +41,18 @@ struct PartTreeParser {
         }
         if filename == nil || filename?.isEmpty == true { filename = contentType.parameters["name"] }
 
-        var part = MIMEPart(header: header, contentType: contentType, transferEncoding: encoding,
-                            bodyRange: bodyRange, children: [], depth: depth, isAttachment: isAttachment,
-                            filename: filename, preambleRange: nil, epilogueRange: nil)
+        var part = MIMEPart(
+            header: header, contentType: contentType, transferEncoding: encoding,
+            bodyRange: bodyRange, children: [], depth: depth, isAttachment: isAttachment,
+            filename: filename, preambleRange: nil, epilogueRange: nil)
         if contentType.isMultipart {
             guard depth < Limits.maxPartDepth else {
                 diagnostics.append(MIMEDiagnostic(.partsTooDeep, at: bodyRange.lowerBound))
                 return (part, end)
             }
             guard let boundary = contentType.parameters["boundary"], !boundary.isEmpty,
-                  boundary.utf8.count <= Limits.maxBoundaryLength else {
+                boundary.utf8.count <= Limits.maxBoundaryLength
+            else {
                 diagnostics.append(MIMEDiagnostic(.missingBoundary, at: bodyRange.lowerBound))
                 return (part, end)
             }
@@ -67,8 +72,12 @@ struct PartTreeParser {
             partCount += 1
             let inner = HeaderSection.parse(bytes, in: bodyRange)
             diagnostics.append(contentsOf: inner.diagnostics)
-            part.children = [parse(header: inner, end: bodyRange.upperBound, depth: depth + 1,
-                                   defaultType: .textPlain, enclosing: enclosing).part]
+            part.children = [
+                parse(
+                    header: inner, end: bodyRange.upperBound, depth: depth + 1,
+                    defaultType: .textPlain, enclosing: enclosing
+                ).part
+            ]
         }
         return (part, end)
     }
@@ -115,8 +124,10 @@ struct PartTreeParser {
                 next = lineStart + 1
                 guard lineStart == from || p[lineStart - 1] == 0x0A else { continue }
                 for level in stack.indices.reversed() {
-                    if let d = Self.delimiter(p, lineStart: lineStart, end: end, bodyStart: bodyStart,
-                                              boundary: stack[level], level: level) {
+                    if let d = Self.delimiter(
+                        p, lineStart: lineStart, end: end, bodyStart: bodyStart,
+                        boundary: stack[level], level: level)
+                    {
                         return d
                     }
                 }
@@ -175,16 +186,19 @@ struct PartTreeParser {
             // A nested multipart reads on past delimiters of its own boundary (even one equal
             // to an enclosing boundary): it gets the rest of this body and says where it stopped.
             let declared = header.first("Content-Type").flatMap { ContentType.parse(bytes[$0.valueRange]) }
-            let nests = declared?.isMultipart == true && part.depth + 1 < Limits.maxPartDepth
+            let nests =
+                declared?.isMultipart == true && part.depth + 1 < Limits.maxPartDepth
                 && !(declared?.parameters["boundary"] ?? "").isEmpty
                 && (declared?.parameters["boundary"]?.utf8.count ?? 0) <= Limits.maxBoundaryLength
-            let parsed = parse(header: header, end: nests ? end : childEnd, depth: part.depth + 1,
-                               defaultType: childDefault, enclosing: stack)
+            let parsed = parse(
+                header: header, end: nests ? end : childEnd, depth: part.depth + 1,
+                defaultType: childDefault, enclosing: stack)
             let resume = nests ? parsed.resume : (following?.lineStart ?? end)
             let child = parsed.part
             children.append(child)
             guard resume < end,
-                  let next = nextDelimiter(from: resume, end: end, bodyStart: child.bodyRange.upperBound, stack: stack) else {
+                let next = nextDelimiter(from: resume, end: end, bodyStart: child.bodyRange.upperBound, stack: stack)
+            else {
                 diagnostics.append(MIMEDiagnostic(.missingCloseDelimiter, at: end))
                 part.children = children
                 return end
@@ -202,8 +216,10 @@ struct PartTreeParser {
 
     /// The delimiter on the line at `lineStart`, if it is one: `--boundary` then white space or
     /// the line end, or `--boundary--` (RFC 2046 §5.1.1).
-    static func delimiter(_ p: UnsafeBufferPointer<UInt8>, lineStart: Int, end: Int, bodyStart: Int,
-                                  boundary: [UInt8], level: Int) -> Delimiter? {
+    static func delimiter(
+        _ p: UnsafeBufferPointer<UInt8>, lineStart: Int, end: Int, bodyStart: Int,
+        boundary: [UInt8], level: Int
+    ) -> Delimiter? {
         let n = boundary.count
         guard lineStart + 2 + n <= end, p[lineStart] == UInt8(ascii: "-"), p[lineStart + 1] == UInt8(ascii: "-") else { return nil }
         for k in 0..<n where p[lineStart + 2 + k] != boundary[k] { return nil }
@@ -213,7 +229,7 @@ struct PartTreeParser {
             isClose = true
             i += 2
         } else if i < end, p[i] != 0x20, p[i] != 0x09, p[i] != 0x0D, p[i] != 0x0A {
-            return nil   // a longer boundary that merely starts with this one
+            return nil  // a longer boundary that merely starts with this one
         }
         // Transport padding, and text senders put after the delimiter (ignored, as mime4j and
         // GMime do), up to the end of the line.

@@ -49,12 +49,14 @@ public enum Base64 {
                             case 2:
                                 buffer[o] = UInt8(truncatingIfNeeded: quantum >> 4)
                                 o += 1
-                                quantum = 0; count = 0
+                                quantum = 0
+                                count = 0
                             case 3:
                                 buffer[o] = UInt8(truncatingIfNeeded: quantum >> 10)
                                 buffer[o + 1] = UInt8(truncatingIfNeeded: quantum >> 2)
                                 o += 2
-                                quantum = 0; count = 0
+                                quantum = 0
+                                count = 0
                             case 0:
                                 // The second "=" of "==", or padding after padding: harmless unless
                                 // nothing came before it in this group and it is not a pair.
@@ -85,8 +87,10 @@ public enum Base64 {
         default: break
         }
         if invalidCount > 0 || strayPads > 0 {
-            diagnostics.insert(MIMEDiagnostic(.invalidBase64, at: max(firstInvalid, range.lowerBound),
-                                              "skipped \(invalidCount) invalid symbol(s) and \(strayPads) stray pad(s)"), at: 0)
+            diagnostics.insert(
+                MIMEDiagnostic(
+                    .invalidBase64, at: max(firstInvalid, range.lowerBound),
+                    "skipped \(invalidCount) invalid symbol(s) and \(strayPads) stray pad(s)"), at: 0)
         }
         return TransferDecoding(bytes: out, diagnostics: diagnostics)
     }

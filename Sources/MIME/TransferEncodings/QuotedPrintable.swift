@@ -9,7 +9,7 @@ public enum QuotedPrintable {
         switch c {
         case 0x30...0x39: return c - 0x30
         case 0x41...0x46: return c - 0x41 + 10
-        case 0x61...0x66: return c - 0x61 + 10   // lowercase: not allowed, widely written
+        case 0x61...0x66: return c - 0x61 + 10  // lowercase: not allowed, widely written
         default: return nil
         }
     }
@@ -33,10 +33,22 @@ public enum QuotedPrintable {
                     // Soft line break: "=" then optional white space then a line end or the end.
                     var j = i + 1
                     while j < end, p[j] == 0x20 || p[j] == 0x09 { j += 1 }
-                    if j == end { i = end; continue }
-                    if p[j] == 0x0A { i = j + 1; continue }
-                    if p[j] == 0x0D, j + 1 < end, p[j + 1] == 0x0A { i = j + 2; continue }
-                    if p[j] == 0x0D, j + 1 == end { i = end; continue }
+                    if j == end {
+                        i = end
+                        continue
+                    }
+                    if p[j] == 0x0A {
+                        i = j + 1
+                        continue
+                    }
+                    if p[j] == 0x0D, j + 1 < end, p[j + 1] == 0x0A {
+                        i = j + 2
+                        continue
+                    }
+                    if p[j] == 0x0D, j + 1 == end {
+                        i = end
+                        continue
+                    }
                     invalid += 1
                     if firstInvalid < 0 { firstInvalid = i }
                     out.append(c)
@@ -56,7 +68,8 @@ public enum QuotedPrintable {
         }
         var diagnostics: [MIMEDiagnostic] = []
         if invalid > 0 {
-            diagnostics.append(MIMEDiagnostic(.invalidQuotedPrintable, at: firstInvalid, "\(invalid) '=' not followed by two hex digits, kept literally"))
+            diagnostics.append(
+                MIMEDiagnostic(.invalidQuotedPrintable, at: firstInvalid, "\(invalid) '=' not followed by two hex digits, kept literally"))
         }
         return TransferDecoding(bytes: out, diagnostics: diagnostics)
     }
@@ -70,13 +83,17 @@ public enum QuotedPrintable {
         while i < bytes.endIndex {
             let c = bytes[i]
             if c == UInt8(ascii: "_") {
-                out.append(0x20); i += 1
+                out.append(0x20)
+                i += 1
             } else if c == UInt8(ascii: "="), i + 2 < bytes.endIndex,
-                      let h = hexValue(bytes[i + 1]), let l = hexValue(bytes[i + 2]) {
-                out.append(h << 4 | l); i += 3
+                let h = hexValue(bytes[i + 1]), let l = hexValue(bytes[i + 2])
+            {
+                out.append(h << 4 | l)
+                i += 3
             } else {
                 if c == UInt8(ascii: "=") { clean = false }
-                out.append(c); i += 1
+                out.append(c)
+                i += 1
             }
         }
         return (out, clean)

@@ -21,8 +21,9 @@ public struct TransferDecoding: Sendable, Equatable {
             return TransferDecoding(bytes: Array(bytes[range]))
         case .other(let name):
             // x-uuencode and private encodings are not decoded.
-            return TransferDecoding(bytes: Array(bytes[range]),
-                                    diagnostics: [MIMEDiagnostic(.unknownTransferEncoding, at: range.lowerBound, name)])
+            return TransferDecoding(
+                bytes: Array(bytes[range]),
+                diagnostics: [MIMEDiagnostic(.unknownTransferEncoding, at: range.lowerBound, name)])
         }
     }
 }

@@ -17,7 +17,7 @@ enum CharacterReferences {
         var index = 0
         while index < bytes.count {
             guard bytes[index] == UInt8(ascii: "&"),
-                  let (scalar, length) = reference(in: bytes, at: index)
+                let (scalar, length) = reference(in: bytes, at: index)
             else {
                 output.append(bytes[index])
                 index += 1

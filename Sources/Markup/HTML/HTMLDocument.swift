@@ -15,7 +15,8 @@ final class HTMLDocument {
     init?(utf8 bytes: [UInt8]) {
         guard bytes.count <= MarkupLimits.maximumHTMLBytes, !bytes.isEmpty else { return nil }
         _ = Self.parserInitialized
-        let options = HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NOERROR.rawValue | HTML_PARSE_NOWARNING.rawValue
+        let options =
+            HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NOERROR.rawValue | HTML_PARSE_NOWARNING.rawValue
             | HTML_PARSE_NONET.rawValue | HTML_PARSE_IGNORE_ENC.rawValue | HTML_PARSE_COMPACT.rawValue | XML_PARSE_HUGE.rawValue
         let parsed = bytes.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) { chars in

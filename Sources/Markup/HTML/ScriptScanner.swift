@@ -57,9 +57,10 @@ enum ScriptScanner {
                     // An end tag; "</" before anything but a letter is a bogus comment in HTML
                     // and text to libxml2.
                     guard lt + 2 < count, ASCII.isLetter(html[lt + 2]),
-                          let gt = find(UInt8(ascii: ">"), from: lt + 2),
-                          !has(UInt8(ascii: "<"), lt + 2..<gt), !has(UInt8(ascii: "\""), lt + 2..<gt),
-                          !has(UInt8(ascii: "'"), lt + 2..<gt) else { return nil }
+                        let gt = find(UInt8(ascii: ">"), from: lt + 2),
+                        !has(UInt8(ascii: "<"), lt + 2..<gt), !has(UInt8(ascii: "\""), lt + 2..<gt),
+                        !has(UInt8(ascii: "'"), lt + 2..<gt)
+                    else { return nil }
                     i = gt + 1
                 default:
                     if ASCII.isLetter(next) {
@@ -69,7 +70,7 @@ enum ScriptScanner {
                         // Text in HTML, a tag name to libxml2.
                         return nil
                     } else {
-                        i = lt + 1   // "<" as text
+                        i = lt + 1  // "<" as text
                     }
                 }
             }
@@ -92,7 +93,10 @@ enum ScriptScanner {
                 guard let gt = find(UInt8(ascii: ">"), from: lt + 9) else { return nil }
                 let region = lt + 9..<gt
                 if has(UInt8(ascii: "<"), region) || occurrences(UInt8(ascii: "\""), region) % 2 != 0
-                    || occurrences(UInt8(ascii: "'"), region) % 2 != 0 { return nil }
+                    || occurrences(UInt8(ascii: "'"), region) % 2 != 0
+                {
+                    return nil
+                }
                 return gt + 1
             }
             // "<![if !mso]>", "<![endif]>": bogus comments to the next ">" (§13.2.5.42).
@@ -200,7 +204,9 @@ enum ScriptScanner {
                 // RAWTEXT in HTML (§13.2.5.3), script-like raw content to libxml2.
                 return rawText(from: k, closing: "</style")?.end
             }
-            let rcdataEnd: StaticString? = equalsIgnoringCase(name, "title") ? "</title"
+            let rcdataEnd: StaticString? =
+                equalsIgnoringCase(name, "title")
+                ? "</title"
                 : equalsIgnoringCase(name, "textarea") ? "</textarea" : nil
             if let closing = rcdataEnd {
                 // RCDATA in HTML, ordinary content to libxml2: the same only without tags inside.

@@ -1,4 +1,5 @@
 import JSON
+
 /// The JSON-LD of one `<script type="application/ld+json">` element
 /// (JSON-LD 1.1 §7.2 "Embedding JSON-LD in HTML Documents").
 struct JSONLDScript {
@@ -20,9 +21,10 @@ struct JSONLDScript {
     /// character references decoded once when only the decoded text reads cleanly.
     init(text: [UInt8]) {
         guard text.count <= JSONLimits.maximumBytes else {
-            diagnostics.append(MarkupDiagnostic(
-                code: .jsonTooLarge,
-                message: "a script of more than \(JSONLimits.maximumBytes) bytes is skipped"))
+            diagnostics.append(
+                MarkupDiagnostic(
+                    code: .jsonTooLarge,
+                    message: "a script of more than \(JSONLimits.maximumBytes) bytes is skipped"))
             return
         }
         let cleaned = Self.strippingMarkers(text)
@@ -35,15 +37,17 @@ struct JSONLDScript {
             let retry = TolerantJSONReader.read(decoded)
             if !retry.failed {
                 reading = retry
-                reading.diagnostics.insert(JSONDiagnostic(
-                    code: .repaired, message: "HTML character references in the script decoded"), at: 0)
+                reading.diagnostics.insert(
+                    JSONDiagnostic(
+                        code: .repaired, message: "HTML character references in the script decoded"), at: 0)
             }
         }
         diagnostics += reading.diagnostics.map(MarkupDiagnostic.init)
         for value in reading.values { collect(value, context: nil) }
         if ignoredValues > 0 {
-            diagnostics.append(MarkupDiagnostic(
-                code: .jsonLDNotObject, message: "\(ignoredValues) JSON-LD value(s) that are not objects ignored"))
+            diagnostics.append(
+                MarkupDiagnostic(
+                    code: .jsonLDNotObject, message: "\(ignoredValues) JSON-LD value(s) that are not objects ignored"))
         }
     }
 
@@ -105,7 +109,7 @@ struct JSONLDScript {
 
     private static func trimmed(_ slice: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
         guard let start = slice.firstIndex(where: { !isWhitespace($0) }),
-              let end = slice.lastIndex(where: { !isWhitespace($0) })
+            let end = slice.lastIndex(where: { !isWhitespace($0) })
         else { return slice[slice.endIndex...] }
         return slice[start...end]
     }

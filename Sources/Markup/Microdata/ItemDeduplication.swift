@@ -1,4 +1,5 @@
 import JSON
+
 /// Senders often give one reservation both as JSON-LD and as Microdata, or one script twice. Two items are the
 /// same when their normalized forms match: `@context` dropped, types and property names
 /// reduced to schema.org names, scalars compared as text, one-element lists as their element,
@@ -16,11 +17,13 @@ enum ItemDeduplication {
         for (item, key) in zip(items, keys) {
             let type = item.value.objectValue?["@type"]?.stringValue ?? "an item"
             if item.source == .microdata, jsonLD.contains(key) {
-                diagnostics.append(MarkupDiagnostic(
-                    code: .duplicateItem, message: "\(type) given both as JSON-LD and as Microdata is kept once (the JSON-LD)"))
+                diagnostics.append(
+                    MarkupDiagnostic(
+                        code: .duplicateItem, message: "\(type) given both as JSON-LD and as Microdata is kept once (the JSON-LD)"))
             } else if !seen.insert(key).inserted {
-                diagnostics.append(MarkupDiagnostic(
-                    code: .duplicateItem, message: "a repeat of an earlier \(item.source.rawValue) \(type) is left out"))
+                diagnostics.append(
+                    MarkupDiagnostic(
+                        code: .duplicateItem, message: "a repeat of an earlier \(item.source.rawValue) \(type) is left out"))
             } else {
                 kept.append(item)
             }

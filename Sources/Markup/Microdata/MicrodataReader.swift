@@ -1,4 +1,5 @@
 import JSON
+
 /// Microdata items (HTML Living Standard §5.2) converted to JSON-LD shaped objects:
 /// `@type` from the first `itemtype` token (further tokens in `additionalType`), `@id` from
 /// `itemid`, one member per property name, an array when a name repeats, nested items as
@@ -65,17 +66,19 @@ struct MicrodataReader {
         }
         while let current = pending.popLast() {
             guard memory.insert(current).inserted else {
-                diagnostics.append(MarkupDiagnostic(
-                    code: .microdataCycle, message: "an element reached twice from one item (through itemref) is read once"))
+                diagnostics.append(
+                    MarkupDiagnostic(
+                        code: .microdataCycle, message: "an element reached twice from one item (through itemref) is read once"))
                 continue
             }
             if !current.hasAttribute("itemscope") { pending += current.childElements }
             if current.hasAttribute("itemprop") {
                 results.append(current)
                 if results.count >= MarkupLimits.maximumMicrodataProperties {
-                    diagnostics.append(MarkupDiagnostic(
-                        code: .tooManyProperties,
-                        message: "an item has more than \(MarkupLimits.maximumMicrodataProperties) properties; the rest are dropped"))
+                    diagnostics.append(
+                        MarkupDiagnostic(
+                            code: .tooManyProperties,
+                            message: "an item has more than \(MarkupLimits.maximumMicrodataProperties) properties; the rest are dropped"))
                     break
                 }
             }
@@ -91,9 +94,10 @@ struct MicrodataReader {
                 return nil
             }
             guard ancestors.count < MarkupLimits.maximumMicrodataDepth else {
-                diagnostics.append(MarkupDiagnostic(
-                    code: .microdataTooDeep,
-                    message: "items nested deeper than \(MarkupLimits.maximumMicrodataDepth) levels are read as text"))
+                diagnostics.append(
+                    MarkupDiagnostic(
+                        code: .microdataTooDeep,
+                        message: "items nested deeper than \(MarkupLimits.maximumMicrodataDepth) levels are read as text"))
                 return .string(Self.text(of: element))
             }
             return .object(object(for: element, ancestors: ancestors.union([element])))

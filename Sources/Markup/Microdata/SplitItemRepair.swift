@@ -21,16 +21,18 @@ struct SplitItemRepair {
             var taken: [HTMLElement] = []
             var sibling = scope.nextSiblingElement
             while let element = sibling, !element.isNamed("p"),
-                  !(element.hasAttribute("itemscope") && !element.hasAttribute("itemprop")) {
+                !(element.hasAttribute("itemscope") && !element.hasAttribute("itemprop"))
+            {
                 taken.append(element)
                 sibling = element.nextSiblingElement
             }
             guard taken.contains(where: ancestry.contains) else { continue }
             adoptedChildren[scope] = taken
             adopted.formUnion(taken)
-            diagnostics.append(MarkupDiagnostic(
-                code: .microdataRepaired,
-                message: "an item on a <p> closed early by the HTML parser takes the \(taken.count) element(s) that follow it"))
+            diagnostics.append(
+                MarkupDiagnostic(
+                    code: .microdataRepaired,
+                    message: "an item on a <p> closed early by the HTML parser takes the \(taken.count) element(s) that follow it"))
         }
     }
 }

@@ -1,6 +1,6 @@
-public import Pipeline
-import Glibc
 public import DKIM
+import Glibc
+public import Pipeline
 public import Trust
 
 /// The RFC 8601 `Authentication-Results` field Reservoir writes for the DKIM results of one
@@ -43,8 +43,10 @@ public struct AuthenticationResults: Sendable {
     /// signature holds, but the message it is on cannot be vouched for.
     public let passPolicy: MessageResult?
 
-    public init(authservID: String, signatures: [DKIMVerification], messageResult: MessageResult? = nil,
-                passPolicy: MessageResult? = nil) {
+    public init(
+        authservID: String, signatures: [DKIMVerification], messageResult: MessageResult? = nil,
+        passPolicy: MessageResult? = nil
+    ) {
         self.authservID = Self.writtenID(authservID)
         self.signatures = signatures
         self.messageResult = messageResult
@@ -52,8 +54,9 @@ public struct AuthenticationResults: Sendable {
     }
 
     public init(report: MessageReport, authservID: String, messageResult: MessageResult? = nil) {
-        self.init(authservID: authservID, signatures: report.signatures, messageResult: messageResult,
-                  passPolicy: Self.passPolicy(report.trust))
+        self.init(
+            authservID: authservID, signatures: report.signatures, messageResult: messageResult,
+            passPolicy: Self.passPolicy(report.trust))
     }
 
     /// The refusals of the trust decision that make a valid signature `policy`: those that
@@ -99,16 +102,21 @@ public struct AuthenticationResults: Sendable {
                 info.reason = Self.reasonPhrase(code)
             }
             let printable = AuthenticationResultsPayload.printable
-            info.properties = [AuthenticationResultsPayload.Property(type: "header", name: "d", value: printable(signature.domain)),
-                               AuthenticationResultsPayload.Property(type: "header", name: "s", value: printable(signature.selector))]
+            info.properties = [
+                AuthenticationResultsPayload.Property(type: "header", name: "d", value: printable(signature.domain)),
+                AuthenticationResultsPayload.Property(type: "header", name: "s", value: printable(signature.selector)),
+            ]
             if let identity = signature.identity {
                 info.properties.append(AuthenticationResultsPayload.Property(type: "header", name: "i", value: printable(identity)))
             }
             return info
         }
         if results.isEmpty {
-            results = [AuthenticationResultsPayload.ResultInfo(method: "dkim", result: messageResult?.result.rawValue ?? DKIMResult.none.rawValue,
-                                                               reason: messageResult?.reason.description)]
+            results = [
+                AuthenticationResultsPayload.ResultInfo(
+                    method: "dkim", result: messageResult?.result.rawValue ?? DKIMResult.none.rawValue,
+                    reason: messageResult?.reason.description)
+            ]
         }
         return AuthenticationResultsPayload(authservID: authservID, results: results)
     }
@@ -167,13 +175,27 @@ extension String {
         for ch in self {
             if pendingSpace {
                 pendingSpace = false
-                if ch == " " { out += replacement; continue }
+                if ch == " " {
+                    out += replacement
+                    continue
+                }
                 out += ";"
             }
-            if escaped { escaped = false; out.append(ch); continue }
-            if ch == "\\" && inQuotes { escaped = true; out.append(ch); continue }
+            if escaped {
+                escaped = false
+                out.append(ch)
+                continue
+            }
+            if ch == "\\" && inQuotes {
+                escaped = true
+                out.append(ch)
+                continue
+            }
             if ch == "\"" { inQuotes.toggle() }
-            if ch == ";" && !inQuotes { pendingSpace = true; continue }
+            if ch == ";" && !inQuotes {
+                pendingSpace = true
+                continue
+            }
             out.append(ch)
         }
         if pendingSpace { out += ";" }

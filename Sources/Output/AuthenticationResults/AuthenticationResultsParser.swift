@@ -1,6 +1,6 @@
-import ReservoirBase
-public import Pipeline
 import MIME
+public import Pipeline
+import ReservoirBase
 
 /// Why a field value is not an RFC 8601 `authres-payload`: a code and the byte offset where
 /// reading stopped. Equal by code.
@@ -81,7 +81,8 @@ extension AuthenticationResultsPayload {
     static func trimmed(_ id: String) -> String {
         let bytes = Array(id.utf8)
         guard let first = bytes.firstIndex(where: { !AuthenticationResultsSyntax.isWhitespace($0) }),
-              let last = bytes.lastIndex(where: { !AuthenticationResultsSyntax.isWhitespace($0) }) else { return "" }
+            let last = bytes.lastIndex(where: { !AuthenticationResultsSyntax.isWhitespace($0) })
+        else { return "" }
         return String(decoding: bytes[first...last], as: UTF8.self)
     }
 
@@ -201,8 +202,10 @@ struct AuthenticationResultsParser {
             i += 1
             try skipCFWS()
             guard info.properties.count < Self.maxProperties else { throw fail(.tooManyProperties) }
-            info.properties.append(AuthenticationResultsPayload.Property(type: name.lowercased(), name: property.lowercased(),
-                                                                         value: try propertyValue()))
+            info.properties.append(
+                AuthenticationResultsPayload.Property(
+                    type: name.lowercased(), name: property.lowercased(),
+                    value: try propertyValue()))
         }
     }
 
@@ -224,7 +227,8 @@ struct AuthenticationResultsParser {
     mutating func run() -> String {
         let start = i
         while let b = peek(), b > 0x20, b != 0x7F, b != UInt8(ascii: "("), b != UInt8(ascii: ")"),
-              b != UInt8(ascii: "\""), b != UInt8(ascii: ";") {
+            b != UInt8(ascii: "\""), b != UInt8(ascii: ";")
+        {
             i += 1
         }
         return String(decoding: bytes[start..<i], as: UTF8.self)

@@ -1,6 +1,6 @@
-import ReservoirBase
-public import Pipeline
 import MIME
+public import Pipeline
+import ReservoirBase
 
 /// The value of one `Authentication-Results` field (RFC 8601 §2.2 `authres-payload`): the
 /// authserv-id of the server that wrote it and the results it found.
@@ -127,8 +127,8 @@ enum AuthenticationResultsSyntax {
         guard b > 0x20, b < 0x7F else { return false }
         switch b {
         case UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "@"),
-             UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: ":"), UInt8(ascii: "\\"), UInt8(ascii: "\""),
-             UInt8(ascii: "/"), UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "?"), UInt8(ascii: "="):
+            UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: ":"), UInt8(ascii: "\\"), UInt8(ascii: "\""),
+            UInt8(ascii: "/"), UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "?"), UInt8(ascii: "="):
             return false
         default:
             return true

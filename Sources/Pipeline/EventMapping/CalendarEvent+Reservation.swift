@@ -1,7 +1,7 @@
-import JSON
 public import EventStore
-public import Reservations
+import JSON
 import Markup
+public import Reservations
 
 // The one place a schema.org reservation becomes a calendar event: the store keeps events and
 // knows nothing of schema.org, the reservation reader knows nothing of calendars.
@@ -65,9 +65,10 @@ extension CalendarEvent {
     /// latest, at departure.
     static func checkinOpens(_ reservation: Reservation) -> Int64? {
         guard reservation.checkinURL != nil,
-              case .object(let json) = reservation.json,
-              case .object(let trip)? = json["reservationFor"],
-              let text = trip["webCheckinTime"]?.stringValue else { return nil }
+            case .object(let json) = reservation.json,
+            case .object(let trip)? = json["reservationFor"],
+            let text = trip["webCheckinTime"]?.stringValue
+        else { return nil }
         return DateTimeValue(parsing: text)?.epochSeconds
     }
 }

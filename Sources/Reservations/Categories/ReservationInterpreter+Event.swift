@@ -12,7 +12,8 @@ extension ReservationInterpreter {
             note(.repaired, "start taken from the reservation's own startDate; schema.org puts it on reservationFor")
             draft.start = start
         }
-        draft.location = PlaceLine.line(event, property: "location")
+        draft.location =
+            PlaceLine.line(event, property: "location")
             ?? event.node("location")?.text("url")
         if let movie, movie != draft.title { draft.add("Movie", movie) }
         draft.add("Performer", event.name(of: "performer"))

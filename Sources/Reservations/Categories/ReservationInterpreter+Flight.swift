@@ -6,7 +6,8 @@ extension ReservationInterpreter {
     mutating func readFlight() -> ReservationDraft? {
         guard let flight = requiredReservationFor() else { return nil }
         let airline = flight.node("airline")
-        let airlineName = airline?.text("name") ?? (airline == nil ? flight.text("airline") : nil)
+        let airlineName =
+            airline?.text("name") ?? (airline == nil ? flight.text("airline") : nil)
             ?? flight.name(of: "provider") ?? node.name(of: "provider")
         let airlineCode = airline?.text("iataCode")
         let number = Self.flightDesignator(code: airlineCode, number: flight.text("flightNumber"))
@@ -61,9 +62,9 @@ extension ReservationInterpreter {
 
     static func route(_ from: String?, _ to: String?) -> String? {
         switch (from, to) {
-        case let (from?, to?): "\(from) → \(to)"
-        case let (from?, nil): "from \(from)"
-        case let (nil, to?): "to \(to)"
+        case (let from?, let to?): "\(from) → \(to)"
+        case (let from?, nil): "from \(from)"
+        case (nil, let to?): "to \(to)"
         default: nil
         }
     }

@@ -10,10 +10,12 @@ extension ReservationInterpreter {
         draft.start = time(node, ["startTime"])
         draft.end = time(node, ["endTime"])
         if draft.start == nil {
-            draft.start = recoverTime(from: restaurant, ownerPath: "reservationFor.", keys: ["startDate", "startTime"], into: "startTime")
+            draft.start =
+                recoverTime(from: restaurant, ownerPath: "reservationFor.", keys: ["startDate", "startTime"], into: "startTime")
                 ?? recoverTime(from: node, ownerPath: "", keys: ["startDate"], into: "startTime")
             if draft.end == nil {
-                draft.end = recoverTime(from: restaurant, ownerPath: "reservationFor.", keys: ["endDate", "endTime"], into: "endTime")
+                draft.end =
+                    recoverTime(from: restaurant, ownerPath: "reservationFor.", keys: ["endDate", "endTime"], into: "endTime")
                     ?? recoverTime(from: node, ownerPath: "", keys: ["endDate"], into: "endTime")
             }
         }

@@ -13,17 +13,20 @@ extension ReservationInterpreter {
         switch category {
         case .bus:
             // BusTrip: busCompany (older), provider, busName, busNumber, departureBusStop.
-            TripVocabulary(companyKeys: ["provider", "busCompany"], nameKeys: ["busName"], numberKeys: ["busNumber"],
-                           departure: "departureBusStop", arrival: "arrivalBusStop", platformKeys: [])
+            TripVocabulary(
+                companyKeys: ["provider", "busCompany"], nameKeys: ["busName"], numberKeys: ["busNumber"],
+                departure: "departureBusStop", arrival: "arrivalBusStop", platformKeys: [])
         case .boat:
             // BoatTrip: provider, departureBoatTerminal, arrivalBoatTerminal.
-            TripVocabulary(companyKeys: ["provider"], nameKeys: ["name"], numberKeys: [],
-                           departure: "departureBoatTerminal", arrival: "arrivalBoatTerminal", platformKeys: [])
+            TripVocabulary(
+                companyKeys: ["provider"], nameKeys: ["name"], numberKeys: [],
+                departure: "departureBoatTerminal", arrival: "arrivalBoatTerminal", platformKeys: [])
         default:
             // TrainTrip: provider (trainCompany in older markup), trainName, trainNumber,
             // departureStation, departurePlatform.
-            TripVocabulary(companyKeys: ["provider", "trainCompany"], nameKeys: ["trainName"], numberKeys: ["trainNumber"],
-                           departure: "departureStation", arrival: "arrivalStation", platformKeys: ["departurePlatform"])
+            TripVocabulary(
+                companyKeys: ["provider", "trainCompany"], nameKeys: ["trainName"], numberKeys: ["trainNumber"],
+                departure: "departureStation", arrival: "arrivalStation", platformKeys: ["departurePlatform"])
         }
     }
 

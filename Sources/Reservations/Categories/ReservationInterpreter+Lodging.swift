@@ -9,7 +9,9 @@ extension ReservationInterpreter {
         draft.location = PlaceLine.line(hotel)
         draft.add("Room", node.text("lodgingUnitDescription") ?? node.name(of: "lodgingUnitType"))
         var guests: [String] = []
-        if let adults = node.text("numAdults") ?? node.node("numAdults")?.text("value") { guests.append("\(adults) adult\(adults == "1" ? "" : "s")") }
+        if let adults = node.text("numAdults") ?? node.node("numAdults")?.text("value") {
+            guests.append("\(adults) adult\(adults == "1" ? "" : "s")")
+        }
         if let children = node.text("numChildren") ?? node.node("numChildren")?.text("value"), children != "0" {
             guests.append("\(children) child\(children == "1" ? "" : "ren")")
         }

@@ -42,11 +42,14 @@ public struct DateTimeValue: Sendable, Equatable, CustomStringConvertible {
 
         // ISO 8601 §5.2.1.1 complete calendar date, extended format.
         guard let year = cursor.digits(4), cursor.take(0x2D),
-              let month = cursor.digits(2), cursor.take(0x2D),
-              let day = cursor.digits(2) else { return nil }
+            let month = cursor.digits(2), cursor.take(0x2D),
+            let day = cursor.digits(2)
+        else { return nil }
         guard (1...12).contains(month), day >= 1, day <= CivilTime.daysIn(month: month, year: year) else { return nil }
 
-        var hour = 0, minute = 0, second = 0
+        var hour = 0
+        var minute = 0
+        var second = 0
         var offset: Int?
         let dateOnly = cursor.atEnd
         if !dateOnly {
@@ -73,7 +76,8 @@ public struct DateTimeValue: Sendable, Equatable, CustomStringConvertible {
 
         self.text = text
         self.isDateOnly = dateOnly
-        self.local = CivilTime.pad(year, 4) + "-" + CivilTime.pad(month, 2) + "-" + CivilTime.pad(day, 2) + "T"
+        self.local =
+            CivilTime.pad(year, 4) + "-" + CivilTime.pad(month, 2) + "-" + CivilTime.pad(day, 2) + "T"
             + CivilTime.pad(hour, 2) + ":" + CivilTime.pad(minute, 2) + ":" + CivilTime.pad(second, 2)
         self.offsetSeconds = offset
         if let offset {
@@ -87,10 +91,14 @@ public struct DateTimeValue: Sendable, Equatable, CustomStringConvertible {
     static func trimmed(_ s: String) -> String {
         // Printable ASCII at both ends (the usual case): nothing to trim, no scalar walk.
         if let first = s.utf8.first, let last = s.utf8.last,
-           first > 0x20, first < 0x7F, last > 0x20, last < 0x7F { return s }
+            first > 0x20, first < 0x7F, last > 0x20, last < 0x7F
+        {
+            return s
+        }
         let scalars = s.unicodeScalars
         guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
-              let last = scalars.lastIndex(where: { !$0.properties.isWhitespace }) else { return "" }
+            let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })
+        else { return "" }
         return String(scalars[first...last])
     }
 

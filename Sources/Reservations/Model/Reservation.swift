@@ -1,5 +1,5 @@
-public import Markup
 public import JSON
+public import Markup
 
 /// One line of what a booking says beyond title, time and place, for people
 /// (`Party size: 2`, `Seat: 14A`).
@@ -41,9 +41,11 @@ public struct Reservation: Sendable, Equatable {
     /// `@type` names, repairs applied).
     public var json: JSONValue
 
-    public init(category: ReservationCategory, schemaType: String, reservationID: String, itemID: String,
-                status: ReservationStatus, title: String, start: DateTimeValue?, end: DateTimeValue?,
-                location: String?, details: [ReservationDetail], url: String?, checkinURL: String?, json: JSONValue) {
+    public init(
+        category: ReservationCategory, schemaType: String, reservationID: String, itemID: String,
+        status: ReservationStatus, title: String, start: DateTimeValue?, end: DateTimeValue?,
+        location: String?, details: [ReservationDetail], url: String?, checkinURL: String?, json: JSONValue
+    ) {
         self.category = category
         self.schemaType = schemaType
         self.reservationID = reservationID

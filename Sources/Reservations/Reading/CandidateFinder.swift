@@ -1,5 +1,5 @@
-import Markup
 import JSON
+import Markup
 
 /// Walks structured items for reservation items, through the wrappers senders use, within
 /// ``ReservationLimits/wrapperDepth`` and ``ReservationLimits/itemsVisitedPerMessage``.
@@ -20,13 +20,17 @@ struct CandidateFinder {
         "ItemList": ["itemListElement"],
         "ListItem": ["item"],
     ]
-    static let anyWrapperProperties = ["about", "mainEntity", "orderedItem", "acceptedOffer", "itemOffered",
-                                       "itemListElement", "item"]
+    static let anyWrapperProperties = [
+        "about", "mainEntity", "orderedItem", "acceptedOffer", "itemOffered",
+        "itemListElement", "item",
+    ]
 
     /// Booking-wide properties a `ReservationPackage` leg takes from its package when it lacks them.
-    static let packageInherited = ["reservationId", "reservationNumber", "reservationStatus", "underName",
-                                   "modifyReservationUrl", "url", "checkinUrl", "provider", "broker",
-                                   "bookingTime", "totalPrice", "priceCurrency"]
+    static let packageInherited = [
+        "reservationId", "reservationNumber", "reservationStatus", "underName",
+        "modifyReservationUrl", "url", "checkinUrl", "provider", "broker",
+        "bookingTime", "totalPrice", "priceCurrency",
+    ]
 
     /// One item of the message; an item that holds no reservation gets `unsupported-type`.
     mutating func visitTopLevel(_ value: JSONValue) {
@@ -35,9 +39,12 @@ struct CandidateFinder {
         guard candidates.count == before, !reportedLimit else { return }
         let names = Self.typeList(value)
         let what = names.isEmpty ? "an item without @type" : "an item of type \(names.joined(separator: ", "))"
-        diagnostics.append(ReservationDiagnostic(
-            code: .unsupportedType,
-            message: "\(what) is not a reservation kind Reservoir reads (FoodEstablishmentReservation, LodgingReservation, RentalCarReservation, FlightReservation, TrainReservation, BusReservation, BoatReservation, EventReservation, TaxiReservation); ignored"))
+        diagnostics.append(
+            ReservationDiagnostic(
+                code: .unsupportedType,
+                message:
+                    "\(what) is not a reservation kind Reservoir reads (FoodEstablishmentReservation, LodgingReservation, RentalCarReservation, FlightReservation, TrainReservation, BusReservation, BoatReservation, EventReservation, TaxiReservation); ignored"
+            ))
     }
 
     /// The types of an item, or of the objects of a top-level array (one level only).
@@ -51,9 +58,10 @@ struct CandidateFinder {
         guard visited <= ReservationLimits.itemsVisitedPerMessage else {
             if !reportedLimit {
                 reportedLimit = true
-                diagnostics.append(ReservationDiagnostic(
-                    code: .limitExceeded,
-                    message: "more than \(ReservationLimits.itemsVisitedPerMessage) items in one message; the rest are ignored"))
+                diagnostics.append(
+                    ReservationDiagnostic(
+                        code: .limitExceeded,
+                        message: "more than \(ReservationLimits.itemsVisitedPerMessage) items in one message; the rest are ignored"))
             }
             return
         }
@@ -99,7 +107,10 @@ struct CandidateFinder {
         }
         var properties = Self.anyWrapperProperties
         for type in types {
-            if let known = Self.wrapperProperties[type] { properties = known; break }
+            if let known = Self.wrapperProperties[type] {
+                properties = known
+                break
+            }
         }
         for key in properties {
             if let inner = node.object[key] { visit(inner, depth: depth + 1, inherited: nil) }

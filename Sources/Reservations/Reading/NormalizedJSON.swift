@@ -1,5 +1,5 @@
-import Markup
 import JSON
+import Markup
 
 /// The reservation as schema.org JSON-LD for output: `@context` `https://schema.org` and
 /// `@type` first, type names bare (`FlightReservation`, not

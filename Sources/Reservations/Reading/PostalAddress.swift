@@ -53,9 +53,9 @@ enum PlaceLine {
         }
         let address = PostalAddress(place)?.formatted
         switch (name, address) {
-        case let (name?, address?): return address.hasPrefix(name) ? address : name + ", " + address
-        case let (name?, nil): return name
-        case let (nil, address?): return address
+        case (let name?, let address?): return address.hasPrefix(name) ? address : name + ", " + address
+        case (let name?, nil): return name
+        case (nil, let address?): return address
         default: return nil
         }
     }

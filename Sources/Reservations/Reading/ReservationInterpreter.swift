@@ -1,5 +1,5 @@
-import Markup
 import JSON
+import Markup
 
 /// An item found to be a reservation, with the category its type says.
 struct ReservationCandidate {
@@ -96,7 +96,7 @@ struct ReservationInterpreter {
     /// True when both times are instants, or both wall-clock, and `a` is earlier.
     static func instant(_ a: DateTimeValue, isBefore b: DateTimeValue) -> Bool {
         switch (a.epochSeconds, b.epochSeconds) {
-        case let (x?, y?): x < y
+        case (let x?, let y?): x < y
         case (nil, nil): a.localEpochSeconds < b.localEpochSeconds
         default: false
         }
@@ -134,7 +134,10 @@ struct ReservationInterpreter {
         if let id = node.text("reservationId", "reservationNumber", "@id") { return id }
         let basis = [category.rawValue, draft.title, draft.start?.date ?? ""].joined(separator: "\u{1F}")
         let derived = "derived-" + Self.fnv1a(basis)
-        note(.missingReservationID, "no reservationId or reservationNumber; using \(derived) from the title and date, so a changed title or date will look like a new booking")
+        note(
+            .missingReservationID,
+            "no reservationId or reservationNumber; using \(derived) from the title and date, so a changed title or date will look like a new booking"
+        )
         return derived
     }
 
@@ -181,7 +184,8 @@ struct ReservationInterpreter {
             draft.add("Total price", currency.map { "\(price) \($0)" } ?? price)
         }
         if let membership = node.node("programMembershipUsed") ?? node.node("programMembership"),
-           let number = membership.text("membershipNumber", "memberNumber") {
+            let number = membership.text("membershipNumber", "memberNumber")
+        {
             let program = membership.text("programName") ?? membership.name(of: "program") ?? membership.name(of: "hostingOrganization")
             draft.add("Membership", program.map { "\($0) \(number)" } ?? number)
         }

@@ -1,5 +1,5 @@
-public import Markup
 public import JSON
+public import Markup
 
 /// Reads the reservations a message's structured items describe, following what Apple Mail
 /// ("Schema markup in Mail", WWDC 2020) and Gmail (developers.google.com/gmail/markup) accept.
@@ -51,25 +51,32 @@ public enum ReservationReader {
             let key = reservation.reservationID + "\u{0}" + reservation.itemID
             guard !seen.contains(key) else {
                 if let index = keptIndex[key], mergePassenger(reservation, into: &reservations[index]) { continue }
-                diagnostics.append(ReservationDiagnostic(
-                    code: .duplicateItemReference,
-                    message: "\(reservation.schemaType) \(reservation.reservationID) item \(reservation.itemID) appears again (\(reservation.title)); the first is kept"))
+                diagnostics.append(
+                    ReservationDiagnostic(
+                        code: .duplicateItemReference,
+                        message:
+                            "\(reservation.schemaType) \(reservation.reservationID) item \(reservation.itemID) appears again (\(reservation.title)); the first is kept"
+                    ))
                 continue
             }
             seen.insert(key)
 
             if let now, let ending = latestInstant(of: reservation), ending < now {
                 let which = reservation.end == nil ? "started" : "ended"
-                diagnostics.append(ReservationDiagnostic(
-                    code: .ended,
-                    message: "\(reservation.schemaType) \(reservation.reservationID) (\(reservation.title)) \(which) \(reservation.end?.text ?? reservation.start?.text ?? ""), before now; skipped"))
+                diagnostics.append(
+                    ReservationDiagnostic(
+                        code: .ended,
+                        message:
+                            "\(reservation.schemaType) \(reservation.reservationID) (\(reservation.title)) \(which) \(reservation.end?.text ?? reservation.start?.text ?? ""), before now; skipped"
+                    ))
                 continue
             }
 
             guard reservations.count < ReservationLimits.reservationsPerMessage else {
-                diagnostics.append(ReservationDiagnostic(
-                    code: .limitExceeded,
-                    message: "more than \(ReservationLimits.reservationsPerMessage) reservations in one message; the rest are ignored"))
+                diagnostics.append(
+                    ReservationDiagnostic(
+                        code: .limitExceeded,
+                        message: "more than \(ReservationLimits.reservationsPerMessage) reservations in one message; the rest are ignored"))
                 break
             }
             keptIndex[key] = reservations.count
@@ -84,7 +91,7 @@ public enum ReservationReader {
     /// first; the first's times, place and JSON stay. Returns false for a true duplicate.
     static func mergePassenger(_ other: Reservation, into kept: inout Reservation) -> Bool {
         guard let guest = other.details.first(where: { $0.label == "Guest" })?.value,
-              !kept.details.contains(where: { ($0.label == "Guest" || $0.label == "Guests") && $0.value == guest })
+            !kept.details.contains(where: { ($0.label == "Guest" || $0.label == "Guests") && $0.value == guest })
         else { return false }
         for detail in other.details where !kept.details.contains(detail) {
             kept.details.append(detail)
@@ -120,7 +127,10 @@ enum SchemaKeys {
                 if !key.hasPrefix("@"), Self.isQualified(key), let local = SchemaOrg.localName(key) {
                     let known = bare ?? Set(object.members.map(\.key).filter { !Self.isQualified($0) })
                     bare = known
-                    if known.contains(local) { changed = true; continue }
+                    if known.contains(local) {
+                        changed = true
+                        continue
+                    }
                     key = local
                     changed = true
                 }

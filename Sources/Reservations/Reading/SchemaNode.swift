@@ -1,5 +1,5 @@
-import Markup
 import JSON
+import Markup
 
 /// A schema.org item (a JSON-LD object, or Microdata in the same shape) with lenient readers:
 /// schema.org allows one value or several wherever it allows one, text where a Thing is
@@ -83,14 +83,18 @@ struct SchemaNode {
         var pendingSpace = false
         for scalar in s.unicodeScalars {
             // ASCII decided without the Unicode property tables (most text is ASCII).
-            let isSpaceOrControl = scalar.isASCII
+            let isSpaceOrControl =
+                scalar.isASCII
                 ? scalar.value <= 0x20 || scalar.value == 0x7F
                 : scalar.properties.isWhitespace || scalar.properties.generalCategory == .control
             if isSpaceOrControl {
                 pendingSpace = !out.isEmpty
                 continue
             }
-            if pendingSpace { out.unicodeScalars.append(" "); pendingSpace = false }
+            if pendingSpace {
+                out.unicodeScalars.append(" ")
+                pendingSpace = false
+            }
             out.unicodeScalars.append(scalar)
         }
         if out.isEmpty { return nil }

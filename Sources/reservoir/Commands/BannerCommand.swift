@@ -1,6 +1,6 @@
-import Output
 import ArgumentParser
 import CommandCore
+import Output
 import Pipeline
 
 struct BannerCommand: ParsableCommand {
@@ -34,7 +34,8 @@ struct BannerCommand: ParsableCommand {
     var includePast = false
 
     func run() throws {
-        let runner = try CommandRunner(keys: keys, policy: policy, store: noStore ? .none : storeOptions.choice, clock: clock, includePast: includePast)
+        let runner = try CommandRunner(
+            keys: keys, policy: policy, store: noStore ? .none : storeOptions.choice, clock: clock, includePast: includePast)
         let style = BannerStyle.forStandardOutput()
         var first = true
         for file in files {

@@ -15,8 +15,11 @@ extension NameSpecification {
 
 /// Where DKIM keys come from.
 struct KeyOptions: ParsableArguments {
-    @Option(name: .long(.keys), help: ArgumentHelp(.keys,
-        discussion: "One record a line: selector._domainkey.domain TXT \"string\" [\"string\" …]. Names absent from the file do not exist."))
+    @Option(
+        name: .long(.keys),
+        help: ArgumentHelp(
+            .keys,
+            discussion: "One record a line: selector._domainkey.domain TXT \"string\" [\"string\" …]. Names absent from the file do not exist."))
     var keysFile: String?
 
     @Option(name: .long(.dnsServer), help: ArgumentHelp(.dnsServer))
@@ -46,8 +49,9 @@ struct PolicyOptions: ParsableArguments {
     var allowUnverified = false
 
     var settings: PolicySettings {
-        PolicySettings(allowDomain: allowDomain, allowedDomainsFile: allowedDomainsFile, me: me,
-                       allowAnyDomain: allowAnyDomain, allowUnverified: allowUnverified)
+        PolicySettings(
+            allowDomain: allowDomain, allowedDomainsFile: allowedDomainsFile, me: me,
+            allowAnyDomain: allowAnyDomain, allowUnverified: allowUnverified)
     }
 }
 

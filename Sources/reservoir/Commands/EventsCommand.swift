@@ -1,8 +1,8 @@
-import Output
 import ArgumentParser
 import CommandCore
 import EventStore
 import ICalendar
+import Output
 import Pipeline
 
 struct EventsCommand: ParsableCommand {

@@ -34,8 +34,10 @@ struct FilterCommand: ParsableCommand {
     var noStore = false
 
     func run() throws {
-        try FilterHook(keys: keys.settings, policy: policy.settings, store: storeOptions.store, now: clock.now,
-                       authservID: authservID, timeout: timeout, noStore: noStore).run()
+        try FilterHook(
+            keys: keys.settings, policy: policy.settings, store: storeOptions.store, now: clock.now,
+            authservID: authservID, timeout: timeout, noStore: noStore
+        ).run()
     }
 }
 

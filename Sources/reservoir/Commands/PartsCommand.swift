@@ -1,8 +1,8 @@
-import Output
 import ArgumentParser
 import CommandCore
-import Mailbox
 import MIME
+import Mailbox
+import Output
 import Pipeline
 
 struct PartsCommand: ParsableCommand {

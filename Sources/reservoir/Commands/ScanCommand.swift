@@ -1,9 +1,9 @@
-import Output
 import ArgumentParser
 import CMalloc
 import CommandCore
 import EventStore
 import Mailbox
+import Output
 import Pipeline
 
 struct ScanCommand: ParsableCommand {
@@ -30,7 +30,9 @@ struct ScanCommand: ParsableCommand {
     @Flag(name: .customLong("json"), help: "Print one JSON object per message (JSON Lines).")
     var json = false
 
-    @Flag(name: .customLong("explain"), help: "Show every note on each message: why a reservation was not trusted or was dropped, and what was repaired.")
+    @Flag(
+        name: .customLong("explain"),
+        help: "Show every note on each message: why a reservation was not trusted or was dropped, and what was repaired.")
     var explain = false
 
     @Flag(name: .customLong("include-past"), help: "Keep reservations that already ended.")
@@ -55,8 +57,9 @@ struct ScanCommand: ParsableCommand {
         let renderer = BannerRenderer(style: BannerStyle.forStandardOutput(), explain: explain)
         var summary = ScanSummary()
         var progress = ScanProgress()
-        let scanner = MessageScanner(workers: try runner.analyzers(jobs ?? MessageScanner.availableCores()),
-                                     recorder: runner.pipeline)
+        let scanner = MessageScanner(
+            workers: try runner.analyzers(jobs ?? MessageScanner.availableCores()),
+            recorder: runner.pipeline)
         let state = runner.pipeline.store as? any ScanStateStore
         var known: [String: ScannedFile] = [:]
         if !rescan, let state {
@@ -75,33 +78,38 @@ struct ScanCommand: ParsableCommand {
         for source in sources {
             // The workers read the files: reading is a tenth of the work, and the bytes land in
             // the cache of the core that hashes and parses them.
-            let messages = source.skipping({ key, stamp in
-                guard let seen = known[key], seen.size == stamp.size, seen.modified == stamp.modified else { return false }
-                skipped += 1
-                progress.total -= 1
-                return true
-            }, deferringReads: true)
-            try scanner.scan(messages, each: { report in
-                summary.add(report)
-                progress.add(bytes: report.size)
-                // A message whose reservations could not be stored is read again next time.
-                if let key = report.origin.stateKey, let stamp = report.origin.stamp,
-                   !report.diagnostics.contains(where: { $0.stage == .store }) {
-                    read.append(ScannedFile(key: key, size: stamp.size, modified: stamp.modified))
-                    if read.count >= Self.stateBatch {
-                        do { try flushRead() } catch {
-                            _ = Output.bytes(output)   // the group's banners so far, as before the failure
-                            throw error
+            let messages = source.skipping(
+                { key, stamp in
+                    guard let seen = known[key], seen.size == stamp.size, seen.modified == stamp.modified else { return false }
+                    skipped += 1
+                    progress.total -= 1
+                    return true
+                }, deferringReads: true)
+            try scanner.scan(
+                messages,
+                each: { report in
+                    summary.add(report)
+                    progress.add(bytes: report.size)
+                    // A message whose reservations could not be stored is read again next time.
+                    if let key = report.origin.stateKey, let stamp = report.origin.stamp,
+                        !report.diagnostics.contains(where: { $0.stage == .store })
+                    {
+                        read.append(ScannedFile(key: key, size: stamp.size, modified: stamp.modified))
+                        if read.count >= Self.stateBatch {
+                            do { try flushRead() } catch {
+                                _ = Output.bytes(output)  // the group's banners so far, as before the failure
+                                throw error
+                            }
                         }
                     }
-                }
-                // Written once per recorded group: one write(2) for up to 64 banners.
-                output += (json ? BannerRenderer.json(report) : renderer.render(report)).utf8
-                output.append(0x0A)
-            }, groupEnd: {
-                _ = Output.bytes(output)
-                output.removeAll(keepingCapacity: true)
-            })
+                    // Written once per recorded group: one write(2) for up to 64 banners.
+                    output += (json ? BannerRenderer.json(report) : renderer.render(report)).utf8
+                    output.append(0x0A)
+                },
+                groupEnd: {
+                    _ = Output.bytes(output)
+                    output.removeAll(keepingCapacity: true)
+                })
         }
         try flushRead()
         summary.skippedUnchanged = skipped

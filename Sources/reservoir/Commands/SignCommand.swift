@@ -38,11 +38,14 @@ struct SignCommand: ParsableCommand {
     @Option(name: .customLong("headers"), help: ArgumentHelp("Header fields to sign, colon-separated.", valueName: "names"))
     var headers: String = DKIMSigner.protectedFields.joined(separator: ":")
 
-    @Flag(name: .customLong("over-sign"), inversion: .prefixedNo,
-          help: "List each field in h= once more than the message has it, so none can be added (default).")
+    @Flag(
+        name: .customLong("over-sign"), inversion: .prefixedNo,
+        help: "List each field in h= once more than the message has it, so none can be added (default).")
     var overSign = true
 
-    @Option(name: .customLong("canonicalization"), help: ArgumentHelp("c= value: relaxed/relaxed, simple/simple, relaxed/simple or simple/relaxed.", valueName: "c"))
+    @Option(
+        name: .customLong("canonicalization"),
+        help: ArgumentHelp("c= value: relaxed/relaxed, simple/simple, relaxed/simple or simple/relaxed.", valueName: "c"))
     var canonicalization: String = "relaxed/relaxed"
 
     @Option(name: .customLong("timestamp"), help: ArgumentHelp("t= value (Unix seconds); default now.", valueName: "seconds"))
@@ -84,10 +87,11 @@ struct SignCommand: ParsableCommand {
         } catch {
             throw CommandFailure.unreadable("-", "cannot read standard input: \(error)")
         }
-        let field = try signer.sign(message, domain: domain ?? "", selector: selector ?? "",
-                                    headers: headers.split(separator: ":").map { String($0) }, overSign: overSign,
-                                    canonicalization: DKIMCanonicalization(tag: canonicalization) ?? .relaxedRelaxed,
-                                    timestamp: timestamp ?? Clock.systemNow(), expiration: expiration)
+        let field = try signer.sign(
+            message, domain: domain ?? "", selector: selector ?? "",
+            headers: headers.split(separator: ":").map { String($0) }, overSign: overSign,
+            canonicalization: DKIMCanonicalization(tag: canonicalization) ?? .relaxedRelaxed,
+            timestamp: timestamp ?? Clock.systemNow(), expiration: expiration)
         Output.write(field)
         _ = Output.bytes(message)
     }

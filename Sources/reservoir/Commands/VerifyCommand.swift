@@ -1,6 +1,6 @@
-import Output
 import ArgumentParser
 import CommandCore
+import Output
 import Pipeline
 
 struct VerifyCommand: ParsableCommand {

@@ -1,6 +1,7 @@
-@testable import DKIM
 import MIME
 import Testing
+
+@testable import DKIM
 
 @Suite struct CanonicalizationTests {
     /// RFC 6376 §3.4.6 example.
@@ -38,7 +39,9 @@ import Testing
         let lfMessage = Message(bytes: lf)
         let crlfMessage = Message(bytes: Self.example)
         for relaxed in [false, true] {
-            #expect(Self.body(Array(lf[lfMessage.bodyRange]), relaxed: relaxed) == Self.body(Array(Self.example[crlfMessage.bodyRange]), relaxed: relaxed))
+            #expect(
+                Self.body(Array(lf[lfMessage.bodyRange]), relaxed: relaxed) == Self.body(Array(Self.example[crlfMessage.bodyRange]), relaxed: relaxed)
+            )
         }
     }
 

@@ -38,14 +38,15 @@ import Testing
         // that does not verify), and its README ranks fail above permerror for the `msg`
         // verdict, yet the `msg` row expects permerror|policy. RFC 8301 §3.1 only forbids
         // calling an rsa-sha1 signature valid; a broken one is a plain fail (RFC 6376 §6.1.3).
-        "mail-dkim/multiple_2.txt #msg": "corpus msg row contradicts its per-signature rows",
+        "mail-dkim/multiple_2.txt #msg": "corpus msg row contradicts its per-signature rows"
     ]
 
     static let ranking: [DKIMResult] = [.pass, .fail, .temperror, .policy, .permerror, .neutral, .none]
 
     static var directories: [String] {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: root.path) else { return [] }
-        return names.filter { FileManager.default.fileExists(atPath: root.appendingPathComponent($0).appendingPathComponent("expected.tsv").path) }.sorted()
+        return names.filter { FileManager.default.fileExists(atPath: root.appendingPathComponent($0).appendingPathComponent("expected.tsv").path) }
+            .sorted()
     }
 
     @Test func corpus() throws {
@@ -62,7 +63,8 @@ import Testing
         let peers = ["dkimpy", "maildkim", "gomsgauth", "libopendkim"]
         print("| set | rows | Reservoir | dkimpy | Mail::DKIM | go-msgauth | libopendkim |")
         for directory in directories {
-            var agree = 0, rowCount = 0
+            var agree = 0
+            var rowCount = 0
             var peerAgree = [String: Int]()
             defer {
                 let base = Self.root.appendingPathComponent(directory)
@@ -104,7 +106,9 @@ import Testing
                 rowCount += 1
                 if accepted.contains(got.rawValue) { agree += 1 }
                 if !accepted.contains(got.rawValue), Self.knownDisagreements["\(directory)/\(columns[0]) #\(columns[1])"] == nil {
-                    let why = columns[1] == "-" || columns[1] == "msg" ? results.map { "\($0.result): \($0.reason)" }.joined(separator: " | ")
+                    let why =
+                        columns[1] == "-" || columns[1] == "msg"
+                        ? results.map { "\($0.result): \($0.reason)" }.joined(separator: " | ")
                         : (Int(columns[1]).map { results[$0].reason } ?? "")
                     disagreements.append("\(directory)/\(columns[0]) #\(columns[1]): expected \(columns[2]), got \(got.rawValue) (\(why))")
                 }

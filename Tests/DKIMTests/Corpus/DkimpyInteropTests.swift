@@ -1,8 +1,9 @@
-@testable import DKIM
 import DNS
 import Foundation
 import MIME
 import Testing
+
+@testable import DKIM
 
 /// Signs with dkimpy and verifies with us, and the other way round. Skipped when
 /// `/usr/bin/python3` cannot `import dkim` (Debian python3-dkim).
@@ -67,7 +68,10 @@ import Testing
         let signer = try DKIMSigner(privateKeyPEM: pem)
         let messageURL = try Self.temporary(Data(DKIMRoundTripTests.message(lf: false)))
         let keyURL = try Self.temporary(Data(try #require(Self.dkimpyKey(kind, pem: pem)).utf8))
-        defer { try? FileManager.default.removeItem(at: messageURL); try? FileManager.default.removeItem(at: keyURL) }
+        defer {
+            try? FileManager.default.removeItem(at: messageURL)
+            try? FileManager.default.removeItem(at: keyURL)
+        }
         let algorithm = kind == .rsa ? "rsa-sha256" : "ed25519-sha256"
         let signed = try #require(Self.run(["-c", Self.script, "sign", messageURL.path, keyURL.path, algorithm, c]), "dkimpy failed to sign")
         let keys = KeysFile(text: "sel._domainkey.example.com TXT \"\(signer.publicKeyRecord())\"")
@@ -85,11 +89,15 @@ import Testing
         let pem = try #require(DKIMRoundTripTests.pem(kind))
         let signer = try DKIMSigner(privateKeyPEM: pem)
         let message = DKIMRoundTripTests.message(lf: false)
-        let field = try signer.sign(message, domain: "example.com", selector: "sel", headers: ["From", "To", "Subject"],
-                                    canonicalization: c, timestamp: Int64(Date().timeIntervalSince1970), expiration: nil)
+        let field = try signer.sign(
+            message, domain: "example.com", selector: "sel", headers: ["From", "To", "Subject"],
+            canonicalization: c, timestamp: Int64(Date().timeIntervalSince1970), expiration: nil)
         let messageURL = try Self.temporary(Data(Array(field.utf8) + message))
         let keyURL = try Self.temporary(Data(signer.publicKeyRecord().utf8))
-        defer { try? FileManager.default.removeItem(at: messageURL); try? FileManager.default.removeItem(at: keyURL) }
+        defer {
+            try? FileManager.default.removeItem(at: messageURL)
+            try? FileManager.default.removeItem(at: keyURL)
+        }
         let verdict = try #require(Self.run(["-c", Self.script, "verify", messageURL.path, keyURL.path]), "dkimpy failed to run")
         #expect(String(decoding: verdict, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) == "pass")
     }

@@ -33,7 +33,8 @@ import Testing
 
     @Test func samplesVerifyAndTheAlteredOneFails() throws {
         guard let files = try? FileManager.default.contentsOfDirectory(atPath: Self.samples.path).filter({ $0.hasSuffix(".eml") }).sorted(),
-              !files.isEmpty else {
+            !files.isEmpty
+        else {
             print("SKIPPED: no sample messages at \(Self.samples.path)")
             return
         }
@@ -41,8 +42,9 @@ import Testing
         for file in files {
             let bytes = [UInt8](try Data(contentsOf: Self.samples.appendingPathComponent(file)))
             let domain = try #require(Self.fromDomain(bytes), "\(file) has no From domain")
-            let field = try signer.sign(bytes, domain: domain, selector: "sample", headers: ["From", "To", "Subject", "Date", "Message-ID"],
-                                        canonicalization: .relaxedRelaxed, timestamp: 1_790_000_000, expiration: nil)
+            let field = try signer.sign(
+                bytes, domain: domain, selector: "sample", headers: ["From", "To", "Subject", "Date", "Message-ID"],
+                canonicalization: .relaxedRelaxed, timestamp: 1_790_000_000, expiration: nil)
             #expect(!field.contains("\r"), "\(file): LF message must get an LF field")
             var signed = String(decoding: Array(field.utf8) + bytes, as: UTF8.self)
             let altered = file.contains("altered")

@@ -1,8 +1,9 @@
-@testable import DKIM
 import DNS
 import Foundation
 import MIME
 import Testing
+
+@testable import DKIM
 
 /// RFC 6376 §8.15: a signature must not let anyone add a field a reader shows (a second
 /// Subject, a Content-Type above the signed one). Over-signed fields close that: checked with
@@ -25,11 +26,13 @@ struct OverSigningTests {
     static let message = Array(messageText.utf8)
 
     /// The message signed over `DKIMSigner.protectedFields`, and the key record.
-    static func signed(_ kind: DKIMRoundTripTests.KeyKind, _ c: DKIMCanonicalization, overSign: Bool = true) throws -> (field: String, record: String) {
+    static func signed(_ kind: DKIMRoundTripTests.KeyKind, _ c: DKIMCanonicalization, overSign: Bool = true) throws -> (field: String, record: String)
+    {
         let signer = try DKIMSigner(privateKeyPEM: try #require(DKIMRoundTripTests.pem(kind)))
-        let field = try signer.sign(message, domain: "example.com", selector: "sel", headers: DKIMSigner.protectedFields,
-                                    overSign: overSign, canonicalization: c,
-                                    timestamp: Int64(Date().timeIntervalSince1970), expiration: nil)
+        let field = try signer.sign(
+            message, domain: "example.com", selector: "sel", headers: DKIMSigner.protectedFields,
+            overSign: overSign, canonicalization: c,
+            timestamp: Int64(Date().timeIntervalSince1970), expiration: nil)
         return (field, signer.publicKeyRecord())
     }
 
@@ -40,9 +43,13 @@ struct OverSigningTests {
         guard DkimpyInteropTests.available else { return (ours, nil) }
         let messageURL = try DkimpyInteropTests.temporary(Data(bytes))
         let keyURL = try DkimpyInteropTests.temporary(Data(record.utf8))
-        defer { try? FileManager.default.removeItem(at: messageURL); try? FileManager.default.removeItem(at: keyURL) }
-        let output = try #require(DkimpyInteropTests.run(["-c", DkimpyInteropTests.script, "verify", messageURL.path, keyURL.path]),
-                                  "dkimpy failed to run")
+        defer {
+            try? FileManager.default.removeItem(at: messageURL)
+            try? FileManager.default.removeItem(at: keyURL)
+        }
+        let output = try #require(
+            DkimpyInteropTests.run(["-c", DkimpyInteropTests.script, "verify", messageURL.path, keyURL.path]),
+            "dkimpy failed to run")
         return (ours, String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
@@ -54,9 +61,12 @@ struct OverSigningTests {
     func hList() throws {
         let fields = Message(bytes: Self.message).header.fields
         let names = DKIMSigner.overSigned(DKIMSigner.protectedFields, in: fields)
-        #expect(names == ["From", "From", "To", "To", "Cc", "Subject", "Subject", "Date", "Date", "Message-ID", "Message-ID",
-                          "Reply-To", "MIME-Version", "MIME-Version", "Content-Type", "Content-Type",
-                          "Content-Transfer-Encoding"])
+        #expect(
+            names == [
+                "From", "From", "To", "To", "Cc", "Subject", "Subject", "Date", "Date", "Message-ID", "Message-ID",
+                "Reply-To", "MIME-Version", "MIME-Version", "Content-Type", "Content-Type",
+                "Content-Transfer-Encoding",
+            ])
         // A name given twice (in any case) counts once; two instances are listed three times.
         let twice = Message(bytes: Array("From: a@example.com\nSubject: 1\nSubject: 2\n\nx\n".utf8)).header.fields
         #expect(DKIMSigner.overSigned(["From", "subject", "Subject"], in: twice) == ["From", "From", "subject", "subject", "subject"])
@@ -69,8 +79,9 @@ struct OverSigningTests {
         #expect(field.split(separator: "\r\n").allSatisfy { $0.utf8.count <= 78 })
     }
 
-    @Test("the over-signed message verifies with us and with dkimpy",
-          arguments: DKIMRoundTripTests.KeyKind.allCases, [DKIMCanonicalization.relaxedRelaxed, .simpleSimple])
+    @Test(
+        "the over-signed message verifies with us and with dkimpy",
+        arguments: DKIMRoundTripTests.KeyKind.allCases, [DKIMCanonicalization.relaxedRelaxed, .simpleSimple])
     func verifies(kind: DKIMRoundTripTests.KeyKind, c: DKIMCanonicalization) throws {
         Self.skipNote()
         let (field, record) = try Self.signed(kind, c)
@@ -90,8 +101,9 @@ struct OverSigningTests {
         ("Reply-To: attacker@attacker.example\r\n", true),
     ]
 
-    @Test("an added instance of an over-signed field breaks the signature for both verifiers",
-          arguments: DKIMRoundTripTests.KeyKind.allCases, additions.indices)
+    @Test(
+        "an added instance of an over-signed field breaks the signature for both verifiers",
+        arguments: DKIMRoundTripTests.KeyKind.allCases, additions.indices)
     func addedFieldFails(kind: DKIMRoundTripTests.KeyKind, index: Int) throws {
         Self.skipNote()
         let (added, onTop) = Self.additions[index]

@@ -1,5 +1,6 @@
-@testable import DKIM
 import Testing
+
+@testable import DKIM
 
 @Suite struct TagListTests {
     @Test func readsTagsWithFoldingWhitespace() throws {

@@ -1,17 +1,21 @@
-@testable import DKIM
 import DNS
 import Foundation
 import MIME
 import Testing
 
+@testable import DKIM
+
 @Suite struct DKIMPolicyTests {
     typealias RT = DKIMRoundTripTests
 
-    static func result(_ kind: RT.KeyKind = .rsa, headers: [String] = ["From", "Subject"], record: ((String) -> String)? = nil,
-                       expiration: Int64? = nil, timestamp: Int64 = RT.now, edit: ((String) -> String)? = nil,
-                       resolver: (any TXTResolver)? = nil) throws -> DKIMVerification {
-        let (bytes, keys) = try RT.signed(kind, .relaxedRelaxed, lf: false, headers: headers, record: record,
-                                          expiration: expiration, timestamp: timestamp)
+    static func result(
+        _ kind: RT.KeyKind = .rsa, headers: [String] = ["From", "Subject"], record: ((String) -> String)? = nil,
+        expiration: Int64? = nil, timestamp: Int64 = RT.now, edit: ((String) -> String)? = nil,
+        resolver: (any TXTResolver)? = nil
+    ) throws -> DKIMVerification {
+        let (bytes, keys) = try RT.signed(
+            kind, .relaxedRelaxed, lf: false, headers: headers, record: record,
+            expiration: expiration, timestamp: timestamp)
         let final = edit.map { Array($0(String(decoding: bytes, as: UTF8.self)).utf8) } ?? bytes
         return try #require(RT.verify(final, resolver ?? keys))
     }
@@ -143,7 +147,10 @@ import Testing
 
     @Test func firstParseableRecordIsUsed() throws {
         let (bytes, keys) = try RT.signed(.ed25519, .relaxedRelaxed, lf: true)
-        guard case .found(let records) = keys.lookupTXT("sel._domainkey.example.com") else { Issue.record("no key"); return }
+        guard case .found(let records) = keys.lookupTXT("sel._domainkey.example.com") else {
+            Issue.record("no key")
+            return
+        }
         let r = try #require(RT.verify(bytes, FixedResolver(.found(["v=spf1 -all; =", "garbage without equals"] + records))))
         #expect(r.result == .pass)
         #expect(r.code == nil)
@@ -162,8 +169,10 @@ import Testing
     }
 
     @Test func garbageSignatureFieldsNeverCrash() {
-        let inputs = ["DKIM-Signature: \r\nFrom: a@b\r\n\r\n", "DKIM-Signature: ;;;=;\r\n\r\n", "DKIM-Signature: v=1; b=!!!; bh=; a=x\r\n\r\nbody",
-                      "DKIM-Signature: v=1; a=rsa-sha256; d=example.com; s=sel; h=from; bh=AA==; b=AA==; l=99999999999999999999999\r\nFrom: x\r\n\r\n"]
+        let inputs = [
+            "DKIM-Signature: \r\nFrom: a@b\r\n\r\n", "DKIM-Signature: ;;;=;\r\n\r\n", "DKIM-Signature: v=1; b=!!!; bh=; a=x\r\n\r\nbody",
+            "DKIM-Signature: v=1; a=rsa-sha256; d=example.com; s=sel; h=from; bh=AA==; b=AA==; l=99999999999999999999999\r\nFrom: x\r\n\r\n",
+        ]
         for input in inputs {
             let results = DKIMVerifier(resolver: KeysFile(text: ""), now: RT.now).verify(Message(bytes: Array(input.utf8)))
             #expect(results.count == 1)

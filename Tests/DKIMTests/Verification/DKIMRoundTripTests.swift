@@ -1,8 +1,9 @@
-@testable import DKIM
 import DNS
 import Foundation
 import MIME
 import Testing
+
+@testable import DKIM
 
 @Suite struct DKIMRoundTripTests {
     static let now: Int64 = 1_790_000_000
@@ -29,13 +30,16 @@ import Testing
     static func pem(_ kind: KeyKind) -> String? { kind == .rsa ? TestKeys.rsa2048 : TestKeys.ed25519 }
 
     /// Signs and returns (signed message bytes, resolver serving the key).
-    static func signed(_ kind: KeyKind, _ c: DKIMCanonicalization, lf: Bool, headers: [String] = ["From", "To", "Subject", "Date"],
-                       record: ((String) -> String)? = nil, expiration: Int64? = nil, timestamp: Int64 = now, body: [UInt8]? = nil) throws -> ([UInt8], KeysFile) {
+    static func signed(
+        _ kind: KeyKind, _ c: DKIMCanonicalization, lf: Bool, headers: [String] = ["From", "To", "Subject", "Date"],
+        record: ((String) -> String)? = nil, expiration: Int64? = nil, timestamp: Int64 = now, body: [UInt8]? = nil
+    ) throws -> ([UInt8], KeysFile) {
         let pem = try #require(Self.pem(kind), "openssl genpkey failed")
         let signer = try DKIMSigner(privateKeyPEM: pem)
         let original = body ?? message(lf: lf)
-        let field = try signer.sign(original, domain: "example.com", selector: "sel", headers: headers, canonicalization: c,
-                                    timestamp: timestamp, expiration: expiration)
+        let field = try signer.sign(
+            original, domain: "example.com", selector: "sel", headers: headers, canonicalization: c,
+            timestamp: timestamp, expiration: expiration)
         let keyRecord = record.map { $0(signer.publicKeyRecord()) } ?? signer.publicKeyRecord()
         let keys = KeysFile(text: "sel._domainkey.example.com TXT \"\(keyRecord)\"")
         return (Array(field.utf8) + original, keys)
@@ -126,7 +130,8 @@ import Testing
         let original = message(lf: false)
         let parsed = Message(bytes: original)
         let body = BodyHashComputation(bytes: original, range: parsed.bodyRange, relaxed: true, limit: length)
-        let field = "DKIM-Signature: v=1; a=rsa-sha256; c=relaxed/relaxed; d=example.com; s=sel; l=\(length);\r\n\th=from:subject; bh=\(Base64.encode(body.hash)); b="
+        let field =
+            "DKIM-Signature: v=1; a=rsa-sha256; c=relaxed/relaxed; d=example.com; s=sel; l=\(length);\r\n\th=from:subject; bh=\(Base64.encode(body.hash)); b="
         let fieldBytes = Array((field + "\r\n").utf8)
         let fieldHeader = try #require(Message(bytes: fieldBytes).header.fields.first)
         let tags = try TagList(fieldBytes, in: fieldHeader.valueRange)
@@ -191,6 +196,8 @@ extension String {
     }
 
     @Test func garbageKeyIsRejected() {
-        #expect(throws: DKIMSigner.Error.unusablePrivateKey) { try DKIMSigner(privateKeyPEM: "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n") }
+        #expect(throws: DKIMSigner.Error.unusablePrivateKey) {
+            try DKIMSigner(privateKeyPEM: "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n")
+        }
     }
 }

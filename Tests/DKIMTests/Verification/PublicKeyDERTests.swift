@@ -1,6 +1,7 @@
 import COpenSSL
-@testable import DKIM
 import Testing
+
+@testable import DKIM
 
 /// The key in a record's `p=` is read by Reservoir's own walk over the DER (RSAPublicKeyDER) and
 /// handed to OpenSSL as numbers. OpenSSL's DER decoder (`d2i_PUBKEY`, `d2i_PublicKey`) is the
@@ -71,7 +72,8 @@ import Testing
         let spki = try Self.spki(TestKeys.rsa1024)
         let der = form == "spki" ? spki : Self.pkcs1(spki)
         // SubjectPublicKeyInfo 1024: 30 81 9F | 30 0D 06 09 <oid> [05 00] | 03 81 8D [00] | 30 81 89 …
-        let modulusStart = form == "spki" ? 28 : 6, exponentStart = der.count - 3
+        let modulusStart = form == "spki" ? 28 : 6
+        let exponentStart = der.count - 3
         let stricterPositions = Set(form == "spki" ? [16, 17, 21] : []).union([modulusStart, exponentStart])
         var variants: [(bytes: [UInt8], changed: Int?)] = (0..<der.count).map { (Array(der[0..<$0]), nil) }
         let structure = Array(0..<min(40, der.count)) + Array(max(0, der.count - 12)..<der.count)
@@ -92,7 +94,9 @@ import Testing
                 stricter += 1
                 continue
             }
-            disagreements.append("\(variant.count) bytes, changed at \(changed.map(String.init) ?? "end"): ours \(ours.map(String.init) ?? "refused"), OpenSSL \(theirs.map(String.init) ?? "refused")")
+            disagreements.append(
+                "\(variant.count) bytes, changed at \(changed.map(String.init) ?? "end"): ours \(ours.map(String.init) ?? "refused"), OpenSSL \(theirs.map(String.init) ?? "refused")"
+            )
         }
         #expect(variants.count > 200)
         #expect(stricter < 20)

@@ -1,15 +1,17 @@
-@testable import DNS
 import Glibc
 import Testing
 
+@testable import DNS
+
 @Suite struct KeysFileTests {
     @Test func concatenatesStringsAndIgnoresComments() {
-        let file = KeysFile(text: """
-            ; a comment
-            # another comment
-            sel._domainkey.Example.COM. TXT "v=DKIM1; k=rsa; " "p=ABC"
-            other._domainkey.example.org 3600 IN TXT "p=\\"quoted\\" \\\\ back"
-            """)
+        let file = KeysFile(
+            text: """
+                ; a comment
+                # another comment
+                sel._domainkey.Example.COM. TXT "v=DKIM1; k=rsa; " "p=ABC"
+                other._domainkey.example.org 3600 IN TXT "p=\\"quoted\\" \\\\ back"
+                """)
         #expect(file.lookupTXT("sel._domainkey.example.com") == .found(["v=DKIM1; k=rsa; p=ABC"]))
         #expect(file.lookupTXT("SEL._domainkey.example.com.") == .found(["v=DKIM1; k=rsa; p=ABC"]))
         #expect(file.lookupTXT("other._domainkey.example.org") == .found(["p=\"quoted\" \\ back"]))
@@ -22,10 +24,10 @@ import Testing
     }
 
     @Test(arguments: [
-        "name.example",                       // no type
-        "name.example A 192.0.2.1",           // not TXT
-        "name.example TXT \"unterminated",    // unclosed string
-        "name.example TXT",                   // no strings
+        "name.example",  // no type
+        "name.example A 192.0.2.1",  // not TXT
+        "name.example TXT \"unterminated",  // unclosed string
+        "name.example TXT",  // no strings
     ])
     func malformedLinesAreSkipped(line: String) {
         let file = KeysFile(text: line + "\nok.example TXT \"fine\"")
@@ -64,17 +66,22 @@ import Testing
     /// The first lookups scan the lines, later ones use an index: both find the same records,
     /// non-ASCII names (folded by Unicode rules) included.
     @Test func scannedAndIndexedLookupsAgree() {
-        let file = KeysFile(text: """
-            Sel._domainKey.Exämple.COM. TXT "a"
-            \u{212A}ey._domainkey.example.com TXT "kelvin"
-            sel._domainkey.example.com TXT "b"
-            ; sel._domainkey.example.com TXT "comment"
-            sel._domainkey.EXÄMPLE.com TXT "c"
-            """)
-        let questions = ["sel._domainkey.exämple.com", "SEL._DOMAINKEY.EXÄMPLE.COM.", "sel._domainkey.example.com.",
-                         "key._domainkey.example.com", "sel._domainkey.example", "sel._domainkey.example.com.."]
-        let expected: [TXTLookupResult] = [.found(["a", "c"]), .found(["a", "c"]), .found(["b"]),
-                                           .found(["kelvin"]), .notFound, .found(["b"])]
+        let file = KeysFile(
+            text: """
+                Sel._domainKey.Exämple.COM. TXT "a"
+                \u{212A}ey._domainkey.example.com TXT "kelvin"
+                sel._domainkey.example.com TXT "b"
+                ; sel._domainkey.example.com TXT "comment"
+                sel._domainkey.EXÄMPLE.com TXT "c"
+                """)
+        let questions = [
+            "sel._domainkey.exämple.com", "SEL._DOMAINKEY.EXÄMPLE.COM.", "sel._domainkey.example.com.",
+            "key._domainkey.example.com", "sel._domainkey.example", "sel._domainkey.example.com..",
+        ]
+        let expected: [TXTLookupResult] = [
+            .found(["a", "c"]), .found(["a", "c"]), .found(["b"]),
+            .found(["kelvin"]), .notFound, .found(["b"]),
+        ]
         for pass in 0..<3 {
             #expect(questions.map(file.lookupTXT) == expected, "pass \(pass)")
         }
@@ -84,7 +91,8 @@ import Testing
     /// Read whole whatever its size: the record after 100 KB of comments is found, from a
     /// regular file (sized by fstat) and from a pipe (read in steps).
     @Test func largeFilesAreReadToTheEnd() throws {
-        let text = String(repeating: "; padding padding padding padding padding padding padding\n", count: 1_800)
+        let text =
+            String(repeating: "; padding padding padding padding padding padding padding\n", count: 1_800)
             + "last._domainkey.example.com TXT \"v=DKIM1; p=END\"\n"
         let path = "/tmp/reservoir-keys-\(getpid()).zone"
         defer { unlink(path) }
@@ -100,19 +108,21 @@ import Testing
         let bytes = Array(text.utf8)
         var thread = pthread_t()
         let box = Unmanaged.passRetained(WriterBox(fd: writer, bytes: bytes)).toOpaque()
-        pthread_create(&thread, nil, { context in
-            let job = Unmanaged<WriterBox>.fromOpaque(context!).takeRetainedValue()
-            job.bytes.withUnsafeBytes { raw in
-                var offset = 0
-                while offset < raw.count {
-                    let n = write(job.fd, raw.baseAddress! + offset, raw.count - offset)
-                    if n <= 0 { break }
-                    offset += n
+        pthread_create(
+            &thread, nil,
+            { context in
+                let job = Unmanaged<WriterBox>.fromOpaque(context!).takeRetainedValue()
+                job.bytes.withUnsafeBytes { raw in
+                    var offset = 0
+                    while offset < raw.count {
+                        let n = write(job.fd, raw.baseAddress! + offset, raw.count - offset)
+                        if n <= 0 { break }
+                        offset += n
+                    }
                 }
-            }
-            close(job.fd)
-            return nil
-        }, box)
+                close(job.fd)
+                return nil
+            }, box)
         defer { close(pipeEnds[0]) }
         let fromPipe = try KeysFile(path: "/proc/self/fd/\(pipeEnds[0])")
         pthread_join(thread, nil)
@@ -122,7 +132,10 @@ import Testing
     final class WriterBox {
         let fd: Int32
         let bytes: [UInt8]
-        init(fd: Int32, bytes: [UInt8]) { self.fd = fd; self.bytes = bytes }
+        init(fd: Int32, bytes: [UInt8]) {
+            self.fd = fd
+            self.bytes = bytes
+        }
     }
 
     @Test func missingFileThrows() {

@@ -60,7 +60,10 @@ import Testing
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        defer { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
+        defer {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
 
         let resolver = try #require(SystemResolver(server: "127.0.0.1:\(port)", timeoutSeconds: 1))
         // dnsmasq needs a moment to bind.

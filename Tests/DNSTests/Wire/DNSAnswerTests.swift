@@ -1,5 +1,6 @@
-@testable import DNS
 import Testing
+
+@testable import DNS
 
 @Suite struct DNSAnswerTests {
     /// A response with one question and the given TXT rdatas for `a.example`.
@@ -44,7 +45,7 @@ import Testing
 
     @Test func pointerLoopIsRejected() {
         var m: [UInt8] = [0, 0, 0x81, 0x80, 0, 1, 0, 0, 0, 0, 0, 0]
-        m += [0xC0, 12]   // points at itself: skipName stops after one pointer, then type/class truncated
+        m += [0xC0, 12]  // points at itself: skipName stops after one pointer, then type/class truncated
         #expect(throws: DNSAnswer.ParseError.self) { try DNSAnswer(m) }
     }
 }

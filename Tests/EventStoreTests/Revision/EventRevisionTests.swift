@@ -1,26 +1,39 @@
-import Testing
 import EventStore
+import Testing
 
 @Suite("The revision step")
 struct EventRevisionTests {
-    static func row(_ event: CalendarEvent, sequence: Int = 0, owner: String? = "epicsteak.example",
-                    date: Int64? = 1000, arrival: Int64? = 100) -> EventRow {
-        EventRow(stored: StoredEvent(event: event, sequence: sequence, ownerDomain: owner, createdAt: 100, updatedAt: 100),
-                 lastMessageDate: date, lastArrival: arrival)
+    static func row(
+        _ event: CalendarEvent, sequence: Int = 0, owner: String? = "epicsteak.example",
+        date: Int64? = 1000, arrival: Int64? = 100
+    ) -> EventRow {
+        EventRow(
+            stored: StoredEvent(event: event, sequence: sequence, ownerDomain: owner, createdAt: 100, updatedAt: 100),
+            lastMessageDate: date, lastArrival: arrival)
     }
 
-    @Test("a first sighting writes sequence 0, owned by its signer, and records created or cancelled",
-          arguments: [(EventStatus.confirmed, EventChangeKind.created, "created"),
-                      (.cancelled, .cancelled, "cancelled (first seen)")])
+    @Test(
+        "a first sighting writes sequence 0, owned by its signer, and records created or cancelled",
+        arguments: [
+            (EventStatus.confirmed, EventChangeKind.created, "created"),
+            (.cancelled, .cancelled, "cancelled (first seen)"),
+        ])
     func firstSighting(status: EventStatus, kind: EventChangeKind, summary: String) throws {
         let event = dinner(at: "2031-05-12T19:30:00", status: status)
         let step = EventRevision.step(stored: nil, alreadyApplied: false, new: event, from: message("<a@x>", date: 1000, arrival: 7))
         let written = try #require(step.write)
-        #expect(written == EventRow(stored: StoredEvent(event: event, sequence: 0, ownerDomain: "epicsteak.example",
-                                                        createdAt: 7, updatedAt: 7),
-                                    lastMessageDate: 1000, lastArrival: 7))
-        #expect(step.record == HistoryEntry(key: event.key, sequence: 0, change: kind, messageID: "<a@x>", path: nil,
-                                            signingDomain: "epicsteak.example", messageDate: 1000, appliedAt: 7, summary: summary))
+        #expect(
+            written
+                == EventRow(
+                    stored: StoredEvent(
+                        event: event, sequence: 0, ownerDomain: "epicsteak.example",
+                        createdAt: 7, updatedAt: 7),
+                    lastMessageDate: 1000, lastArrival: 7))
+        #expect(
+            step.record
+                == HistoryEntry(
+                    key: event.key, sequence: 0, change: kind, messageID: "<a@x>", path: nil,
+                    signingDomain: "epicsteak.example", messageDate: 1000, appliedAt: 7, summary: summary))
         #expect(step.change.changeKind == kind)
     }
 
@@ -44,17 +57,28 @@ struct EventRevisionTests {
         let stored = Self.row(dinner(at: "2031-05-12T19:30:00"), date: 2000, arrival: 100)
         let other = dinner(at: "2031-05-12T20:30:00")
         let cases: [(EventRevision.Step, EventChangeKind, EventChangeKind?)] = [
-            (EventRevision.step(stored: stored, alreadyApplied: false, new: other, from: message("<a@x>", date: 1000)),
-             .olderThanStored, .olderThanStored),
-            (EventRevision.step(stored: stored, alreadyApplied: false, new: other, from: message("<a@x>", date: 2000, arrival: 99)),
-             .olderThanStored, .olderThanStored),
-            (EventRevision.step(stored: stored, alreadyApplied: false, new: other,
-                                from: message("<e@x>", date: 3000, domain: "attacker.example")),
-             .refusedOtherDomain, .refusedOtherDomain),
-            (EventRevision.step(stored: stored, alreadyApplied: true, new: other, from: message("<a@x>", date: 3000)),
-             .unchanged, nil),
-            (EventRevision.step(stored: stored, alreadyApplied: false, new: stored.stored.event, from: message("<r@x>", date: 3000)),
-             .unchanged, nil),
+            (
+                EventRevision.step(stored: stored, alreadyApplied: false, new: other, from: message("<a@x>", date: 1000)),
+                .olderThanStored, .olderThanStored
+            ),
+            (
+                EventRevision.step(stored: stored, alreadyApplied: false, new: other, from: message("<a@x>", date: 2000, arrival: 99)),
+                .olderThanStored, .olderThanStored
+            ),
+            (
+                EventRevision.step(
+                    stored: stored, alreadyApplied: false, new: other,
+                    from: message("<e@x>", date: 3000, domain: "attacker.example")),
+                .refusedOtherDomain, .refusedOtherDomain
+            ),
+            (
+                EventRevision.step(stored: stored, alreadyApplied: true, new: other, from: message("<a@x>", date: 3000)),
+                .unchanged, nil
+            ),
+            (
+                EventRevision.step(stored: stored, alreadyApplied: false, new: stored.stored.event, from: message("<r@x>", date: 3000)),
+                .unchanged, nil
+            ),
         ]
         for (step, kind, recorded) in cases {
             #expect(step.write == nil)

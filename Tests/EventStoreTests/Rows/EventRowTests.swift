@@ -1,5 +1,5 @@
-import Testing
 import EventStore
+import Testing
 
 @Suite("Stored rows")
 struct EventRowTests {
@@ -11,21 +11,24 @@ struct EventRowTests {
     func roundTrip() throws {
         #expect(Self.row.values.count == EventRow.layout.columns.count)
         #expect(try EventRow(values: Self.row.values) == Self.row)
-        let entry = HistoryEntry(key: Self.row.stored.event.key, sequence: 2, change: .refusedOtherDomain, messageID: nil,
-                                 path: "/m/cur/1:2,S", signingDomain: "attacker.example", messageDate: -1, appliedAt: 9,
-                                 summary: "not applied")
+        let entry = HistoryEntry(
+            key: Self.row.stored.event.key, sequence: 2, change: .refusedOtherDomain, messageID: nil,
+            path: "/m/cur/1:2,S", signingDomain: "attacker.example", messageDate: -1, appliedAt: 9,
+            summary: "not applied")
         #expect(entry.values.count == HistoryEntry.layout.columns.count)
         #expect(try HistoryEntry(values: entry.values) == entry)
     }
 
-    @Test("a missing, mistyped or extra value is an error", arguments: [
-        ("title", ColumnValue.null),
-        ("sequence", .text("2")),
-        ("title", .integer(1)),
-        ("status", .text("confirmed")),
-        ("category", .text("Restaurant")),
-        ("start_local", .null),
-    ])
+    @Test(
+        "a missing, mistyped or extra value is an error",
+        arguments: [
+            ("title", ColumnValue.null),
+            ("sequence", .text("2")),
+            ("title", .integer(1)),
+            ("status", .text("confirmed")),
+            ("category", .text("Restaurant")),
+            ("start_local", .null),
+        ])
     func damaged(column: String, value: ColumnValue) throws {
         var values = Self.row.values
         let index = try #require(EventRow.layout.columns.firstIndex { $0.name == column })

@@ -1,6 +1,7 @@
 import Foundation
 import ReservoirBase
 import Testing
+
 @testable import EventStore
 
 /// A fresh store in a temporary directory, removed at the end of the test.
@@ -17,8 +18,10 @@ struct TemporaryStore {
     func remove() { try? FileManager.default.removeItem(atPath: directory) }
 }
 
-func dinner(at local: String, offset: Int = -7 * 3600, status: EventStatus = .confirmed,
-            container: String = "IWDSCA", item: String = "1") -> CalendarEvent {
+func dinner(
+    at local: String, offset: Int = -7 * 3600, status: EventStatus = .confirmed,
+    container: String = "IWDSCA", item: String = "1"
+) -> CalendarEvent {
     let epoch = CivilTime.epochSeconds(ofLocal: local).map { $0 - Int64(offset) }
     let sign = offset < 0 ? "-" : "+"
     let text = local + sign + CivilTime.pad(abs(offset) / 3600, 2) + ":00"
@@ -37,7 +40,8 @@ func message(_ id: String, date: Int64, domain: String? = "epicsteak.example", a
 struct SQLiteEventStoreTests {
     @Test("a store opened for reading lists what is stored, refuses writes, and does not exist until written")
     func readingOnly() throws {
-        let tmp = TemporaryStore(); defer { tmp.remove() }
+        let tmp = TemporaryStore()
+        defer { tmp.remove() }
         #expect(throws: EventStoreError(.cannotOpen, "")) { _ = try SQLiteEventStore(readingAt: tmp.path) }
         do {
             let store = try tmp.open()
@@ -52,19 +56,24 @@ struct SQLiteEventStoreTests {
 
     @Test("a group's changes are committed together: another connection sees none of them until it ends")
     func groupCommit() throws {
-        let tmp = TemporaryStore(); defer { tmp.remove() }
+        let tmp = TemporaryStore()
+        defer { tmp.remove() }
         let store = try tmp.open()
         let reader = try tmp.open()
         var seenInside: [StoredEvent]?
         var kinds: [String] = []
         try store.grouped {
             for (n, container) in ["AAA111", "BBB222"].enumerated() {
-                kinds.append((try? store.apply(dinner(at: "2031-05-12T19:30:00", container: container),
-                                               from: message("<\(n)@x>", date: 1000)))?.kind ?? "failed")
+                kinds.append(
+                    (try? store.apply(
+                        dinner(at: "2031-05-12T19:30:00", container: container),
+                        from: message("<\(n)@x>", date: 1000)))?.kind ?? "failed")
             }
             // The group's own connection sees its changes; the next one applied in it builds on them.
-            kinds.append((try? store.apply(dinner(at: "2031-05-12T18:30:00", container: "AAA111"),
-                                           from: message("<2@x>", date: 2000)))?.kind ?? "failed")
+            kinds.append(
+                (try? store.apply(
+                    dinner(at: "2031-05-12T18:30:00", container: "AAA111"),
+                    from: message("<2@x>", date: 2000)))?.kind ?? "failed")
             seenInside = try? reader.events()
         }
         #expect(kinds == ["created", "created", "updated"])
@@ -75,20 +84,23 @@ struct SQLiteEventStoreTests {
 
     @Test("a change that fails inside a group undoes only itself; one that aborts the transaction undoes the group")
     func groupFailures() throws {
-        let tmp = TemporaryStore(); defer { tmp.remove() }
+        let tmp = TemporaryStore()
+        defer { tmp.remove() }
         let store = try tmp.open()
         // Triggers stand in for a failing disk: ABORT fails one statement, ROLLBACK the whole
         // transaction (sqlite.org/lang_createtrigger.html, "The RAISE() function").
         let admin = try SQLiteDatabase(path: tmp.path, busyTimeoutMilliseconds: 1000)
-        try admin.execute("""
+        try admin.execute(
+            """
             CREATE TRIGGER fail_one BEFORE INSERT ON history WHEN NEW.container = 'FAILS1'
             BEGIN SELECT RAISE(ABORT, 'refused'); END;
             CREATE TRIGGER fail_all BEFORE INSERT ON history WHEN NEW.container = 'FAILSALL'
             BEGIN SELECT RAISE(ROLLBACK, 'rolled back'); END;
             """)
         func apply(_ container: String) -> String {
-            (try? store.apply(dinner(at: "2031-05-12T19:30:00", container: container),
-                              from: message("<\(container)@x>", date: 1000)))?.kind ?? "failed"
+            (try? store.apply(
+                dinner(at: "2031-05-12T19:30:00", container: container),
+                from: message("<\(container)@x>", date: 1000)))?.kind ?? "failed"
         }
         var kinds: [String] = []
         try store.grouped { kinds = ["AAA111", "FAILS1", "BBB222"].map(apply) }
@@ -106,19 +118,29 @@ struct SQLiteEventStoreTests {
 
     @Test("confirm, move and cancel leave one event, cancelled, at sequence 2")
     func lifecycle() throws {
-        let tmp = TemporaryStore(); defer { tmp.remove() }
+        let tmp = TemporaryStore()
+        defer { tmp.remove() }
         let store = try tmp.open()
         let created = try store.apply(dinner(at: "2031-05-12T19:30:00"), from: message("<a@x>", date: 1000))
-        guard case .created(let first) = created else { Issue.record("expected created, got \(created.kind)"); return }
+        guard case .created(let first) = created else {
+            Issue.record("expected created, got \(created.kind)")
+            return
+        }
         #expect(first.sequence == 0)
 
         let moved = try store.apply(dinner(at: "2031-05-12T18:30:00"), from: message("<b@x>", date: 2000))
-        guard case .updated(let second, let previous) = moved else { Issue.record("expected updated, got \(moved.kind)"); return }
+        guard case .updated(let second, let previous) = moved else {
+            Issue.record("expected updated, got \(moved.kind)")
+            return
+        }
         #expect(second.sequence == 1)
         #expect(previous.event.start?.local == "2031-05-12T19:30:00")
 
         let cancelled = try store.apply(dinner(at: "2031-05-12T18:30:00", status: .cancelled), from: message("<c@x>", date: 3000))
-        guard case .cancelled(let third, _) = cancelled else { Issue.record("expected cancelled, got \(cancelled.kind)"); return }
+        guard case .cancelled(let third, _) = cancelled else {
+            Issue.record("expected cancelled, got \(cancelled.kind)")
+            return
+        }
         #expect(third.sequence == 2)
 
         let all = try store.events()
@@ -130,7 +152,8 @@ struct SQLiteEventStoreTests {
 
     @Test("the same message again changes nothing")
     func replay() throws {
-        let tmp = TemporaryStore(); defer { tmp.remove() }
+        let tmp = TemporaryStore()
+        defer { tmp.remove() }
         let store = try tmp.open()
         _ = try store.apply(dinner(at: "2031-05-12T19:30:00"), from: message("<a@x>", date: 1000))
         _ = try store.apply(dinner(at: "2031-05-12T18:30:00"), from: message("<b@x>", date: 2000))
@@ -143,7 +166,8 @@ struct SQLiteEventStoreTests {
 
     @Test("an older message processed after a newer one does not overwrite it")
     func olderMessage() throws {
-        let tmp = TemporaryStore(); defer { tmp.remove() }
+        let tmp = TemporaryStore()
+        defer { tmp.remove() }
         let store = try tmp.open()
         _ = try store.apply(dinner(at: "2031-05-12T18:30:00", status: .cancelled), from: message("<c@x>", date: 3000))
         let older = try store.apply(dinner(at: "2031-05-12T19:30:00"), from: message("<a@x>", date: 1000))
@@ -155,7 +179,8 @@ struct SQLiteEventStoreTests {
 
     @Test("identical content from a new message is unchanged and keeps the sequence")
     func identicalContent() throws {
-        let tmp = TemporaryStore(); defer { tmp.remove() }
+        let tmp = TemporaryStore()
+        defer { tmp.remove() }
         let store = try tmp.open()
         _ = try store.apply(dinner(at: "2031-05-12T19:30:00"), from: message("<a@x>", date: 1000))
         let again = try store.apply(dinner(at: "2031-05-12T19:30:00"), from: message("<reminder@x>", date: 2000))
@@ -165,11 +190,13 @@ struct SQLiteEventStoreTests {
 
     @Test("only the domain that created a booking may change it")
     func otherDomain() throws {
-        let tmp = TemporaryStore(); defer { tmp.remove() }
+        let tmp = TemporaryStore()
+        defer { tmp.remove() }
         let store = try tmp.open()
         _ = try store.apply(dinner(at: "2031-05-12T19:30:00"), from: message("<a@x>", date: 1000))
-        let forged = try store.apply(dinner(at: "2031-05-12T19:30:00", status: .cancelled),
-                                     from: message("<evil@x>", date: 2000, domain: "attacker.example"))
+        let forged = try store.apply(
+            dinner(at: "2031-05-12T19:30:00", status: .cancelled),
+            from: message("<evil@x>", date: 2000, domain: "attacker.example"))
         #expect(forged.kind == "refused-other-domain")
         #expect(try store.event(EventKey(container: "IWDSCA", item: "1"))?.event.status == .confirmed)
         #expect(try store.history("IWDSCA").last?.change == .refusedOtherDomain)
@@ -177,7 +204,8 @@ struct SQLiteEventStoreTests {
 
     @Test("items of one booking are separate events")
     func items() throws {
-        let tmp = TemporaryStore(); defer { tmp.remove() }
+        let tmp = TemporaryStore()
+        defer { tmp.remove() }
         let store = try tmp.open()
         _ = try store.apply(dinner(at: "2031-05-12T19:30:00", container: "K7Q2PX", item: "UA123"), from: message("<a@x>", date: 1000))
         _ = try store.apply(dinner(at: "2031-05-15T08:00:00", container: "K7Q2PX", item: "UA456"), from: message("<a@x>", date: 1000))
@@ -187,7 +215,8 @@ struct SQLiteEventStoreTests {
 
     @Test("the store file is private to its owner and survives reopening")
     func fileMode() throws {
-        let tmp = TemporaryStore(); defer { tmp.remove() }
+        let tmp = TemporaryStore()
+        defer { tmp.remove() }
         do {
             let store = try tmp.open()
             _ = try store.apply(dinner(at: "2031-05-12T19:30:00"), from: message("<a@x>", date: 1000))
@@ -200,7 +229,8 @@ struct SQLiteEventStoreTests {
 
     @Test("a released store is closed and its WAL emptied: the next process has nothing to read back")
     func closedStoreCheckpoints() throws {
-        let tmp = TemporaryStore(); defer { tmp.remove() }
+        let tmp = TemporaryStore()
+        defer { tmp.remove() }
         func walBytes() -> Int {
             ((try? FileManager.default.attributesOfItem(atPath: tmp.path + "-wal"))?[.size] as? NSNumber)?.intValue ?? 0
         }
@@ -217,7 +247,8 @@ struct SQLiteEventStoreTests {
 
     @Test("a store written by a newer schema is refused, not damaged")
     func newerSchema() throws {
-        let tmp = TemporaryStore(); defer { tmp.remove() }
+        let tmp = TemporaryStore()
+        defer { tmp.remove() }
         do {
             let store = try tmp.open()
             _ = store
@@ -227,23 +258,27 @@ struct SQLiteEventStoreTests {
         #expect(throws: EventStoreError(.schemaTooNew, "")) { try tmp.open() }
     }
 
-    @Test("store URLs", arguments: [
-        ("postgres://db.example/reservoir", EventStoreError.Kind.unsupportedURL),
-        ("ftp://x/y", EventStoreError.Kind.unsupportedURL),
-        ("x-a:b://c", EventStoreError.Kind.unsupportedURL),
-        ("file:/x://y", EventStoreError.Kind.unsupportedURL),
-    ])
+    @Test(
+        "store URLs",
+        arguments: [
+            ("postgres://db.example/reservoir", EventStoreError.Kind.unsupportedURL),
+            ("ftp://x/y", EventStoreError.Kind.unsupportedURL),
+            ("x-a:b://c", EventStoreError.Kind.unsupportedURL),
+            ("file:/x://y", EventStoreError.Kind.unsupportedURL),
+        ])
     func storeURL(url: String, kind: EventStoreError.Kind) {
         #expect(throws: EventStoreError(kind, "")) { _ = try EventStoreLocation.open(url) }
     }
 
     /// A plain path may hold colons and slashes; only "://" makes it a URL of an unknown kind,
     /// found as `String.contains` finds it: a slash a combining mark is part of is not a slash.
-    @Test("searching by characters", arguments: [
-        ("ftp://x", "://", true), ("a:b://c", "://", true), ("://", "://", true), ("dir/a:b/c", "://", false),
-        (":/", "://", false), ("a:/b", "://", false), ("a:/\u{301}/b", "://", false), ("a://\u{301}b", "://", false),
-        ("", "://", false), ("caf\u{E9}", "e", false), ("Too many clients", "many", true),
-    ])
+    @Test(
+        "searching by characters",
+        arguments: [
+            ("ftp://x", "://", true), ("a:b://c", "://", true), ("://", "://", true), ("dir/a:b/c", "://", false),
+            (":/", "://", false), ("a:/b", "://", false), ("a:/\u{301}/b", "://", false), ("a://\u{301}b", "://", false),
+            ("", "://", false), ("caf\u{E9}", "e", false), ("Too many clients", "many", true),
+        ])
     func characterSearch(text: String, needle: String, expected: Bool) {
         #expect(CharacterSearch.contains(text, needle) == expected)
         #expect(text.contains(needle) == expected)

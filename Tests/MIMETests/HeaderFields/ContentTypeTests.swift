@@ -1,4 +1,5 @@
 import Testing
+
 @testable import MIME
 
 @Suite struct ContentTypeTests {
@@ -30,7 +31,8 @@ import Testing
     }
 
     @Test func rfc2231MixedSectionsAndLanguage() throws {
-        let value = "message/external-body; access-type=URL;\r\n URL*0=\"ftp://\";\r\n URL*1=\"cs.utk.edu/pub/moore/bulk-mailer/bulk-mailer.tar\"; title*=us-ascii'en-us'This%20is%20%2A%2A%2Afun%2A%2A%2A"
+        let value =
+            "message/external-body; access-type=URL;\r\n URL*0=\"ftp://\";\r\n URL*1=\"cs.utk.edu/pub/moore/bulk-mailer/bulk-mailer.tar\"; title*=us-ascii'en-us'This%20is%20%2A%2A%2Afun%2A%2A%2A"
         let type = try #require(ContentType.parse(Array(value.utf8)))
         #expect(type.parameters["url"] == "ftp://cs.utk.edu/pub/moore/bulk-mailer/bulk-mailer.tar")
         #expect(type.parameters["title"] == "This is ***fun***")
@@ -53,7 +55,8 @@ import Testing
     }
 
     @Test func dispositionFilename() {
-        let message = Message(bytes: Fixture.lf("Content-Type: application/pdf; name=a.pdf\nContent-Disposition: ATTACHMENT; filename*=utf-8''%C3%A9t%C3%A9.pdf\n\nx"))
+        let message = Message(
+            bytes: Fixture.lf("Content-Type: application/pdf; name=a.pdf\nContent-Disposition: ATTACHMENT; filename*=utf-8''%C3%A9t%C3%A9.pdf\n\nx"))
         #expect(message.root.isAttachment)
         #expect(message.root.filename == "été.pdf")
     }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import MIME
 
 @Suite struct MailboxAddressTests {
@@ -11,11 +12,13 @@ import Testing
     static let cases: [Case] = [
         Case(value: "John Doe <jdoe@machine.example>", expected: [("John Doe", "jdoe@machine.example")]),
         Case(value: "\"Joe Q. Public\" <john.q.public@example.com>", expected: [("Joe Q. Public", "john.q.public@example.com")]),
-        Case(value: "Mary Smith <mary@x.test>, jdoe@example.org, Who? <one@y.test>",
-             expected: [("Mary Smith", "mary@x.test"), (nil, "jdoe@example.org"), ("Who?", "one@y.test")]),
+        Case(
+            value: "Mary Smith <mary@x.test>, jdoe@example.org, Who? <one@y.test>",
+            expected: [("Mary Smith", "mary@x.test"), (nil, "jdoe@example.org"), ("Who?", "one@y.test")]),
         Case(value: "\"Giant; \\\"Big\\\" Box\" <sysservices@example.net>", expected: [("Giant; \"Big\" Box", "sysservices@example.net")]),
-        Case(value: "A Group:Ed Jones <c@a.test>,joe@where.test,John <jdoe@one.test>;",
-             expected: [("Ed Jones", "c@a.test"), (nil, "joe@where.test"), ("John", "jdoe@one.test")]),
+        Case(
+            value: "A Group:Ed Jones <c@a.test>,joe@where.test,John <jdoe@one.test>;",
+            expected: [("Ed Jones", "c@a.test"), (nil, "joe@where.test"), ("John", "jdoe@one.test")]),
         Case(value: "Undisclosed recipients:;", expected: []),
         Case(value: "Pete(A nice \\) chap) <pete(his account)@silly.test(his host)>", expected: [("Pete", "pete@silly.test")]),
         Case(value: "jdoe@example.org (John Doe)", expected: [("John Doe", "jdoe@example.org")]),

@@ -1,6 +1,7 @@
 import Foundation
 import ReservoirBase
 import Testing
+
 @testable import MIME
 
 /// Stalwart mail-parser's header vectors (`stalwart-mail-parser/*.json` in the shared corpus),
@@ -35,7 +36,7 @@ struct StalwartVectorTests {
         let differences: Set<Int> = [21, 27, 28]
         for (index, vector) in try Self.vectors("unstructured.json").enumerated() where !differences.contains(index) {
             guard let header = vector["header"] as? String, let expected = vector["expected"] as? String else { continue }
-            if header.hasPrefix(" from x.y.test") { continue }   // a Received field, not unstructured
+            if header.hasPrefix(" from x.y.test") { continue }  // a Received field, not unstructured
             let decoded = HeaderText.decode(Self.fieldValue(header)).text
             #expect(Self.collapsed(decoded) == Self.collapsed(expected), "vector \(index): \(header)")
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MIME
 
 /// A large message read in pieces must read like the whole message: same header, same tree,
@@ -105,7 +106,8 @@ import Testing
         String(repeating: "JVBERi0xLjQKJcfsj6IKNSAwIG9iago8PC9MZW5ndGggNiAwIFIvRmlsdGVyIC9GbGF0ZURlY29kZT4+CnN0\n", count: count)
     }
 
-    static let html = "<html><body><script type=\"application/ld+json\">{\"@type\":\"FoodEstablishmentReservation\"}</script>Table for two</body></html>"
+    static let html =
+        "<html><body><script type=\"application/ld+json\">{\"@type\":\"FoodEstablishmentReservation\"}</script>Table for two</body></html>"
 
     @Test func attachmentsAreLeftOutAndTextKept() {
         let text = """
@@ -165,7 +167,8 @@ import Testing
     @Test func aLongTextPartIsCutAtTheLimitWithADiagnostic() {
         let line = String(repeating: "x", count: 99) + "\n"
         let count = Limits.maxStreamedTextPartBytes / line.utf8.count + 100
-        let text = "From: a@example.com\nContent-Type: multipart/mixed; boundary=b\n\n--b\nContent-Type: text/plain\n\n"
+        let text =
+            "From: a@example.com\nContent-Type: multipart/mixed; boundary=b\n\n--b\nContent-Type: text/plain\n\n"
             + String(repeating: line, count: count) + "--b\nContent-Type: text/html\n\n<p>after</p>\n--b--\n"
         let skeleton = Self.skeleton(Fixture.lf(text), chunks: [100_000])
         #expect(skeleton.diagnostics.map(\.code) == [.partTruncated])
@@ -178,7 +181,8 @@ import Testing
     }
 
     @Test func aTextPartOnOneLongLineIsCutAndTheNextDelimiterStillFound() {
-        let text = "From: a@example.com\nContent-Type: multipart/mixed; boundary=b\n\n--b\nContent-Type: text/html\n\n"
+        let text =
+            "From: a@example.com\nContent-Type: multipart/mixed; boundary=b\n\n--b\nContent-Type: text/html\n\n"
             + String(repeating: "<p>", count: 2_000_000) + "\n--b\nContent-Type: text/plain\n\nlast\n--b--\n"
         let skeleton = Self.skeleton(Fixture.lf(text), chunks: [65_536])
         let message = Message(bytes: skeleton.bytes)

@@ -1,42 +1,43 @@
 import Testing
+
 @testable import MIME
 
 @Suite struct PartTreeTests {
     static let nested = """
-    From: Shop <orders@shop.example>
-    Subject: Your order
-    MIME-Version: 1.0
-    Content-Type: multipart/mixed; boundary="outer"
+        From: Shop <orders@shop.example>
+        Subject: Your order
+        MIME-Version: 1.0
+        Content-Type: multipart/mixed; boundary="outer"
 
-    This is the preamble.
-    --outer
-    Content-Type: multipart/alternative; boundary=inner
+        This is the preamble.
+        --outer
+        Content-Type: multipart/alternative; boundary=inner
 
-    --inner
-    Content-Type: text/plain; charset=utf-8
+        --inner
+        Content-Type: text/plain; charset=utf-8
 
-    Plain caf\u{E9}
-    --inner  \t
-    Content-Type: text/html; charset=utf-8
+        Plain caf\u{E9}
+        --inner  \t
+        Content-Type: text/html; charset=utf-8
 
-    <p>HTML</p>
-    --inner--
-    --outer
-    Content-Type: text/html
-    Content-Disposition: attachment; filename=receipt.html
+        <p>HTML</p>
+        --inner--
+        --outer
+        Content-Type: text/html
+        Content-Disposition: attachment; filename=receipt.html
 
-    <p>attached</p>
-    --outer
-    Content-Type: message/rfc822
+        <p>attached</p>
+        --outer
+        Content-Type: message/rfc822
 
-    Subject: inner message
-    Content-Type: text/html
+        Subject: inner message
+        Content-Type: text/html
 
-    <p>forwarded</p>
-    --outer--
-    epilogue
+        <p>forwarded</p>
+        --outer--
+        epilogue
 
-    """
+        """
 
     @Test func nestedMultipartTree() throws {
         for message in Fixture.both(Self.nested) {
@@ -76,21 +77,21 @@ import Testing
 
     @Test func innerMissingCloseStaysInside() {
         let text = """
-        Content-Type: multipart/mixed; boundary=a
+            Content-Type: multipart/mixed; boundary=a
 
-        --a
-        Content-Type: multipart/alternative; boundary=b
+            --a
+            Content-Type: multipart/alternative; boundary=b
 
-        --b
+            --b
 
-        first
-        --a
-        Content-Type: text/plain
+            first
+            --a
+            Content-Type: text/plain
 
-        second
-        --a--
+            second
+            --a--
 
-        """
+            """
         for message in Fixture.both(text) {
             #expect(message.root.children.count == 2)
             #expect(message.root.children[0].children.count == 1)
@@ -101,16 +102,16 @@ import Testing
 
     @Test func partsWithoutHeaderAndDigestDefault() {
         let text = """
-        Content-Type: multipart/mixed; boundary=x
+            Content-Type: multipart/mixed; boundary=x
 
-        --x
+            --x
 
-        no header here
-        --x
-        just text, no blank line
-        --x--
+            no header here
+            --x
+            just text, no blank line
+            --x--
 
-        """
+            """
         for message in Fixture.both(text) {
             #expect(message.root.children.map(\.contentType.mediaType) == ["text/plain", "text/plain"])
             #expect(message.root.children.map { message.text(of: $0) } == ["no header here", "just text, no blank line"])
@@ -148,7 +149,8 @@ import Testing
 
 @Suite struct MessageTextTests {
     @Test func htmlWithoutCharsetUsesMetaDeclaration() {
-        let text = "Content-Type: text/html\nContent-Transfer-Encoding: quoted-printable\n\n<html><head><meta http-equiv=3D\"Content-Type\" content=3D\"text/html; charset=3Diso-8859-2\"></head><body>=BFaba</body></html>\n"
+        let text =
+            "Content-Type: text/html\nContent-Transfer-Encoding: quoted-printable\n\n<html><head><meta http-equiv=3D\"Content-Type\" content=3D\"text/html; charset=3Diso-8859-2\"></head><body>=BFaba</body></html>\n"
         for message in Fixture.both(text) {
             #expect(message.text(of: message.root).contains("<body>żaba</body>"))
             #expect(message.htmlParts.count == 1)
@@ -157,14 +159,14 @@ import Testing
 
     @Test func headerFieldsOfTheMessage() throws {
         let text = """
-        From: "Cascadia Air" <no-reply@Cascadia-Air.example>
-        Subject: =?UTF-8?Q?Your_flight_to_Seattle_=E2=9C=88?=
-        Message-ID:   <abc.123@cascadia-air.example> (sent by the booking system)
-        Date: Sun, 22 Nov 2026 10:15:00 -0800
-        Content-Type: text/plain; charset=utf-8
+            From: "Cascadia Air" <no-reply@Cascadia-Air.example>
+            Subject: =?UTF-8?Q?Your_flight_to_Seattle_=E2=9C=88?=
+            Message-ID:   <abc.123@cascadia-air.example> (sent by the booking system)
+            Date: Sun, 22 Nov 2026 10:15:00 -0800
+            Content-Type: text/plain; charset=utf-8
 
-        Hello
-        """
+            Hello
+            """
         for message in Fixture.both(text) {
             #expect(message.subject == "Your flight to Seattle ✈")
             #expect(message.from == [MailboxAddress(displayName: "Cascadia Air", address: "no-reply@Cascadia-Air.example")])
@@ -189,20 +191,20 @@ import Testing
 
     @Test func bodyDecodingProblemsAreReported() {
         let text = """
-        Content-Type: multipart/mixed; boundary=q
+            Content-Type: multipart/mixed; boundary=q
 
-        --q
-        Content-Type: text/plain; charset=utf-8
-        Content-Transfer-Encoding: base64
+            --q
+            Content-Type: text/plain; charset=utf-8
+            Content-Transfer-Encoding: base64
 
-        w6l0w6k*!gY2Fmw6k=
-        --q
-        Content-Type: text/html; charset=utf-8
-        Content-Transfer-Encoding: quoted-printable
+            w6l0w6k*!gY2Fmw6k=
+            --q
+            Content-Type: text/html; charset=utf-8
+            Content-Transfer-Encoding: quoted-printable
 
-        <p>50% =ZZ off</p>
-        --q--
-        """
+            <p>50% =ZZ off</p>
+            --q--
+            """
         for message in Fixture.both(text) {
             let codes = Set(message.diagnostics.map(\.code))
             #expect(codes.contains(.invalidBase64))
@@ -215,7 +217,8 @@ import Testing
     /// RFC 2046 §5.1.2 nesting, as a streaming reader with a stack of boundaries sees it.
     @Test("an inner multipart reusing its parent's boundary keeps the lines of that boundary")
     func innerReusesOuterBoundary() {
-        let text = "Content-Type: multipart/mixed; boundary=\"a\"\n\n--a\nContent-Type: multipart/mixed; boundary=\"a\"\n\n--a\nContent-Type: text/plain\n\nbody\n"
+        let text =
+            "Content-Type: multipart/mixed; boundary=\"a\"\n\n--a\nContent-Type: multipart/mixed; boundary=\"a\"\n\n--a\nContent-Type: text/plain\n\nbody\n"
         let message = Message(bytes: Array(text.utf8))
         let inner = message.root.children.first
         #expect(message.root.children.count == 1)
@@ -226,7 +229,8 @@ import Testing
 
     @Test("an enclosing delimiter ends an unterminated inner multipart; the outer goes on")
     func outerDelimiterEndsInner() {
-        let text = "Content-Type: multipart/mixed; boundary=\"1\"\n\n--1\nContent-Type: multipart/mixed; boundary=\"2\"\n\n--2\n\none\n--2\n\ntwo\n--1\nContent-Type: text/html\n\nthree\n--1--\n"
+        let text =
+            "Content-Type: multipart/mixed; boundary=\"1\"\n\n--1\nContent-Type: multipart/mixed; boundary=\"2\"\n\n--2\n\none\n--2\n\ntwo\n--1\nContent-Type: text/html\n\nthree\n--1--\n"
         let message = Message(bytes: Array(text.utf8))
         #expect(message.root.children.map(\.contentType.mediaType) == ["multipart/mixed", "text/html"])
         #expect(message.root.children.first?.children.count == 2)

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import MIME
 
 /// Decoders and the part parser on input cut at every byte boundary.

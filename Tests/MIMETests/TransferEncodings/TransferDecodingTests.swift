@@ -1,4 +1,5 @@
 import Testing
+
 @testable import MIME
 
 @Suite struct TransferDecodingTests {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Markup
 
 /// The quick script reader must find exactly what libxml2's tree holds, or step aside.
@@ -55,14 +56,15 @@ import Testing
         }
     }
 
-    @Test("constructs HTML parsers read differently send the part to the full parser",
-          arguments: [
-            "<!--> \(script) -->",                                        // an empty comment in HTML only
-            "<!-- x --!> \(script) -->",                                  // "--!>" ends a comment in HTML only
-            #"<script type="application/ld+json">{"a":"</scriptx>"}</script>"#,   // libxml2 ends at the prefix
-            "<title>\(script)</title>",                                   // RCDATA in HTML, markup to libxml2
+    @Test(
+        "constructs HTML parsers read differently send the part to the full parser",
+        arguments: [
+            "<!--> \(script) -->",  // an empty comment in HTML only
+            "<!-- x --!> \(script) -->",  // "--!>" ends a comment in HTML only
+            #"<script type="application/ld+json">{"a":"</scriptx>"}</script>"#,  // libxml2 ends at the prefix
+            "<title>\(script)</title>",  // RCDATA in HTML, markup to libxml2
             "<textarea>\(script)</textarea>",
-            #"<script type="application/ld+json"/>{"a":1}</script>"#,     // self-closed: empty to libxml2
+            #"<script type="application/ld+json"/>{"a":1}</script>"#,  // self-closed: empty to libxml2
             #"<script type="application/ld+json">{"a":"<!-- <script>"}</script> x </script>"#,  // escaped script data
             "<? \(script) ?>",
             "</ \(script) >",
@@ -71,16 +73,16 @@ import Testing
             "<svg>\(script)</svg>",
             "<![CDATA[ \(script) ]]>",
             #"<script type="application/ld&#43;json">{"a":1}</script>"#,
-            #"<script type="application/ld+json">{"a":1}"#,              // no end tag
-            "<p>\u{0C}\(script)",                                         // form feed
-            "<p>\u{01}\(script)",                                         // a control character
+            #"<script type="application/ld+json">{"a":1}"#,  // no end tag
+            "<p>\u{0C}\(script)",  // form feed
+            "<p>\u{01}\(script)",  // a control character
             "<!DOCTYPE html SYSTEM \"a>\(script)\">",
             "<a b='x' / \(script)>",
-            "<script type=\"application/ld+json\"><noscript>\(script)",   // a tag first in a script
+            "<script type=\"application/ld+json\"><noscript>\(script)",  // a tag first in a script
             "<script type=\"application/ld+json\"></p>{}</script>",
             "<schema:script type=\"application/ld+json\">{\"a\":\"&quot;\"}</schema:script>",  // found by fuzz-scripts
             "<script x:type=\"application/ld+json\">{\"a\":1}</script>",
-          ])
+        ])
     func unsure(html: String) {
         #expect(Self.scripts(html) == nil)
         Self.expectSameAsTree(html)

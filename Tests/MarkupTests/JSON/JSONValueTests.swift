@@ -1,5 +1,6 @@
-import Testing
 import JSON
+import Testing
+
 @testable import Markup
 
 @Suite struct JSONValueTests {

@@ -1,5 +1,6 @@
-import Testing
 import JSON
+import Testing
+
 @testable import Markup
 
 /// Items and diagnostics of an HTML text.
@@ -41,9 +42,12 @@ func serializedItems(_ extraction: MarkupExtraction) -> [String] {
     }
 
     @Test func decodesCharacterReferencesOnlyWhenTheRawTextFails() {
-        let encoded = extract(#"<script type="application/ld+json">{&quot;@type&quot;:&quot;Event&quot;,&quot;name&quot;:&quot;Rock &amp; Roll&quot;}</script>"#)
+        let encoded = extract(
+            #"<script type="application/ld+json">{&quot;@type&quot;:&quot;Event&quot;,&quot;name&quot;:&quot;Rock &amp; Roll&quot;}</script>"#)
         #expect(serializedItems(encoded) == [#"{"@type":"Event","name":"Rock & Roll"}"#])
-        #expect(encoded.diagnostics.first == MarkupDiagnostic(code: .jsonRepaired, message: "JSON-LD script 1: HTML character references in the script decoded"))
+        #expect(
+            encoded.diagnostics.first
+                == MarkupDiagnostic(code: .jsonRepaired, message: "JSON-LD script 1: HTML character references in the script decoded"))
 
         // Valid JSON keeps its text as written: the entity is the sender's data.
         let raw = extract(#"<script type="application/ld+json">{"@type":"Event","name":"Fish &amp; Chips"}</script>"#)
@@ -59,22 +63,23 @@ func serializedItems(_ extraction: MarkupExtraction) -> [String] {
 
     @Test func readsArraysGraphsAndSeveralScripts() {
         let html = """
-        <script type="application/ld+json">[{"@context":"https://schema.org","@type":"A"},{"@type":"B"}]</script>
-        <p>between</p>
-        <script type="application/ld+json">
-        {"@context":"https://schema.org","@graph":[{"@type":"C"},{"@type":"D","@context":"http://schema.org/"}]}
-        </script>
-        <script type="application/ld+json">{"@type":"E"}{"@type":"F"}</script>
-        """
+            <script type="application/ld+json">[{"@context":"https://schema.org","@type":"A"},{"@type":"B"}]</script>
+            <p>between</p>
+            <script type="application/ld+json">
+            {"@context":"https://schema.org","@graph":[{"@type":"C"},{"@type":"D","@context":"http://schema.org/"}]}
+            </script>
+            <script type="application/ld+json">{"@type":"E"}{"@type":"F"}</script>
+            """
         let extraction = extract(html)
-        #expect(serializedItems(extraction) == [
-            #"{"@context":"https://schema.org","@type":"A"}"#,
-            #"{"@type":"B"}"#,
-            #"{"@context":"https://schema.org","@type":"C"}"#,
-            #"{"@type":"D","@context":"http://schema.org/"}"#,
-            #"{"@type":"E"}"#,
-            #"{"@type":"F"}"#,
-        ])
+        #expect(
+            serializedItems(extraction) == [
+                #"{"@context":"https://schema.org","@type":"A"}"#,
+                #"{"@type":"B"}"#,
+                #"{"@context":"https://schema.org","@type":"C"}"#,
+                #"{"@type":"D","@context":"http://schema.org/"}"#,
+                #"{"@type":"E"}"#,
+                #"{"@type":"F"}"#,
+            ])
         #expect(extraction.diagnostics.map(\.code.rawValue) == ["json-repaired"])
     }
 
@@ -85,14 +90,17 @@ func serializedItems(_ extraction: MarkupExtraction) -> [String] {
 
         let numbers = extract(#"<script type="application/ld+json">["# + String(repeating: "1,", count: 50_000) + "1]</script>")
         #expect(numbers.items.isEmpty)
-        #expect(numbers.diagnostics == [MarkupDiagnostic(code: .jsonLDNotObject, message: "JSON-LD script 1: 50001 JSON-LD value(s) that are not objects ignored")])
+        #expect(
+            numbers.diagnostics == [
+                MarkupDiagnostic(code: .jsonLDNotObject, message: "JSON-LD script 1: 50001 JSON-LD value(s) that are not objects ignored")
+            ])
     }
 
     @Test func keepsOtherScriptsWhenOneIsBroken() {
         let html = """
-        <script type="application/ld+json">{"@type": "Broken", </script>
-        <script type="application/ld+json">{"@type": "Fine"}</script>
-        """
+            <script type="application/ld+json">{"@type": "Broken", </script>
+            <script type="application/ld+json">{"@type": "Fine"}</script>
+            """
         let extraction = extract(html)
         #expect(serializedItems(extraction) == [#"{"@type":"Fine"}"#])
         #expect(extraction.diagnostics.map(\.code.rawValue) == ["json-unrecoverable"])
@@ -100,7 +108,8 @@ func serializedItems(_ extraction: MarkupExtraction) -> [String] {
 
     @Test func dropsADeeplyNestedScriptQuickly() {
         let depth = 100_000
-        let html = #"<script type="application/ld+json">"# + String(repeating: "[", count: depth)
+        let html =
+            #"<script type="application/ld+json">"# + String(repeating: "[", count: depth)
             + String(repeating: "]", count: depth) + #"</script><script type="application/ld+json">{"@type":"Kept"}</script>"#
         let clock = ContinuousClock()
         var extraction = MarkupExtraction()

@@ -1,8 +1,9 @@
-import Foundation
 import DKIM
-import Testing
-@testable import Output
+import Foundation
 import Pipeline
+import Testing
+
+@testable import Output
 
 @Suite("Authentication-Results: parse and format (RFC 8601)")
 struct AuthenticationResultsPayloadTests {
@@ -19,35 +20,69 @@ struct AuthenticationResultsPayloadTests {
         // B.2: service provided, no authentication done.
         ("example.org 1; none", Payload(authservID: "example.org", version: 1, results: [])),
         // B.3: SPF.
-        ("example.com; spf=pass smtp.mailfrom=example.net",
-         Payload(authservID: "example.com", results: [Info(method: "spf", result: "pass", properties: [Property(type: "smtp", name: "mailfrom", value: "example.net")])])),
+        (
+            "example.com; spf=pass smtp.mailfrom=example.net",
+            Payload(
+                authservID: "example.com",
+                results: [Info(method: "spf", result: "pass", properties: [Property(type: "smtp", name: "mailfrom", value: "example.net")])])
+        ),
         // B.4: SMTP AUTH and SPF, with a comment after a result.
-        ("example.com;\r\n          auth=pass (cram-md5) smtp.auth=sender@example.net;\r\n          spf=pass smtp.mailfrom=example.net",
-         Payload(authservID: "example.com", results: [
-            Info(method: "auth", result: "pass", properties: [Property(type: "smtp", name: "auth", value: "sender@example.net")]),
-            Info(method: "spf", result: "pass", properties: [Property(type: "smtp", name: "mailfrom", value: "example.net")]),
-         ])),
-        ("example.com; iprev=pass\r\n          policy.iprev=192.0.2.200",
-         Payload(authservID: "example.com", results: [Info(method: "iprev", result: "pass", properties: [Property(type: "policy", name: "iprev", value: "192.0.2.200")])])),
+        (
+            "example.com;\r\n          auth=pass (cram-md5) smtp.auth=sender@example.net;\r\n          spf=pass smtp.mailfrom=example.net",
+            Payload(
+                authservID: "example.com",
+                results: [
+                    Info(method: "auth", result: "pass", properties: [Property(type: "smtp", name: "auth", value: "sender@example.net")]),
+                    Info(method: "spf", result: "pass", properties: [Property(type: "smtp", name: "mailfrom", value: "example.net")]),
+                ])
+        ),
+        (
+            "example.com; iprev=pass\r\n          policy.iprev=192.0.2.200",
+            Payload(
+                authservID: "example.com",
+                results: [Info(method: "iprev", result: "pass", properties: [Property(type: "policy", name: "iprev", value: "192.0.2.200")])])
+        ),
         // B.5: DKIM with a comment.
-        ("example.com;\r\n          dkim=pass (good signature) header.d=example.com",
-         Payload(authservID: "example.com", results: [Info(method: "dkim", result: "pass", properties: [Property(type: "header", name: "d", value: "example.com")])])),
-        ("example.com;\r\n          sender-id=fail header.from=example.com;\r\n          dkim=pass (good signature) header.d=sender.example.net",
-         Payload(authservID: "example.com", results: [
-            Info(method: "sender-id", result: "fail", properties: [Property(type: "header", name: "from", value: "example.com")]),
-            Info(method: "dkim", result: "pass", properties: [Property(type: "header", name: "d", value: "sender.example.net")]),
-         ])),
+        (
+            "example.com;\r\n          dkim=pass (good signature) header.d=example.com",
+            Payload(
+                authservID: "example.com",
+                results: [Info(method: "dkim", result: "pass", properties: [Property(type: "header", name: "d", value: "example.com")])])
+        ),
+        (
+            "example.com;\r\n          sender-id=fail header.from=example.com;\r\n          dkim=pass (good signature) header.d=sender.example.net",
+            Payload(
+                authservID: "example.com",
+                results: [
+                    Info(method: "sender-id", result: "fail", properties: [Property(type: "header", name: "from", value: "example.com")]),
+                    Info(method: "dkim", result: "pass", properties: [Property(type: "header", name: "d", value: "sender.example.net")]),
+                ])
+        ),
         // B.6: reasons as quoted-strings, identities with an empty local-part.
-        ("example.com;\r\n    dkim=pass reason=\"good signature\"\r\n      header.i=@mail-router.example.net;\r\n    dkim=fail reason=\"bad signature\"\r\n      header.i=@newyork.example.com",
-         Payload(authservID: "example.com", results: [
-            Info(method: "dkim", result: "pass", reason: "good signature", properties: [Property(type: "header", name: "i", value: "@mail-router.example.net")]),
-            Info(method: "dkim", result: "fail", reason: "bad signature", properties: [Property(type: "header", name: "i", value: "@newyork.example.com")]),
-         ])),
+        (
+            "example.com;\r\n    dkim=pass reason=\"good signature\"\r\n      header.i=@mail-router.example.net;\r\n    dkim=fail reason=\"bad signature\"\r\n      header.i=@newyork.example.com",
+            Payload(
+                authservID: "example.com",
+                results: [
+                    Info(
+                        method: "dkim", result: "pass", reason: "good signature",
+                        properties: [Property(type: "header", name: "i", value: "@mail-router.example.net")]),
+                    Info(
+                        method: "dkim", result: "fail", reason: "bad signature",
+                        properties: [Property(type: "header", name: "i", value: "@newyork.example.com")]),
+                ])
+        ),
         // B.7: comments everywhere the grammar allows them, and versions.
-        ("foo.example.net (foobar) 1 (baz);\r\n    dkim (Because I like it) / 1 (One yay) = (wait for it) fail\r\n      policy (A dot can go here) . (like that) expired\r\n      (this surprised me) = (as I wasn't expecting it) 1362471462",
-         Payload(authservID: "foo.example.net", version: 1, results: [
-            Info(method: "dkim", methodVersion: 1, result: "fail", properties: [Property(type: "policy", name: "expired", value: "1362471462")]),
-         ])),
+        (
+            "foo.example.net (foobar) 1 (baz);\r\n    dkim (Because I like it) / 1 (One yay) = (wait for it) fail\r\n      policy (A dot can go here) . (like that) expired\r\n      (this surprised me) = (as I wasn't expecting it) 1362471462",
+            Payload(
+                authservID: "foo.example.net", version: 1,
+                results: [
+                    Info(
+                        method: "dkim", methodVersion: 1, result: "fail", properties: [Property(type: "policy", name: "expired", value: "1362471462")]
+                    )
+                ])
+        ),
     ]
 
     @Test("RFC 8601 Appendix B examples", arguments: appendixB.indices)
@@ -58,12 +93,15 @@ struct AuthenticationResultsPayloadTests {
         #expect(try Self.parsed(value.replacingOccurrences(of: "\r\n", with: "\n")) == expected)
     }
 
-    @Test("the authserv-id: a token or a quoted-string, a version after it, comments before and after",
-          arguments: [("mx.example; none", "mx.example", nil), ("\"mx.example\"; none", "mx.example", nil),
-                      ("\"mx example; (not a comment)\" 1; none", "mx example; (not a comment)", 1),
-                      ("(leading comment) mx.example (c); none", "mx.example", nil), ("  \r\n\tmx.example 1 ; none", "mx.example", 1),
-                      ("(nested (comment) \\) here) mx.example;none", "mx.example", nil), ("\"a\\\"b\\\\c\"; none", "a\"b\\c", nil),
-                      ("MX.Example; DKIM=PASS", "MX.Example", nil)] as [(String, String, Int?)])
+    @Test(
+        "the authserv-id: a token or a quoted-string, a version after it, comments before and after",
+        arguments: [
+            ("mx.example; none", "mx.example", nil), ("\"mx.example\"; none", "mx.example", nil),
+            ("\"mx example; (not a comment)\" 1; none", "mx example; (not a comment)", 1),
+            ("(leading comment) mx.example (c); none", "mx.example", nil), ("  \r\n\tmx.example 1 ; none", "mx.example", 1),
+            ("(nested (comment) \\) here) mx.example;none", "mx.example", nil), ("\"a\\\"b\\\\c\"; none", "a\"b\\c", nil),
+            ("MX.Example; DKIM=PASS", "MX.Example", nil),
+        ] as [(String, String, Int?)])
     func authservID(value: String, id: String, version: Int?) throws {
         let payload = try Self.parsed(value)
         #expect(payload.authservID == id)
@@ -73,21 +111,30 @@ struct AuthenticationResultsPayloadTests {
     @Test("keywords are lowercased, a reason may stand among the properties, a quoted local-part keeps its domain")
     func details() throws {
         let payload = try Self.parsed("mx; DKIM=Pass header.D=Example.COM reason=\"r\" header.i=\"joe smith\"@example.com;")
-        #expect(payload.results == [Info(method: "dkim", result: "pass", reason: "r", properties: [
-            Property(type: "header", name: "d", value: "Example.COM"), Property(type: "header", name: "i", value: "joe smith@example.com"),
-        ])])
+        #expect(
+            payload.results == [
+                Info(
+                    method: "dkim", result: "pass", reason: "r",
+                    properties: [
+                        Property(type: "header", name: "d", value: "Example.COM"),
+                        Property(type: "header", name: "i", value: "joe smith@example.com"),
+                    ])
+            ])
     }
 
-    @Test("what is not a payload is an error with a code, never a trap",
-          arguments: [("", .missingAuthservID), ("   ", .missingAuthservID), (";", .missingAuthservID), ("(unterminated", .malformedComment),
-                      ("mx.example", .missingResult), ("mx.example dkim=pass", .expectedSemicolon), ("mx.example;", .missingResult),
-                      ("mx; dkim", .malformedMethod), ("mx; dkim=", .malformedMethod), ("mx; =pass", .malformedMethod),
-                      ("\"unterminated; none", .unterminatedQuotedString), ("mx 1x; none", .expectedSemicolon),
-                      ("mx 12345678901; none", .malformedVersion), ("mx; dkim/x=pass", .malformedMethod),
-                      ("mx; dkim=pass header.d", .malformedProperty), ("mx; dkim=pass header.=x", .malformedProperty),
-                      ("mx; dkim=pass header.d=", .malformedProperty), ("mx; dkim=pass reason=", .malformedProperty),
-                      ("mx; none; dkim=pass", .malformedMethod), ("mx; dkim=pass; ; spf=pass", .malformedMethod),
-                      ("mx; dkim=pass \u{0}", .malformedProperty)] as [(String, AuthenticationResultsParseError.Code)])
+    @Test(
+        "what is not a payload is an error with a code, never a trap",
+        arguments: [
+            ("", .missingAuthservID), ("   ", .missingAuthservID), (";", .missingAuthservID), ("(unterminated", .malformedComment),
+            ("mx.example", .missingResult), ("mx.example dkim=pass", .expectedSemicolon), ("mx.example;", .missingResult),
+            ("mx; dkim", .malformedMethod), ("mx; dkim=", .malformedMethod), ("mx; =pass", .malformedMethod),
+            ("\"unterminated; none", .unterminatedQuotedString), ("mx 1x; none", .expectedSemicolon),
+            ("mx 12345678901; none", .malformedVersion), ("mx; dkim/x=pass", .malformedMethod),
+            ("mx; dkim=pass header.d", .malformedProperty), ("mx; dkim=pass header.=x", .malformedProperty),
+            ("mx; dkim=pass header.d=", .malformedProperty), ("mx; dkim=pass reason=", .malformedProperty),
+            ("mx; none; dkim=pass", .malformedMethod), ("mx; dkim=pass; ; spf=pass", .malformedMethod),
+            ("mx; dkim=pass \u{0}", .malformedProperty),
+        ] as [(String, AuthenticationResultsParseError.Code)])
     func garbage(value: String, code: AuthenticationResultsParseError.Code) {
         #expect(Payload.parse(value) == .failure(AuthenticationResultsParseError(code, at: 0)), "\(value.debugDescription)")
     }
@@ -98,7 +145,8 @@ struct AuthenticationResultsPayloadTests {
         #expect(Payload.parse(long) == .failure(AuthenticationResultsParseError(.tooLong, at: 0)))
         let results = "mx" + String(repeating: "; dkim=pass", count: AuthenticationResultsParser.maxResults + 1)
         #expect(Payload.parse(results) == .failure(AuthenticationResultsParseError(.tooManyResults, at: 0)))
-        #expect((try? Payload.parse("mx" + String(repeating: "; dkim=pass", count: AuthenticationResultsParser.maxResults)).get())?.results.count
+        #expect(
+            (try? Payload.parse("mx" + String(repeating: "; dkim=pass", count: AuthenticationResultsParser.maxResults)).get())?.results.count
                 == AuthenticationResultsParser.maxResults)
         let properties = "mx; dkim=pass" + String(repeating: " header.d=x", count: AuthenticationResultsParser.maxProperties + 1)
         #expect(Payload.parse(properties) == .failure(AuthenticationResultsParseError(.tooManyProperties, at: 0)))
@@ -110,15 +158,23 @@ struct AuthenticationResultsPayloadTests {
         #expect(Payload.parse(String(repeating: "(", count: 60_000)) == .failure(AuthenticationResultsParseError(.malformedComment, at: 0)))
     }
 
-    static let roundTrips: [Payload] = appendixB.map(\.expected) + [
-        Payload(authservID: "mx example; with \"quotes\" and \\ (parens)", version: 1, results: [
-            Info(method: "dkim", methodVersion: 2, result: "permerror", reason: "a \"quoted\" reason; (with) \\ specials",
-                 properties: [Property(type: "header", name: "d", value: "exa mple.com"), Property(type: "header", name: "i", value: "\"joe\"@x"),
-                              Property(type: "header", name: "s", value: ""), Property(type: "header", name: "b", value: "a=b;c")]),
-        ]),
-        Payload(authservID: "", results: [Info(method: "dkim", result: "none")]),
-        Payload(authservID: "@", results: [Info(method: "x-custom-method", result: "neutral", properties: [Property(type: "smtp", name: "mailfrom", value: "a@b@c")])]),
-    ]
+    static let roundTrips: [Payload] =
+        appendixB.map(\.expected) + [
+            Payload(
+                authservID: "mx example; with \"quotes\" and \\ (parens)", version: 1,
+                results: [
+                    Info(
+                        method: "dkim", methodVersion: 2, result: "permerror", reason: "a \"quoted\" reason; (with) \\ specials",
+                        properties: [
+                            Property(type: "header", name: "d", value: "exa mple.com"), Property(type: "header", name: "i", value: "\"joe\"@x"),
+                            Property(type: "header", name: "s", value: ""), Property(type: "header", name: "b", value: "a=b;c"),
+                        ])
+                ]),
+            Payload(authservID: "", results: [Info(method: "dkim", result: "none")]),
+            Payload(
+                authservID: "@",
+                results: [Info(method: "x-custom-method", result: "neutral", properties: [Property(type: "smtp", name: "mailfrom", value: "a@b@c")])]),
+        ]
 
     @Test("format then parse gives the same payload, folded or not", arguments: roundTrips.indices)
     func roundTrip(index: Int) throws {
@@ -130,8 +186,9 @@ struct AuthenticationResultsPayloadTests {
     func ownField() throws {
         let signatures = [
             DKIMVerification(result: .pass, reason: "", domain: "epicsteak.example", selector: "s2026", identity: "@epicsteak.example"),
-            DKIMVerification(result: .fail, code: .bodyHashMismatch, reason: "body hash did not verify (the body was changed)",
-                             domain: "evil\r\nX-Injected: yes", selector: "s\"; dkim=pass"),
+            DKIMVerification(
+                result: .fail, code: .bodyHashMismatch, reason: "body hash did not verify (the body was changed)",
+                domain: "evil\r\nX-Injected: yes", selector: "s\"; dkim=pass"),
         ]
         for id in ["mx.home.example", "mx home; example", "mx.\u{E9}xample"] {
             let results = AuthenticationResults(authservID: id, signatures: signatures)
@@ -149,8 +206,9 @@ struct AuthenticationResultsPayloadTests {
 
     @Test("reason= is the fixed phrase of the code, never the verifier's words; none without a code")
     func reasonIsAFixedPhrase() throws {
-        let tainted = DKIMVerification(result: .permerror, code: .malformedTag, reason: "d=attacker\"text is not a valid domain name",
-                                       domain: "attacker.example", selector: "s")
+        let tainted = DKIMVerification(
+            result: .permerror, code: .malformedTag, reason: "d=attacker\"text is not a valid domain name",
+            domain: "attacker.example", selector: "s")
         let value = AuthenticationResults(authservID: "mx", signatures: [tainted]).value
         #expect(value == "mx; dkim=permerror reason=\"malformed tag value\" header.d=attacker.example header.s=s")
         let uncoded = DKIMVerification(result: .fail, reason: "words only", domain: "d.example", selector: "s")
@@ -165,9 +223,11 @@ struct AuthenticationResultsPayloadTests {
     func messageResult() {
         let signature = DKIMVerification(result: .pass, reason: "", domain: "d.example", selector: "s")
         let policy = AuthenticationResults.MessageResult(result: .policy, reason: "two From fields")
-        #expect(AuthenticationResults(authservID: "mx", signatures: [signature], messageResult: policy).value
+        #expect(
+            AuthenticationResults(authservID: "mx", signatures: [signature], messageResult: policy).value
                 == "mx; dkim=policy reason=\"two From fields\" header.d=d.example header.s=s")
-        #expect(AuthenticationResults(authservID: "mx", signatures: [], messageResult: .timeBudgetExceeded).value
+        #expect(
+            AuthenticationResults(authservID: "mx", signatures: [], messageResult: .timeBudgetExceeded).value
                 == "mx; dkim=temperror reason=\"time budget exceeded\"")
         #expect(AuthenticationResults(authservID: "mx", signatures: []).value == "mx; dkim=none")
     }

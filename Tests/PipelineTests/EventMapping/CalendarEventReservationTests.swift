@@ -1,22 +1,28 @@
-import Testing
+import EventStore
 import JSON
 import Markup
 import Reservations
-import EventStore
+import Testing
+
 @testable import Pipeline
 
 @Suite("CalendarEvent from a Reservation")
 struct CalendarEventReservationTests {
     static func flight(status: ReservationStatus, checkin: Bool = true) -> Reservation {
-        let json = JSONValue.object(JSONObject(pairs: [
-            ("@context", .string("https://schema.org")),
-            ("@type", .string("FlightReservation")),
-            ("reservationNumber", .string("K7Q2PX")),
-            ("reservationFor", .object(JSONObject(pairs: [
-                ("@type", .string("Flight")),
-                ("webCheckinTime", .string("2031-06-02T08:15:00-07:00")),
-            ]))),
-        ]))
+        let json = JSONValue.object(
+            JSONObject(pairs: [
+                ("@context", .string("https://schema.org")),
+                ("@type", .string("FlightReservation")),
+                ("reservationNumber", .string("K7Q2PX")),
+                (
+                    "reservationFor",
+                    .object(
+                        JSONObject(pairs: [
+                            ("@type", .string("Flight")),
+                            ("webCheckinTime", .string("2031-06-02T08:15:00-07:00")),
+                        ]))
+                ),
+            ]))
         return Reservation(
             category: .flight, schemaType: "FlightReservation", reservationID: "K7Q2PX", itemID: "C7412-SFO-2031-06-03",
             status: status, title: "Cascadia Air C7 412 SFO → SEA",
@@ -34,8 +40,11 @@ struct CalendarEventReservationTests {
         #expect(event.key == EventKey(container: "K7Q2PX", item: "C7412-SFO-2031-06-03"))
         #expect(event.category == .flight)
         #expect(event.title == "Cascadia Air C7 412 SFO → SEA")
-        #expect(event.start == EventTime(text: "2031-06-03T08:15:00-07:00", local: "2031-06-03T08:15:00",
-                                         offsetSeconds: -25_200, epochSeconds: 1_938_266_100))
+        #expect(
+            event.start
+                == EventTime(
+                    text: "2031-06-03T08:15:00-07:00", local: "2031-06-03T08:15:00",
+                    offsetSeconds: -25_200, epochSeconds: 1_938_266_100))
         #expect(event.end?.epochSeconds == Int64(1_938_273_720))
         #expect(event.location == "San Francisco International (SFO)")
         #expect(event.notes == "Guest: Jane Appleseed\nSeat: 14A")
@@ -46,12 +55,14 @@ struct CalendarEventReservationTests {
         #expect(event.reservationJSON.hasPrefix(#"{"@context":"https://schema.org","@type":"FlightReservation""#))
     }
 
-    @Test("status mapping: pending and hold are tentative", arguments: [
-        (ReservationStatus.confirmed, EventStatus.confirmed),
-        (.pending, .tentative),
-        (.hold, .tentative),
-        (.cancelled, .cancelled),
-    ])
+    @Test(
+        "status mapping: pending and hold are tentative",
+        arguments: [
+            (ReservationStatus.confirmed, EventStatus.confirmed),
+            (.pending, .tentative),
+            (.hold, .tentative),
+            (.cancelled, .cancelled),
+        ])
     func status(_ status: ReservationStatus, _ expected: EventStatus) {
         #expect(CalendarEvent(Self.flight(status: status)).status == expected)
     }
@@ -75,13 +86,15 @@ struct CalendarEventReservationTests {
 
     @Test("the reader's output maps end to end", arguments: ["2031-05-12T19:30:00-07:00"])
     func endToEnd(_ start: String) throws {
-        let item = StructuredItem(value: .object(JSONObject(pairs: [
-            ("@type", .string("FoodEstablishmentReservation")),
-            ("reservationId", .string("IWDSCA")),
-            ("partySize", .number(2)),
-            ("startTime", .string(start)),
-            ("reservationFor", .object(JSONObject(pairs: [("@type", .string("Restaurant")), ("name", .string("EPIC Steak"))]))),
-        ])), source: .jsonLD)
+        let item = StructuredItem(
+            value: .object(
+                JSONObject(pairs: [
+                    ("@type", .string("FoodEstablishmentReservation")),
+                    ("reservationId", .string("IWDSCA")),
+                    ("partySize", .number(2)),
+                    ("startTime", .string(start)),
+                    ("reservationFor", .object(JSONObject(pairs: [("@type", .string("Restaurant")), ("name", .string("EPIC Steak"))]))),
+                ])), source: .jsonLD)
         let reservation = try #require(ReservationReader.read([item], now: nil).reservations.first)
         let event = CalendarEvent(reservation)
         #expect(event.key.description == "IWDSCA/1")

@@ -1,34 +1,35 @@
-import Testing
 import JSON
 import Markup
+import Testing
+
 @testable import Reservations
 
 @Suite("Train, bus and boat reservations")
 struct GroundTripReservationTests {
     /// Rail Alpina's Microdata, as the markup stage converts it (full type URLs, text values).
     static let train = """
-    {
-      "@type": "http://schema.org/TrainReservation",
-      "reservationNumber": "RA-9F3Z7K",
-      "reservationStatus": "http://schema.org/ReservationConfirmed",
-      "underName": {"@type": "http://schema.org/Person", "name": "Jane Appleseed"},
-      "reservedTicket": {
-        "@type": "http://schema.org/Ticket",
-        "ticketNumber": "1180-4471-2093",
-        "ticketedSeat": {"@type": "http://schema.org/Seat", "seatNumber": "47", "seatingType": "1. Klasse", "seatSection": "Wagen 12"}
-      },
-      "reservationFor": {
-        "@type": "http://schema.org/TrainTrip",
-        "trainNumber": "EC 15",
-        "provider": {"@type": "http://schema.org/Organization", "name": "Rail Alpina"},
-        "departureStation": {"@type": "http://schema.org/TrainStation", "name": "Zürich HB"},
-        "departureTime": "2031-07-14T09:33:00+02:00",
-        "departurePlatform": "8",
-        "arrivalStation": {"@type": "http://schema.org/TrainStation", "name": "Milano Centrale"},
-        "arrivalTime": "2031-07-14T12:50:00+02:00"
-      }
-    }
-    """
+        {
+          "@type": "http://schema.org/TrainReservation",
+          "reservationNumber": "RA-9F3Z7K",
+          "reservationStatus": "http://schema.org/ReservationConfirmed",
+          "underName": {"@type": "http://schema.org/Person", "name": "Jane Appleseed"},
+          "reservedTicket": {
+            "@type": "http://schema.org/Ticket",
+            "ticketNumber": "1180-4471-2093",
+            "ticketedSeat": {"@type": "http://schema.org/Seat", "seatNumber": "47", "seatingType": "1. Klasse", "seatSection": "Wagen 12"}
+          },
+          "reservationFor": {
+            "@type": "http://schema.org/TrainTrip",
+            "trainNumber": "EC 15",
+            "provider": {"@type": "http://schema.org/Organization", "name": "Rail Alpina"},
+            "departureStation": {"@type": "http://schema.org/TrainStation", "name": "Zürich HB"},
+            "departureTime": "2031-07-14T09:33:00+02:00",
+            "departurePlatform": "8",
+            "arrivalStation": {"@type": "http://schema.org/TrainStation", "name": "Milano Centrale"},
+            "arrivalTime": "2031-07-14T12:50:00+02:00"
+          }
+        }
+        """
 
     @Test("a train leg: company, number, stations, seat and ticket")
     func train() throws {
@@ -55,17 +56,18 @@ struct GroundTripReservationTests {
 
     @Test("a bus trip")
     func bus() throws {
-        let extraction = try JSONFixture.read("""
-        {"@context": "http://schema.org", "@type": "BusReservation", "reservationNumber": "BX-11",
-         "underName": {"@type": "Person", "name": "Eva Green"},
-         "reservationFor": {"@type": "BusTrip", "busNumber": "2105", "busName": "Express",
-           "busCompany": {"@type": "Organization", "name": "Greyhound"},
-           "departureBusStop": {"@type": "BusStation", "name": "San Francisco Transbay",
-             "address": {"@type": "PostalAddress", "streetAddress": "425 Mission St", "addressLocality": "San Francisco", "addressRegion": "CA"}},
-           "departureTime": "2031-03-04T20:15:00-08:00",
-           "arrivalBusStop": {"@type": "BusStation", "name": "Los Angeles Union Station"},
-           "arrivalTime": "2031-03-05T06:30:00-08:00"}}
-        """)
+        let extraction = try JSONFixture.read(
+            """
+            {"@context": "http://schema.org", "@type": "BusReservation", "reservationNumber": "BX-11",
+             "underName": {"@type": "Person", "name": "Eva Green"},
+             "reservationFor": {"@type": "BusTrip", "busNumber": "2105", "busName": "Express",
+               "busCompany": {"@type": "Organization", "name": "Greyhound"},
+               "departureBusStop": {"@type": "BusStation", "name": "San Francisco Transbay",
+                 "address": {"@type": "PostalAddress", "streetAddress": "425 Mission St", "addressLocality": "San Francisco", "addressRegion": "CA"}},
+               "departureTime": "2031-03-04T20:15:00-08:00",
+               "arrivalBusStop": {"@type": "BusStation", "name": "Los Angeles Union Station"},
+               "arrivalTime": "2031-03-05T06:30:00-08:00"}}
+            """)
         let r = try #require(extraction.reservations.first)
         #expect(extraction.codes == ["missing-status"])
         #expect(r.category == .bus)
@@ -76,13 +78,14 @@ struct GroundTripReservationTests {
 
     @Test("a boat trip")
     func boat() throws {
-        let extraction = try JSONFixture.read("""
-        {"@type": "BoatReservation", "reservationNumber": "FERRY-5",
-         "reservationFor": {"@type": "BoatTrip", "provider": {"@type": "Organization", "name": "Blue Star Ferries"},
-           "departureBoatTerminal": {"@type": "BoatTerminal", "name": "Piraeus"},
-           "arrivalBoatTerminal": {"@type": "BoatTerminal", "name": "Naxos"},
-           "departureTime": "2031-08-10T07:25:00+03:00", "arrivalTime": "2031-08-10T13:05:00+03:00"}}
-        """)
+        let extraction = try JSONFixture.read(
+            """
+            {"@type": "BoatReservation", "reservationNumber": "FERRY-5",
+             "reservationFor": {"@type": "BoatTrip", "provider": {"@type": "Organization", "name": "Blue Star Ferries"},
+               "departureBoatTerminal": {"@type": "BoatTerminal", "name": "Piraeus"},
+               "arrivalBoatTerminal": {"@type": "BoatTerminal", "name": "Naxos"},
+               "departureTime": "2031-08-10T07:25:00+03:00", "arrivalTime": "2031-08-10T13:05:00+03:00"}}
+            """)
         let r = try #require(extraction.reservations.first)
         #expect(r.category == .boat)
         #expect(r.title == "Blue Star Ferries Boat Piraeus → Naxos")
@@ -92,14 +95,15 @@ struct GroundTripReservationTests {
 
     @Test("times wrapped in {@value} objects; a floating arrival is reported")
     func wrappedTimes() throws {
-        let extraction = try JSONFixture.read("""
-        {"@type": "TrainReservation", "reservationNumber": "XJ7",
-         "reservationFor": {"@type": "TrainTrip", "trainNumber": "ICE 123",
-           "departureStation": {"@type": "TrainStation", "name": "Berlin Hbf"},
-           "departureTime": {"@type": "DateTime", "@value": "2031-01-24T07:46:00+01:00"},
-           "arrivalStation": {"@type": "TrainStation", "name": "Köln Hbf"},
-           "arrivalTime": "2031-01-24T12:09:00"}}
-        """)
+        let extraction = try JSONFixture.read(
+            """
+            {"@type": "TrainReservation", "reservationNumber": "XJ7",
+             "reservationFor": {"@type": "TrainTrip", "trainNumber": "ICE 123",
+               "departureStation": {"@type": "TrainStation", "name": "Berlin Hbf"},
+               "departureTime": {"@type": "DateTime", "@value": "2031-01-24T07:46:00+01:00"},
+               "arrivalStation": {"@type": "TrainStation", "name": "Köln Hbf"},
+               "arrivalTime": "2031-01-24T12:09:00"}}
+            """)
         let r = try #require(extraction.reservations.first)
         #expect(r.start?.offsetSeconds == 3600)
         #expect(r.end?.offsetSeconds == nil)

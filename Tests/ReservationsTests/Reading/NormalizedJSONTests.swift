@@ -1,19 +1,26 @@
-import Testing
 import JSON
 import Markup
+import Testing
+
 @testable import Reservations
 
 @Suite("NormalizedJSON")
 struct NormalizedJSONTests {
     @Test("context first, bare type names, nested contexts dropped, canonical status")
     func normalizes() throws {
-        let input = try #require(try JSONFixture.parse("""
-        {"reservationId": "X", "@type": "http://schema.org/FoodEstablishmentReservation", "@context": "http://schema.org",
-         "reservationStatus": "Cancelled",
-         "reservationFor": {"@context": "http://schema.org", "@type": ["schema:Restaurant", "https://schema.org/LocalBusiness/"], "name": "A"}}
-        """).objectValue)
+        let input = try #require(
+            try JSONFixture.parse(
+                """
+                {"reservationId": "X", "@type": "http://schema.org/FoodEstablishmentReservation", "@context": "http://schema.org",
+                 "reservationStatus": "Cancelled",
+                 "reservationFor": {"@context": "http://schema.org", "@type": ["schema:Restaurant", "https://schema.org/LocalBusiness/"], "name": "A"}}
+                """
+            ).objectValue)
         let output = NormalizedJSON.reservation(input, status: .cancelled)
-        #expect(output.serialized() == #"{"@context":"https://schema.org","@type":"FoodEstablishmentReservation","reservationId":"X","reservationStatus":"https://schema.org/ReservationCancelled","reservationFor":{"@type":["Restaurant","LocalBusiness"],"name":"A"}}"#)
+        #expect(
+            output.serialized()
+                == #"{"@context":"https://schema.org","@type":"FoodEstablishmentReservation","reservationId":"X","reservationStatus":"https://schema.org/ReservationCancelled","reservationFor":{"@type":["Restaurant","LocalBusiness"],"name":"A"}}"#
+        )
     }
 
     @Test("nesting deeper than the limit becomes null")

@@ -1,25 +1,30 @@
-import Testing
 import JSON
 import Markup
+import Testing
+
 @testable import Reservations
 
 @Suite("ReservationReader")
 struct ReservationReaderTests {
-    static func dinner(type: String = "FoodEstablishmentReservation", status: String? = nil, id: String = "IWDSCA",
-                       start: String = "2031-05-12T19:30:00-07:00", end: String? = nil) -> String {
+    static func dinner(
+        type: String = "FoodEstablishmentReservation", status: String? = nil, id: String = "IWDSCA",
+        start: String = "2031-05-12T19:30:00-07:00", end: String? = nil
+    ) -> String {
         let statusMember = status.map { "\"reservationStatus\": \"\($0)\"," } ?? ""
         let endMember = end.map { "\"endTime\": \"\($0)\"," } ?? ""
         return """
-        {"@context": "https://schema.org", "@type": "\(type)", "reservationId": "\(id)", \(statusMember) \(endMember)
-         "startTime": "\(start)", "reservationFor": {"@type": "Restaurant", "name": "EPIC Steak"}}
-        """
+            {"@context": "https://schema.org", "@type": "\(type)", "reservationId": "\(id)", \(statusMember) \(endMember)
+             "startTime": "\(start)", "reservationFor": {"@type": "Restaurant", "name": "EPIC Steak"}}
+            """
     }
 
-    @Test("cancelled in every schema.org spelling", arguments: [
-        "ReservationCancelled", "http://schema.org/ReservationCancelled", "https://schema.org/ReservationCancelled",
-        "https://schema.org/ReservationCancelled/", "schema:ReservationCancelled", "http://schema.org/Cancelled",
-        "Cancelled", "https://www.schema.org/ReservationCancelled", " ReservationCancelled ",
-    ])
+    @Test(
+        "cancelled in every schema.org spelling",
+        arguments: [
+            "ReservationCancelled", "http://schema.org/ReservationCancelled", "https://schema.org/ReservationCancelled",
+            "https://schema.org/ReservationCancelled/", "schema:ReservationCancelled", "http://schema.org/Cancelled",
+            "Cancelled", "https://www.schema.org/ReservationCancelled", " ReservationCancelled ",
+        ])
     func cancelledSpellings(_ spelling: String) throws {
         let extraction = try JSONFixture.read(Self.dinner(status: spelling))
         let r = try #require(extraction.reservations.first)
@@ -28,13 +33,15 @@ struct ReservationReaderTests {
         #expect(r.json.objectValue?["reservationStatus"] == .string("https://schema.org/ReservationCancelled"))
     }
 
-    @Test("every status", arguments: [
-        ("http://schema.org/ReservationConfirmed", ReservationStatus.confirmed),
-        ("http://schema.org/Confirmed", .confirmed),
-        ("ReservationPending", .pending),
-        ("schema:ReservationHold", .hold),
-        ("https://schema.org/ReservationCancelled", .cancelled),
-    ])
+    @Test(
+        "every status",
+        arguments: [
+            ("http://schema.org/ReservationConfirmed", ReservationStatus.confirmed),
+            ("http://schema.org/Confirmed", .confirmed),
+            ("ReservationPending", .pending),
+            ("schema:ReservationHold", .hold),
+            ("https://schema.org/ReservationCancelled", .cancelled),
+        ])
     func statuses(_ spelling: String, _ expected: ReservationStatus) throws {
         let r = try #require(try JSONFixture.read(Self.dinner(status: spelling)).reservations.first)
         #expect(r.status == expected)
@@ -48,11 +55,13 @@ struct ReservationReaderTests {
         #expect(odd.codes == ["invalid-value"])
     }
 
-    @Test("type names: bare, http, https, trailing slash, schema: prefix", arguments: [
-        "FoodEstablishmentReservation", "http://schema.org/FoodEstablishmentReservation",
-        "https://schema.org/FoodEstablishmentReservation", "https://schema.org/FoodEstablishmentReservation/",
-        "schema:FoodEstablishmentReservation",
-    ])
+    @Test(
+        "type names: bare, http, https, trailing slash, schema: prefix",
+        arguments: [
+            "FoodEstablishmentReservation", "http://schema.org/FoodEstablishmentReservation",
+            "https://schema.org/FoodEstablishmentReservation", "https://schema.org/FoodEstablishmentReservation/",
+            "schema:FoodEstablishmentReservation",
+        ])
     func typeSpellings(_ type: String) throws {
         let extraction = try JSONFixture.read(Self.dinner(type: type))
         let r = try #require(extraction.reservations.first)
@@ -63,10 +72,11 @@ struct ReservationReaderTests {
 
     @Test("an @type array containing a reservation type")
     func typeArray() throws {
-        let extraction = try JSONFixture.read("""
-        {"@type": ["Thing", "https://schema.org/LodgingReservation"], "reservationNumber": "A1",
-         "checkinDate": "2031-06-03", "reservationFor": {"@type": ["Hotel", "LocalBusiness"], "name": "Inn"}}
-        """)
+        let extraction = try JSONFixture.read(
+            """
+            {"@type": ["Thing", "https://schema.org/LodgingReservation"], "reservationNumber": "A1",
+             "checkinDate": "2031-06-03", "reservationFor": {"@type": ["Hotel", "LocalBusiness"], "name": "Inn"}}
+            """)
         let r = try #require(extraction.reservations.first)
         #expect(r.category == .lodging)
         #expect(r.json.objectValue?["@type"] == .array([.string("Thing"), .string("LodgingReservation")]))
@@ -74,10 +84,11 @@ struct ReservationReaderTests {
 
     @Test("a reservation inside an EmailMessage's about")
     func emailMessageWrapper() throws {
-        let extraction = try JSONFixture.read("""
-        {"@context": "http://schema.org", "@type": "EmailMessage", "description": "Your table",
-         "about": \(Self.dinner())}
-        """)
+        let extraction = try JSONFixture.read(
+            """
+            {"@context": "http://schema.org", "@type": "EmailMessage", "description": "Your table",
+             "about": \(Self.dinner())}
+            """)
         let r = try #require(extraction.reservations.first)
         #expect(extraction.codes == ["missing-status"])
         #expect(r.title == "EPIC Steak")
@@ -155,21 +166,23 @@ struct ReservationReaderTests {
 
     @Test("booking number precedence and a derived key when there is none")
     func reservationIDs() throws {
-        let both = try JSONFixture.read("""
-        {"@type": "FoodEstablishmentReservation", "reservationId": "ID1", "reservationNumber": "NUM1", "@id": "https://x.example/r/1",
-         "startTime": "2031-05-12T19:30:00-07:00", "reservationFor": {"@type": "Restaurant", "name": "EPIC Steak"}}
-        """)
+        let both = try JSONFixture.read(
+            """
+            {"@type": "FoodEstablishmentReservation", "reservationId": "ID1", "reservationNumber": "NUM1", "@id": "https://x.example/r/1",
+             "startTime": "2031-05-12T19:30:00-07:00", "reservationFor": {"@type": "Restaurant", "name": "EPIC Steak"}}
+            """)
         #expect(both.reservations.first?.reservationID == "ID1")
-        let onlyID = try JSONFixture.read("""
-        {"@type": "FoodEstablishmentReservation", "@id": "https://x.example/r/1",
-         "startTime": "2031-05-12T19:30:00-07:00", "reservationFor": {"@type": "Restaurant", "name": "EPIC Steak"}}
-        """)
+        let onlyID = try JSONFixture.read(
+            """
+            {"@type": "FoodEstablishmentReservation", "@id": "https://x.example/r/1",
+             "startTime": "2031-05-12T19:30:00-07:00", "reservationFor": {"@type": "Restaurant", "name": "EPIC Steak"}}
+            """)
         #expect(onlyID.reservations.first?.reservationID == "https://x.example/r/1")
 
         let none = """
-        {"@type": "FoodEstablishmentReservation",
-         "startTime": "2031-05-12T19:30:00-07:00", "reservationFor": {"@type": "Restaurant", "name": "EPIC Steak"}}
-        """
+            {"@type": "FoodEstablishmentReservation",
+             "startTime": "2031-05-12T19:30:00-07:00", "reservationFor": {"@type": "Restaurant", "name": "EPIC Steak"}}
+            """
         let first = try JSONFixture.read(none)
         let again = try JSONFixture.read(none)
         let derived = try #require(first.reservations.first?.reservationID)
@@ -180,10 +193,11 @@ struct ReservationReaderTests {
 
     @Test("a cancellation without times is kept so the stored event can be cancelled")
     func cancellationWithoutTime() throws {
-        let extraction = try JSONFixture.read("""
-        {"@type": "FoodEstablishmentReservation", "reservationId": "IWDSCA", "reservationStatus": "ReservationCancelled",
-         "reservationFor": {"@type": "Restaurant", "name": "EPIC Steak"}}
-        """)
+        let extraction = try JSONFixture.read(
+            """
+            {"@type": "FoodEstablishmentReservation", "reservationId": "IWDSCA", "reservationStatus": "ReservationCancelled",
+             "reservationFor": {"@type": "Restaurant", "name": "EPIC Steak"}}
+            """)
         let r = try #require(extraction.reservations.first)
         #expect(r.status == .cancelled)
         #expect(r.start == nil)
@@ -199,13 +213,15 @@ struct ReservationReaderTests {
         #expect(extraction.codes.filter { $0 != "missing-status" } == ["limit-exceeded"])
     }
 
-    @Test("hostile shapes never trap", arguments: [
-        "null", "[]", "{}", "42", #""FlightReservation""#, #"{"@type": 7}"#, #"{"@type": []}"#,
-        #"{"@type": "FlightReservation"}"#, #"{"@type": "FlightReservation", "reservationFor": "a flight"}"#,
-        #"{"@type": "FlightReservation", "reservationFor": {"departureTime": ["x", 3, null]}}"#,
-        #"{"@type": "LodgingReservation", "reservationFor": [], "checkinDate": {"@value": "2031-01-01"}}"#,
-        #"{"@type": "EmailMessage", "about": {"@type": "EmailMessage", "about": {"@type": "EmailMessage", "about": {"@type": "EmailMessage", "about": {"@type": "EmailMessage", "about": {"@type": "EmailMessage", "about": {"@type": "EmailMessage", "about": {"@type": "EmailMessage", "about": {"@type": "EmailMessage", "about": {"@type": "EmailMessage"}}}}}}}}}}"#,
-    ])
+    @Test(
+        "hostile shapes never trap",
+        arguments: [
+            "null", "[]", "{}", "42", #""FlightReservation""#, #"{"@type": 7}"#, #"{"@type": []}"#,
+            #"{"@type": "FlightReservation"}"#, #"{"@type": "FlightReservation", "reservationFor": "a flight"}"#,
+            #"{"@type": "FlightReservation", "reservationFor": {"departureTime": ["x", 3, null]}}"#,
+            #"{"@type": "LodgingReservation", "reservationFor": [], "checkinDate": {"@value": "2031-01-01"}}"#,
+            #"{"@type": "EmailMessage", "about": {"@type": "EmailMessage", "about": {"@type": "EmailMessage", "about": {"@type": "EmailMessage", "about": {"@type": "EmailMessage", "about": {"@type": "EmailMessage", "about": {"@type": "EmailMessage", "about": {"@type": "EmailMessage", "about": {"@type": "EmailMessage", "about": {"@type": "EmailMessage"}}}}}}}}}}"#,
+        ])
     func hostile(_ text: String) throws {
         let extraction = try JSONFixture.read(text)
         #expect(extraction.reservations.isEmpty)

@@ -1,6 +1,7 @@
-import Testing
 import JSON
 import Markup
+import Testing
+
 @testable import Reservations
 
 /// Every property of every fixture replaced by every kind of JSON value: the reader keeps

@@ -1,5 +1,5 @@
-import Markup
 import JSON
+import Markup
 import Reservations
 
 /// A small RFC 8259 reader for test fixtures that keeps member order (Foundation's
@@ -48,7 +48,10 @@ enum JSONFixture {
                 index += 1
                 var pairs: [(String, JSONValue)] = []
                 skipSpace()
-                if index < scalars.count, scalars[index] == "}" { index += 1; return .object(JSONObject(pairs: pairs)) }
+                if index < scalars.count, scalars[index] == "}" {
+                    index += 1
+                    return .object(JSONObject(pairs: pairs))
+                }
                 while true {
                     skipSpace()
                     let key = try string()
@@ -56,7 +59,10 @@ enum JSONFixture {
                     try expect(":")
                     pairs.append((key, try value()))
                     skipSpace()
-                    if index < scalars.count, scalars[index] == "," { index += 1; continue }
+                    if index < scalars.count, scalars[index] == "," {
+                        index += 1
+                        continue
+                    }
                     try expect("}")
                     return .object(JSONObject(pairs: pairs))
                 }
@@ -64,18 +70,30 @@ enum JSONFixture {
                 index += 1
                 var items: [JSONValue] = []
                 skipSpace()
-                if index < scalars.count, scalars[index] == "]" { index += 1; return .array(items) }
+                if index < scalars.count, scalars[index] == "]" {
+                    index += 1
+                    return .array(items)
+                }
                 while true {
                     items.append(try value())
                     skipSpace()
-                    if index < scalars.count, scalars[index] == "," { index += 1; continue }
+                    if index < scalars.count, scalars[index] == "," {
+                        index += 1
+                        continue
+                    }
                     try expect("]")
                     return .array(items)
                 }
             case "\"": return .string(try string())
-            case "t": try expect("true"); return .bool(true)
-            case "f": try expect("false"); return .bool(false)
-            case "n": try expect("null"); return .null
+            case "t":
+                try expect("true")
+                return .bool(true)
+            case "f":
+                try expect("false")
+                return .bool(false)
+            case "n":
+                try expect("null")
+                return .null
             default:
                 var text = ""
                 while index < scalars.count, "+-0123456789.eE".unicodeScalars.contains(scalars[index]) {
@@ -107,8 +125,9 @@ enum JSONFixture {
                     case "f": out += "\u{C}"
                     case "u":
                         guard index + 4 <= scalars.count,
-                              let code = UInt32(String(String.UnicodeScalarView(scalars[index..<(index + 4)])), radix: 16),
-                              let scalar = Unicode.Scalar(code) else { throw Invalid() }
+                            let code = UInt32(String(String.UnicodeScalarView(scalars[index..<(index + 4)])), radix: 16),
+                            let scalar = Unicode.Scalar(code)
+                        else { throw Invalid() }
                         index += 4
                         out.unicodeScalars.append(scalar)
                     default: out.unicodeScalars.append(e)
