@@ -77,7 +77,7 @@ public struct TerminalText: Sendable, Equatable, ExpressibleByStringInterpolatio
     ///   (U+2028, U+2029) as `\u{202E}`.
     /// Text with none of them comes back unchanged, without a copy.
     public static func escaped(_ text: String) -> String {
-        guard text.utf8.contains(where: mayStartEscape) else { return text }
+        guard needsEscape(text) else { return text }
         var out = ""
         out.reserveCapacity(text.utf8.count + 16)
         for scalar in text.unicodeScalars {
@@ -108,6 +108,33 @@ public struct TerminalText: Sendable, Equatable, ExpressibleByStringInterpolatio
     /// U+2000–U+2FFF (E2). Most text has none, and is returned as it is.
     static func mayStartEscape(_ byte: UInt8) -> Bool {
         byte < 0x20 || byte == 0x7F || byte == 0xC2 || byte == 0xD8 || byte == 0xE2
+    }
+
+    /// Whether `text` holds a scalar ``escape(for:)`` escapes, decided on its UTF-8 bytes: the
+    /// banners' own `·`, `→` and `−` share lead bytes with the controls, and are passed.
+    static func needsEscape(_ text: String) -> Bool {
+        let found: Bool? = text.utf8.withContiguousStorageIfAvailable { bytes in
+            var i = 0
+            while i < bytes.count {
+                let byte = bytes[i]
+                if mayStartEscape(byte) {
+                    let next = i + 1 < bytes.count ? bytes[i + 1] : 0
+                    let third = i + 2 < bytes.count ? bytes[i + 2] : 0
+                    switch byte {
+                    case 0xC2 where next >= 0x80 && next <= 0x9F: return true  // U+0080–U+009F
+                    case 0xD8 where next == 0x9C: return true  // U+061C
+                    case 0xE2 where next == 0x80 && (third == 0x8E || third == 0x8F || (third >= 0xA8 && third <= 0xAE)):
+                        return true  // U+200E, U+200F, U+2028–U+202E
+                    case 0xE2 where next == 0x81 && third >= 0xA6 && third <= 0xA9: return true  // U+2066–U+2069
+                    case 0xC2, 0xD8, 0xE2: break
+                    default: return true  // C0 controls and DEL
+                    }
+                }
+                i += 1
+            }
+            return false
+        }
+        return found ?? text.unicodeScalars.contains { escape(for: $0) != nil }
     }
 
     static func hex(_ value: UInt32, digits: Int) -> String {

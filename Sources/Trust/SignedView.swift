@@ -62,8 +62,8 @@ public struct SignedView: Sendable {
     /// seen, and no singleton field is repeated. Nil when they hold.
     public static func messageRefusal(_ message: Message) -> TrustRefusal? {
         if message.header.isTruncated { return .headerLimit }
-        for name in singletonFields where message.header.count(name) > 1 {
-            return name == "from" ? .multipleFrom(count: message.header.count(name)) : .duplicateField(name)
+        for (name, count) in zip(singletonFields, message.header.counts(of: singletonFields)) where count > 1 {
+            return name == "from" ? .multipleFrom(count: count) : .duplicateField(name)
         }
         return nil
     }
@@ -75,7 +75,7 @@ public struct SignedView: Sendable {
         let signed = signature.signedHeaders
         // RFC 6376 §5.4.2 picks instances bottom-up; with at most one instance (messageRefusal),
         // a name in h= covers that instance, and a name not in h= covers nothing.
-        for name in structureFields where message.header.count(name) == 1 && !signed.contains(name) {
+        for (name, count) in zip(structureFields, message.header.counts(of: structureFields)) where count == 1 && !signed.contains(name) {
             return .refused(.unsignedStructure(name))
         }
         let canonicalization = signature.canonicalization ?? .simpleSimple
@@ -84,26 +84,31 @@ public struct SignedView: Sendable {
         // RFC 6376 §3.4.4: relaxed body canonicalization reduces a line of white space to an
         // empty line, so a sender's empty line ending a part's header and an attacker's " " hash
         // alike. The structure is read from the canonical body then.
-        if canonicalization.relaxedBody, message.root.allParts.contains(where: { $0.depth > 0 && $0.header.hasWhitespaceOnlyLine }) {
+        if canonicalization.relaxedBody, message.root.anyPart(where: { $0.depth > 0 && $0.header.hasWhitespaceOnlyLine }) {
             guard wholeMessage else { return .refused(.structureNotVerifiable) }
             let header = message.bytes[0..<message.header.bodyStart]
             view = Message(bytes: Array(header) + DKIMCanonicalization.canonicalBody(message.bytes, in: message.bodyRange, relaxed: true))
             reparsed = true
         }
         let relaxed = canonicalization.relaxedBody || canonicalization.relaxedHeader
-        for part in view.root.allParts {
+        var refusal: TrustRefusal?
+        _ = view.root.anyPart { part in
             // RFC 6376 §3.4.2, §3.4.4: relaxed canonicalization signs a run of white space, not
             // its length; a boundary with white space could then be made to miss a delimiter.
             if relaxed, part.contentType.isMultipart,
                 let boundary = part.contentType.parameters["boundary"], boundary.utf8.contains(where: { $0 == 0x20 || $0 == 0x09 })
             {
-                return .refused(.whitespaceInBoundary)
+                refusal = .whitespaceInBoundary
+                return true
             }
             // RFC 2045: one Content-Type, Content-Transfer-Encoding and MIME-Version per entity.
-            if part.depth > 0, let name = structureFields.first(where: { part.header.count($0) > 1 }) {
-                return .refused(.duplicateField(name))
+            if part.depth > 0, let index = part.header.counts(of: structureFields).firstIndex(where: { $0 > 1 }) {
+                refusal = .duplicateField(structureFields[index])
+                return true
             }
+            return false
         }
+        if let refusal { return .refused(refusal) }
         return .read(
             SignedView(
                 domain: signature.domain, message: view, isCanonicalReading: reparsed, signedHeaders: signed,

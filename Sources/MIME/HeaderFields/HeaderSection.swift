@@ -24,9 +24,22 @@ public struct HeaderSection: Sendable {
 
     /// How many fields have this name.
     public func count(_ name: String) -> Int {
-        var n = 0
-        for field in fields where field.hasName(name) { n += 1 }
-        return n
+        counts(of: [name])[0]
+    }
+
+    /// How many fields have each of these names, in one pass over the fields (read in place:
+    /// copying each field out of the array retained its name, a cost per field and name).
+    public func counts(of names: [String]) -> [Int] {
+        var result = [Int](repeating: 0, count: names.count)
+        fields.withUnsafeBufferPointer { fields in
+            for index in fields.indices {
+                for (position, name) in names.enumerated() where fields[index].hasName(name) {
+                    result[position] += 1
+                    break
+                }
+            }
+        }
+        return result
     }
 
     /// The first field with this name, from the top.

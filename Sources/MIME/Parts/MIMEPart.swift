@@ -26,6 +26,14 @@ public struct MIMEPart: Sendable {
     /// Whether this part is a leaf (not a multipart and not a parsed message/rfc822).
     public var isLeaf: Bool { children.isEmpty && !contentType.isMultipart }
 
+    /// Whether this part or one below it satisfies `test`, visited depth first in document
+    /// order without copying the tree (``allParts`` copies every part).
+    public func anyPart(where test: (MIMEPart) -> Bool) -> Bool {
+        if test(self) { return true }
+        for index in children.indices where children[index].anyPart(where: test) { return true }
+        return false
+    }
+
     /// Every part of the tree below and including this one, depth first in document order.
     public var allParts: [MIMEPart] {
         var result: [MIMEPart] = []
