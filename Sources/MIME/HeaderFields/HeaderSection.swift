@@ -1,3 +1,5 @@
+import ReservoirBase
+
 /// The header section of a message or of a MIME part: its fields in order and where the body
 /// begins.
 ///
@@ -27,15 +29,18 @@ public struct HeaderSection: Sendable {
         counts(of: [name])[0]
     }
 
-    /// How many fields have each of these names, in one pass over the fields (read in place:
-    /// copying each field out of the array retained its name, a cost per field and name).
+    /// How many fields have each of these names (ASCII, any case), in one pass over the fields,
+    /// comparing bytes in place: a copy of each field retained its name, per field and name.
     public func counts(of names: [String]) -> [Int] {
+        let wanted = names.map { Array($0.utf8).map(ASCII.lowercased) }
         var result = [Int](repeating: 0, count: names.count)
         fields.withUnsafeBufferPointer { fields in
             for index in fields.indices {
-                for (position, name) in names.enumerated() where fields[index].hasName(name) {
+                let matched: Int?? = fields[index].name.utf8.withContiguousStorageIfAvailable { name in
+                    wanted.firstIndex { $0.count == name.count && zip(name, $0).allSatisfy { ASCII.lowercased($0) == $1 } }
+                }
+                if let position = matched ?? wanted.indices.first(where: { fields[index].hasName(names[$0]) }) {
                     result[position] += 1
-                    break
                 }
             }
         }
