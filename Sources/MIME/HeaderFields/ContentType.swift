@@ -3,12 +3,12 @@ import ReservoirBase
 /// A Content-Type value (RFC 2045 §5.1): media type, subtype and parameters.
 public struct ContentType: Sendable, Equatable {
     /// Lowercased top-level type, e.g. "text".
-    public var type: String
+    public internal(set) var type: String
     /// Lowercased subtype, e.g. "html".
-    public var subtype: String
+    public internal(set) var subtype: String
     /// Parameters by lowercased name, values decoded (quoted strings unquoted, RFC 2231
     /// continuations joined and charset-decoded, RFC 2047 words in values decoded).
-    public var parameters: [String: String]
+    public internal(set) var parameters: [String: String]
 
     public init(type: String, subtype: String, parameters: [String: String] = [:]) {
         self.type = type.lowercased()
@@ -42,8 +42,8 @@ public struct ContentType: Sendable, Equatable {
 /// A Content-Disposition value (RFC 2183): "inline" or "attachment" and parameters.
 public struct ContentDisposition: Sendable, Equatable {
     /// Lowercased disposition type.
-    public var type: String
-    public var parameters: [String: String]
+    public internal(set) var type: String
+    public internal(set) var parameters: [String: String]
 
     public static func parse<C: Collection>(_ value: C) -> ContentDisposition where C.Element == UInt8 {
         let (head, parameters) = ParameterizedValue.parse(HeaderText.unfold(value))

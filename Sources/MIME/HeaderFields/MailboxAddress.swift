@@ -4,11 +4,11 @@ import ReservoirBase
 public struct MailboxAddress: Sendable, Equatable, CustomStringConvertible {
     /// The phrase before the angle address, unquoted and RFC 2047 decoded; for a bare addr-spec,
     /// the text of a trailing comment (the old `user@host (Real Name)` form).
-    public var displayName: String?
+    public internal(set) var displayName: String?
     /// The addr-spec as written (route removed, white space and comments dropped).
-    public var address: String
+    public internal(set) var address: String
     /// The part after the last "@", lowercased, trailing dot removed; "" when there is none.
-    public var domain: String
+    public internal(set) var domain: String
 
     public init(displayName: String?, address: String) {
         self.displayName = displayName

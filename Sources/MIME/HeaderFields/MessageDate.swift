@@ -3,9 +3,9 @@ import ReservoirBase
 /// A date-time from a Date field (RFC 5322 §3.3): the instant and the offset it was written in.
 public struct MessageDate: Sendable, Equatable {
     /// Seconds since 1970-01-01T00:00:00Z.
-    public var epochSeconds: Int64
+    public internal(set) var epochSeconds: Int64
     /// The written zone's offset east of UTC in seconds (0 for "-0000" and unknown zones).
-    public var offsetSeconds: Int
+    public internal(set) var offsetSeconds: Int
 
     public init(epochSeconds: Int64, offsetSeconds: Int) {
         self.epochSeconds = epochSeconds

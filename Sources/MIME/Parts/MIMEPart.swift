@@ -2,26 +2,26 @@
 /// its raw body lies in the message bytes. Nothing is copied or decoded here.
 public struct MIMEPart: Sendable {
     /// The part's own header fields (ranges into the message bytes).
-    public var header: HeaderSection
+    public internal(set) var header: HeaderSection
     /// The declared or default Content-Type (RFC 2045 §5.2; message/rfc822 in multipart/digest).
-    public var contentType: ContentType
+    public internal(set) var contentType: ContentType
     /// The Content-Transfer-Encoding, 7bit when absent (RFC 2045 §6.1).
-    public var transferEncoding: TransferEncoding
+    public internal(set) var transferEncoding: TransferEncoding
     /// The raw (still transfer-encoded) body in the message bytes. For a multipart, the whole
     /// body including preamble and epilogue.
-    public var bodyRange: Range<Int>
+    public internal(set) var bodyRange: Range<Int>
     /// Sub-parts of a multipart, or the one nested message of a message/rfc822 part.
-    public var children: [MIMEPart]
+    public internal(set) var children: [MIMEPart]
     /// 0 for the message itself, one more per level of nesting.
-    public var depth: Int
+    public internal(set) var depth: Int
     /// Content-Disposition: attachment (RFC 2183 §2.2).
-    public var isAttachment: Bool
+    public internal(set) var isAttachment: Bool
     /// The disposition's filename, or else Content-Type's name parameter (decoded).
-    public var filename: String?
+    public internal(set) var filename: String?
     /// Text before the first boundary of a multipart (RFC 2046 §5.1.1), if any.
-    public var preambleRange: Range<Int>?
+    public internal(set) var preambleRange: Range<Int>?
     /// Text after the close delimiter of a multipart, if any.
-    public var epilogueRange: Range<Int>?
+    public internal(set) var epilogueRange: Range<Int>?
 
     /// Whether this part is a leaf (not a multipart and not a parsed message/rfc822).
     public var isLeaf: Bool { children.isEmpty && !contentType.isMultipart }
