@@ -22,7 +22,7 @@ func stored(
 
 @Suite("iCalendar writer")
 struct ICalendarWriterTests {
-    let writer = ICalendarWriter(now: 1_900_000_000)
+    let writer = ICalendarWriter()
 
     @Test("a confirmed dinner becomes one VEVENT in UTC with the reservation's instant")
     func basicEvent() {
