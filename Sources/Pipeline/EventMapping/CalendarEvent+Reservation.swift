@@ -88,27 +88,57 @@ extension CalendarEvent {
         switch reservation.category {
         case .food: return "Reservation: \(reservation.title)"
         case .lodging: return "Hotel: \(reservation.title)"
-        case .rentalCar: return "Car rental: \(reservation.title)"
-        case .taxi: return "Taxi: \(reservation.title)"
-        case .event: return reservation.title
+        case .rentalCar:
+            let company = name(trip?["rentalCompany"]) ?? name(json?["provider"]) ?? name(trip?["brand"])
+            let pickup = name(json?["pickupLocation"])
+            return placeTitle(reservation, company: company, place: pickup, preposition: "at")
+        case .taxi:
+            let company = name(json?["provider"]) ?? name(trip?["provider"])
+            return placeTitle(reservation, company: company, place: name(json?["pickupLocation"]), preposition: "from")
+        case .event:
+            // A movie ticket is titled by the film (schema.org ScreeningEvent `workPresented`).
+            if case .object(let work)? = trip?["workPresented"], let film = text(work["name"]) { return film }
+            return reservation.title
         case .flight:
             let airline: JSONObject? = if case .object(let o)? = trip?["airline"] { o } else { nil }
             let code = text(airline?["iataCode"])
             var designator = text(trip?["flightNumber"])
-            if let number = designator, let code, !number.hasPrefix(code) { designator = "\(code) \(number)" }
+            if let number = designator, let code {
+                designator = number.hasPrefix(code) ? "\(code) \(number.dropFirst(code.count).drop(while: \.isWhitespace))" : "\(code) \(number)"
+            }
             return tripTitle(
-                reservation, designator: designator,
+                reservation, designator: designator ?? text(airline?["name"]),
                 from: place(trip?["departureAirport"]), to: place(trip?["arrivalAirport"]))
         case .train, .bus, .boat:
-            let numberKey = reservation.category == .train ? "trainNumber" : reservation.category == .bus ? "busNumber" : "boatNumber"
-            let nameKey = reservation.category == .train ? "trainName" : reservation.category == .bus ? "busName" : "boatName"
-            let departure =
-                reservation.category == .train ? "departureStation" : reservation.category == .bus ? "departureBusStop" : "departureBoatTerminal"
-            let arrival = reservation.category == .train ? "arrivalStation" : reservation.category == .bus ? "arrivalBusStop" : "arrivalBoatTerminal"
+            let words: (number: String, name: String, from: String, to: String) =
+                switch reservation.category {
+                case .train: ("trainNumber", "trainName", "departureStation", "arrivalStation")
+                case .bus: ("busNumber", "busName", "departureBusStop", "arrivalBusStop")
+                default: ("boatNumber", "boatName", "departureBoatTerminal", "arrivalBoatTerminal")
+                }
+            let company = name(trip?["provider"]) ?? name(trip?["trainCompany"]) ?? name(json?["provider"])
             return tripTitle(
-                reservation, designator: text(trip?[numberKey]) ?? text(trip?[nameKey]),
-                from: place(trip?[departure]), to: place(trip?[arrival]))
+                reservation, designator: text(trip?[words.number]) ?? text(trip?[words.name]) ?? company,
+                from: place(trip?[words.from]), to: place(trip?[words.to]))
         }
+    }
+
+    /// `Taxi: Yellow Cab from Harborview Hotel Boston`, `Car rental: Hertz at SFO`; the
+    /// reservation's own title after the category word when the markup names neither.
+    static func placeTitle(_ reservation: Reservation, company: String?, place: String?, preposition: String) -> String {
+        let word = reservation.category.displayName
+        switch (company, place) {
+        case (let company?, let place?): return "\(word): \(company) \(preposition) \(place)"
+        case (let company?, nil): return "\(word): \(company)"
+        case (nil, let place?): return "\(word): \(preposition) \(place)"
+        case (nil, nil): return "\(word): \(reservation.title)"
+        }
+    }
+
+    /// The `name` of an object (an Organization, a Place), or the text itself.
+    static func name(_ value: JSONValue?) -> String? {
+        if case .object(let object)? = value { return text(object["name"]) }
+        return text(value)
     }
 
     /// `Flight: UA 123 from SFO to EWR`; the reservation's own title after the category word
