@@ -13,14 +13,41 @@ public struct ICalendarWriter: Sendable {
     /// `PRODID` (RFC 5545 §3.7.3).
     public static let productID = "-//Reservoir//Reservoir//EN"
 
-    /// DTSTAMP for every event: when the object was written.
-    public let now: Int64
+    /// Default length of an event whose reservation gives no end, per category. WWDC19
+    /// ("Siri Event Suggestions"): a reservation without an end time should leave it unset so
+    /// that "Siri will use the default duration based on the reservation type"; a calendar file
+    /// has no such default (RFC 5545 §3.6.1: without DTEND a timed event ends when it starts),
+    /// so the export writes one. Trips (flight, train, bus, boat) and rides with no arrival
+    /// time get a short block of one hour that marks the departure without guessing the
+    /// journey; a stay without a check-out date covers one night.
+    public static let defaultDurations: [EventCategory: Int64] = [
+        .food: 2 * 3600,
+        .event: 3 * 3600,
+        .lodging: 24 * 3600,
+        .rentalCar: 3600,
+        .taxi: 3600,
+        .flight: 3600,
+        .train: 3600,
+        .bus: 3600,
+        .boat: 3600,
+    ]
 
-    public init(now: Int64) {
-        self.now = now
-    }
+    /// Online check-in opens this long before departure when the markup does not say
+    /// (`webCheckinTime`): the window of WWDC19's example, 24 h to 1 h before departure.
+    public static let defaultCheckinLead: Int64 = 24 * 3600
+
+    /// The label of the notes line that carries the check-in link (the reservation reader's
+    /// detail for `checkinUrl`).
+    public static let checkinLabel = "Check-in URL"
+
+    /// DTSTAMP and LAST-MODIFIED come from each event's last change in the store, not from the
+    /// time of the export, so an unchanged store exports byte-identical objects.
+    public init() {}
 
     public func write(_ events: [StoredEvent]) -> String {
+        // METHOD:PUBLISH is kept on the exported VCALENDAR (an iTIP publication, RFC 5546 §3.2.1,
+        // for files and subscriptions); objects stored on a CalDAV server must not carry METHOD
+        // (RFC 4791 §4.1), which is for whoever puts them there to leave out.
         var lines: [String] = [
             "BEGIN:VCALENDAR",
             "VERSION:2.0",
@@ -40,32 +67,105 @@ public struct ICalendarWriter: Sendable {
         var lines = [
             "BEGIN:VEVENT",
             "UID:\(Self.uid(for: event.key))",
-            "DTSTAMP:\(CivilTime.utcStamp(now))",
+            "DTSTAMP:\(CivilTime.utcStamp(stored.updatedAt))",
             "SEQUENCE:\(stored.sequence)",
             "STATUS:\(event.status.rawValue)",
             "SUMMARY:\(Self.escape(event.title))",
         ]
+        // Times are UTC when the reservation gave an offset and floating local time when it did
+        // not (RFC 5545 §3.3.5). A TZID with its VTIMEZONE needs a real zone name, which the
+        // store does not hold yet: an offset alone does not say which zone it belongs to.
         if let start = event.start {
             lines.append("DTSTART\(Self.dateTime(start))")
             if let end = event.end, end.sortKey > start.sortKey {
                 lines.append("DTEND\(Self.dateTime(end))")
+            } else if let duration = Self.defaultDurations[event.category] {
+                lines.append("DTEND\(Self.dateTime(start, plus: duration))")
             }
         }
         if let location = event.location, !location.isEmpty {
             lines.append("LOCATION:\(Self.escape(location))")
         }
+        if let geo = Self.geo(event.reservationJSON) {
+            lines.append("GEO:\(geo)")
+        }
         if !event.notes.isEmpty {
             lines.append("DESCRIPTION:\(Self.escape(event.notes))")
         }
-        if let url = event.url, !url.isEmpty, !url.contains(where: { $0.isNewline }) {
+        if let url = event.url, Self.isURI(url) {
             // RFC 5545 §3.8.4.6: URL is a URI value, not escaped text.
             lines.append("URL:\(url)")
         }
         lines.append("CATEGORIES:\(Self.escape(event.category.rawValue.uppercased()))")
         lines.append("LAST-MODIFIED:\(CivilTime.utcStamp(stored.updatedAt))")
         lines.append("CREATED:\(CivilTime.utcStamp(stored.createdAt))")
+        if !event.reservationJSON.isEmpty {
+            // RFC 9073 §6.6: the schema.org markup itself, as TEXT escaped by RFC 5545 §3.3.11.
+            lines.append(
+                "STRUCTURED-DATA;VALUE=TEXT;FMTTYPE=application/ld+json:\(Self.escape(event.reservationJSON))")
+        }
+        if event.status != .cancelled, let alarm = Self.checkinAlarm(event) {
+            lines.append(contentsOf: alarm)
+        }
         lines.append("END:VEVENT")
         return lines
+    }
+
+    /// A VALARM (RFC 5545 §3.6.6) at the opening of a flight's online check-in: the markup's
+    /// `webCheckinTime` when given, else ``defaultCheckinLead`` before departure; the link in
+    /// its description. Only for events with a check-in link and a departure instant.
+    static func checkinAlarm(_ event: CalendarEvent) -> [String]? {
+        guard let departure = event.checkinCloses,
+            let link = event.notes.split(separator: "\n").lazy
+                .compactMap({ $0.hasPrefix(checkinLabel + ": ") ? String($0.dropFirst(checkinLabel.count + 2)) : nil })
+                .first,
+            isURI(link)
+        else { return nil }
+        let opens = event.checkinOpens ?? departure - defaultCheckinLead
+        guard opens < departure else { return nil }
+        return [
+            "BEGIN:VALARM",
+            "ACTION:DISPLAY",
+            "TRIGGER;VALUE=DATE-TIME:\(CivilTime.utcStamp(opens))",
+            "DESCRIPTION:\(escape("Check-in opens: \(link)"))",
+            "END:VALARM",
+        ]
+    }
+
+    /// A URI fit for a URI-valued property: no control characters or spaces.
+    static func isURI(_ text: String) -> Bool {
+        !text.isEmpty && !text.unicodeScalars.contains { $0.value <= 0x20 || $0.value == 0x7F }
+    }
+
+    /// `GEO` (RFC 5545 §3.8.1.6) from the `geo` coordinates of the reservation's place, when the
+    /// markup gives them: `"geo": {"latitude": 37.79, "longitude": -122.39}`. The JSON-LD is read
+    /// only for these two numbers, written back as found when they are plain decimals in range.
+    static func geo(_ json: String) -> String? {
+        /// What follows the first `needle` in `text`.
+        func after(_ needle: String, in text: Substring) -> Substring? {
+            let n = Array(needle.utf8)
+            let bytes = Array(text.utf8)
+            guard bytes.count >= n.count else { return nil }
+            for i in 0...(bytes.count - n.count) where bytes[i..<i + n.count].elementsEqual(n) {
+                return text[text.utf8.index(text.utf8.startIndex, offsetBy: i + n.count)...]
+            }
+            return nil
+        }
+        guard let rest = after("\"geo\":{", in: json[...]) else { return nil }
+        guard let close = rest.firstIndex(of: "}") else { return nil }
+        let body = rest[..<close]
+        func number(_ key: String) -> String? {
+            guard let tail = after("\"\(key)\":", in: body) else { return nil }
+            var value = tail.prefix { $0 != "," && $0 != "}" }
+            if value.first == "\"" && value.last == "\"" && value.count >= 2 { value = value.dropFirst().dropLast() }
+            let text = String(value)
+            guard !text.isEmpty, text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "." || $0 == "-") }),
+                let parsed = Double(text)
+            else { return nil }
+            return key == "latitude" ? (abs(parsed) <= 90 ? text : nil) : (abs(parsed) <= 180 ? text : nil)
+        }
+        guard let lat = number("latitude"), let lon = number("longitude") else { return nil }
+        return "\(lat);\(lon)"
     }
 
     /// A globally unique, stable identifier per item (RFC 5545 §3.8.4.7), built from the
@@ -100,6 +200,16 @@ public struct ICalendarWriter: Sendable {
         let digits = time.local.filter { $0.isNumber }
         let padded = digits.count >= 14 ? String(digits.prefix(14)) : digits + String(repeating: "0", count: max(0, 14 - digits.count))
         return ":" + padded.prefix(8) + "T" + padded.dropFirst(8)
+    }
+
+    /// `time` plus `seconds`, in the same form as ``dateTime(_:)``: UTC when the time has an
+    /// instant, floating wall-clock time when it does not.
+    static func dateTime(_ time: EventTime, plus seconds: Int64) -> String {
+        if let epoch = time.epochSeconds {
+            return ":" + CivilTime.utcStamp(epoch + seconds)
+        }
+        guard let local = CivilTime.epochSeconds(ofLocal: time.local) else { return dateTime(time) }
+        return ":" + CivilTime.utcStamp(local + seconds).dropLast()
     }
 
     /// RFC 5545 §3.3.11: backslash, semicolon and comma are escaped; line breaks become `\n`.

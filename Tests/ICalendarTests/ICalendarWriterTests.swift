@@ -22,7 +22,7 @@ func stored(
 
 @Suite("iCalendar writer")
 struct ICalendarWriterTests {
-    let writer = ICalendarWriter(now: 1_900_000_000)
+    let writer = ICalendarWriter()
 
     @Test("a confirmed dinner becomes one VEVENT in UTC with the reservation's instant")
     func basicEvent() {
@@ -98,6 +98,73 @@ struct ICalendarWriterTests {
         }
         let expected = Array(("DESCRIPTION:" + ICalendarWriter.escape(notes) + "\r\n").utf8)
         #expect(unfolded.firstRange(of: expected) != nil)
+    }
+
+    @Test("DTSTAMP and LAST-MODIFIED are the store's change time, so an unchanged store exports byte-identical")
+    func stableStamps() {
+        let ics = writer.write([stored()])
+        #expect(ics.contains("\r\nDTSTAMP:20300317T174820Z\r\n"))
+        #expect(ics.contains("\r\nLAST-MODIFIED:20300317T174820Z\r\n"))
+        #expect(ICalendarWriter().write([stored()]) == ics)
+    }
+
+    @Test("without an end, the category's default duration; floating starts get a floating end")
+    func defaultDurations() throws {
+        var event = stored(offset: -25_200)
+        event.event.end = nil
+        #expect(writer.write([event]).contains("\r\nDTEND:20310513T043000Z\r\n"))
+        event.event.category = .event
+        #expect(writer.write([event]).contains("\r\nDTEND:20310513T053000Z\r\n"))
+        let floating = stored(offset: nil)
+        #expect(writer.write([floating]).contains("\r\nDTEND:20310512T213000\r\n"))
+        for category in EventCategory.allCases {
+            #expect(ICalendarWriter.defaultDurations[category] != nil, "\(category)")
+        }
+    }
+
+    @Test("a flight with a check-in link gets a VALARM at webCheckinTime, else 24 h before departure")
+    func checkinAlarm() throws {
+        var flight = stored(notes: "Seat: 14A\nCheck-in URL: https://air.example/checkin?pnr=K7Q2PX")
+        flight.event.category = .flight
+        let departure = try #require(flight.event.start?.epochSeconds)
+        flight.event.checkinCloses = departure
+        let ics = writer.write([flight])
+        #expect(
+            ics.contains(
+                "\r\nBEGIN:VALARM\r\nACTION:DISPLAY\r\nTRIGGER;VALUE=DATE-TIME:20310512T023000Z\r\n"
+                    + "DESCRIPTION:Check-in opens: https://air.example/checkin?pnr=K7Q2PX\r\nEND:VALARM\r\nEND:VEVENT\r\n"))
+        flight.event.checkinOpens = departure - 30 * 3600
+        #expect(writer.write([flight]).contains("\r\nTRIGGER;VALUE=DATE-TIME:20310511T203000Z\r\n"))
+        // No link, or a cancelled flight: no alarm.
+        var noLink = flight
+        noLink.event.notes = "Seat: 14A"
+        #expect(!writer.write([noLink]).contains("BEGIN:VALARM"))
+        flight.event.status = .cancelled
+        #expect(!writer.write([flight]).contains("BEGIN:VALARM"))
+    }
+
+    @Test("GEO from the place's coordinates in the JSON-LD, only for numbers in range")
+    func geo() {
+        #expect(
+            ICalendarWriter.geo(#"{"reservationFor":{"geo":{"@type":"GeoCoordinates","latitude":37.79,"longitude":-122.39}}}"#)
+                == "37.79;-122.39")
+        #expect(ICalendarWriter.geo(#"{"geo":{"latitude":"48.1","longitude":"11.5"}}"#) == "48.1;11.5")
+        #expect(ICalendarWriter.geo(#"{"geo":{"latitude":95,"longitude":10}}"#) == nil)
+        #expect(ICalendarWriter.geo(#"{"geo":{"latitude":"1e3;x","longitude":10}}"#) == nil)
+        #expect(ICalendarWriter.geo("{}") == nil)
+    }
+
+    @Test("folding at every offset never splits a 2-, 3- or 4-byte UTF-8 character", arguments: ["ü", "€", "😀"])
+    func foldingEveryOffset(_ character: String) {
+        for pad in 0..<8 {
+            let line = "DESCRIPTION:" + String(repeating: "x", count: pad) + String(repeating: character, count: 60)
+            let folded = ICalendarWriter.fold(line)
+            for part in folded.components(separatedBy: "\r\n") where !part.isEmpty {
+                #expect(part.utf8.count <= 75)
+                #expect(String(validating: part.utf8, as: UTF8.self) != nil)
+            }
+            #expect(folded.replacingOccurrences(of: "\r\n ", with: "") == line + "\r\n")
+        }
     }
 
     @Test("python's icalendar parser reads the export", .enabled(if: PythonICalendar.available))

@@ -48,7 +48,7 @@ struct EventsCommand: ParsableCommand {
             }
             let stored = try store.events()
             if ics {
-                Output.write(ICalendarWriter(now: now).write(stored))
+                Output.write(ICalendarWriter().write(stored))
             } else if json {
                 Output.line(EventListRenderer.json(stored))
             } else {

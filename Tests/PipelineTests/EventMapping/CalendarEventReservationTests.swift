@@ -39,7 +39,8 @@ struct CalendarEventReservationTests {
         let event = CalendarEvent(reservation)
         #expect(event.key == EventKey(container: "K7Q2PX", item: "C7412-SFO-2031-06-03"))
         #expect(event.category == .flight)
-        #expect(event.title == "Cascadia Air C7 412 SFO → SEA")
+        // The markup names no flight number: the reader's title after the category word.
+        #expect(event.title == "Flight: Cascadia Air C7 412 SFO → SEA")
         #expect(
             event.start
                 == EventTime(

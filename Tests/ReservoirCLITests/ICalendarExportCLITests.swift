@@ -1,0 +1,91 @@
+import Foundation
+import Testing
+
+@Suite("events --ics of the sample Maildir")
+struct ICalendarExportCLITests {
+    /// The sample Maildir scanned into a fresh store; returns the store argument.
+    static func scannedStore(_ tmp: TemporaryDirectory) throws -> String {
+        let store = "sqlite:\(tmp.path)/events.sqlite3"
+        let scan = try ReservoirBinary.run([
+            "scan", ReservoirBinary.samples.path, "--keys", ReservoirBinary.keys,
+            "--allowed-domains", ReservoirBinary.allowed, "--now", ReservoirBinary.now, "--store", store,
+        ])
+        #expect(scan.status == 0, "\(scan.stderr)")
+        return store
+    }
+
+    @Test("an unchanged store exports byte-identical under different clocks")
+    func byteIdentical() throws {
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let store = try Self.scannedStore(tmp)
+        let first = try ReservoirBinary.run(["events", "--ics", "--all", "--store", store, "--now", ReservoirBinary.now])
+        let second = try ReservoirBinary.run(["events", "--ics", "--all", "--store", store, "--now", "2029-02-03T04:05:06Z"])
+        #expect(first.status == 0 && second.status == 0, "\(first.stderr)\(second.stderr)")
+        #expect(!first.stdout.isEmpty)
+        #expect(first.stdout == second.stdout)
+        #expect(first.text.contains("\r\nSUMMARY:Flight: C7 412 from SFO to SEA\r\n"))
+        #expect(first.text.contains("\r\nSUMMARY:Train: EC 15 from Zürich HB to Milano Centrale\r\n"))
+        #expect(first.text.contains("\r\nSUMMARY:Hotel: Harborview Hotel Boston\r\n"))
+        #expect(first.text.contains("\r\nSUMMARY:Reservation: EPIC Steak\r\n"))
+    }
+
+    static let python = "/usr/bin/python3"
+
+    static var pythonICalendar: Bool {
+        guard FileManager.default.isExecutableFile(atPath: python) else { return false }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = ["-c", "import icalendar"]
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return false }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }
+
+    @Test(
+        "python3-icalendar reads every stored event with its UID, DTSTART, SUMMARY, STATUS and SEQUENCE",
+        .enabled(if: pythonICalendar, "python3-icalendar is not installed (apt-get install python3-icalendar)"))
+    func pythonPeer() throws {
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let store = try Self.scannedStore(tmp)
+        let ics = try ReservoirBinary.run(["events", "--ics", "--all", "--store", store, "--now", ReservoirBinary.now])
+        let json = try ReservoirBinary.run(["events", "--json", "--all", "--store", store, "--now", ReservoirBinary.now])
+        #expect(ics.status == 0 && json.status == 0)
+        let script = """
+            import sys, icalendar
+            cal = icalendar.Calendar.from_ical(sys.stdin.buffer.read())
+            for ev in cal.walk('VEVENT'):
+                print('%s|%s|%s|%s|%s|%d' % (ev.get('UID'), ev.decoded('DTSTART').strftime('%Y%m%dT%H%M%S'),
+                    ev.get('SUMMARY'), ev.get('STATUS'), ev.get('SEQUENCE'), len(ev.walk('VALARM'))))
+            """
+        let parsed = try ReservoirBinary.run(
+            ["-c", script], stdin: ics.stdout, executable: URL(fileURLWithPath: Self.python))
+        #expect(parsed.status == 0, "\(parsed.stderr)")
+        let rows = parsed.text.split(separator: "\n").map { $0.split(separator: "|", omittingEmptySubsequences: false).map(String.init) }
+        // Every stored event, as the store lists it, is in the export with its title, status and sequence.
+        let events = try #require(try JSONSerialization.jsonObject(with: json.stdout) as? [[String: Any]])
+        #expect(rows.count == 5)
+        #expect(rows.allSatisfy { $0.count == 6 })
+        let fromStore = Set(
+            events.map { "\($0["title"] ?? "")|\(($0["status"] as? String ?? "").uppercased())|\($0["sequence"] ?? "")" })
+        let fromExport = Set(rows.map { "\($0[2])|\($0[3])|\($0[4])" })
+        #expect(fromStore == fromExport)
+        let byUID = Dictionary(rows.map { ($0[0], $0) }, uniquingKeysWith: { a, _ in a })
+        let dinner = try #require(byUID["IWDSCA-1@reservoir"])
+        #expect(dinner[2] == "Reservation: EPIC Steak")
+        #expect(dinner[3] == "CANCELLED")
+        #expect(Int(dinner[4]).map { $0 >= 2 } == true)
+        let flight = try #require(rows.first { $0[2] == "Flight: C7 412 from SFO to SEA" })
+        #expect(flight[1] == "20310603T151500")
+        #expect(flight[3] == "CONFIRMED")
+        #expect(flight[5] == "1")
+        let train = try #require(rows.first { $0[2] == "Train: EC 15 from Zürich HB to Milano Centrale" })
+        #expect(train[1] == "20310714T073300")
+        for row in rows {
+            #expect(ics.text.contains("\r\nUID:\(row[0])\r\n"))
+            #expect(ics.text.contains("\r\nSEQUENCE:\(row[4])\r\n"))
+        }
+    }
+}
