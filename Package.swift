@@ -68,6 +68,8 @@ let package = Package(
         .target(name: "EventStore", dependencies: ["ReservoirBase", "CSQLite"]),
         .target(name: "EventStorePostgres", dependencies: ["EventStore", "CLibPQ", "CLibPQLoader"]),
         .target(name: "ICalendar", dependencies: ["ReservoirBase", "EventStore"]),
+        // Calendar destinations: pushing stored events to CalDAV collections and vdirs, the outbox.
+        .target(name: "Delivery", dependencies: ["ReservoirBase", "EventStore", "ICalendar"]),
         // Who may put events on the calendar: the policy and the signed view it reads.
         .target(name: "Trust", dependencies: ["ReservoirBase", "MIME", "DKIM", "CLibIDN2"]),
         .target(
@@ -110,6 +112,7 @@ let package = Package(
         .target(name: "PostgresTestSupport", path: "Tests/PostgresTestSupport"),
         .testTarget(name: "EventStorePostgresTests", dependencies: ["ReservoirBase", "EventStorePostgres", "EventStore", "PostgresTestSupport"]),
         .testTarget(name: "ICalendarTests", dependencies: ["ReservoirBase", "ICalendar", "EventStore"]),
+        .testTarget(name: "DeliveryTests", dependencies: ["Delivery", "EventStore", "ICalendar"]),
         .testTarget(name: "TrustTests", dependencies: ["Trust", "MIME", "DKIM"]),
         .target(
             name: "PipelineTestSupport", dependencies: ["Pipeline", "Trust", "Mailbox", "MIME", "DNS", "EventStore"],

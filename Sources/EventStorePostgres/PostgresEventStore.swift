@@ -267,3 +267,65 @@ extension PostgresEventStore: ScanStateStore {
         }
     }
 }
+
+// MARK: Calendar delivery
+
+extension PostgresEventStore: DeliveryLedger {
+    public func pendingDeliveries(to destination: String) throws(EventStoreError) -> [PendingDelivery] {
+        try pendingRows(try query(Self.numbered(DeliverySQL.pending), [destination]))
+    }
+
+    public func pendingDelivery(of key: EventKey, to destination: String) throws(EventStoreError) -> PendingDelivery? {
+        try pendingRows(try query(Self.numbered(DeliverySQL.pendingOne), [destination, key.container, key.item])).first
+    }
+
+    public func claimDelivery(of key: EventKey, to destination: String, by owner: String, now: Int64, until: Int64)
+        throws(EventStoreError) -> Bool
+    {
+        // One statement: the row lock of INSERT … ON CONFLICT DO UPDATE makes concurrent
+        // claimers queue, and the WHERE lets only one of them take a free claim.
+        try transaction { () throws(PostgresFailure) -> Bool in
+            try connection.execute(
+                Self.numbered(DeliverySQL.claim),
+                [destination, key.container, key.item, owner, String(until), String(now)]
+            ).rowCount == 1
+        }
+    }
+
+    public func finishDelivery(of key: EventKey, to destination: String, by owner: String, result: DeliveryResult, at now: Int64)
+        throws(EventStoreError)
+    {
+        let (sql, values) = DeliverySQL.finish(result, key: key, destination: destination, owner: owner, now: now)
+        try transaction { () throws(PostgresFailure) in
+            _ = try connection.execute(Self.numbered(sql), values.map(\.parameter))
+        }
+    }
+
+    public func deliveryRecords() throws(EventStoreError) -> [DeliveryRecord] {
+        let result = try query(DeliverySQL.records, [])
+        return try (0..<result.rowCount).map { r throws(EventStoreError) in
+            try DeliveryRecord(values: result.values(r, DeliveryRecord.layout))
+        }
+    }
+
+    private func pendingRows(_ result: PostgresResult) throws(EventStoreError) -> [PendingDelivery] {
+        let layout = RowLayout(table: "deliveries", columns: EventRow.layout.columns + DeliveryRecord.layout.columns)
+        return try (0..<result.rowCount).map { r throws(EventStoreError) in try DeliverySQL.pendingRow(result.values(r, layout)) }
+    }
+
+    /// `?` placeholders numbered as PostgreSQL writes them (`$1`, `$2`, …); the ledger's SQL
+    /// holds no `?` inside a literal.
+    static func numbered(_ sql: String) -> String {
+        var out = ""
+        var n = 0
+        for character in sql {
+            if character == "?" {
+                n += 1
+                out += "$\(n)"
+            } else {
+                out.append(character)
+            }
+        }
+        return out
+    }
+}

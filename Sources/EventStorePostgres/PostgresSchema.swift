@@ -67,5 +67,23 @@ enum PostgresSchema {
             )
             """
         ],
+        // 3: what each calendar destination holds (the outbox, DeliveryLedger).
+        [
+            """
+            CREATE TABLE IF NOT EXISTS deliveries (
+                destination text NOT NULL,
+                container text NOT NULL,
+                item text NOT NULL,
+                delivered_sequence bigint,
+                etag text,
+                failures bigint NOT NULL DEFAULT 0,
+                last_error text,
+                last_attempt bigint,
+                claimed_by text,
+                claimed_until bigint,
+                PRIMARY KEY (destination, container, item)
+            )
+            """
+        ],
     ]
 }

@@ -62,6 +62,16 @@ public struct ICalendarWriter: Sendable {
         return lines.map(Self.fold).joined()
     }
 
+    /// One event as a calendar object resource for a CalDAV collection or a vdir: a VCALENDAR
+    /// holding one VEVENT and no `METHOD` property, which RFC 4791 §4.1 forbids in stored
+    /// calendar object resources (servers such as Baïkal refuse it).
+    public func object(_ stored: StoredEvent) -> String {
+        var lines: [String] = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:\(Self.productID)", "CALSCALE:GREGORIAN"]
+        lines.append(contentsOf: vevent(stored))
+        lines.append("END:VCALENDAR")
+        return lines.map(Self.fold).joined()
+    }
+
     func vevent(_ stored: StoredEvent) -> [String] {
         let event = stored.event
         var lines = [

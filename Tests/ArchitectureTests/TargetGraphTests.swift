@@ -16,7 +16,7 @@ struct TargetGraphTests {
         "Mailbox": 3, "DKIM": 3, "Markup": 3,
         "Reservations": 4, "EventStore": 4, "Trust": 4,
         "EventStorePostgres": 5, "ICalendar": 5,
-        "Pipeline": 6,
+        "Pipeline": 6, "Delivery": 6,
         "Output": 7,
         "CommandCore": 8,
         "reservoir": 9, "reservoir-filter": 9, "reservoir-bench": 9,
@@ -28,6 +28,8 @@ struct TargetGraphTests {
     static let forbidden: [String: Set<String>] = [
         "EventStore": ["MIME", "DKIM", "Markup", "Reservations", "JSON", "Mailbox", "Trust"],
         "Trust": ["Markup", "Reservations", "EventStore", "Mailbox"],
+        // Delivery pushes stored events: it knows the store and iCalendar, not mail or markup.
+        "Delivery": ["MIME", "DKIM", "Markup", "Reservations", "JSON", "Mailbox", "Trust", "Pipeline"],
     ]
 
     /// Modules of the system and toolchain, not of the package.

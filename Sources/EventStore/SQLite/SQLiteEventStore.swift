@@ -5,7 +5,7 @@ public final class SQLiteEventStore: EventStore {
     /// How long a writer waits for another process's transaction before giving up.
     public static let busyTimeoutMilliseconds: Int32 = 30_000
     /// The schema version this build writes (PRAGMA user_version).
-    public static let schemaVersion: Int64 = 2
+    public static let schemaVersion: Int64 = 3
 
     private let database: SQLiteDatabase
     public var path: String { database.path }
@@ -81,6 +81,26 @@ public final class SQLiteEventStore: EventStore {
                         modified INTEGER NOT NULL
                     );
                     PRAGMA user_version = 2;
+                    """)
+            }
+            if current < 3 {
+                // Version 3: what each calendar destination holds (the outbox, DeliveryLedger).
+                try database.execute(
+                    """
+                    CREATE TABLE IF NOT EXISTS deliveries (
+                        destination TEXT NOT NULL,
+                        container TEXT NOT NULL,
+                        item TEXT NOT NULL,
+                        delivered_sequence INTEGER,
+                        etag TEXT,
+                        failures INTEGER NOT NULL DEFAULT 0,
+                        last_error TEXT,
+                        last_attempt INTEGER,
+                        claimed_by TEXT,
+                        claimed_until INTEGER,
+                        PRIMARY KEY (destination, container, item)
+                    );
+                    PRAGMA user_version = 3;
                     """)
             }
         }
@@ -200,5 +220,41 @@ extension SQLiteEventStore: ScanStateStore {
                 try statement.run([.text(file.key), .integer(file.size), .integer(file.modified)])
             }
         }
+    }
+}
+
+// MARK: Calendar delivery
+
+extension SQLiteEventStore: DeliveryLedger {
+    public func pendingDeliveries(to destination: String) throws(EventStoreError) -> [PendingDelivery] {
+        try database.prepare(DeliverySQL.pending).rows([.text(destination)]).map { row throws(EventStoreError) in
+            try DeliverySQL.pendingRow(row.values)
+        }
+    }
+
+    public func pendingDelivery(of key: EventKey, to destination: String) throws(EventStoreError) -> PendingDelivery? {
+        try database.cached(DeliverySQL.pendingOne).rows([.text(destination), .text(key.container), .text(key.item)]).first
+            .map { row throws(EventStoreError) in try DeliverySQL.pendingRow(row.values) }
+    }
+
+    public func claimDelivery(of key: EventKey, to destination: String, by owner: String, now: Int64, until: Int64)
+        throws(EventStoreError) -> Bool
+    {
+        try database.transaction { () throws(EventStoreError) -> Bool in
+            try !database.cached(DeliverySQL.claim).rows([
+                .text(destination), .text(key.container), .text(key.item), .text(owner), .integer(until), .integer(now),
+            ]).isEmpty
+        }
+    }
+
+    public func finishDelivery(of key: EventKey, to destination: String, by owner: String, result: DeliveryResult, at now: Int64)
+        throws(EventStoreError)
+    {
+        let (sql, values) = DeliverySQL.finish(result, key: key, destination: destination, owner: owner, now: now)
+        try database.transaction { () throws(EventStoreError) in try database.cached(sql).run(values) }
+    }
+
+    public func deliveryRecords() throws(EventStoreError) -> [DeliveryRecord] {
+        try database.prepare(DeliverySQL.records).rows().map { row throws(EventStoreError) in try DeliveryRecord(values: row.values) }
     }
 }

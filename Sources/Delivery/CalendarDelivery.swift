@@ -1,0 +1,295 @@
+public import EventStore
+import Glibc
+import ICalendar
+
+/// Pushes stored events to calendar destinations and records what each destination holds.
+///
+/// For each event a destination does not hold at its current SEQUENCE: claim it in the store
+/// (so that concurrent processes push each change once), write it with a conditional request —
+/// create with `If-None-Match: *`, replace with `If-Match` and the tag of the copy last pushed
+/// (RFC 4791 §5.3.2, RFC 7232 §3) — and record the outcome. When the precondition fails, the
+/// copy at the destination is read back and the store's revision rule decides: a copy whose
+/// SEQUENCE is at least the stored one is kept (an edit made there, or another host's push),
+/// an older one is replaced. A cancellation is pushed as the event with `STATUS:CANCELLED`
+/// and its higher SEQUENCE, or removed with ``Options/deleteCancelled``.
+///
+/// Nothing here changes the store's events: a failed push leaves the event waiting, and the
+/// next push or `reservoir sync` finds it again.
+public struct CalendarDelivery {
+    public struct Options: Sendable {
+        /// Remove cancelled events from the destination instead of keeping them cancelled.
+        public var deleteCancelled: Bool
+        /// Longest single request.
+        public var requestTimeoutMilliseconds: Int64
+
+        public init(deleteCancelled: Bool = false, requestTimeoutMilliseconds: Int64 = Self.defaultRequestTimeoutMilliseconds) {
+            self.deleteCancelled = deleteCancelled
+            self.requestTimeoutMilliseconds = requestTimeoutMilliseconds
+        }
+
+        /// A request's time limit unless a deadline is nearer.
+        public static let defaultRequestTimeoutMilliseconds: Int64 = 10_000
+    }
+
+    /// How long a claim holds: longer than the requests of one event take together (a
+    /// create, a read-back and a replace), so a live pusher keeps it; a dead one's claim
+    /// expires and the event is taken up again.
+    public static let claimSeconds: Int64 = 120
+
+    private let ledger: any DeliveryLedger
+    private let destinations: [(destination: CalendarDestination, collection: any CalendarCollection)]
+    private let options: Options
+    private let owner: String
+    private let clock: () -> Int64
+    private let writer = ICalendarWriter()
+
+    /// `clock` gives Unix seconds (the records' times and the claims' expiry).
+    public init(
+        ledger: any DeliveryLedger, destinations: [(destination: CalendarDestination, collection: any CalendarCollection)],
+        options: Options = Options(), clock: @escaping () -> Int64
+    ) {
+        self.ledger = ledger
+        self.destinations = destinations
+        self.options = options
+        self.clock = clock
+        self.owner = Self.ownerName()
+    }
+
+    /// Pushes the events of `keys` (those a message just changed) to every destination; the
+    /// events a destination already holds at their SEQUENCE are left alone.
+    public func push(_ keys: [EventKey], deadline: Deadline = .none) -> [DeliveryAttempt] {
+        var attempts: [DeliveryAttempt] = []
+        for (destination, collection) in destinations {
+            for key in keys {
+                if let attempt = pushOne(key, pending: nil, to: destination, collection, deadline: deadline) {
+                    attempts.append(attempt)
+                }
+            }
+        }
+        return attempts
+    }
+
+    /// Pushes every event a destination does not hold at its current SEQUENCE (`reservoir sync`,
+    /// and `scan` after it records). A destination whose store query fails is reported once.
+    public func pushPending(deadline: Deadline = .none) -> [DeliveryAttempt] {
+        var attempts: [DeliveryAttempt] = []
+        for (destination, collection) in destinations {
+            let pending: [PendingDelivery]
+            do {
+                pending = try ledger.pendingDeliveries(to: destination.name)
+            } catch {
+                attempts.append(
+                    DeliveryAttempt(
+                        destination: destination, key: nil, uid: nil, sequence: nil,
+                        outcome: .failed(DeliveryFailure(.localFile, "the store failed: \(error.message)"))))
+                continue
+            }
+            for entry in pending {
+                if let attempt = pushOne(entry.event.event.key, pending: entry, to: destination, collection, deadline: deadline) {
+                    attempts.append(attempt)
+                }
+            }
+        }
+        return attempts
+    }
+
+    /// What waits for each destination after a push: events it does not hold at their
+    /// SEQUENCE, with the last failure.
+    public func waiting() throws(EventStoreError) -> [(destination: CalendarDestination, pending: PendingDelivery)] {
+        var result: [(destination: CalendarDestination, pending: PendingDelivery)] = []
+        for (destination, _) in destinations {
+            for pending in try ledger.pendingDeliveries(to: destination.name) {
+                result.append((destination, pending))
+            }
+        }
+        return result
+    }
+
+    /// One event to one destination; nil when there was nothing to do (up to date).
+    private func pushOne(
+        _ key: EventKey, pending known: PendingDelivery?, to destination: CalendarDestination, _ collection: any CalendarCollection,
+        deadline: Deadline
+    ) -> DeliveryAttempt? {
+        func attempt(_ outcome: DeliveryOutcome, _ event: StoredEvent?) -> DeliveryAttempt {
+            DeliveryAttempt(
+                destination: destination, key: key, uid: ICalendarWriter.uid(for: key), sequence: event?.sequence, outcome: outcome)
+        }
+        if deadline.hasPassed {
+            return attempt(.failed(DeliveryFailure(.outOfTime, "the time budget ended first")), known?.event)
+        }
+        do {
+            let now = clock()
+            guard try ledger.claimDelivery(of: key, to: destination.name, by: owner, now: now, until: now + Self.claimSeconds) else {
+                return attempt(.claimedElsewhere, known?.event)
+            }
+            // Read under the claim: another process may have pushed it since the list was made.
+            guard let pending = try ledger.pendingDelivery(of: key, to: destination.name) else {
+                try ledger.finishDelivery(of: key, to: destination.name, by: owner, result: .released, at: clock())
+                return nil
+            }
+            let (outcome, result) = deliver(pending, to: collection, deadline: deadline)
+            try ledger.finishDelivery(of: key, to: destination.name, by: owner, result: result, at: clock())
+            return attempt(outcome, pending.event)
+        } catch {
+            return attempt(.failed(DeliveryFailure(.localFile, "the store failed: \(error.message)")), known?.event)
+        }
+    }
+
+    /// The requests for one event, and what to record.
+    func deliver(_ pending: PendingDelivery, to collection: any CalendarCollection, deadline: Deadline)
+        -> (DeliveryOutcome, DeliveryResult)
+    {
+        let stored = pending.event
+        let name = Self.resourceName(stored.event.key)
+        let sequence = stored.sequence
+        let knownTag = pending.record?.etag
+        let heldBefore = pending.record?.deliveredSequence != nil
+
+        func failed(_ failure: DeliveryFailure) -> (DeliveryOutcome, DeliveryResult) {
+            (.failed(failure), .failed(reason: failure.description))
+        }
+        func delivered(_ outcome: DeliveryOutcome, _ etag: String?) -> (DeliveryOutcome, DeliveryResult) {
+            (outcome, .delivered(sequence: sequence, etag: etag))
+        }
+
+        if stored.event.status == .cancelled && options.deleteCancelled {
+            var tag = knownTag
+            for _ in 0..<2 {
+                if deadline.hasPassed { return failed(DeliveryFailure(.outOfTime, "the time budget ended first")) }
+                switch collection.delete(name, etag: tag, deadline: deadline) {
+                case .done, .notFound: return delivered(.deleted, nil)
+                case .failed(let failure): return failed(failure)
+                case .preconditionFailed:
+                    switch readBack(name, collection, deadline, sequence: sequence) {
+                    case .keep(let remoteTag, let remoteSequence) where remoteSequence > sequence:
+                        return delivered(.keptNewerCopy, remoteTag)
+                    case .keep(let remoteTag, _): tag = remoteTag
+                    case .replace(let remoteTag): tag = remoteTag
+                    case .missing: return delivered(.deleted, nil)
+                    case .failed(let failure): return failed(failure)
+                    }
+                }
+            }
+            return failed(DeliveryFailure(.conflict, "the copy at the destination changed twice while removing it"))
+        }
+
+        let body = writer.object(stored)
+        let changed: DeliveryOutcome = stored.event.status == .cancelled ? .cancelled : (heldBefore ? .updated : .created)
+        var condition: WriteCondition = knownTag.map { .replace(etag: $0) } ?? .create
+        for _ in 0..<3 {
+            if deadline.hasPassed { return failed(DeliveryFailure(.outOfTime, "the time budget ended first")) }
+            switch collection.put(name, body: body, condition: condition, deadline: deadline) {
+            case .done(let etag, _):
+                return delivered(changed, etag)
+            case .failed(let failure):
+                return failed(failure)
+            case .notFound:
+                // Removed at the destination since the last push: created again, as the
+                // booking still exists.
+                condition = .create
+            case .preconditionFailed:
+                switch readBack(name, collection, deadline, sequence: sequence) {
+                case .keep(let remoteTag, let remoteSequence):
+                    return delivered(remoteSequence > sequence ? .keptNewerCopy : .alreadyThere, remoteTag)
+                case .replace(let remoteTag):
+                    condition = .replace(etag: remoteTag)
+                case .missing:
+                    condition = .create
+                case .failed(let failure):
+                    return failed(failure)
+                }
+            }
+        }
+        return failed(DeliveryFailure(.conflict, "the copy at the destination changed while pushing"))
+    }
+
+    private enum ReadBack {
+        /// The destination's copy is at least as new (`sequence` ≥ stored): keep it.
+        case keep(etag: String?, sequence: Int)
+        /// The destination's copy is older: replace the one with this tag.
+        case replace(etag: String)
+        case missing
+        case failed(DeliveryFailure)
+    }
+
+    /// Reads the destination's copy after a failed precondition and applies the revision rule
+    /// against the stored `sequence`.
+    private func readBack(_ name: String, _ collection: any CalendarCollection, _ deadline: Deadline, sequence: Int) -> ReadBack {
+        switch collection.get(name, deadline: deadline) {
+        case .notFound: return .missing
+        case .failed(let failure): return .failed(failure)
+        case .preconditionFailed: return .failed(DeliveryFailure(.refused, "a read was answered 412"))
+        case .done(let etag, let body):
+            let remote = body.flatMap(CalendarObjectRevision.sequence(of:))
+            guard let remote else {
+                // Not a calendar object: not ours to keep; replace it when it can be named.
+                guard let etag else { return .failed(DeliveryFailure(.refused, "\(name) at the destination is not an event and has no tag")) }
+                return .replace(etag: etag)
+            }
+            if remote >= sequence { return .keep(etag: etag, sequence: remote) }
+            guard let etag else { return .failed(DeliveryFailure(.refused, "\(name) at the destination has no tag to replace")) }
+            return .replace(etag: etag)
+        }
+    }
+
+    /// The resource name of an event: its UID and `.ics` (RFC 4791 §4.1 leaves the name to the
+    /// client; vdirsyncer and most servers use the UID).
+    public static func resourceName(_ key: EventKey) -> String {
+        ICalendarWriter.uid(for: key) + ".ics"
+    }
+
+    /// Names this process in claims: host, process and a random part.
+    static func ownerName() -> String {
+        var host = [CChar](repeating: 0, count: 256)
+        gethostname(&host, host.count - 1)
+        let hostName = host.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        return "\(hostName)/\(getpid())/\(String(UInt64.random(in: 0...UInt64.max), radix: 16))"
+    }
+}
+
+/// What happened to one event at one destination.
+public enum DeliveryOutcome: Sendable, Equatable {
+    case created
+    case updated
+    case cancelled
+    case deleted
+    /// The destination held the same revision already (pushed before a crash, or by another host).
+    case alreadyThere
+    /// The destination held a newer revision (SEQUENCE higher than the store's): kept.
+    case keptNewerCopy
+    /// Another process holds the claim and is pushing it.
+    case claimedElsewhere
+    case failed(DeliveryFailure)
+
+    /// A stable word for JSON and logs.
+    public var word: String {
+        switch self {
+        case .created: "created"
+        case .updated: "updated"
+        case .cancelled: "cancelled"
+        case .deleted: "deleted"
+        case .alreadyThere: "already-there"
+        case .keptNewerCopy: "kept-newer-copy"
+        case .claimedElsewhere: "claimed-elsewhere"
+        case .failed: "failed"
+        }
+    }
+}
+
+/// One event pushed (or not) to one destination.
+public struct DeliveryAttempt: Sendable, Equatable {
+    public var destination: CalendarDestination
+    /// Nil when the destination could not even be listed.
+    public var key: EventKey?
+    public var uid: String?
+    public var sequence: Int?
+    public var outcome: DeliveryOutcome
+
+    public init(destination: CalendarDestination, key: EventKey?, uid: String?, sequence: Int?, outcome: DeliveryOutcome) {
+        self.destination = destination
+        self.key = key
+        self.uid = uid
+        self.sequence = sequence
+        self.outcome = outcome
+    }
+}

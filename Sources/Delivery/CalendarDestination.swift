@@ -1,0 +1,68 @@
+import Glibc
+
+/// A calendar that stored events are delivered to, as `--calendar` names it.
+///
+/// - `https://host/path/to/collection/` (or `http://`): a CalDAV calendar collection (RFC 4791),
+///   each event one calendar object resource named after its UID;
+/// - `vdir:PATH`: a vdir (the directory format vdirsyncer and khal read), one `UID.ics` per event.
+public enum CalendarDestination: Sendable, Equatable, Hashable, CustomStringConvertible {
+    case caldav(url: String)
+    case vdir(path: String)
+
+    /// Reads a `--calendar` value. A relative vdir path is made absolute against the current
+    /// directory, so the store's records name the same directory whatever directory the next
+    /// run starts in.
+    public init(parsing text: String) throws(DeliveryError) {
+        if text.hasPrefix("vdir:") {
+            var path = String(text.dropFirst("vdir:".count))
+            guard !path.isEmpty else { throw DeliveryError("--calendar vdir:PATH needs a directory (got \(text))") }
+            if !path.hasPrefix("/") {
+                guard let cwd = getcwd(nil, 0) else { throw DeliveryError("cannot read the current directory for \(text)") }
+                defer { free(cwd) }
+                path = String(cString: cwd) + "/" + path
+            }
+            while path.count > 1, path.hasSuffix("/") { path.removeLast() }
+            self = .vdir(path: path)
+            return
+        }
+        let lower = text.lowercased()
+        guard lower.hasPrefix("https://") || lower.hasPrefix("http://") else {
+            throw DeliveryError(
+                "--calendar takes a CalDAV collection URL (https://host/path/) or vdir:PATH (got \(text))")
+        }
+        let afterScheme = text[text.index(text.firstIndex(of: ":")!, offsetBy: 3)...]
+        let authority = afterScheme.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        guard !authority.isEmpty else { throw DeliveryError("--calendar \(text) names no host") }
+        // Credentials come from the netrc file, never from the command line, where every
+        // user of the machine can read them (ps, /proc/PID/cmdline).
+        guard !authority.contains("@") else {
+            throw DeliveryError("--calendar \(text): put the user name and password in the netrc file (--netrc), not in the URL")
+        }
+        guard !text.contains("?"), !text.contains("#") else {
+            throw DeliveryError("--calendar \(text): a collection URL has no query or fragment")
+        }
+        self = .caldav(url: text.hasSuffix("/") ? text : text + "/")
+    }
+
+    /// The stable name the store keeps deliveries under: `caldav:URL` or `vdir:/absolute/path`.
+    public var name: String {
+        switch self {
+        case .caldav(let url): "caldav:" + url
+        case .vdir(let path): "vdir:" + path
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .caldav(let url): url
+        case .vdir(let path): "vdir:" + path
+        }
+    }
+}
+
+/// A setting that cannot work (a malformed `--calendar`, an unreadable CA file): said before
+/// anything is pushed.
+public struct DeliveryError: Error, Sendable, Equatable, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}

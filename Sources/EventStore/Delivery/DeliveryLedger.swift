@@ -1,0 +1,182 @@
+/// What the store remembers of one event at one calendar destination: which revision the
+/// destination holds, the tag to replace it with, and the last failed attempt.
+///
+/// The outbox is not a queue of messages but the difference between the store and these
+/// records: an event is waiting for a destination while the destination holds no revision of
+/// it or an older one (``DeliveryLedger/pendingDeliveries(to:)``). Nothing is lost when a push
+/// fails, a process dies mid-push or a destination is added later: the next push or
+/// `reservoir sync` finds the difference again.
+public struct DeliveryRecord: Sendable, Equatable {
+    /// The destination's stable name (`caldav:https://…/` or `vdir:/path`).
+    public var destination: String
+    public var key: EventKey
+    /// The event's SEQUENCE the destination holds; nil when it holds none yet.
+    public var deliveredSequence: Int?
+    /// The destination's entity tag of its copy (RFC 7232 §2.3), sent in `If-Match` with the
+    /// next replacement; nil where the destination has none (a vdir) or no copy.
+    public var etag: String?
+    /// Failed attempts since the last success.
+    public var failures: Int
+    /// Why the last attempt failed, for `reservoir sync`; nil after a success.
+    public var lastError: String?
+    /// When the last attempt ended (Unix seconds).
+    public var lastAttempt: Int64?
+
+    public init(
+        destination: String, key: EventKey, deliveredSequence: Int?, etag: String?, failures: Int,
+        lastError: String?, lastAttempt: Int64?
+    ) {
+        self.destination = destination
+        self.key = key
+        self.deliveredSequence = deliveredSequence
+        self.etag = etag
+        self.failures = failures
+        self.lastError = lastError
+        self.lastAttempt = lastAttempt
+    }
+
+    /// The columns of `deliveries` a backend selects to read a record, in ``init(values:)`` order.
+    public static let layout = RowLayout(
+        table: "deliveries",
+        columns: [
+            StoreColumn("destination", .text), StoreColumn("container", .text), StoreColumn("item", .text),
+            StoreColumn("delivered_sequence", .integer), StoreColumn("etag", .text), StoreColumn("failures", .integer),
+            StoreColumn("last_error", .text), StoreColumn("last_attempt", .integer),
+        ])
+
+    /// Decodes a row read in ``layout`` order.
+    public init(values: [ColumnValue]) throws(EventStoreError) {
+        var row = try Self.layout.cursor(values)
+        destination = try row.text()
+        key = EventKey(container: try row.text(), item: try row.text())
+        deliveredSequence = try row.optionalInteger().map { Int($0) }
+        etag = try row.optionalText()
+        failures = Int(try row.integer())
+        lastError = try row.optionalText()
+        lastAttempt = try row.optionalInteger()
+    }
+}
+
+/// A stored event a destination does not hold at its current revision, with what the store
+/// knows of the destination's copy (nil when nothing was ever attempted).
+public struct PendingDelivery: Sendable, Equatable {
+    public var event: StoredEvent
+    public var record: DeliveryRecord?
+
+    public init(event: StoredEvent, record: DeliveryRecord?) {
+        self.event = event
+        self.record = record
+    }
+}
+
+/// How one attempt to deliver an event ended, as the ledger records it.
+public enum DeliveryResult: Sendable, Equatable {
+    /// The destination holds the event at `sequence` (this push stored it, or the destination
+    /// already held a copy at least as new); `etag` is its tag, if it has one.
+    case delivered(sequence: Int, etag: String?)
+    /// Nothing was stored; the event stays waiting, and `reason` is shown by `reservoir sync`.
+    case failed(reason: String)
+    /// The claim is given back without an attempt (the event turned out to be up to date).
+    case released
+}
+
+/// The store's side of calendar delivery: which revision each destination holds, and a claim
+/// per event and destination so that processes pushing at once (parallel deliveries, several
+/// hosts sharing a PostgreSQL store) push each change once.
+public protocol DeliveryLedger: AnyObject {
+    /// Every stored event `destination` does not hold at its current SEQUENCE, oldest change
+    /// first.
+    func pendingDeliveries(to destination: String) throws(EventStoreError) -> [PendingDelivery]
+
+    /// The event `key` if `destination` does not hold its current SEQUENCE; nil when it does or
+    /// when no such event is stored.
+    func pendingDelivery(of key: EventKey, to destination: String) throws(EventStoreError) -> PendingDelivery?
+
+    /// Takes the delivery of `key` to `destination` for `owner` until `until` (Unix seconds).
+    /// False when another owner holds an unexpired claim: that process is pushing it.
+    func claimDelivery(of key: EventKey, to destination: String, by owner: String, now: Int64, until: Int64) throws(EventStoreError)
+        -> Bool
+
+    /// Records how `owner`'s attempt ended and gives back its claim. A claim that expired and
+    /// was taken by another owner meanwhile is left to that owner, and nothing is recorded.
+    func finishDelivery(of key: EventKey, to destination: String, by owner: String, result: DeliveryResult, at now: Int64)
+        throws(EventStoreError)
+
+    /// Every destination's records, by destination and key.
+    func deliveryRecords() throws(EventStoreError) -> [DeliveryRecord]
+}
+
+/// The SQL both backends run for the ledger, with `?` placeholders (the PostgreSQL store
+/// numbers them). Kept in one place so the backends cannot drift apart.
+public enum DeliverySQL {
+    /// The events `destination` (parameter 1) does not hold at their current sequence, with
+    /// the record's columns after the event's.
+    public static let pending =
+        "SELECT \(prefixed(EventRow.layout, "e")), \(prefixed(DeliveryRecord.layout, "d")) FROM events e "
+        + "LEFT JOIN deliveries d ON d.destination = ? AND d.container = e.container AND d.item = e.item "
+        + "WHERE d.delivered_sequence IS NULL OR d.delivered_sequence < e.sequence ORDER BY e.updated_at, e.container, e.item"
+
+    /// One event (parameters 2 and 3) if `destination` (parameter 1) does not hold it.
+    public static let pendingOne =
+        "SELECT \(prefixed(EventRow.layout, "e")), \(prefixed(DeliveryRecord.layout, "d")) FROM events e "
+        + "LEFT JOIN deliveries d ON d.destination = ? AND d.container = e.container AND d.item = e.item "
+        + "WHERE e.container = ? AND e.item = ? AND (d.delivered_sequence IS NULL OR d.delivered_sequence < e.sequence)"
+
+    /// Takes the claim (destination, container, item, owner, until, now): a new record, or an
+    /// existing one whose claim is free or expired. Returns a row when the claim was taken.
+    public static let claim =
+        "INSERT INTO deliveries (destination, container, item, failures, claimed_by, claimed_until) VALUES (?, ?, ?, 0, ?, ?) "
+        + "ON CONFLICT (destination, container, item) DO UPDATE SET claimed_by = excluded.claimed_by, "
+        + "claimed_until = excluded.claimed_until "
+        + "WHERE deliveries.claimed_until IS NULL OR deliveries.claimed_until < ? RETURNING 1"
+
+    /// Records a delivery (sequence, etag, now, destination, container, item, owner).
+    public static let delivered =
+        "UPDATE deliveries SET delivered_sequence = ?, etag = ?, failures = 0, last_error = NULL, last_attempt = ?, "
+        + "claimed_by = NULL, claimed_until = NULL WHERE destination = ? AND container = ? AND item = ? AND claimed_by = ?"
+
+    /// Records a failure (reason, now, destination, container, item, owner).
+    public static let failed =
+        "UPDATE deliveries SET failures = failures + 1, last_error = ?, last_attempt = ?, "
+        + "claimed_by = NULL, claimed_until = NULL WHERE destination = ? AND container = ? AND item = ? AND claimed_by = ?"
+
+    /// Gives back a claim (destination, container, item, owner).
+    public static let release =
+        "UPDATE deliveries SET claimed_by = NULL, claimed_until = NULL WHERE destination = ? AND container = ? AND item = ? "
+        + "AND claimed_by = ?"
+
+    /// Every record, in a stable order.
+    public static let records = "SELECT \(DeliveryRecord.layout.names) FROM deliveries ORDER BY destination, container, item"
+
+    /// The parameters of ``delivered``, ``failed`` or ``release`` for `result`, with the SQL.
+    public static func finish(
+        _ result: DeliveryResult, key: EventKey, destination: String, owner: String, now: Int64
+    ) -> (sql: String, values: [ColumnValue]) {
+        let tail: [ColumnValue] = [.text(destination), .text(key.container), .text(key.item), .text(owner)]
+        switch result {
+        case .delivered(let sequence, let etag):
+            return (delivered, [.integer(Int64(sequence)), ColumnValue(etag), .integer(now)] + tail)
+        case .failed(let reason):
+            return (failed, [.text(reason), .integer(now)] + tail)
+        case .released:
+            return (release, tail)
+        }
+    }
+
+    /// Decodes a row of ``pending`` or ``pendingOne``: the event's columns, then the record's
+    /// (all NULL when the destination was never tried).
+    public static func pendingRow(_ values: [ColumnValue]) throws(EventStoreError) -> PendingDelivery {
+        let split = EventRow.layout.columns.count
+        guard values.count == split + DeliveryRecord.layout.columns.count else {
+            throw EventStoreError(.invalidRow, "a pending delivery has \(values.count) values")
+        }
+        let event = try EventRow(values: Array(values[..<split])).stored
+        let rest = Array(values[split...])
+        let record = rest.allSatisfy { $0 == .null } ? nil : try DeliveryRecord(values: rest)
+        return PendingDelivery(event: event, record: record)
+    }
+
+    private static func prefixed(_ layout: RowLayout, _ alias: String) -> String {
+        layout.columns.map { "\(alias).\($0.name)" }.joined(separator: ", ")
+    }
+}

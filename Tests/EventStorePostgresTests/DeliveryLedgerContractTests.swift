@@ -1,0 +1,107 @@
+import EventStore
+import Foundation
+import Testing
+
+/// The outbox every backend keeps: an event waits for a destination until the destination
+/// holds its current SEQUENCE, and one claim at a time pushes it.
+@Suite("Delivery ledger contract")
+struct DeliveryLedgerContractTests {
+    static let key = EventKey(container: "IWDSCA", item: "1")
+    static let radicale = "caldav:https://cal.example/jane/calendar/"
+    static let vdir = "vdir:/home/jane/calendars/reservations"
+
+    @Test("a new event waits for every destination until it is delivered at its sequence", arguments: StoreBackend.available)
+    func waitsUntilDelivered(backend: StoreBackend) throws {
+        let fresh = try backend.makeStore()
+        defer { fresh.cleanup() }
+        let ledger = try #require(fresh.store as? any DeliveryLedger)
+        _ = try fresh.store.apply(dinner(at: "2031-05-12T19:30:00"), from: message("<a@x>", date: 1000))
+
+        for destination in [Self.radicale, Self.vdir] {
+            let pending = try ledger.pendingDeliveries(to: destination)
+            #expect(pending.map(\.event.event.key) == [Self.key])
+            #expect(pending.first?.record == nil)
+        }
+        #expect(try ledger.claimDelivery(of: Self.key, to: Self.radicale, by: "host/1", now: 100, until: 220))
+        try ledger.finishDelivery(of: Self.key, to: Self.radicale, by: "host/1", result: .delivered(sequence: 0, etag: "\"e1\""), at: 101)
+        #expect(try ledger.pendingDeliveries(to: Self.radicale).isEmpty)
+        #expect(try ledger.pendingDelivery(of: Self.key, to: Self.radicale) == nil)
+        // The other destination still waits.
+        #expect(try ledger.pendingDeliveries(to: Self.vdir).count == 1)
+
+        // Moving the booking raises the sequence: the event waits again, with the tag of the copy pushed.
+        _ = try fresh.store.apply(dinner(at: "2031-05-12T18:30:00"), from: message("<b@x>", date: 2000))
+        let again = try #require(try ledger.pendingDelivery(of: Self.key, to: Self.radicale))
+        #expect(again.event.sequence == 1)
+        #expect(again.record?.deliveredSequence == 0)
+        #expect(again.record?.etag == "\"e1\"")
+
+        // A second handle (another process) sees the same records.
+        let other = try #require(try fresh.reopen() as? any DeliveryLedger)
+        #expect(try other.deliveryRecords().map(\.destination) == [Self.radicale, Self.vdir].filter { $0 == Self.radicale })
+    }
+
+    @Test("a claim held by one process is refused to another until it is finished or expires", arguments: StoreBackend.available)
+    func claims(backend: StoreBackend) throws {
+        let fresh = try backend.makeStore()
+        defer { fresh.cleanup() }
+        let ledger = try #require(fresh.store as? any DeliveryLedger)
+        let other = try #require(try fresh.reopen() as? any DeliveryLedger)
+        _ = try fresh.store.apply(dinner(at: "2031-05-12T19:30:00"), from: message("<a@x>", date: 1000))
+
+        #expect(try ledger.claimDelivery(of: Self.key, to: Self.radicale, by: "a", now: 100, until: 220))
+        #expect(try !other.claimDelivery(of: Self.key, to: Self.radicale, by: "b", now: 150, until: 270))
+        // A finish by someone who does not hold the claim records nothing.
+        try other.finishDelivery(of: Self.key, to: Self.radicale, by: "b", result: .delivered(sequence: 0, etag: "x"), at: 151)
+        #expect(try ledger.pendingDeliveries(to: Self.radicale).count == 1)
+
+        // A failure is recorded with its reason and frees the claim.
+        try ledger.finishDelivery(of: Self.key, to: Self.radicale, by: "a", result: .failed(reason: "unreachable: refused"), at: 160)
+        let record = try #require(try ledger.pendingDeliveries(to: Self.radicale).first?.record)
+        #expect(record.failures == 1)
+        #expect(record.lastError == "unreachable: refused")
+        #expect(record.lastAttempt == 160)
+        #expect(record.deliveredSequence == nil)
+        #expect(try other.claimDelivery(of: Self.key, to: Self.radicale, by: "b", now: 170, until: 290))
+
+        // A claim whose holder died expires.
+        #expect(try !ledger.claimDelivery(of: Self.key, to: Self.radicale, by: "a", now: 289, until: 400))
+        #expect(try ledger.claimDelivery(of: Self.key, to: Self.radicale, by: "a", now: 291, until: 400))
+        try ledger.finishDelivery(of: Self.key, to: Self.radicale, by: "a", result: .delivered(sequence: 0, etag: nil), at: 292)
+        let done = try ledger.deliveryRecords()
+        #expect(done.count == 1)
+        #expect(done.first?.failures == 0)
+        #expect(done.first?.lastError == nil)
+        #expect(done.first?.deliveredSequence == 0)
+    }
+
+    @Test("processes claiming at once: exactly one gets each event", arguments: StoreBackend.available)
+    func concurrentClaims(backend: StoreBackend) async throws {
+        let fresh = try backend.makeStore()
+        defer { fresh.cleanup() }
+        for item in 1...5 {
+            _ = try fresh.store.apply(
+                dinner(at: "2031-05-12T19:30:00", item: String(item)), from: message("<\(item)@x>", date: 1000))
+        }
+        let handles = try (0..<4).map { _ in try #require(try fresh.reopen() as? any DeliveryLedger) }
+        let won = try await withThrowingTaskGroup(of: [String].self) { group in
+            for (index, ledger) in handles.enumerated() {
+                nonisolated(unsafe) let ledger = ledger
+                group.addTask {
+                    var mine: [String] = []
+                    for item in 1...5 {
+                        let key = EventKey(container: "IWDSCA", item: String(item))
+                        if try ledger.claimDelivery(of: key, to: Self.radicale, by: "p\(index)", now: 100, until: 200) {
+                            mine.append(String(item))
+                        }
+                    }
+                    return mine
+                }
+            }
+            var all: [String] = []
+            for try await mine in group { all += mine }
+            return all
+        }
+        #expect(won.sorted() == ["1", "2", "3", "4", "5"])
+    }
+}
