@@ -83,11 +83,13 @@ let package = Package(
             dependencies: ["ReservoirBase", "Pipeline", "Mailbox", "Trust", "MIME", "DKIM", "JSON", "Markup", "Reservations", "EventStore"]),
         .target(
             name: "CommandCore",
-            dependencies: ["ReservoirBase", "Pipeline", "Output", "Mailbox", "MIME", "DNS", "EventStore", "Trust", "EventStorePostgres"]),
+            dependencies: [
+                "ReservoirBase", "Pipeline", "Output", "Mailbox", "MIME", "DNS", "EventStore", "Trust", "EventStorePostgres", "Delivery",
+            ]),
         .executableTarget(
             name: "reservoir",
             dependencies: [
-                "CommandCore", "Pipeline", "Output", "Mailbox", "MIME", "DKIM", "EventStore", "ICalendar", "CMalloc",
+                "CommandCore", "Pipeline", "Output", "Mailbox", "MIME", "DKIM", "EventStore", "ICalendar", "Delivery", "JSON", "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // The filter hook alone, for MTAs that start a process per message: without the

@@ -136,19 +136,24 @@ package struct ExitStatus: Error {
 package enum CommandFailure: Error, CustomStringConvertible {
     case unreadable(String, String)
     case store(String)
+    /// A calendar destination cannot be used (a vdir that cannot be created, a CA file that
+    /// cannot be read).
+    case calendar(String)
 
     package var description: String {
         switch self {
         case .unreadable(let path, let why): "\(path): \(why)"
         case .store(let why): "the event store failed: \(why) (check the --store location, its permissions and free space)"
+        case .calendar(let why): "calendar: \(why)"
         }
     }
 
-    /// sysexits.h: EX_NOINPUT 66, EX_TEMPFAIL 75.
+    /// sysexits.h: EX_NOINPUT 66, EX_CANTCREAT 73, EX_TEMPFAIL 75.
     package var exitCode: Int32 {
         switch self {
         case .unreadable: 66
         case .store: 75
+        case .calendar: 73
         }
     }
 }

@@ -1,3 +1,5 @@
+import Delivery
+import EventStore
 import Glibc
 import MIME
 import Mailbox
@@ -29,11 +31,14 @@ package struct FilterHook {
     package var authservID: String?
     package var timeout = Self.defaultTimeout
     package var noStore = false
+    package var calendars = CalendarSettings()
 
     package init(
         keys: KeySettings, policy: PolicySettings, store: String? = nil, now: String? = nil,
-        authservID: String? = nil, timeout: Int = Self.defaultTimeout, noStore: Bool = false
+        authservID: String? = nil, timeout: Int = Self.defaultTimeout, noStore: Bool = false,
+        calendars: CalendarSettings = CalendarSettings()
     ) {
+        self.calendars = calendars
         self.keys = keys
         self.policy = policy
         self.store = store
@@ -62,6 +67,7 @@ package struct FilterHook {
                 case .allowAnyDomain: hook.policy.allowAnyDomain = true
                 case .allowUnverified: hook.policy.allowUnverified = true
                 case .noStore: hook.noStore = true
+                case .deleteCancelled: hook.calendars.deleteCancelled = true
                 default: return nil
                 }
                 continue
@@ -82,7 +88,10 @@ package struct FilterHook {
             case .timeout:
                 guard let n = Int(value) else { return nil }
                 hook.timeout = n
-            case .allowAnyDomain, .allowUnverified, .noStore: return nil
+            case .calendar: hook.calendars.calendars.append(value)
+            case .netrc: hook.calendars.netrcFile = value
+            case .calendarCA: hook.calendars.caFile = value
+            case .allowAnyDomain, .allowUnverified, .noStore, .deleteCancelled: return nil
             }
         }
         self = hook
@@ -102,12 +111,14 @@ package struct FilterHook {
     /// ends the run with `ExitStatus(75)` (EX_TEMPFAIL), after saying why. On every path the
     /// fields a sender may have forged are left out (``ForgedFieldScanner``).
     package func run() throws(ExitStatus) {
+        // Calendar pushes end with the time budget, counted from here.
+        let budget = Deadline.after(milliseconds: timeout > 0 ? Int64(timeout) * 1000 : CalendarPusher.hookPushMilliseconds)
         guard let original = Self.readInput(limit: Limits.wholeMessageBytes + 1) else {
             Output.error("filter: cannot read standard input: \(String(cString: strerror(errno)))")
             throw ExitStatus(75)
         }
         if original.count > Limits.wholeMessageBytes {
-            try runSpooled(first: original)
+            try runSpooled(first: original, budget: budget)
             return
         }
         let id = resolvedAuthservID
@@ -120,13 +131,38 @@ package struct FilterHook {
             armTimeout(
                 FilterHeaders.plan(length: buffer.count, forged: forged, added: Self.timeoutFields(id, lineEnding)),
                 from: .memory(buffer))
-            let output = planOutput(
+            let analysis = planOutput(
                 RawMessage(bytes: original, origin: MessageOrigin(path: nil)), length: original.count,
                 forged: forged, lineEnding: lineEnding)
             alarm(0)
-            return Self.writeOutput(output, from: .memory(buffer))
+            return (Self.writeOutput(analysis.output, from: .memory(buffer)), analysis)
         }
-        guard written else { throw ExitStatus(75) }
+        guard written.0 else { throw ExitStatus(75) }
+        deliver(written.1, budget: budget)
+    }
+
+    /// What the analysis planned to write, and what it recorded.
+    struct Analysis {
+        var output: [FilterHeaders.Segment]
+        /// Events the message created, moved or cancelled, in `store`.
+        var changed: [EventKey] = []
+        var store: (any EventStore)?
+    }
+
+    /// After the message is written: pushes the events it changed to the calendars, within
+    /// what is left of the time budget. The message and the exit status do not depend on it;
+    /// what is not pushed waits in the store (`reservoir sync`).
+    private func deliver(_ analysis: Analysis, budget: Deadline) {
+        guard !calendars.calendars.isEmpty, !analysis.changed.isEmpty, let store = analysis.store else { return }
+        // The message is complete: whoever reads it need not wait for the push.
+        close(STDOUT_FILENO)
+        do {
+            let clock = try CommandRunner.clock(now)
+            guard let pusher = try CalendarPusher(calendars, store: store, clock: { clock }) else { return }
+            pusher.push(analysis.changed, deadline: budget, command: "filter")
+        } catch {
+            Output.error("filter: calendars: \(error) (events kept in the store; reservoir sync delivers them)")
+        }
     }
 
     /// The authserv-id of our fields, and the one incoming fields are compared with.
@@ -142,23 +178,28 @@ package struct FilterHook {
     /// Analyses the message, records its trusted reservations, and plans the output: the
     /// original of `length` bytes less the `forged` fields, with ours added. On an error
     /// nothing is added.
-    private func planOutput(_ raw: RawMessage, length: Int, forged: ForgedFields, lineEnding: String) -> [FilterHeaders.Segment] {
+    private func planOutput(_ raw: RawMessage, length: Int, forged: ForgedFields, lineEnding: String) -> Analysis {
         do {
             let runner = try CommandRunner(keys: keys, policy: policy, store: .none, now: now, includePast: false)
             var report = runner.pipeline.analyze(raw)
             // Most mail carries no trusted reservation: the store is opened only when there is
             // something to record, which keeps SQLite or libpq out of the common hook run.
+            var opened: (any EventStore)?
             if !noStore, report.hasTrustedReservations {
-                runner.pipeline.record(&report, into: try CommandRunner.openStore(at: store))
+                let eventStore = try CommandRunner.openStore(at: store)
+                runner.pipeline.record(&report, into: eventStore)
+                opened = eventStore
             }
             for diagnostic in report.diagnostics where diagnostic.stage == .store {
                 Output.error("filter: \(diagnostic.message) (message passed through)")
             }
             let added = FilterHeaders.fields(report: report, authservID: resolvedAuthservID, lineEnding: lineEnding)
-            return FilterHeaders.plan(length: length, forged: forged, added: Array(added.utf8))
+            return Analysis(
+                output: FilterHeaders.plan(length: length, forged: forged, added: Array(added.utf8)),
+                changed: CalendarPusher.changedKeys(report), store: opened)
         } catch {
             Output.error("filter: \(error) (message passed through without results)")
-            return FilterHeaders.plan(length: length, forged: forged, added: [])
+            return Analysis(output: FilterHeaders.plan(length: length, forged: forged, added: []))
         }
     }
 
@@ -190,7 +231,7 @@ package struct FilterHook {
     /// header is scanned from the spool however long it is, and the output copied from it.
     /// Without a spool (no writable `$TMPDIR`, disk full) or past ``maxAnalyzedBytes`` it is
     /// streamed through unanalysed, the forged fields still left out.
-    private func runSpooled(first: [UInt8]) throws(ExitStatus) {
+    private func runSpooled(first: [UInt8], budget: Deadline) throws(ExitStatus) {
         guard var spool = FilterSpool(holding: first) else {
             try passThrough(
                 "cannot write a spool file in \(TemporaryFile.directory) (\(String(cString: strerror(errno))))",
@@ -219,9 +260,10 @@ package struct FilterHook {
         let lineEnding = FilterHeaders.detectLineEnding(first)
         armTimeout(FilterHeaders.plan(length: spool.size, forged: forged, added: Self.timeoutFields(id, lineEnding)), from: .spool(spool))
         let raw = RawMessage(file: MessageFile(.descriptor(spool.fd), size: spool.size), origin: MessageOrigin(path: nil))
-        let output = planOutput(raw, length: spool.size, forged: forged, lineEnding: lineEnding)
+        let analysis = planOutput(raw, length: spool.size, forged: forged, lineEnding: lineEnding)
         alarm(0)
-        guard Self.writeOutput(output, from: .spool(spool)) else { throw ExitStatus(75) }
+        guard Self.writeOutput(analysis.output, from: .spool(spool)) else { throw ExitStatus(75) }
+        deliver(analysis, budget: budget)
     }
 
     /// Streams the message through unanalysed, less the forged fields: the spool (or `first`

@@ -15,6 +15,10 @@ package enum CommonOption: String, CaseIterable, Sendable {
     case authservID = "authserv-id"
     case timeout
     case noStore = "no-store"
+    case calendar
+    case netrc
+    case calendarCA = "calendar-ca"
+    case deleteCancelled = "delete-cancelled"
 
     /// The long name as typed, `--` included.
     package var flag: String { "--" + rawValue }
@@ -30,7 +34,9 @@ package enum CommonOption: String, CaseIterable, Sendable {
         case .store: "url"
         case .now: "time"
         case .authservID: "name"
-        case .allowAnyDomain, .allowUnverified, .noStore: nil
+        case .calendar: "url"
+        case .netrc, .calendarCA: "file"
+        case .allowAnyDomain, .allowUnverified, .noStore, .deleteCancelled: nil
         }
     }
 
@@ -50,6 +56,10 @@ package enum CommonOption: String, CaseIterable, Sendable {
         case .authservID: "The authserv-id of the Authentication-Results field (default: the host name)."
         case .timeout: "Seconds before the message is passed through with a temperror result."
         case .noStore: "Do not record anything."
+        case .calendar: "Deliver stored events to this calendar: a CalDAV collection URL (https://host/path/) or vdir:PATH (repeatable)."
+        case .netrc: "Read CalDAV credentials from this netrc file (default: ~/.netrc; refused unless mode 0600)."
+        case .calendarCA: "Trust this CA certificate file for CalDAV servers (self-signed servers), besides the system's."
+        case .deleteCancelled: "Remove cancelled events from calendars instead of keeping them marked cancelled."
         }
     }
 

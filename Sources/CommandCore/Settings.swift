@@ -36,3 +36,19 @@ package struct PolicySettings {
         self.allowUnverified = allowUnverified
     }
 }
+
+/// Where stored events are delivered: the values of `--calendar`, `--netrc`, `--calendar-ca`
+/// and `--delete-cancelled` (docs/CALENDARS.md).
+package struct CalendarSettings: Sendable, Equatable {
+    package var calendars: [String] = []
+    package var netrcFile: String?
+    package var caFile: String?
+    package var deleteCancelled = false
+
+    package init(calendars: [String] = [], netrcFile: String? = nil, caFile: String? = nil, deleteCancelled: Bool = false) {
+        self.calendars = calendars
+        self.netrcFile = netrcFile
+        self.caFile = caFile
+        self.deleteCancelled = deleteCancelled
+    }
+}

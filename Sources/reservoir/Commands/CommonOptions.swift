@@ -75,3 +75,22 @@ extension CommandRunner {
         try self.init(keys: keys?.settings, policy: policy?.settings, store: store, now: clock.now, includePast: includePast)
     }
 }
+
+/// Where stored events are delivered (docs/CALENDARS.md).
+struct CalendarOptions: ParsableArguments {
+    @Option(name: .long(.calendar), help: ArgumentHelp(.calendar))
+    var calendars: [String] = []
+
+    @Option(name: .long(.netrc), help: ArgumentHelp(.netrc))
+    var netrcFile: String?
+
+    @Option(name: .long(.calendarCA), help: ArgumentHelp(.calendarCA))
+    var caFile: String?
+
+    @Flag(name: .long(.deleteCancelled), help: ArgumentHelp(.deleteCancelled))
+    var deleteCancelled = false
+
+    var settings: CalendarSettings {
+        CalendarSettings(calendars: calendars, netrcFile: netrcFile, caFile: caFile, deleteCancelled: deleteCancelled)
+    }
+}

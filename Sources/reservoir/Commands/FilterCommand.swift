@@ -1,5 +1,6 @@
 import ArgumentParser
 import CommandCore
+import Delivery
 import Pipeline
 
 struct FilterCommand: ParsableCommand {
@@ -33,10 +34,12 @@ struct FilterCommand: ParsableCommand {
     @Flag(name: .long(.noStore), help: ArgumentHelp(.noStore))
     var noStore = false
 
+    @OptionGroup var calendarOptions: CalendarOptions
+
     func run() throws {
         try FilterHook(
             keys: keys.settings, policy: policy.settings, store: storeOptions.store, now: clock.now,
-            authservID: authservID, timeout: timeout, noStore: noStore
+            authservID: authservID, timeout: timeout, noStore: noStore, calendars: calendarOptions.settings
         ).run()
     }
 }
@@ -58,10 +61,17 @@ struct IngestCommand: ParsableCommand {
     @OptionGroup var policy: PolicyOptions
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var clock: ClockOptions
+    @OptionGroup var calendarOptions: CalendarOptions
 
     func run() throws {
         let runner = try CommandRunner(keys: keys, policy: policy, store: storeOptions.choice, clock: clock, includePast: false)
         let report = runner.pipeline.process(try runner.read(file))
         try runner.check(report)
+        // Recorded first; the push is bounded, and what it leaves waits for `reservoir sync`.
+        if let store = runner.pipeline.store, let pusher = try CalendarPusher(calendarOptions.settings, store: store, clock: { runner.pipeline.now })
+        {
+            pusher.push(
+                CalendarPusher.changedKeys(report), deadline: .after(milliseconds: CalendarPusher.hookPushMilliseconds), command: "ingest")
+        }
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CMalloc
 import CommandCore
+import Delivery
 import EventStore
 import Mailbox
 import Output
@@ -26,6 +27,7 @@ struct ScanCommand: ParsableCommand {
     @OptionGroup var policy: PolicyOptions
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var clock: ClockOptions
+    @OptionGroup var calendarOptions: CalendarOptions
 
     @Flag(name: .customLong("json"), help: "Print one JSON object per message (JSON Lines).")
     var json = false
@@ -116,6 +118,11 @@ struct ScanCommand: ParsableCommand {
         progress.finish()
         if !json { Output.write(renderer.render(summary, seconds: progress.elapsed)) }
         if let failure = summary.storeFailure { throw CommandFailure.store(failure) }
+        // After recording: every event a calendar does not hold yet, this scan's and earlier ones'.
+        if let store = runner.pipeline.store, let pusher = try CalendarPusher(calendarOptions.settings, store: store, clock: { runner.pipeline.now })
+        {
+            CalendarPusher.complain(pusher.delivery.pushPending(), command: "scan")
+        }
     }
 
     /// A scan reads one message file after another into buffers of up to 2 MB. glibc maps

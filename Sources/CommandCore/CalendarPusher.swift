@@ -1,0 +1,76 @@
+package import Delivery
+package import EventStore
+import Glibc
+package import Pipeline
+
+/// Builds the calendar delivery from the settings and runs it for the commands: the filter
+/// and `ingest` push the events their message changed within a bounded time, `scan` and
+/// `reservoir sync` push everything that waits.
+package struct CalendarPusher {
+    package let delivery: CalendarDelivery
+    package let destinations: [CalendarDestination]
+
+    /// How long `ingest` may push after recording (the filter uses what is left of its time
+    /// budget): what was not pushed by then waits for `reservoir sync`.
+    package static let hookPushMilliseconds: Int64 = 5_000
+
+    /// Nil when no calendar is configured. Throws `UsageError` for a malformed `--calendar`,
+    /// and `CommandFailure` when the store keeps no deliveries or a destination cannot be opened.
+    package init?(_ settings: CalendarSettings, store: any EventStore, clock: @escaping () -> Int64) throws {
+        guard !settings.calendars.isEmpty else { return nil }
+        guard let ledger = store as? any DeliveryLedger else {
+            throw CommandFailure.store("this store keeps no calendar deliveries")
+        }
+        var opened: [(destination: CalendarDestination, collection: any CalendarCollection)] = []
+        for text in settings.calendars {
+            let destination: CalendarDestination
+            do { destination = try CalendarDestination(parsing: text) } catch { throw UsageError(error.description) }
+            do {
+                opened.append((destination, try Self.collection(for: destination, settings)))
+            } catch {
+                throw CommandFailure.calendar(error.description)
+            }
+        }
+        destinations = opened.map(\.destination)
+        delivery = CalendarDelivery(
+            ledger: ledger, destinations: opened, options: .init(deleteCancelled: settings.deleteCancelled), clock: clock)
+    }
+
+    static func collection(for destination: CalendarDestination, _ settings: CalendarSettings) throws(DeliveryError)
+        -> any CalendarCollection
+    {
+        switch destination {
+        case .vdir(let path):
+            return try VdirCollection(path: path)
+        case .caldav(let url):
+            throw DeliveryError("\(url): this build cannot reach CalDAV servers")
+        }
+    }
+
+    /// The events a report's changes touched: created, moved or cancelled ones.
+    package static func changedKeys(_ report: MessageReport) -> [EventKey] {
+        report.items.compactMap { item in
+            guard let change = item.change else { return nil }
+            switch change {
+            case .created, .updated, .cancelled: return change.stored.event.key
+            case .unchanged, .olderThanStored, .refusedOtherDomain: return nil
+            }
+        }
+    }
+
+    /// Pushes `keys` and says on stderr what did not reach a calendar (it waits in the store
+    /// for the next push or `reservoir sync`).
+    package func push(_ keys: [EventKey], deadline: Deadline, command: String) {
+        guard !keys.isEmpty else { return }
+        Self.complain(delivery.push(keys, deadline: deadline), command: command)
+    }
+
+    package static func complain(_ attempts: [DeliveryAttempt], command: String) {
+        for attempt in attempts {
+            guard case .failed(let failure) = attempt.outcome else { continue }
+            Output.error(
+                "\(command): \(attempt.uid ?? "events") not delivered to \(attempt.destination): \(failure) "
+                    + "(kept in the store; reservoir sync delivers it later)")
+        }
+    }
+}

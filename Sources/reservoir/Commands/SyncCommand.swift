@@ -1,0 +1,85 @@
+import ArgumentParser
+import CommandCore
+import Delivery
+import EventStore
+import JSON
+
+struct SyncCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sync",
+        abstract: "Deliver every stored event a calendar does not hold yet; say what waits and why.",
+        discussion: """
+            The filter, ingest and scan push what they record; what they could not push (a server \
+            down, a timeout, a 5xx answer) waits in the store, and sync pushes it. Run it from cron \
+            or a systemd timer (docs/CALENDARS.md). Exit status: 0 when every calendar holds every \
+            event, 75 (EX_TEMPFAIL) when some wait, 64 for a malformed option.
+
+              reservoir sync --calendar https://cal.example/dav/jane/reservations/
+              reservoir sync --calendar vdir:$HOME/.calendars/reservations --json
+            """)
+
+    @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var calendarOptions: CalendarOptions
+    @OptionGroup var clock: ClockOptions
+
+    @Flag(name: .customLong("json"), help: "Print what was pushed and what waits as one JSON object.")
+    var json = false
+
+    func validate() throws {
+        if calendarOptions.calendars.isEmpty { throw ValidationError("sync needs at least one --calendar") }
+    }
+
+    func run() throws {
+        let now = try clock.resolve()
+        let store = try CommandRunner.openStore(at: storeOptions.store)
+        guard let pusher = try CalendarPusher(calendarOptions.settings, store: store, clock: { now }) else { return }
+        let attempts = pusher.delivery.pushPending()
+        let waiting: [(destination: CalendarDestination, pending: PendingDelivery)]
+        do { waiting = try pusher.delivery.waiting() } catch { throw CommandFailure.store(error.message) }
+        if json {
+            Output.line(Self.json(attempts, waiting).serialized())
+        } else {
+            for attempt in attempts {
+                var line = "\(attempt.outcome.word): \(attempt.uid ?? "-") → \(attempt.destination)"
+                if case .failed(let failure) = attempt.outcome { line += " (\(failure))" }
+                Output.line(line)
+            }
+            let pushed = attempts.filter { if case .failed = $0.outcome { false } else { true } }.count
+            Output.line("\(pushed) pushed, \(waiting.count) waiting")
+        }
+        if !waiting.isEmpty { throw ExitStatus(75) }
+    }
+
+    static func json(_ attempts: [DeliveryAttempt], _ waiting: [(destination: CalendarDestination, pending: PendingDelivery)]) -> JSONValue {
+        func number(_ n: Int?) -> JSONValue { n.map { .number(Double($0)) } ?? .null }
+        let pushed: [JSONValue] = attempts.map { attempt in
+            var pairs: [(String, JSONValue)] = [
+                ("calendar", .string(attempt.destination.description)), ("uid", attempt.uid.map(JSONValue.string) ?? .null),
+                ("sequence", number(attempt.sequence)), ("outcome", .string(attempt.outcome.word)),
+            ]
+            if case .failed(let failure) = attempt.outcome {
+                pairs += [("failure", .string(failure.code.rawValue)), ("detail", .string(failure.detail))]
+            }
+            return .object(JSONObject(pairs: pairs))
+        }
+        let waits: [JSONValue] = waiting.map { entry in
+            let record = entry.pending.record
+            return .object(
+                JSONObject(pairs: [
+                    ("calendar", .string(entry.destination.description)),
+                    ("uid", .string(CalendarDelivery.resourceName(entry.pending.event.event.key).replacingSuffix(".ics"))),
+                    ("sequence", number(entry.pending.event.sequence)),
+                    ("delivered_sequence", number(record?.deliveredSequence)),
+                    ("failures", number(record?.failures ?? 0)),
+                    ("last_error", record?.lastError.map(JSONValue.string) ?? .null),
+                ]))
+        }
+        return .object(JSONObject(pairs: [("pushed", .array(pushed)), ("waiting", .array(waits))]))
+    }
+}
+
+extension String {
+    fileprivate func replacingSuffix(_ suffix: String) -> String {
+        hasSuffix(suffix) ? String(dropLast(suffix.count)) : self
+    }
+}
