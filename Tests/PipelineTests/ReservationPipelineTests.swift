@@ -112,7 +112,7 @@ struct ReservationPipelineTests {
         let report = try Samples.pipeline(policy: policy).process(try Samples.message(1))
         #expect(report.signatures.map(\.result) == [.pass])
         #expect(!report.trust.trusted)
-        #expect(report.trust.reason.contains("not an allowed domain"))
+        #expect(report.trust.refusal?.code == .domainNotAllowed)
     }
 
     @Test("reservations that already ended are dropped with a reason, kept with includePast")

@@ -73,7 +73,6 @@ import Testing
         let tampered = Array(String(decoding: bytes, as: UTF8.self).replacingOccurrences("ready", "gone!").utf8)
         let result = try #require(Self.verify(tampered, keys))
         #expect(result.result == .fail)
-        #expect(result.reason.contains("body hash"))
         #expect(result.code == .bodyHashMismatch)
     }
 
@@ -83,7 +82,6 @@ import Testing
         let tampered = Array(String(decoding: bytes, as: UTF8.self).replacingOccurrences("jane@example.net", "evil@example.net").utf8)
         let result = try #require(Self.verify(tampered, keys))
         #expect(result.result == .fail)
-        #expect(result.reason.contains("signature did not verify"))
         #expect(result.code == .signatureMismatch)
     }
 
@@ -119,7 +117,6 @@ import Testing
         let (bytes, keys) = try Self.signWithLength(10_000)
         let result = try #require(Self.verify(bytes, keys))
         #expect(result.result == .permerror)
-        #expect(result.reason.contains("l="))
         #expect(result.code == .bodyLengthExceeded)
     }
 
