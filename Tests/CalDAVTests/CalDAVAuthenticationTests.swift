@@ -30,7 +30,8 @@ struct CalDAVAuthenticationTests {
         #expect(mistaken.put(resource: name, body: Self.body, condition: .create).outcome == .unauthorized)
 
         // netrc's `default` entry serves every host.
-        let right = try directory.write("right", "machine example.invalid login x password y\ndefault login jane password \(RadicaleServer.password)\n")
+        let right = try directory.write(
+            "right", "machine example.invalid login x password y\ndefault login jane password \(RadicaleServer.password)\n")
         let client = try CalDAVClient(collection: server.collection(), settings: CalDAVSettings(netrcFile: right))
         let stored = client.put(resource: name, body: Self.body, condition: .create)
         #expect(stored.answer?.status == 201, "\(stored)")

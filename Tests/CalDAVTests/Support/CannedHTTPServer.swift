@@ -64,7 +64,8 @@ final class CannedHTTPServer: @unchecked Sendable {  // `lock` guards `received`
             bytes += buffer[..<count]
             if expected == nil, let end = headerEnd(bytes) {
                 let header = String(decoding: bytes[..<end], as: UTF8.self).lowercased()
-                let length = header.components(separatedBy: "\r\n").first { $0.hasPrefix("content-length:") }
+                let length =
+                    header.components(separatedBy: "\r\n").first { $0.hasPrefix("content-length:") }
                     .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
                 expected = end + 4 + length
             }
