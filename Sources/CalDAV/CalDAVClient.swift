@@ -2,7 +2,8 @@ internal import CLibCurl
 internal import CLibCurlLoader
 
 /// Reads and writes the calendar object resources of one calendar collection (RFC 4791 §5.3)
-/// over HTTP/1.1 through libcurl, loaded when the first client is made.
+/// over HTTP through libcurl (HTTP/1.1, or HTTP/2 when a TLS server offers it), loaded when
+/// the first client is made.
 ///
 /// One connection is kept alive across requests. Every exchange is bounded by
 /// `CalDAVSettings.timeoutMilliseconds`, uses only http and https, follows no redirect,

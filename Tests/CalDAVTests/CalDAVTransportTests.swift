@@ -138,3 +138,19 @@ struct CalDAVTransportTests {
         #expect(moved.requests.count == 1)
     }
 }
+
+@Suite("One connection for a client's requests")
+struct CalDAVKeepAliveTests {
+    @Test("three requests of one client share one kept-alive connection")
+    func keepAlive() throws {
+        let server = try CannedHTTPServer(
+            response: "HTTP/1.1 200 OK\r\nETag: \"1\"\r\nContent-Length: 2\r\n\r\nok", keepAlive: true)
+        defer { server.stop() }
+        let client = try CalDAVTransportTests.client(port: server.port)
+        for _ in 0..<3 {
+            #expect(client.get(resource: CalDAVTransportTests.name).outcome == .succeeded(etag: "\"1\""))
+        }
+        #expect(server.requests.count == 3)
+        #expect(server.connections == 1)
+    }
+}

@@ -8,18 +8,28 @@ final class CannedHTTPServer: @unchecked Sendable {  // `lock` guards `received`
     private let response: [UInt8]
     private let lock = NSLock()
     private var received: [String] = []
+    private var accepted = 0
+    private let keepAlive: Bool
     private let stopped = DispatchSemaphore(value: 0)
 
-    init(response: [UInt8]) throws {
+    /// `keepAlive`: answer every request read on a connection until the client closes it
+    /// (the response must then carry its length); otherwise one request per connection.
+    init(response: [UInt8], keepAlive: Bool = false) throws {
         (descriptor, port) = try LoopbackSocket.listen()
         self.response = response
+        self.keepAlive = keepAlive
         Thread { [self] in
             serve()
             stopped.signal()
         }.start()
     }
 
-    convenience init(response text: String) throws { try self.init(response: Array(text.utf8)) }
+    convenience init(response text: String, keepAlive: Bool = false) throws {
+        try self.init(response: Array(text.utf8), keepAlive: keepAlive)
+    }
+
+    /// How many connections the server accepted.
+    var connections: Int { lock.withLock { accepted } }
 
     /// The requests read so far (request line, header and body), in order.
     var requests: [String] { lock.withLock { received } }
@@ -40,14 +50,18 @@ final class CannedHTTPServer: @unchecked Sendable {  // `lock` guards `received`
             }
             var timeout = timeval(tv_sec: 5, tv_usec: 0)
             setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-            let request = Self.readRequest(client)
-            lock.withLock { received.append(request) }
-            var sent = 0
-            while sent < response.count {
-                let count = response[sent...].withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-                if count <= 0 { break }
-                sent += count
-            }
+            lock.withLock { accepted += 1 }
+            repeat {
+                let request = Self.readRequest(client)
+                if request.isEmpty { break }
+                lock.withLock { received.append(request) }
+                var sent = 0
+                while sent < response.count {
+                    let count = response[sent...].withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                    if count <= 0 { break }
+                    sent += count
+                }
+            } while keepAlive
             shutdown(client, Int32(SHUT_WR))
             close(client)
         }
