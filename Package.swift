@@ -26,6 +26,7 @@ let package = Package(
         .library(name: "Markup", targets: ["Markup"]),
         .library(name: "Reservations", targets: ["Reservations"]),
         .library(name: "Trust", targets: ["Trust"]),
+        .library(name: "CalDAV", targets: ["CalDAV"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
@@ -50,6 +51,10 @@ let package = Package(
         // first use, so processes that never touch PostgreSQL never load it.
         .systemLibrary(name: "CLibPQ", path: "Sources/CLibPQ", providers: [.apt(["libpq-dev"])]),
         .target(name: "CLibPQLoader", dependencies: ["CLibPQ"], linkerSettings: [.linkedLibrary("dl")]),
+        // libcurl's declarations only; CLibCurlLoader defines the functions and loads
+        // libcurl.so.4 on first use, so processes that never push to a calendar never load it.
+        .systemLibrary(name: "CLibCurl", path: "Sources/CLibCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .target(name: "CLibCurlLoader", dependencies: ["CLibCurl"], linkerSettings: [.linkedLibrary("dl")]),
 
         // Below the stages, depending on nothing but the C library: civil-time arithmetic,
         // ASCII byte rules, whole-file reading.
@@ -69,7 +74,10 @@ let package = Package(
         .target(name: "EventStorePostgres", dependencies: ["EventStore", "CLibPQ", "CLibPQLoader"]),
         .target(name: "ICalendar", dependencies: ["ReservoirBase", "EventStore"]),
         // Calendar destinations: pushing stored events to CalDAV collections and vdirs, the outbox.
-        .target(name: "Delivery", dependencies: ["ReservoirBase", "EventStore", "ICalendar"]),
+        .target(name: "Delivery", dependencies: ["ReservoirBase", "EventStore", "ICalendar", "CalDAV"]),
+        // Calendar delivery's transport: PUT, GET and DELETE of calendar object resources
+        // (RFC 4791) through libcurl, loaded on first use.
+        .target(name: "CalDAV", dependencies: ["ReservoirBase", "CLibCurl", "CLibCurlLoader"]),
         // Who may put events on the calendar: the policy and the signed view it reads.
         .target(name: "Trust", dependencies: ["ReservoirBase", "MIME", "DKIM", "CLibIDN2"]),
         .target(
@@ -115,6 +123,7 @@ let package = Package(
         .testTarget(name: "EventStorePostgresTests", dependencies: ["ReservoirBase", "EventStorePostgres", "EventStore", "PostgresTestSupport"]),
         .testTarget(name: "ICalendarTests", dependencies: ["ReservoirBase", "ICalendar", "EventStore"]),
         .testTarget(name: "DeliveryTests", dependencies: ["Delivery", "EventStore", "ICalendar"]),
+        .testTarget(name: "CalDAVTests", dependencies: ["CalDAV"]),
         .testTarget(name: "TrustTests", dependencies: ["Trust", "MIME", "DKIM"]),
         .target(
             name: "PipelineTestSupport", dependencies: ["Pipeline", "Trust", "Mailbox", "MIME", "DNS", "EventStore"],

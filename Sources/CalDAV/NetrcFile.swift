@@ -1,0 +1,53 @@
+import Glibc
+
+/// The netrc file credentials come from (`machine HOST login USER password PASS`, `default`;
+/// the format of ftp(1) and curl(1)), checked before libcurl reads it.
+enum NetrcFile {
+    /// The file to hand to libcurl: `path` when given (it must exist), otherwise `$HOME/.netrc`
+    /// when it exists, otherwise none. Refused when it cannot be opened, is not a regular file,
+    /// or may be read or written by its group or others: it holds passwords in the clear, and
+    /// ftp(1) refuses such a file too.
+    static func resolve(_ path: String?) throws(CalDAVError) -> String? {
+        let chosen: String
+        if let path {
+            chosen = path
+        } else {
+            guard let home = getenv("HOME"), home.pointee != 0 else { return nil }
+            chosen = String(cString: home) + "/.netrc"
+            var info = stat()
+            if stat(chosen, &info) != 0 && errno == ENOENT { return nil }
+        }
+        try check(chosen)
+        return chosen
+    }
+
+    private static func check(_ path: String) throws(CalDAVError) {
+        guard !path.utf8.contains(0) else { throw CalDAVError(.invalidSettings, "the netrc path contains a NUL byte") }
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            let reason = String(cString: strerror(errno))
+            throw CalDAVError(.netrcUnreadable, "cannot read the netrc file \(path): \(reason)")
+        }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else {
+            throw CalDAVError(.netrcUnreadable, "cannot read the netrc file \(path): \(String(cString: strerror(errno)))")
+        }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            throw CalDAVError(.netrcUnreadable, "the netrc file \(path) is not a regular file")
+        }
+        let permissions = info.st_mode & 0o7777
+        guard permissions & 0o077 == 0 else {
+            throw CalDAVError(
+                .netrcTooOpen,
+                "the netrc file \(path) has mode \(octal(permissions)); it holds passwords and must be 0600 or stricter (chmod 600 \(path))"
+            )
+        }
+    }
+
+    /// The mode as ls and chmod write it: four octal digits.
+    static func octal(_ mode: mode_t) -> String {
+        let digits = String(mode, radix: 8)
+        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+    }
+}
