@@ -52,7 +52,11 @@ public final class CalDAVClient {
     /// replacement of one version (`If-Match`) or neither (RFC 4791 §5.3.2, RFC 9110 §13.1);
     /// a failed condition is `.preconditionFailed`. The answer carries the new entity tag when
     /// the server sends one (RFC 4791 §5.3.4: it need not, when it changed the data).
-    public func put(resource name: CalDAVResourceName, body: String, condition: PutCondition) -> CalDAVResponse {
+    /// `timeoutMilliseconds`, when given, bounds this request instead of the settings' time-out
+    /// (a caller with a deadline passes what is left of it).
+    public func put(
+        resource name: CalDAVResourceName, body: String, condition: PutCondition, timeoutMilliseconds: Int? = nil
+    ) -> CalDAVResponse {
         var fields = ["Content-Type: text/calendar; charset=utf-8"]
         switch condition {
         case .create: fields.append("If-None-Match: *")
@@ -61,23 +65,23 @@ public final class CalDAVClient {
             fields.append("If-Match: " + etag)
         case .unconditional: break
         }
-        return perform(method: "PUT", name: name, body: Array(body.utf8), fields: fields)
+        return perform(method: "PUT", name: name, body: Array(body.utf8), fields: fields, timeout: timeoutMilliseconds)
     }
 
     /// Reads the resource `name`: its body and entity tag, or `.notFound`.
-    public func get(resource name: CalDAVResourceName) -> CalDAVResponse {
-        perform(method: "GET", name: name, body: nil, fields: [])
+    public func get(resource name: CalDAVResourceName, timeoutMilliseconds: Int? = nil) -> CalDAVResponse {
+        perform(method: "GET", name: name, body: nil, fields: [], timeout: timeoutMilliseconds)
     }
 
     /// Deletes the resource `name`, only in the version `etag` when given (`If-Match`,
     /// RFC 9110 §13.1.1; RFC 4791 §5.3.2 asks clients to use it).
-    public func delete(resource name: CalDAVResourceName, etag: String?) -> CalDAVResponse {
+    public func delete(resource name: CalDAVResourceName, etag: String?, timeoutMilliseconds: Int? = nil) -> CalDAVResponse {
         var fields: [String] = []
         if let etag {
             guard isFieldValue(etag) else { return .failed(.invalidRequest("the entity tag \(etag.debugDescription) is not a field value")) }
             fields.append("If-Match: " + etag)
         }
-        return perform(method: "DELETE", name: name, body: nil, fields: fields)
+        return perform(method: "DELETE", name: name, body: nil, fields: fields, timeout: timeoutMilliseconds)
     }
 
     /// RFC 9110 §5.5: a field value has no controls (CR and LF would start another field).
@@ -85,13 +89,13 @@ public final class CalDAVClient {
         text.utf8.allSatisfy { $0 >= 0x20 && $0 != 0x7F }
     }
 
-    private func perform(method: String, name: CalDAVResourceName, body: [UInt8]?, fields: [String]) -> CalDAVResponse {
+    private func perform(method: String, name: CalDAVResourceName, body: [UInt8]?, fields: [String], timeout: Int?) -> CalDAVResponse {
         let collector = ResponseCollector()
         // "Expect:" with no value: no 100-continue round trip before the body (RFC 9110 §10.1.1).
         let headerFields = CurlStringList(fields + ["Expect:"])
         guard headerFields.isComplete else { return .failed(.other("out of memory for the request header")) }
         return withExtendedLifetime((collector, headerFields)) {
-            setOptions(url: collection.url(of: name), collector: collector)
+            setOptions(url: collection.url(of: name), collector: collector, timeout: timeout)
             handle.set(CURLOPT_HTTPHEADER, list: headerFields, "CURLOPT_HTTPHEADER")
             if let body {
                 handle.set(CURLOPT_CUSTOMREQUEST, method, "CURLOPT_CUSTOMREQUEST")
@@ -121,7 +125,8 @@ public final class CalDAVClient {
 
     /// The options every request sets after a reset. `collector` nil: no callbacks (the check
     /// in `init`).
-    private func setOptions(url: String, collector: ResponseCollector?) {
+    private func setOptions(url: String, collector: ResponseCollector?, timeout: Int? = nil) {
+        let timeout = max(1, timeout ?? settings.timeoutMilliseconds)
         handle.reset()
         handle.set(CURLOPT_URL, url, "CURLOPT_URL")
         // Only http and https, for this URL and anything it could lead to.
@@ -130,8 +135,8 @@ public final class CalDAVClient {
         // "If you want to use timeouts in a multi-threaded application and you are not using
         // the threaded resolver, set this option" — and the filter hook uses SIGALRM itself.
         handle.set(CURLOPT_NOSIGNAL, 1, "CURLOPT_NOSIGNAL")
-        handle.set(CURLOPT_TIMEOUT_MS, settings.timeoutMilliseconds, "CURLOPT_TIMEOUT_MS")
-        handle.set(CURLOPT_CONNECTTIMEOUT_MS, settings.timeoutMilliseconds, "CURLOPT_CONNECTTIMEOUT_MS")
+        handle.set(CURLOPT_TIMEOUT_MS, timeout, "CURLOPT_TIMEOUT_MS")
+        handle.set(CURLOPT_CONNECTTIMEOUT_MS, timeout, "CURLOPT_CONNECTTIMEOUT_MS")
         handle.set(CURLOPT_USERAGENT, settings.userAgent, "CURLOPT_USERAGENT")
         // Verification stays on (CURLOPT_SSL_VERIFYPEER and _VERIFYHOST default to on).
         if let caFile = settings.caFile { handle.set(CURLOPT_CAINFO, caFile, "CURLOPT_CAINFO") }

@@ -43,7 +43,9 @@ package struct CalendarPusher {
         case .vdir(let path):
             return try VdirCollection(path: path)
         case .caldav(let url):
-            throw DeliveryError("\(url): this build cannot reach CalDAV servers")
+            return try CalDAVCalendarCollection(
+                url: url, netrcFile: settings.netrcFile, caFile: settings.caFile,
+                requestTimeoutMilliseconds: CalendarDelivery.Options.defaultRequestTimeoutMilliseconds)
         }
     }
 

@@ -1,0 +1,75 @@
+import CalDAV
+
+/// A CalDAV calendar collection (RFC 4791) as a ``CalendarCollection``: each call is one
+/// request of a ``CalDAVClient``, bounded by what is left of the deadline. libcurl is loaded
+/// when the first of these is made, so a process that configures no CalDAV calendar, or has
+/// nothing to push, never loads it.
+public final class CalDAVCalendarCollection: CalendarCollection {
+    private let client: CalDAVClient
+    private let requestLimit: Int64
+
+    /// Throws ``DeliveryError`` for a URL or netrc file the client refuses, or when libcurl
+    /// cannot be loaded.
+    public init(url: String, netrcFile: String?, caFile: String?, requestTimeoutMilliseconds: Int64) throws(DeliveryError) {
+        do {
+            let collection = try CalDAVCollection(url: url)
+            client = try CalDAVClient(
+                collection: collection,
+                settings: CalDAVSettings(netrcFile: netrcFile, caFile: caFile, timeoutMilliseconds: Int(requestTimeoutMilliseconds)))
+        } catch {
+            throw DeliveryError("\(url): \(error)")
+        }
+        requestLimit = requestTimeoutMilliseconds
+    }
+
+    public func put(_ name: String, body: String, condition: WriteCondition, deadline: Deadline) -> CollectionAnswer {
+        guard let resource = Self.resource(name) else { return .failed(DeliveryFailure(.refused, "\(name) is not a resource name")) }
+        let put: PutCondition =
+            switch condition {
+            case .create: .create
+            case .replace(let etag): .replace(etag: etag)
+            }
+        return Self.answer(client.put(resource: resource, body: body, condition: put, timeoutMilliseconds: timeout(deadline)))
+    }
+
+    public func get(_ name: String, deadline: Deadline) -> CollectionAnswer {
+        guard let resource = Self.resource(name) else { return .notFound }
+        return Self.answer(client.get(resource: resource, timeoutMilliseconds: timeout(deadline)), keepBody: true)
+    }
+
+    public func delete(_ name: String, etag: String?, deadline: Deadline) -> CollectionAnswer {
+        guard let resource = Self.resource(name) else { return .notFound }
+        return Self.answer(client.delete(resource: resource, etag: etag, timeoutMilliseconds: timeout(deadline)))
+    }
+
+    private func timeout(_ deadline: Deadline) -> Int { Int(deadline.timeout(atMost: requestLimit)) }
+
+    /// The UID-based names the delivery step makes are resource names as they are; any other
+    /// byte is percent-encoded by ``CalDAVResourceName``.
+    private static func resource(_ name: String) -> CalDAVResourceName? {
+        try? CalDAVResourceName(name)
+    }
+
+    static func answer(_ response: CalDAVResponse, keepBody: Bool = false) -> CollectionAnswer {
+        switch response.outcome {
+        case .succeeded(let etag): return .done(etag: etag, body: keepBody ? response.answer?.text : nil)
+        case .preconditionFailed: return .preconditionFailed
+        case .notFound: return .notFound
+        case .unauthorized: return .failed(DeliveryFailure(.unauthorized, "\(response.answer?.status ?? 401): check the netrc file"))
+        case .serverError(let status): return .failed(DeliveryFailure(.serverError, "HTTP \(status)"))
+        case .refused(let status): return .failed(DeliveryFailure(.refused, "HTTP \(status)"))
+        case .transport(let failure):
+            let code: DeliveryFailure.Code =
+                switch failure {
+                case .timeout: .timeout
+                case .couldNotConnect, .dns: .unreachable
+                case .tls: .tls
+                // Bytes that are not HTTP: a server restarting or a proxy in trouble; tried again.
+                case .malformedResponse: .serverError
+                case .responseTooLarge, .invalidRequest: .refused
+                case .other: .unreachable
+                }
+            return .failed(DeliveryFailure(code, failure.description))
+        }
+    }
+}
