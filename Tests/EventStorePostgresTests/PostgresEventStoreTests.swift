@@ -107,7 +107,24 @@ struct PostgresEventStoreTests {
         }
         let again = try PostgresEventStore(url: url)
         #expect(try again.events().count == 1)
-        #expect(PostgresEventStore.schemaVersion == 2)
+        #expect(try PostgresServer.shared.get().psqlColumn(url: url, "SELECT max(version) FROM schema_version") == ["3"])
+    }
+
+    @Test("a store of schema 2 (before calendar delivery) is upgraded in place: its events kept, all of them waiting for a calendar")
+    func upgradeFromTwo() throws {
+        let server = try PostgresServer.shared.get()
+        let url = try server.makeDatabase()
+        do {
+            let store = try PostgresEventStore(url: url)
+            _ = try store.apply(dinner(at: "2031-05-12T19:30:00"), from: message("<a@x>", date: 1000))
+        }
+        // As a reservoir of schema 2 left it.
+        _ = try server.psqlColumn(url: url, "DROP TABLE deliveries")
+        _ = try server.psqlColumn(url: url, "DELETE FROM schema_version WHERE version = 3")
+        let upgraded = try PostgresEventStore(url: url)
+        #expect(try server.psqlColumn(url: url, "SELECT max(version) FROM schema_version") == ["3"])
+        #expect(try upgraded.events().count == 1)
+        #expect(try upgraded.pendingDeliveries(to: "vdir:/cal").map(\.event.event.key.container) == ["IWDSCA"])
     }
 
     @Test("a schema written by a newer reservoir is refused, not damaged")

@@ -283,4 +283,34 @@ struct SQLiteEventStoreTests {
         #expect(CharacterSearch.contains(text, needle) == expected)
         #expect(text.contains(needle) == expected)
     }
+
+    @Test("a store of schema 2 (before calendar delivery) is upgraded in place: its events kept, all of them waiting for a calendar")
+    func upgradeFromTwo() throws {
+        let directory = NSTemporaryDirectory() + "reservoir-upgrade-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/events.sqlite3"
+        do {
+            let store = try SQLiteEventStore(path: path)
+            _ = try store.apply(
+                Self.upgradeEvent,
+                from: MessageProvenance(messageID: "<a@x>", path: nil, signingDomain: "epicsteak.example", messageDate: 1000, arrival: 1000))
+        }
+        do {
+            let db = try SQLiteDatabase(path: path, busyTimeoutMilliseconds: 1000)
+            try db.execute("DROP TABLE deliveries; PRAGMA user_version = 2")
+        }
+        // Read-only, a schema-2 store is refused rather than misread.
+        #expect(throws: EventStoreError.self) { _ = try SQLiteEventStore(readingAt: path) }
+        let upgraded = try SQLiteEventStore(path: path)
+        #expect(try upgraded.events().count == 1)
+        #expect(try upgraded.pendingDeliveries(to: "vdir:/cal").count == 1)
+        let version = try SQLiteDatabase(path: path, busyTimeoutMilliseconds: 1000).prepare("PRAGMA user_version").rows().first?.integer(0)
+        #expect(version == SQLiteEventStore.schemaVersion)
+        #expect(SQLiteEventStore.schemaVersion == 3)
+    }
+
+    static let upgradeEvent = CalendarEvent(
+        key: EventKey(container: "IWDSCA", item: "1"), category: .food, title: "Reservation: EPIC Steak",
+        start: EventTime(text: "2031-05-12T19:30:00-07:00", local: "2031-05-12T19:30:00", offsetSeconds: -25_200, epochSeconds: 1_936_492_200),
+        end: nil, location: nil, notes: "", url: nil, status: .confirmed, reservationJSON: "{}")
 }
