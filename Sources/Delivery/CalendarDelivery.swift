@@ -61,9 +61,9 @@ public struct CalendarDelivery {
         var attempts: [DeliveryAttempt] = []
         for (destination, collection) in destinations {
             for key in keys {
-                if let attempt = pushOne(key, pending: nil, to: destination, collection, deadline: deadline) {
-                    attempts.append(attempt)
-                }
+                guard let attempt = pushOne(key, pending: nil, to: destination, collection, deadline: deadline) else { continue }
+                attempts.append(attempt)
+                if attempt.outcome.endsDestination { break }
             }
         }
         return attempts
@@ -85,9 +85,14 @@ public struct CalendarDelivery {
                 continue
             }
             for entry in pending {
-                if let attempt = pushOne(entry.event.event.key, pending: entry, to: destination, collection, deadline: deadline) {
-                    attempts.append(attempt)
+                guard let attempt = pushOne(entry.event.event.key, pending: entry, to: destination, collection, deadline: deadline) else {
+                    continue
                 }
+                attempts.append(attempt)
+                // A server that is down, silent, or refuses our credentials will not take the
+                // next event either: the rest wait for the next run instead of each waiting
+                // for its own time-out.
+                if attempt.outcome.endsDestination { break }
             }
         }
         return attempts
@@ -260,6 +265,16 @@ public enum DeliveryOutcome: Sendable, Equatable {
     /// Another process holds the claim and is pushing it.
     case claimedElsewhere
     case failed(DeliveryFailure)
+
+    /// A failure that says the destination itself cannot be reached or used now, so the other
+    /// events need not be tried in this run.
+    var endsDestination: Bool {
+        guard case .failed(let failure) = self else { return false }
+        switch failure.code {
+        case .unreachable, .timeout, .tls, .unauthorized, .outOfTime: return true
+        case .serverError, .refused, .localFile, .conflict: return false
+        }
+    }
 
     /// A stable word for JSON and logs.
     public var word: String {

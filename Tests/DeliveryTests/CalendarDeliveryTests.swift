@@ -186,6 +186,21 @@ struct CalendarDeliveryTests {
         #expect(try fixture.store.pendingDeliveries(to: CalendarDestination.vdir(path: fixture.vdirPath).name).count == 1)
     }
 
+    @Test("a destination that is down is tried once per run, not once per event")
+    func downDestinationTriedOnce() throws {
+        let fixture = try DeliveryFixture()
+        defer { fixture.remove() }
+        for item in ["1", "2", "3"] { try fixture.apply(at: "2031-05-12T19:30:00", id: "<\(item)@x>", date: 1000, item: item) }
+        let down = ScriptedCollection([.failed(DeliveryFailure(.timeout, "no answer in 10 s"))])
+        let attempts = fixture.delivery(down).pushPending()
+        #expect(attempts.map(\.outcome) == [.failed(DeliveryFailure(.timeout, ""))])
+        #expect(down.requests == ["PUT create"])
+        #expect(try fixture.delivery(down).waiting().count == 3)
+        // A failure of one event (the server refused that object) does not stop the others.
+        let picky = ScriptedCollection([.failed(DeliveryFailure(.refused, "HTTP 415")), .done(etag: nil, body: nil), .done(etag: nil, body: nil)])
+        #expect(fixture.delivery(picky).pushPending().map(\.outcome.word) == ["failed", "created", "created"])
+    }
+
     @Test("past the deadline nothing is sent and the event waits")
     func deadline() throws {
         let fixture = try DeliveryFixture()
