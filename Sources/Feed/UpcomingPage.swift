@@ -159,6 +159,9 @@ public struct UpcomingPage: Sendable {
         return text + " (UTC\(sign)\(CivilTime.pad(minutes / 60, 2)):\(CivilTime.pad(minutes % 60, 2)))"
     }
 
+    /// `2026-11-22T12:00:00Z`.
+    static func isoUTC(_ epoch: Int64) -> String { CivilTime.iso8601UTC(epoch) }
+
     /// `2026-11-22 12:00 UTC`.
     static func utcText(_ epoch: Int64) -> String {
         let iso = CivilTime.iso8601UTC(epoch)
