@@ -1,6 +1,14 @@
 public import EventStore
 import ReservoirBase
 
+extension String {
+    func trimmingSuffix() -> String {
+        var text = self
+        while text.last == " " { text.removeLast() }
+        return text
+    }
+}
+
 /// One reservation on the page: the stored event and its history, oldest first.
 public struct PageEntry: Sendable, Equatable {
     public var stored: StoredEvent
@@ -56,7 +64,10 @@ public struct UpcomingPage: Sendable {
         background:#f6f7f9;color:#1d232b;max-width:42rem;margin-inline:auto}\
         h1{font-size:1.35rem;margin:.2rem 0 .8rem}\
         .feed{background:#fff;border:1px solid #d8dde3;border-radius:10px;padding:.6rem .8rem;margin-bottom:1rem;font-size:.9rem}\
-        .feed a{word-break:break-all;color:#0b5cad}\
+        .button{display:inline-block;background:#0b5cad;color:#fff;text-decoration:none;border-radius:8px;\
+        padding:.4rem .75rem;margin:0 .3rem .4rem 0;font-weight:600}\
+        .button.secondary{background:#e8eef5;color:#0b5cad}\
+        code{font-size:.78rem;color:#5b6673;word-break:break-all}\
         article{background:#fff;border:1px solid #d8dde3;border-radius:10px;padding:.75rem .9rem;margin-bottom:.8rem}\
         h2{font-size:1.05rem;margin:0 0 .4rem;overflow-wrap:anywhere}\
         dl{display:grid;grid-template-columns:max-content 1fr;gap:.15rem .7rem;margin:0;font-size:.92rem}\
@@ -88,8 +99,9 @@ public struct UpcomingPage: Sendable {
             </head>
             <body>
             <h1>Upcoming reservations</h1>
-            <p class="feed">Subscribe: <a href="\(links.webcal)">\(links.webcal)</a><br>\
-            or download <a href="\(links.plain)">\(links.plain)</a></p>
+            <p class="feed"><a class="button" href="\(links.webcal)">Subscribe in your calendar</a> \
+            <a class="button secondary" href="\(links.plain)">Download .ics</a><br>\
+            <code>\(links.plain)</code></p>
             \(body)<p class="muted">As of \(Self.utcText(now)).</p>
             </body>
             </html>
@@ -108,8 +120,7 @@ public struct UpcomingPage: Sendable {
             }
         var rows: HTMLText = ""
         if let start = event.start {
-            var when = Self.timeText(start)
-            if let end = event.end { when += " – " + Self.timeText(end) }
+            let when = event.end.map { Self.spanText(start, $0) } ?? Self.timeText(start)
             rows += "<dt>When</dt><dd>\(when)</dd>\n"
         }
         if let location = event.location, !location.isEmpty { rows += "<dt>Where</dt><dd>\(location)</dd>\n" }
@@ -157,6 +168,19 @@ public struct UpcomingPage: Sendable {
         let sign = offset < 0 ? "−" : "+"
         let minutes = abs(offset) / 60
         return text + " (UTC\(sign)\(CivilTime.pad(minutes / 60, 2)):\(CivilTime.pad(minutes % 60, 2)))"
+    }
+
+    /// A start and an end: `Tue 3 Jun 2031, 08:15 – 10:22 (UTC−07:00)` when both fall on one
+    /// day on the same clock, else both in full.
+    static func spanText(_ start: EventTime, _ end: EventTime) -> String {
+        let sameDay = start.local.prefix(10) == end.local.prefix(10) && start.offsetSeconds == end.offsetSeconds
+        let startText = timeText(start)
+        let endText = timeText(end)
+        guard sameDay, start.local.count >= 16, end.local.count >= 16, let zone = startText.lastIndex(of: "(") else {
+            return startText + " – " + endText
+        }
+        let endClock = String(end.local.dropFirst(11).prefix(5))
+        return String(startText[..<zone]).trimmingSuffix() + "–" + endClock + " " + String(startText[zone...])
     }
 
     /// `2026-11-22T12:00:00Z`.

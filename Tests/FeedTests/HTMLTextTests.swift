@@ -31,7 +31,7 @@ struct UpcomingPageTests {
         #expect(!html.contains("<script"))
         #expect(!html.contains("<img"))
         #expect(!html.contains("'x'"))
-        #expect(!html.contains("\"><"))
+        #expect(!html.contains("\"><img"))
         #expect(html.contains("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;&quot;&gt;&lt;img src=x onerror=alert(1)&gt;&amp;amp;"))
     }
 
@@ -61,6 +61,11 @@ struct UpcomingPageTests {
         #expect(UpcomingPage.timeText(zoned) == "Mon 12 May 2031, 19:30 (UTC−07:00)")
         #expect(UpcomingPage.timeText(floating) == "Tue 3 Jun 2031, 08:15 (local time)")
         #expect(UpcomingPage.timeText(east) == "Tue 3 Jun 2031, 08:15 (UTC+05:30)")
+        let later = EventTime(text: "", local: "2031-06-03T10:22:00", offsetSeconds: 19_800, epochSeconds: 0)
+        let nextDay = EventTime(text: "", local: "2031-06-04T10:22:00", offsetSeconds: 19_800, epochSeconds: 0)
+        #expect(UpcomingPage.spanText(east, later) == "Tue 3 Jun 2031, 08:15–10:22 (UTC+05:30)")
+        #expect(UpcomingPage.spanText(east, nextDay) == "Tue 3 Jun 2031, 08:15 (UTC+05:30) – Wed 4 Jun 2031, 10:22 (UTC+05:30)")
+        #expect(UpcomingPage.spanText(floating, floating) == "Tue 3 Jun 2031, 08:15–08:15 (local time)")
     }
 
     @Test("upcoming means a start at or after now")
