@@ -105,7 +105,7 @@ let package = Package(
         .executableTarget(
             name: "reservoir-serve",
             dependencies: [
-                "CommandCore", "EventStore", "Feed",
+                "CommandCore", "EventStore", "EventStorePostgres", "Feed",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]),

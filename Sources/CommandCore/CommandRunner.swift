@@ -62,13 +62,6 @@ package struct CommandRunner {
         }
     }
 
-    /// The store at `location` for reading only: an SQLite store is opened read-only and must
-    /// exist; a PostgreSQL store is connected to as usual (libpq has no read-only connection).
-    /// For `reservoir serve`, which opens it for every request.
-    package static func openStoreForReading(at location: String?) throws(EventStoreError) -> any EventStore {
-        try EventStoreLocation.open(location, postgres: PostgresEventStore.init(url:), readOnly: true)
-    }
-
     /// Pipelines without a store, each with a resolver of its own, for the threads of a scan.
     package func analyzers(_ count: Int) throws -> [ReservationPipeline] {
         try (0..<count).map { _ in

@@ -23,11 +23,7 @@ public enum EventStoreLocation {
     /// with `.unsupportedURL`.
     /// With `readOnlyFallback`, an SQLite store that cannot be opened for writing because its
     /// file or file system is read-only is opened for reading instead (commands that only read).
-    /// With `readOnly`, an SQLite store is only ever opened for reading (an existing store, not
-    /// created nor migrated: a server that reads what other processes write).
-    public static func open(
-        _ url: String?, postgres: Opener? = nil, readOnlyFallback: Bool = false, readOnly: Bool = false
-    ) throws(EventStoreError) -> any EventStore {
+    public static func open(_ url: String?, postgres: Opener? = nil, readOnlyFallback: Bool = false) throws(EventStoreError) -> any EventStore {
         let path: String
         if let url, !url.isEmpty {
             if isPostgresURL(url) {
@@ -48,7 +44,6 @@ public enum EventStoreLocation {
         } else {
             path = defaultPath()
         }
-        if readOnly { return try SQLiteEventStore(readingAt: path) }
         do {
             return try SQLiteEventStore(path: path)
         } catch  where readOnlyFallback && error.kind == .readOnly {

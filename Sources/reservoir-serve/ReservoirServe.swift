@@ -1,5 +1,6 @@
 import CommandCore
 import EventStore
+import EventStorePostgres
 import Feed
 import Glibc
 import HTTPTypes
@@ -32,11 +33,11 @@ struct ReservoirServe {
         let location = settings.store
         let service = FeedService(
             access: access,
-            openStore: { () throws(EventStoreError) -> any EventStore in try CommandRunner.openStoreForReading(at: location) },
+            openStore: { () throws(EventStoreError) -> any EventStore in try openStore(location) },
             now: { pinned ?? Int64(time(nil)) })
         // Said once at start, so a wrong --store shows at once; requests then get 503 until it works.
         do {
-            _ = try CommandRunner.openStoreForReading(at: location)
+            _ = try openStore(location)
         } catch {
             log("the store cannot be read yet (each request tries again): \(error.message)")
         }
@@ -76,6 +77,11 @@ struct ReservoirServe {
         return Response(
             status: HTTPResponse.Status(code: answer.status), headers: headers,
             body: ResponseBody(byteBuffer: ByteBuffer(bytes: answer.body)))
+    }
+
+    /// The store for one request: SQLite read-only, PostgreSQL as usual.
+    static func openStore(_ location: String?) throws(EventStoreError) -> any EventStore {
+        try ReadOnlyStore.open(location, postgres: PostgresEventStore.init(url:))
     }
 
     /// The token of `--token-file`; never printed.
