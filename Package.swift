@@ -146,7 +146,9 @@ let package = Package(
             exclude: ["Attacks"]),
         .testTarget(name: "CommandCoreTests", dependencies: ["CommandCore", "Pipeline", "Trust"]),
         .testTarget(name: "ArchitectureTests"),
-        .testTarget(name: "ReservoirCLITests", dependencies: ["reservoir", "reservoir-filter", "reservoir-serve", "PostgresTestSupport"], exclude: ["Extraction"]),
+        .testTarget(
+            name: "ReservoirCLITests", dependencies: ["reservoir", "reservoir-filter", "reservoir-serve", "PostgresTestSupport"],
+            exclude: ["Extraction"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -112,7 +112,8 @@ public struct ServeSettings: Sendable, Equatable {
             switch option {
             case .listen:
                 guard let address = ListenAddress(value) else {
-                    return .usage("--listen takes HOST:PORT, e.g. 127.0.0.1:\(ListenAddress.defaultPort) or [::1]:\(ListenAddress.defaultPort) (got \(value))")
+                    return .usage(
+                        "--listen takes HOST:PORT, e.g. 127.0.0.1:\(ListenAddress.defaultPort) or [::1]:\(ListenAddress.defaultPort) (got \(value))")
                 }
                 settings.listen = address
             case .store: settings.store = value
@@ -128,7 +129,8 @@ public struct ServeSettings: Sendable, Equatable {
         }
         if settings.tokenFile == nil && settings.netrc == nil && !settings.noAuth && !settings.listen.isLoopback {
             return .usage(
-                "\(settings.listen) is not a loopback address: give --token-file or --netrc, or --no-auth to serve the calendar to anyone who can reach it")
+                "\(settings.listen) is not a loopback address: give --token-file or --netrc, or --no-auth to serve the calendar to anyone who can reach it"
+            )
         }
         return .run(settings)
     }

@@ -110,7 +110,9 @@ struct ReservoirServe {
         case .unreadable(let why): fail("\(path): cannot read the \(option.flag) file: \(why)", code: 66)
         case .notASecretFile: fail("\(path): the \(option.flag) file must be a regular file of at most \(SecretFile.maximumBytes) bytes", code: 78)
         case .tooOpen(let mode):
-            fail("\(path): the \(option.flag) file is mode \(String(mode, radix: 8)); it holds a secret, so it must be 0600 (chmod 600 \(path))", code: 78)
+            fail(
+                "\(path): the \(option.flag) file is mode \(String(mode, radix: 8)); it holds a secret, so it must be 0600 (chmod 600 \(path))",
+                code: 78)
         }
     }
 

@@ -297,7 +297,8 @@ extension ProcessSuites {
             }
         }
 
-        @Test("a store that cannot be read is a 503 and a log line; the server keeps serving",
+        @Test(
+            "a store that cannot be read is a 503 and a log line; the server keeps serving",
             .enabled(if: hasCurl, "curl is not installed (apt-get install curl)"))
         func unreadableStore() throws {
             let tmp = try TemporaryDirectory()
