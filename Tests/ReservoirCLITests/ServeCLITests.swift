@@ -284,6 +284,22 @@ extension ProcessSuites {
             #expect(!server.stdout.contains("correct horse") && !server.log.contains("correct horse"))
         }
 
+        @Test("reservoir serve finds reservoir-serve beside its real executable, through a symbolic link too, and says so when it is missing")
+        func findsTheServer() throws {
+            let tmp = try TemporaryDirectory()
+            defer { tmp.remove() }
+            let alone = URL(fileURLWithPath: tmp.path + "/reservoir")
+            try FileManager.default.copyItem(at: ReservoirBinary.executable, to: alone)
+            let missing = try ReservoirBinary.run(["serve"], executable: alone)
+            #expect(missing.status == 66)
+            #expect(missing.stderr.contains("\(tmp.path)/reservoir-serve") && missing.stderr.contains("needs the reservoir-serve program"))
+            let link = tmp.path + "/linked"
+            try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: ReservoirBinary.executable.path)
+            // Found and run: its own refusal, not the missing-program error.
+            let linked = try ReservoirBinary.run(["serve", "--listen", "0.0.0.0:1"], executable: URL(fileURLWithPath: link))
+            #expect(linked.status == 64 && linked.stderr.hasPrefix("reservoir serve: error:"))
+        }
+
         @Test("without a token or credentials a non-loopback address is refused; help describes the options")
         func refusalsAndHelp() throws {
             let refused = try ReservoirBinary.run(["serve", "--listen", "0.0.0.0:8645"])
