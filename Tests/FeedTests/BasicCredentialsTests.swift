@@ -71,7 +71,7 @@ struct BasicCredentialsTests {
         last[secret.count - 1] = 0x62
         func measure(_ guess: [UInt8]) -> UInt64 {
             var best = UInt64.max
-            for _ in 0..<5 {
+            for _ in 0..<11 {
                 let start = DispatchTime.now().uptimeNanoseconds
                 for _ in 0..<200 { _ = ConstantTime.equal(guess, secret) }
                 best = min(best, DispatchTime.now().uptimeNanoseconds - start)
@@ -80,8 +80,9 @@ struct BasicCredentialsTests {
         }
         let early = Double(measure(first))
         let late = Double(measure(last))
-        // Both hash the whole guess: the times are the same but for noise (a byte-wise early
-        // exit would make `early` thousands of times shorter).
-        #expect(early / late > 0.5 && early / late < 2, "first byte \(early) ns, last byte \(late) ns")
+        // Both hash the whole guess and compare whole digests: the times are the same but for
+        // noise (a byte-wise early exit over the secret would make `early` hundreds of times
+        // shorter). The bounds are wide because the other suites share the cores.
+        #expect(early / late > 0.25 && early / late < 4, "first byte \(early) ns, last byte \(late) ns")
     }
 }
