@@ -1,61 +1,6 @@
 public import EventStore
 import ICalendar
 
-/// A request as the feed reads it: the method, the target, and the fields it looks at.
-public struct FeedRequest: Sendable, Equatable {
-    public var method: String
-    /// The request target's path and query (`/calendar.ics?x=1`).
-    public var target: String
-    public var host: String?
-    public var authorization: String?
-    public var ifNoneMatch: String?
-    public var ifModifiedSince: String?
-    /// `X-Forwarded-Proto` from a TLS proxy in front: `https` makes the page's links https.
-    public var forwardedProto: String?
-
-    public init(
-        method: String, target: String, host: String? = nil, authorization: String? = nil,
-        ifNoneMatch: String? = nil, ifModifiedSince: String? = nil, forwardedProto: String? = nil
-    ) {
-        self.method = method
-        self.target = target
-        self.host = host
-        self.authorization = authorization
-        self.ifNoneMatch = ifNoneMatch
-        self.ifModifiedSince = ifModifiedSince
-        self.forwardedProto = forwardedProto
-    }
-
-    /// The target without its query.
-    public var path: String { String(target.prefix { $0 != "?" }) }
-}
-
-/// The answer, for the HTTP glue to send as it is.
-public struct FeedResponse: Sendable, Equatable {
-    public var status: Int
-    public var headers: [(name: String, value: String)]
-    /// The body; empty for HEAD and 304, whose headers still describe the full body.
-    public var body: [UInt8]
-    /// A line for the server's log (standard error) when something went wrong on this side.
-    public var logLine: String?
-
-    public init(status: Int, headers: [(name: String, value: String)], body: [UInt8], logLine: String? = nil) {
-        self.status = status
-        self.headers = headers
-        self.body = body
-        self.logLine = logLine
-    }
-
-    public func header(_ name: String) -> String? {
-        headers.first { $0.name.lowercased() == name.lowercased() }?.value
-    }
-
-    public static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.status == rhs.status && lhs.body == rhs.body && lhs.logLine == rhs.logLine
-            && lhs.headers.map { "\($0.name): \($0.value)" } == rhs.headers.map { "\($0.name): \($0.value)" }
-    }
-}
-
 /// The feed and the page: routing, access, the store read fresh for each request, conditional
 /// requests. No network here: the program hands each request over and sends the answer.
 public struct FeedService: Sendable {

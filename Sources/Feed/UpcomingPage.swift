@@ -1,14 +1,6 @@
 public import EventStore
 import ReservoirBase
 
-extension String {
-    func trimmingSuffix() -> String {
-        var text = self
-        while text.last == " " { text.removeLast() }
-        return text
-    }
-}
-
 /// One reservation on the page: the stored event and its history, oldest first.
 public struct PageEntry: Sendable, Equatable {
     public var stored: StoredEvent
@@ -18,27 +10,6 @@ public struct PageEntry: Sendable, Equatable {
         self.stored = stored
         self.history = history
     }
-}
-
-/// Where the feed is, for the page's subscription links.
-public struct FeedLinks: Sendable, Equatable {
-    /// `Host` as the client sent it (the name it reached this server by).
-    public var host: String
-    /// The feed's path, `/calendar.ics` or `/TOKEN/calendar.ics`.
-    public var path: String
-    /// `https` behind a TLS proxy, else `http`.
-    public var scheme: String
-
-    public init(host: String, path: String, scheme: String) {
-        self.host = host
-        self.path = path
-        self.scheme = scheme
-    }
-
-    /// The subscription link calendar apps open (`webcal://`, the scheme Apple Calendar, Outlook
-    /// and Google Calendar register for iCalendar subscriptions).
-    public var webcal: String { "webcal://" + host + path }
-    public var plain: String { scheme + "://" + host + path }
 }
 
 /// The page of upcoming reservations: a small HTML document with inline CSS and no scripts,
@@ -180,7 +151,8 @@ public struct UpcomingPage: Sendable {
             return startText + " – " + endText
         }
         let endClock = String(end.local.dropFirst(11).prefix(5))
-        return String(startText[..<zone]).trimmingSuffix() + "–" + endClock + " " + String(startText[zone...])
+        let startPart = startText[..<zone].reversed().drop { $0 == " " }.reversed()
+        return String(startPart) + "–" + endClock + " " + String(startText[zone...])
     }
 
     /// `2026-11-22T12:00:00Z`.

@@ -18,14 +18,7 @@ func storedEvent(
 
 /// `YYYY-MM-DDTHH:MM:SS` of a Unix time.
 func civilText(_ epoch: Int64) -> String {
-    String(HTTPDateProbe.iso(epoch).dropLast())
-}
-
-enum HTTPDateProbe {
-    static func iso(_ epoch: Int64) -> String {
-        // Through the page's own formatter's source: ReservoirBase's civil time.
-        UpcomingPage.isoUTC(epoch)
-    }
+    String(UpcomingPage.isoUTC(epoch).dropLast())
 }
 
 /// A store in memory; `failure` makes every read fail.
