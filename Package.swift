@@ -15,6 +15,7 @@ let package = Package(
     products: [
         .executable(name: "reservoir", targets: ["reservoir"]),
         .executable(name: "reservoir-filter", targets: ["reservoir-filter"]),
+        .executable(name: "reservoir-serve", targets: ["reservoir-serve"]),
         .library(name: "Pipeline", targets: ["Pipeline"]),
         .library(name: "Output", targets: ["Output"]),
         // The stages on their own, for the fuzz targets in Fuzz/ and for embedding.
@@ -29,7 +30,10 @@ let package = Package(
         .library(name: "CalDAV", targets: ["CalDAV"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
+        // Hummingbird's own field types (HTTPField), named where the program builds responses.
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
     ],
     targets: [
         // C libraries of the field, each wrapped by a module map and a shim only.
@@ -80,6 +84,9 @@ let package = Package(
         .target(name: "CalDAV", dependencies: ["ReservoirBase", "CLibCurl", "CLibCurlLoader"]),
         // Who may put events on the calendar: the policy and the signed view it reads.
         .target(name: "Trust", dependencies: ["ReservoirBase", "MIME", "DKIM", "CLibIDN2"]),
+        // The subscription feed and the page of upcoming reservations, without an HTTP server:
+        // entity tags, conditional requests, access checks, netrc, the HTML page.
+        .target(name: "Feed", dependencies: ["ReservoirBase", "EventStore", "ICalendar", "COpenSSL"]),
         .target(
             name: "Pipeline",
             dependencies: ["Mailbox", "MIME", "DNS", "DKIM", "Markup", "JSON", "Reservations", "EventStore", "Trust"]),
@@ -97,7 +104,7 @@ let package = Package(
         .executableTarget(
             name: "reservoir",
             dependencies: [
-                "CommandCore", "Pipeline", "Output", "Mailbox", "MIME", "DKIM", "EventStore", "ICalendar", "Delivery", "JSON", "CMalloc",
+                "CommandCore", "Pipeline", "Output", "Mailbox", "MIME", "DKIM", "EventStore", "ICalendar", "Delivery", "JSON", "CMalloc", "Feed",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // The filter hook alone, for MTAs that start a process per message: without the
@@ -105,6 +112,15 @@ let package = Package(
         .executableTarget(
             name: "reservoir-filter", dependencies: ["CommandCore"],
             swiftSettings: [.unsafeFlags(["-Xfrontend", "-disable-dynamic-actor-isolation"])]),
+        // `reservoir serve`: the feed and the page over HTTP (Hummingbird), a program of its own so
+        // that neither `reservoir` nor the hook links an HTTP server.
+        .executableTarget(
+            name: "reservoir-serve",
+            dependencies: [
+                "CommandCore", "EventStore", "EventStorePostgres", "Feed",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]),
         // Stage benchmarks for docs/PERFORMANCE.md (scripts/bench).
         .executableTarget(name: "reservoir-bench", dependencies: ["Mailbox", "MIME", "DNS", "DKIM"]),
 
@@ -124,6 +140,7 @@ let package = Package(
         .testTarget(name: "ICalendarTests", dependencies: ["ReservoirBase", "ICalendar", "EventStore"]),
         .testTarget(name: "DeliveryTests", dependencies: ["Delivery", "EventStore", "ICalendar"]),
         .testTarget(name: "CalDAVTests", dependencies: ["CalDAV"]),
+        .testTarget(name: "FeedTests", dependencies: ["Feed", "EventStore", "ICalendar"]),
         .testTarget(name: "TrustTests", dependencies: ["Trust", "MIME", "DKIM"]),
         .target(
             name: "PipelineTestSupport", dependencies: ["Pipeline", "Trust", "Mailbox", "MIME", "DNS", "EventStore"],
@@ -143,7 +160,9 @@ let package = Package(
             exclude: ["Attacks"]),
         .testTarget(name: "CommandCoreTests", dependencies: ["CommandCore", "Pipeline", "Trust"]),
         .testTarget(name: "ArchitectureTests"),
-        .testTarget(name: "ReservoirCLITests", dependencies: ["reservoir", "reservoir-filter", "PostgresTestSupport"], exclude: ["Extraction"]),
+        .testTarget(
+            name: "ReservoirCLITests", dependencies: ["reservoir", "reservoir-filter", "reservoir-serve", "PostgresTestSupport"],
+            exclude: ["Extraction"]),
     ],
     swiftLanguageModes: [.v6]
 )

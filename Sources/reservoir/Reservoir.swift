@@ -19,7 +19,7 @@ struct Reservoir: ParsableCommand {
         subcommands: [
             ScanCommand.self, FilterCommand.self, IngestCommand.self, BannerCommand.self,
             VerifyCommand.self, ExtractCommand.self, PartsCommand.self,
-            EventsCommand.self, SyncCommand.self, SignCommand.self,
+            EventsCommand.self, SyncCommand.self, ServeCommand.self, SignCommand.self,
         ]
     )
 

@@ -16,11 +16,11 @@ struct TargetGraphTests {
         "Mailbox": 3, "DKIM": 3, "Markup": 3,
         "Reservations": 4, "EventStore": 4, "Trust": 4,
         "EventStorePostgres": 5, "ICalendar": 5, "CalDAV": 5,
-        "Pipeline": 6, "Delivery": 6,
+        "Pipeline": 6, "Delivery": 6, "Feed": 6,
         "Output": 7,
         "CommandCore": 8,
-        "reservoir": 9, "reservoir-filter": 9, "reservoir-bench": 9,
-        "ArgumentParser": 8,
+        "reservoir": 9, "reservoir-filter": 9, "reservoir-bench": 9, "reservoir-serve": 9,
+        "ArgumentParser": 8, "Hummingbird": 8, "HTTPTypes": 8,
     ]
 
     /// Edges the layers would allow but the design forbids: the store keeps events, not
@@ -32,6 +32,9 @@ struct TargetGraphTests {
         "Delivery": ["MIME", "DKIM", "Markup", "Reservations", "JSON", "Mailbox", "Trust", "Pipeline"],
         // Calendar delivery's transport: HTTP and resources, no mail, no trust, no store.
         "CalDAV": ["MIME", "DKIM", "Markup", "Reservations", "JSON", "Mailbox", "Trust", "EventStore", "ICalendar", "DNS"],
+        // The hook never links the HTTP server, nor the feed.
+        "reservoir-filter": ["Hummingbird", "HTTPTypes", "Feed"],
+        "reservoir": ["Hummingbird", "HTTPTypes"],
     ]
 
     /// Modules of the system and toolchain, not of the package.

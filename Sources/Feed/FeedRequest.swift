@@ -1,0 +1,28 @@
+/// A request as the feed reads it: the method, the target, and the fields it looks at.
+public struct FeedRequest: Sendable, Equatable {
+    public var method: String
+    /// The request target's path and query (`/calendar.ics?x=1`).
+    public var target: String
+    public var host: String?
+    public var authorization: String?
+    public var ifNoneMatch: String?
+    public var ifModifiedSince: String?
+    /// `X-Forwarded-Proto` from a TLS proxy in front: `https` makes the page's links https.
+    public var forwardedProto: String?
+
+    public init(
+        method: String, target: String, host: String? = nil, authorization: String? = nil,
+        ifNoneMatch: String? = nil, ifModifiedSince: String? = nil, forwardedProto: String? = nil
+    ) {
+        self.method = method
+        self.target = target
+        self.host = host
+        self.authorization = authorization
+        self.ifNoneMatch = ifNoneMatch
+        self.ifModifiedSince = ifModifiedSince
+        self.forwardedProto = forwardedProto
+    }
+
+    /// The target without its query.
+    public var path: String { String(target.prefix { $0 != "?" }) }
+}

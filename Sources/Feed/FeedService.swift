@@ -1,0 +1,122 @@
+public import EventStore
+import ICalendar
+
+/// The feed and the page: routing, access, the store read fresh for each request, conditional
+/// requests. No network here: the program hands each request over and sends the answer.
+public struct FeedService: Sendable {
+    /// Opens the store for one request (read-only where the backend allows it).
+    public typealias StoreOpener = @Sendable () throws(EventStoreError) -> any EventStore
+
+    public let access: FeedAccess
+    public let openStore: StoreOpener
+    /// The clock of "upcoming" (`--now` pins it).
+    public let now: @Sendable () -> Int64
+
+    public init(access: FeedAccess, openStore: @escaping StoreOpener, now: @escaping @Sendable () -> Int64) {
+        self.access = access
+        self.openStore = openStore
+        self.now = now
+    }
+
+    public static let feedPath = "/calendar.ics"
+    public static let pagePath = "/"
+    /// RFC 5545 §8.1: the media type of iCalendar.
+    public static let calendarType = "text/calendar; charset=utf-8"
+    /// The page loads nothing and runs nothing: only its inline style is allowed.
+    public static let pagePolicy = "default-src 'none'; style-src 'unsafe-inline'"
+
+    public func respond(to request: FeedRequest) -> FeedResponse {
+        let path = request.path
+        let resource: String
+        switch access.decide(path: path, authorization: request.authorization) {
+        case .notFound: return Self.text(404, "Not found.\n", method: request.method)
+        case .unauthorized:
+            var response = Self.text(401, "Authentication required.\n", method: request.method)
+            response.headers.append(("WWW-Authenticate", FeedAccess.challenge))
+            return response
+        case .granted(let granted): resource = granted
+        }
+        guard resource == Self.feedPath || resource == Self.pagePath else {
+            return Self.text(404, "Not found.\n", method: request.method)
+        }
+        // RFC 7231 §4.3.2: HEAD is GET without the body.
+        guard request.method == "GET" || request.method == "HEAD" else {
+            var response = Self.text(405, "Only GET and HEAD.\n", method: request.method)
+            response.headers.append(("Allow", "GET, HEAD"))
+            return response
+        }
+        let prefix = String(path.dropLast(resource.count))
+        do throws(EventStoreError) {
+            let store = try openStore()
+            if resource == Self.feedPath {
+                return feed(try store.events(), request: request)
+            }
+            return try page(store, request: request, feedPath: prefix + Self.feedPath)
+        } catch {
+            var response = Self.text(503, "The event store cannot be read right now.\n", method: request.method)
+            response.headers.append(("Retry-After", "30"))
+            response.logLine = "store: \(error.message)"
+            return response
+        }
+    }
+
+    /// The calendar, with a strong ETag of its exact bytes and Last-Modified from the latest
+    /// change, answering If-None-Match and If-Modified-Since (``ConditionalRequest``).
+    func feed(_ events: [StoredEvent], request: FeedRequest) -> FeedResponse {
+        let body = Array(ICalendarWriter().write(events).utf8)
+        let tag = EntityTag(strongFor: body)
+        let lastModified = events.map(\.updatedAt).max()
+        var headers: [(name: String, value: String)] = [
+            ("ETag", tag.headerValue),
+            // Clients revalidate each time: the store changes whenever mail arrives.
+            ("Cache-Control", "no-cache"),
+        ]
+        if let lastModified { headers.append(("Last-Modified", HTTPDate.format(lastModified))) }
+        // RFC 7230 §3.3.2: a 304 and a HEAD may carry the length the 200 would have had, no other.
+        headers.append(("Content-Length", String(body.count)))
+        let condition = ConditionalRequest(ifNoneMatch: request.ifNoneMatch, ifModifiedSince: request.ifModifiedSince)
+        if condition.evaluate(tag: tag, lastModified: lastModified) == .notModified {
+            // RFC 7232 §4.1: a 304 carries the ETag and Cache-Control a 200 would have, no body.
+            return FeedResponse(status: 304, headers: headers, body: [])
+        }
+        headers.insert(("Content-Type", Self.calendarType), at: 0)
+        return FeedResponse(status: 200, headers: headers, body: request.method == "HEAD" ? [] : body)
+    }
+
+    func page(_ store: any EventStore, request: FeedRequest, feedPath: String) throws(EventStoreError) -> FeedResponse {
+        let now = now()
+        let upcoming = try store.events().filter { UpcomingPage.isUpcoming($0, now: now) }
+        var histories: [String: [HistoryEntry]] = [:]
+        var entries: [PageEntry] = []
+        for stored in upcoming {
+            let container = stored.event.key.container
+            if histories[container] == nil { histories[container] = try store.history(container) }
+            let own = (histories[container] ?? []).filter { $0.key == stored.event.key }
+            entries.append(PageEntry(stored: stored, history: own))
+        }
+        let scheme = request.forwardedProto?.lowercased() == "https" ? "https" : "http"
+        let links = FeedLinks(host: request.host ?? "localhost", path: feedPath, scheme: scheme)
+        let body = Array(UpcomingPage(now: now, links: links).render(entries).utf8)
+        let headers: [(name: String, value: String)] = [
+            ("Content-Type", "text/html; charset=utf-8"),
+            ("Content-Length", String(body.count)),
+            ("Content-Security-Policy", Self.pagePolicy),
+            ("X-Content-Type-Options", "nosniff"),
+            // The token is in the page's address: never send it on.
+            ("Referrer-Policy", "no-referrer"),
+            ("Cache-Control", "no-store"),
+        ]
+        return FeedResponse(status: 200, headers: headers, body: request.method == "HEAD" ? [] : body)
+    }
+
+    static func text(_ status: Int, _ text: String, method: String) -> FeedResponse {
+        let body = Array(text.utf8)
+        return FeedResponse(
+            status: status,
+            headers: [
+                ("Content-Type", "text/plain; charset=utf-8"), ("Content-Length", String(body.count)),
+                ("X-Content-Type-Options", "nosniff"),
+            ],
+            body: method == "HEAD" ? [] : body)
+    }
+}

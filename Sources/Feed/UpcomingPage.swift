@@ -1,0 +1,166 @@
+public import EventStore
+import ReservoirBase
+
+/// One reservation on the page: the stored event and its history, oldest first.
+public struct PageEntry: Sendable, Equatable {
+    public var stored: StoredEvent
+    public var history: [HistoryEntry]
+
+    public init(stored: StoredEvent, history: [HistoryEntry]) {
+        self.stored = stored
+        self.history = history
+    }
+}
+
+/// The page of upcoming reservations: a small HTML document with inline CSS and no scripts,
+/// laid out for a phone. Every text from the store goes through ``HTMLText``.
+public struct UpcomingPage: Sendable {
+    public let now: Int64
+    public let links: FeedLinks
+
+    public init(now: Int64, links: FeedLinks) {
+        self.now = now
+        self.links = links
+    }
+
+    /// Upcoming: a start at or after `now` (a floating time read as UTC, as everywhere in the
+    /// store). Cancelled events stay, flagged, so a cancellation is seen.
+    public static func isUpcoming(_ stored: StoredEvent, now: Int64) -> Bool {
+        guard let start = stored.event.start else { return false }
+        return start.sortKey >= now
+    }
+
+    static let style = """
+        body{font:16px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0;padding:1rem;\
+        background:#f6f7f9;color:#1d232b;max-width:42rem;margin-inline:auto}\
+        h1{font-size:1.35rem;margin:.2rem 0 .8rem}\
+        .feed{background:#fff;border:1px solid #d8dde3;border-radius:10px;padding:.6rem .8rem;margin-bottom:1rem;font-size:.9rem}\
+        .button{display:inline-block;background:#0b5cad;color:#fff;text-decoration:none;border-radius:8px;\
+        padding:.4rem .75rem;margin:0 .3rem .4rem 0;font-weight:600}\
+        .button.secondary{background:#e8eef5;color:#0b5cad}\
+        code{font-size:.78rem;color:#5b6673;word-break:break-all}\
+        article{background:#fff;border:1px solid #d8dde3;border-radius:10px;padding:.75rem .9rem;margin-bottom:.8rem}\
+        h2{font-size:1.05rem;margin:0 0 .4rem;overflow-wrap:anywhere}\
+        dl{display:grid;grid-template-columns:max-content 1fr;gap:.15rem .7rem;margin:0;font-size:.92rem}\
+        dt{color:#5b6673}dd{margin:0;overflow-wrap:anywhere}\
+        .status{display:inline-block;font-size:.78rem;font-weight:600;padding:.05rem .45rem;border-radius:99px;\
+        background:#e3f4e8;color:#17602f;vertical-align:middle;margin-left:.3rem}\
+        .cancelled h2 .title{text-decoration:line-through;color:#7a828c}\
+        .cancelled .status{background:#fde4e4;color:#a01c1c}\
+        .tentative .status{background:#fff4d6;color:#7a5600}\
+        .unverified{color:#a01c1c;font-weight:600}\
+        details{margin-top:.45rem;font-size:.85rem}summary{color:#5b6673;cursor:pointer}\
+        ol{margin:.3rem 0 0;padding-left:1.2rem}li{margin:.1rem 0;overflow-wrap:anywhere}\
+        .word{font-weight:600}.muted{color:#5b6673}
+        """
+
+    /// The whole document for `entries` (already filtered and ordered by the caller).
+    public func render(_ entries: [PageEntry]) -> String {
+        var body: HTMLText = ""
+        for entry in entries { body += article(entry) }
+        if entries.isEmpty { body = "<p class=\"muted\">No upcoming reservations.</p>\n" }
+        let page: HTMLText = """
+            <!DOCTYPE html>
+            <html lang="en">
+            <head>
+            <meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <title>Upcoming reservations</title>
+            <style>\(HTMLText(stringLiteral: Self.style))</style>
+            </head>
+            <body>
+            <h1>Upcoming reservations</h1>
+            <p class="feed"><a class="button" href="\(links.webcal)">Subscribe in your calendar</a> \
+            <a class="button secondary" href="\(links.plain)">Download .ics</a><br>\
+            <code>\(links.plain)</code></p>
+            \(body)<p class="muted">As of \(Self.utcText(now)).</p>
+            </body>
+            </html>
+
+            """
+        return page.html
+    }
+
+    func article(_ entry: PageEntry) -> HTMLText {
+        let event = entry.stored.event
+        let (statusClass, statusWord): (HTMLText, String) =
+            switch event.status {
+            case .confirmed: ("confirmed", "Confirmed")
+            case .tentative: ("tentative", "Tentative")
+            case .cancelled: ("cancelled", "Cancelled")
+            }
+        var rows: HTMLText = ""
+        if let start = event.start {
+            let when = event.end.map { Self.spanText(start, $0) } ?? Self.timeText(start)
+            rows += "<dt>When</dt><dd>\(when)</dd>\n"
+        }
+        if let location = event.location, !location.isEmpty { rows += "<dt>Where</dt><dd>\(location)</dd>\n" }
+        if let domain = entry.stored.ownerDomain {
+            rows += "<dt>Vouched by</dt><dd>\(domain) <span class=\"muted\">(DKIM)</span></dd>\n"
+        } else {
+            rows += "<dt>Vouched by</dt><dd class=\"unverified\">not verified</dd>\n"
+        }
+        rows += "<dt>Booking</dt><dd>\(event.key.container)</dd>\n"
+        var history: HTMLText = ""
+        if !entry.history.isEmpty {
+            var items: HTMLText = ""
+            for line in entry.history {
+                let date = Self.utcText(line.messageDate ?? line.appliedAt)
+                items += "<li><span class=\"word\">\(line.change.rawValue)</span> \(date): \(line.summary)</li>\n"
+            }
+            history = "<details><summary>History (\(String(entry.history.count)))</summary><ol>\n\(items)</ol></details>\n"
+        }
+        return """
+            <article class="\(statusClass)">
+            <h2><span class="title">\(event.title)</span><span class="status">\(statusWord)</span></h2>
+            <dl>
+            \(rows)</dl>
+            \(history)</article>
+
+            """
+    }
+
+    static let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+    static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+
+    /// A time as the reservation wrote it, on its own clock: `Mon 12 May 2031, 19:30 (UTC−07:00)`,
+    /// or `(local time)` for a floating time (RFC 5545 §3.3.5 form 1); a date alone without a clock.
+    static func timeText(_ time: EventTime) -> String {
+        let digits = Array(time.local.utf8)
+        guard let year = ASCII.decimal(digits, from: 0, count: 4), let month = ASCII.decimal(digits, from: 5, count: 2),
+            let day = ASCII.decimal(digits, from: 8, count: 2), (1...12).contains(month)
+        else { return time.text }
+        let days = CivilTime.daysFromCivil(year: year, month: month, day: day)
+        var text = "\(weekdays[Int(((days % 7) + 7 + 4) % 7)]) \(day) \(months[month - 1]) \(year)"
+        if let hour = ASCII.decimal(digits, from: 11, count: 2), let minute = ASCII.decimal(digits, from: 14, count: 2) {
+            text += ", \(CivilTime.pad(hour, 2)):\(CivilTime.pad(minute, 2))"
+        }
+        guard let offset = time.offsetSeconds else { return text + " (local time)" }
+        let sign = offset < 0 ? "−" : "+"
+        let minutes = abs(offset) / 60
+        return text + " (UTC\(sign)\(CivilTime.pad(minutes / 60, 2)):\(CivilTime.pad(minutes % 60, 2)))"
+    }
+
+    /// A start and an end: `Tue 3 Jun 2031, 08:15 – 10:22 (UTC−07:00)` when both fall on one
+    /// day on the same clock, else both in full.
+    static func spanText(_ start: EventTime, _ end: EventTime) -> String {
+        let sameDay = start.local.prefix(10) == end.local.prefix(10) && start.offsetSeconds == end.offsetSeconds
+        let startText = timeText(start)
+        let endText = timeText(end)
+        guard sameDay, start.local.count >= 16, end.local.count >= 16, let zone = startText.lastIndex(of: "(") else {
+            return startText + " – " + endText
+        }
+        let endClock = String(end.local.dropFirst(11).prefix(5))
+        let startPart = startText[..<zone].reversed().drop { $0 == " " }.reversed()
+        return String(startPart) + "–" + endClock + " " + String(startText[zone...])
+    }
+
+    /// `2026-11-22T12:00:00Z`.
+    static func isoUTC(_ epoch: Int64) -> String { CivilTime.iso8601UTC(epoch) }
+
+    /// `2026-11-22 12:00 UTC`.
+    static func utcText(_ epoch: Int64) -> String {
+        let iso = CivilTime.iso8601UTC(epoch)
+        return String(iso.prefix(10)) + " " + String(iso.dropFirst(11).prefix(5)) + " UTC"
+    }
+}

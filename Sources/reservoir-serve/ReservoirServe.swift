@@ -1,0 +1,128 @@
+import CommandCore
+import EventStore
+import EventStorePostgres
+import Feed
+import Glibc
+import HTTPTypes
+import Hummingbird
+
+/// `reservoir serve`: the store as an iCalendar subscription and a page of upcoming
+/// reservations over HTTP. The feed's logic is `Feed`'s; this program reads its settings, hands
+/// each request to ``FeedService`` and sends the answer through Hummingbird.
+@main
+struct ReservoirServe {
+    static func main() async {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        let settings: ServeSettings
+        switch ServeSettings.read(arguments) {
+        case .help:
+            Output.write(ServeOption.usage)
+            return
+        case .usage(let message):
+            fail("\(message)", code: 64)
+        case .run(let read):
+            settings = read
+        }
+        let pinned: Int64?
+        do {
+            pinned = try settings.now.map { (now) throws(UsageError) in try CommandRunner.clock(now) }
+        } catch {
+            fail(error.description, code: 64)
+        }
+        let access = FeedAccess(token: settings.tokenFile.map(token), credentials: settings.netrc.map { credentials($0, settings) })
+        let location = settings.store
+        let service = FeedService(
+            access: access,
+            openStore: { () throws(EventStoreError) -> any EventStore in try openStore(location) },
+            now: { pinned ?? Int64(time(nil)) })
+        // Said once at start, so a wrong --store shows at once; requests then get 503 until it works.
+        do {
+            _ = try openStore(location)
+        } catch {
+            log("the store cannot be read yet (each request tries again): \(error.message)")
+        }
+        let listen = settings.listen
+        let app = Application(
+            responder: CallbackResponder { (request: Request, _: BasicRequestContext) in
+                respond(service, to: request)
+            },
+            configuration: ApplicationConfiguration(address: .hostname(listen.host, port: listen.port), serverName: "reservoir"),
+            onServerRunning: { _ in
+                // The access path is never printed: it holds the token.
+                let scheme = access.isOpen ? "open to anyone who can connect" : "protected"
+                Output.line("reservoir serve: listening on http://\(listen)/ (\(scheme))")
+            })
+        do {
+            // SIGTERM and SIGINT end it gracefully: open requests finish, then it exits.
+            try await app.runService()
+        } catch {
+            fail("cannot serve on \(listen): \(error)", code: 69)
+        }
+    }
+
+    static func respond(_ service: FeedService, to request: Request) -> Response {
+        let fields = request.headers
+        let feedRequest = FeedRequest(
+            method: request.method.rawValue, target: request.head.path ?? "/", host: request.head.authority,
+            authorization: fields[.authorization],
+            ifNoneMatch: fields[values: .ifNoneMatch].isEmpty ? nil : fields[values: .ifNoneMatch].joined(separator: ", "),
+            ifModifiedSince: fields[.ifModifiedSince],
+            forwardedProto: HTTPField.Name("X-Forwarded-Proto").flatMap { fields[$0] })
+        let answer = service.respond(to: feedRequest)
+        if let line = answer.logLine { log(line) }
+        var headers = HTTPFields()
+        for (name, value) in answer.headers {
+            if let fieldName = HTTPField.Name(name) { headers.append(HTTPField(name: fieldName, value: value)) }
+        }
+        return Response(
+            status: HTTPResponse.Status(code: answer.status), headers: headers,
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: answer.body)))
+    }
+
+    /// The store for one request: SQLite read-only, PostgreSQL as usual.
+    static func openStore(_ location: String?) throws(EventStoreError) -> any EventStore {
+        try ReadOnlyStore.open(location, postgres: PostgresEventStore.init(url:))
+    }
+
+    /// The token of `--token-file`; never printed.
+    static func token(_ path: String) -> AccessToken {
+        switch AccessToken.read(fileText: secret(path, option: .tokenFile)) {
+        case .success(let token): return token
+        case .failure(.tooShort): fail("\(path): the token must be at least \(AccessToken.minimumLength) characters", code: 78)
+        case .failure(.tooLong): fail("\(path): the token must be at most \(AccessToken.maximumLength) characters", code: 78)
+        case .failure(.notURLSafe): fail("\(path): the token may hold only A-Z a-z 0-9 - . _ ~", code: 78)
+        }
+    }
+
+    /// The login and password of the netrc entry for `--netrc-machine` (default: the listen host).
+    static func credentials(_ path: String, _ settings: ServeSettings) -> BasicCredentials {
+        let machine = settings.netrcMachine ?? settings.listen.host
+        let text = String(decoding: secret(path, option: .netrc), as: UTF8.self)
+        guard let credentials = NetrcFile(text: text).credentials(for: machine) else {
+            fail("\(path): no machine \(machine) (nor default) entry with both a login and a password", code: 78)
+        }
+        return credentials
+    }
+
+    static func secret(_ path: String, option: ServeOption) -> [UInt8] {
+        switch SecretFile.read(path) {
+        case .read(let bytes): return bytes
+        case .unreadable(let why): fail("\(path): cannot read the \(option.flag) file: \(why)", code: 66)
+        case .notASecretFile: fail("\(path): the \(option.flag) file must be a regular file of at most \(SecretFile.maximumBytes) bytes", code: 78)
+        case .tooOpen(let mode):
+            fail(
+                "\(path): the \(option.flag) file is mode \(String(mode, radix: 8)); it holds a secret, so it must be 0600 (chmod 600 \(path))",
+                code: 78)
+        }
+    }
+
+    static func log(_ line: String) {
+        _ = Output.bytes(Array("reservoir serve: \(line)\n".utf8), to: STDERR_FILENO)
+    }
+
+    /// sysexits.h: EX_USAGE 64, EX_NOINPUT 66, EX_UNAVAILABLE 69, EX_CONFIG 78.
+    static func fail(_ message: String, code: Int32) -> Never {
+        _ = Output.bytes(Array("reservoir serve: error: \(message)\n".utf8), to: STDERR_FILENO)
+        exit(code)
+    }
+}

@@ -1,0 +1,53 @@
+import EventStore
+
+@testable import Feed
+
+/// A stored event at a given instant (UTC), for the page and the feed.
+func storedEvent(
+    container: String = "IWDSCA", item: String = "1", title: String = "Reservation: EPIC Steak",
+    start epoch: Int64 = 1_936_400_000, offset: Int? = -25_200, status: EventStatus = .confirmed,
+    location: String? = "EPIC Steak, 369 The Embarcadero", owner: String? = "epicsteak.example", updatedAt: Int64 = 1_795_000_000
+) -> StoredEvent {
+    let local = offset.map { civilText(epoch + Int64($0)) } ?? civilText(epoch)
+    let start = EventTime(text: local, local: local, offsetSeconds: offset, epochSeconds: offset == nil ? nil : epoch)
+    let event = CalendarEvent(
+        key: EventKey(container: container, item: item), category: .food, title: title, start: start, end: nil,
+        location: location, notes: "", url: nil, status: status, reservationJSON: "{}")
+    return StoredEvent(event: event, sequence: 0, ownerDomain: owner, createdAt: updatedAt, updatedAt: updatedAt)
+}
+
+/// `YYYY-MM-DDTHH:MM:SS` of a Unix time.
+func civilText(_ epoch: Int64) -> String {
+    String(UpcomingPage.isoUTC(epoch).dropLast())
+}
+
+/// A store in memory; `failure` makes every read fail.
+final class MemoryStore: EventStore {
+    var stored: [StoredEvent]
+    var entries: [HistoryEntry]
+    var failure: EventStoreError?
+
+    init(_ stored: [StoredEvent], history: [HistoryEntry] = [], failure: EventStoreError? = nil) {
+        self.stored = stored
+        self.entries = history
+        self.failure = failure
+    }
+
+    func apply(_ event: CalendarEvent, from message: MessageProvenance) throws(EventStoreError) -> EventChange {
+        throw EventStoreError(.readOnly, "memory store")
+    }
+
+    func events() throws(EventStoreError) -> [StoredEvent] {
+        if let failure { throw failure }
+        return stored.sortedByStart()
+    }
+
+    func event(_ key: EventKey) throws(EventStoreError) -> StoredEvent? {
+        try events().first { $0.event.key == key }
+    }
+
+    func history(_ id: String) throws(EventStoreError) -> [HistoryEntry] {
+        if let failure { throw failure }
+        return entries.filter { $0.key.container == id }
+    }
+}
