@@ -58,6 +58,9 @@ package struct CommandRunner {
         do {
             return try EventStoreLocation.open(location, postgres: PostgresEventStore.init(url:), readOnlyFallback: readOnlyFallback)
         } catch {
+            // A URL that names no store, or no default location: a setting to fix, which a
+            // retry would meet again (EX_CONFIG, not EX_TEMPFAIL, so an MTA does not retry forever).
+            if error.kind == .unsupportedURL || error.kind == .noDefaultLocation { throw CommandFailure.configuration(error.message) }
             throw CommandFailure.store(error.message)
         }
     }
@@ -139,21 +142,26 @@ package enum CommandFailure: Error, CustomStringConvertible {
     /// A calendar destination cannot be used (a vdir that cannot be created, a CA file that
     /// cannot be read).
     case calendar(String)
+    /// A setting is missing or names nothing usable (a store URL of no known kind, no home
+    /// directory for the default store).
+    case configuration(String)
 
     package var description: String {
         switch self {
         case .unreadable(let path, let why): "\(path): \(why)"
         case .store(let why): "the event store failed: \(why) (check the --store location, its permissions and free space)"
         case .calendar(let why): "calendar: \(why)"
+        case .configuration(let why): why
         }
     }
 
-    /// sysexits.h: EX_NOINPUT 66, EX_CANTCREAT 73, EX_TEMPFAIL 75.
+    /// sysexits.h: EX_NOINPUT 66, EX_CANTCREAT 73, EX_TEMPFAIL 75, EX_CONFIG 78.
     package var exitCode: Int32 {
         switch self {
         case .unreadable: 66
         case .store: 75
         case .calendar: 73
+        case .configuration: 78
         }
     }
 }

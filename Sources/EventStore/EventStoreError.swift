@@ -15,6 +15,9 @@ public struct EventStoreError: Error, Sendable, Equatable, CustomStringConvertib
         /// A database server dropped the connection and a reconnection failed too; a later
         /// attempt may succeed (a restart, a failover).
         case connectionLost = "connection-lost"
+        /// No `--store` and no home directory to keep the default store in: a setting is
+        /// missing, not a failure that goes away by itself.
+        case noDefaultLocation = "no-default-location"
     }
 
     public let kind: Kind

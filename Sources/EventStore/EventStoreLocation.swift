@@ -42,7 +42,7 @@ public enum EventStoreLocation {
                 path = url
             }
         } else {
-            path = defaultPath()
+            path = try defaultPath()
         }
         do {
             return try SQLiteEventStore(path: path)
@@ -53,12 +53,21 @@ public enum EventStoreLocation {
         }
     }
 
-    /// `$XDG_DATA_HOME/reservoir/events.sqlite3`, per the XDG Base Directory specification.
-    public static func defaultPath() -> String {
+    /// `$XDG_DATA_HOME/reservoir/events.sqlite3`, per the XDG Base Directory specification,
+    /// else `$HOME/.local/share/reservoir/events.sqlite3`. Without an absolute `XDG_DATA_HOME`
+    /// or `HOME` (a Postfix `pipe`, cron or a systemd unit may start reservoir without them), or
+    /// with `HOME=/`, there is no default: a store is never made in whatever directory the
+    /// process happens to start in, nor at the root.
+    public static func defaultPath() throws(EventStoreError) -> String {
         if let xdg = getenv("XDG_DATA_HOME").map({ String(cString: $0) }), xdg.hasPrefix("/") {
             return xdg + "/reservoir/events.sqlite3"
         }
-        let home = getenv("HOME").map { String(cString: $0) } ?? "."
+        guard let home = getenv("HOME").map({ String(cString: $0) }), home.hasPrefix("/"), home.contains(where: { $0 != "/" })
+        else {
+            throw EventStoreError(
+                .noDefaultLocation,
+                "no default store without a home directory (HOME is unset, relative or /): give --store sqlite:PATH")
+        }
         return home + "/.local/share/reservoir/events.sqlite3"
     }
 }

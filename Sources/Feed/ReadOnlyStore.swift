@@ -10,7 +10,7 @@ public import EventStore
 /// write, the hook among them, link nothing of it.
 public enum ReadOnlyStore {
     public static func open(_ url: String?, postgres: EventStoreLocation.Opener) throws(EventStoreError) -> any EventStore {
-        guard let url, !url.isEmpty else { return try SQLiteEventStore(readingAt: EventStoreLocation.defaultPath()) }
+        guard let url, !url.isEmpty else { return try SQLiteEventStore(readingAt: try EventStoreLocation.defaultPath()) }
         if EventStoreLocation.isPostgresURL(url) { return try postgres(url) }
         return try SQLiteEventStore(readingAt: try sqlitePath(url))
     }
