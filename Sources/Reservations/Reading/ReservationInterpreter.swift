@@ -8,6 +8,8 @@ struct ReservationCandidate {
     var category: ReservationCategory
     /// Local name of the type that made it a reservation (`FlightReservation`, `Reservation`).
     var schemaType: String
+    /// One element of a `reservationFor` array: its item key must tell it from its siblings.
+    var isReservationForElement = false
 }
 
 /// What a category reader makes of the category-specific properties.
@@ -113,6 +115,11 @@ struct ReservationInterpreter {
             draft.end = nil
         }
 
+        if candidate.isReservationForElement, draft.itemID == "1" {
+            // A single-item category booked for several things at once (two events, two
+            // hotels): each is an item, keyed like a trip's leg by what it is and when.
+            draft.itemID = Self.legKey([draft.title, draft.start?.date])
+        }
         addCommonDetails(to: &draft)
         let reservationID = readReservationID(draft)
         let url = node.text("modifyReservationUrl") ?? actionTarget("EditAction") ?? node.text("url")

@@ -88,7 +88,21 @@ public enum SenderDateTimeParser {
         }
 
         mutating func value(text: String) -> DateTimeReading {
-            guard let (year, order) = readDate() else { return .refused(refusalOfDate()) }
+            guard let (year, written) = readDate() else { return .refused(refusalOfDate()) }
+            var order = written
+            if case .either(let first, let second) = written {
+                // Both numbers 12 or less, but one may be 0: only a reading that is a day counts.
+                switch (Self.isDay(year: year, month: second, day: first), Self.isDay(year: year, month: first, day: second)) {
+                case (true, true): break
+                case (true, false):
+                    repairs.append(.dayFirst)
+                    order = .settled(month: second, day: first)
+                case (false, true):
+                    repairs.append(.monthFirst)
+                    order = .settled(month: first, day: second)
+                case (false, false): return .refused(.impossibleDate)
+                }
+            }
             if case .settled(let month, let day) = order, !Self.isDay(year: year, month: month, day: day) {
                 return .refused(.impossibleDate)
             }
