@@ -10,7 +10,7 @@ import PackageDescription
 let targets = [
     "fuzz-message", "fuzz-header-fields", "fuzz-encoded-words", "fuzz-transfer-encodings",
     "fuzz-charsets", "fuzz-dkim-tags", "fuzz-dkim-key-record", "fuzz-canonicalization",
-    "fuzz-json", "fuzz-jsonld", "fuzz-microdata", "fuzz-iso8601", "fuzz-keys-file", "fuzz-skeleton", "fuzz-scripts",
+    "fuzz-json", "fuzz-jsonld", "fuzz-microdata", "fuzz-iso8601", "fuzz-sender-dates", "fuzz-keys-file", "fuzz-skeleton", "fuzz-scripts",
     "fuzz-signed-view", "fuzz-authentication-results", "fuzz-header-strip", "fuzz-caldav",
 ]
 /// Targets of the filter's output stage, which lives in the Pipeline library.

@@ -31,14 +31,17 @@ package struct FilterHook {
     package var authservID: String?
     package var timeout = Self.defaultTimeout
     package var noStore = false
+    /// Store reservations that already ended (`--include-past`).
+    package var includePast = false
     package var calendars = CalendarSettings()
 
     package init(
         keys: KeySettings, policy: PolicySettings, store: String? = nil, now: String? = nil,
         authservID: String? = nil, timeout: Int = Self.defaultTimeout, noStore: Bool = false,
-        calendars: CalendarSettings = CalendarSettings()
+        calendars: CalendarSettings = CalendarSettings(), includePast: Bool = false
     ) {
         self.calendars = calendars
+        self.includePast = includePast
         self.keys = keys
         self.policy = policy
         self.store = store
@@ -68,6 +71,7 @@ package struct FilterHook {
                 case .allowUnverified: hook.policy.allowUnverified = true
                 case .noStore: hook.noStore = true
                 case .deleteCancelled: hook.calendars.deleteCancelled = true
+                case .includePast: hook.includePast = true
                 default: return nil
                 }
                 continue
@@ -91,7 +95,7 @@ package struct FilterHook {
             case .calendar: hook.calendars.calendars.append(value)
             case .netrc: hook.calendars.netrcFile = value
             case .calendarCA: hook.calendars.caFile = value
-            case .allowAnyDomain, .allowUnverified, .noStore, .deleteCancelled: return nil
+            case .allowAnyDomain, .allowUnverified, .noStore, .deleteCancelled, .includePast: return nil
             }
         }
         self = hook
@@ -180,7 +184,7 @@ package struct FilterHook {
     /// nothing is added.
     private func planOutput(_ raw: RawMessage, length: Int, forged: ForgedFields, lineEnding: String) -> Analysis {
         do {
-            let runner = try CommandRunner(keys: keys, policy: policy, store: .none, now: now, includePast: false)
+            let runner = try CommandRunner(keys: keys, policy: policy, store: .none, now: now, includePast: includePast)
             var report = runner.pipeline.analyze(raw)
             // Most mail carries no trusted reservation: the store is opened only when there is
             // something to record, which keeps SQLite or libpq out of the common hook run.

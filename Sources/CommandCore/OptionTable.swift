@@ -19,6 +19,7 @@ package enum CommonOption: String, CaseIterable, Sendable {
     case netrc
     case calendarCA = "calendar-ca"
     case deleteCancelled = "delete-cancelled"
+    case includePast = "include-past"
 
     /// The long name as typed, `--` included.
     package var flag: String { "--" + rawValue }
@@ -36,7 +37,7 @@ package enum CommonOption: String, CaseIterable, Sendable {
         case .authservID: "name"
         case .calendar: "url"
         case .netrc, .calendarCA: "file"
-        case .allowAnyDomain, .allowUnverified, .noStore, .deleteCancelled: nil
+        case .allowAnyDomain, .allowUnverified, .noStore, .deleteCancelled, .includePast: nil
         }
     }
 
@@ -60,6 +61,7 @@ package enum CommonOption: String, CaseIterable, Sendable {
         case .netrc: "Read CalDAV credentials from this netrc file (default: ~/.netrc; refused unless mode 0600)."
         case .calendarCA: "Trust this CA certificate file for CalDAV servers (self-signed servers), besides the system's."
         case .deleteCancelled: "Remove cancelled events from calendars instead of keeping them marked cancelled."
+        case .includePast: "Store reservations that already ended (archives, replays); normally they are skipped with the note ended."
         }
     }
 

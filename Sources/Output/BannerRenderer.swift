@@ -297,6 +297,9 @@ enum JSONBuild {
     }
 
     static func diagnostic(_ d: ReportDiagnostic) -> JSONValue {
-        object([("stage", .string(d.stage.rawValue)), ("code", .string(d.code.description)), ("message", .string(d.message))])
+        object([
+            ("stage", .string(d.stage.rawValue)), ("code", .string(d.code.description)), ("detail", d.detail.map(JSONValue.string)),
+            ("message", .string(d.message)),
+        ])
     }
 }

@@ -100,11 +100,15 @@ public struct ReportDiagnostic: Sendable, Equatable {
 
     public var code: Code
     public var message: String
+    /// A stable word for programs beside the code (the repairs of `date-repaired`, the zone of
+    /// `timezone-name`); nil when the code says it all.
+    public var detail: String?
     public var stage: Stage { code.stage }
 
-    public init(_ code: Code, message: String) {
+    public init(_ code: Code, message: String, detail: String? = nil) {
         self.code = code
         self.message = message
+        self.detail = detail
     }
 }
 

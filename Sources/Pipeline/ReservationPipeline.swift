@@ -99,9 +99,10 @@ public final class ReservationPipeline {
 
         // Trusted markup is read the way the vouching signature reads the message; everything
         // else (untrusted, or --allow-unverified) from the message as it is, for display.
-        let extraction = readReservations(outcome.signedView?.message ?? message)
+        let extraction = readReservations(outcome.signedView?.message ?? message, listing: false)
         diagnostics += extraction.diagnostics
-        let items = extraction.reservations.map {
+        // Only what can become an event: an item whose date is not known stays out of the store.
+        let items = extraction.reservations.filter(\.marks.isEmpty).map {
             ReportedReservation(reservation: $0, event: CalendarEvent($0), change: nil)
         }
         if !items.isEmpty, !trust.trusted {
@@ -191,13 +192,15 @@ public final class ReservationPipeline {
         } else {
             message = Message(bytes: raw.bytes)
         }
-        var result = readReservations(message)
+        var result = readReservations(message, listing: true)
         result.diagnostics = (skeletonDiagnostics + message.diagnostics(textPartsOnly: true)).map(Self.mimeDiagnostic) + result.diagnostics
         return result
     }
 
-    /// Markup from every HTML part in message order, read as reservations.
-    func readReservations(_ message: Message) -> MessageExtraction {
+    /// Markup from every HTML part in message order, read as reservations. `listing` keeps
+    /// the ended ones, marked (`extract`); otherwise they are dropped unless ``includePast``.
+    /// The message's Date is evidence for dates whose day and month order is ambiguous.
+    func readReservations(_ message: Message, listing: Bool) -> MessageExtraction {
         var items: [StructuredItem] = []
         var diagnostics: [ReportDiagnostic] = []
         for part in message.htmlParts {
@@ -205,8 +208,9 @@ public final class ReservationPipeline {
             items += extraction.items
             diagnostics += extraction.diagnostics.map { ReportDiagnostic(.markup($0.code), message: $0.message) }
         }
-        let read = ReservationReader.read(items, now: includePast ? nil : now)
-        diagnostics += read.diagnostics.map { ReportDiagnostic(.reservations($0.code), message: $0.message) }
+        let read = ReservationReader.read(
+            items, now: includePast && !listing ? nil : now, messageDate: message.date?.epochSeconds, keepEnded: listing)
+        diagnostics += read.diagnostics.map { ReportDiagnostic(.reservations($0.code), message: $0.message, detail: $0.detail) }
         return MessageExtraction(reservations: read.reservations, diagnostics: diagnostics)
     }
 }

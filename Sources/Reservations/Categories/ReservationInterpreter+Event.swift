@@ -6,9 +6,8 @@ extension ReservationInterpreter {
         guard let event = requiredReservationFor() else { return nil }
         let movie = event.name(of: "workPresented")
         var draft = ReservationDraft(title: event.text("name") ?? movie ?? category.displayName)
-        draft.start = time(event, ["startDate"], path: "reservationFor.")
-        draft.end = time(event, ["endDate"], path: "reservationFor.")
-        if draft.start == nil, let start = time(node, ["startDate", "startTime"]) {
+        draft.setTimes(span(event, start: ["startDate"], end: ["endDate"], path: "reservationFor."))
+        if draft.start == nil, !draft.startUndecided, let start = time(node, ["startDate", "startTime"]) {
             note(.repaired, "start taken from the reservation's own startDate; schema.org puts it on reservationFor")
             draft.start = start
         }

@@ -20,8 +20,7 @@ extension ReservationInterpreter {
         if let route = Self.route(from, to) { title += " " + route }
 
         var draft = ReservationDraft(title: title)
-        draft.start = time(flight, ["departureTime"], path: "reservationFor.")
-        draft.end = time(flight, ["arrivalTime"], path: "reservationFor.")
+        draft.setTimes(span(flight, start: ["departureTime"], end: ["arrivalTime"], path: "reservationFor."))
         draft.location = PlaceLine.line(flight.node("departureAirport"), includeCode: true) ?? from
         draft.itemID = Self.legKey([number?.compact, from, draft.start?.date])
 

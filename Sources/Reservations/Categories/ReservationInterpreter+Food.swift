@@ -7,9 +7,8 @@ extension ReservationInterpreter {
     mutating func readFood() -> ReservationDraft? {
         guard let restaurant = requiredReservationFor() else { return nil }
         var draft = ReservationDraft(title: restaurant.text("name") ?? category.displayName)
-        draft.start = time(node, ["startTime"])
-        draft.end = time(node, ["endTime"])
-        if draft.start == nil {
+        draft.setTimes(span(node, start: ["startTime"], end: ["endTime"]))
+        if draft.start == nil, !draft.startUndecided {
             draft.start =
                 recoverTime(from: restaurant, ownerPath: "reservationFor.", keys: ["startDate", "startTime"], into: "startTime")
                 ?? recoverTime(from: node, ownerPath: "", keys: ["startDate"], into: "startTime")

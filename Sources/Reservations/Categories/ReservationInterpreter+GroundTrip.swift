@@ -51,8 +51,7 @@ extension ReservationInterpreter {
         if let route = Self.route(from, to) { title += " " + route }
 
         var draft = ReservationDraft(title: title)
-        draft.start = time(trip, ["departureTime"], path: "reservationFor.")
-        draft.end = time(trip, ["arrivalTime"], path: "reservationFor.")
+        draft.setTimes(span(trip, start: ["departureTime"], end: ["arrivalTime"], path: "reservationFor."))
         draft.location = PlaceLine.line(trip.node(words.departure)) ?? from
         draft.itemID = Self.legKey([number ?? vehicle, from, draft.start?.date])
         draft.add("Platform", trip.text(words.platformKeys))

@@ -4,8 +4,7 @@ extension ReservationInterpreter {
     mutating func readLodging() -> ReservationDraft? {
         guard let hotel = requiredReservationFor() else { return nil }
         var draft = ReservationDraft(title: hotel.text("name") ?? category.displayName)
-        draft.start = time(node, ["checkinDate", "checkinTime"])
-        draft.end = time(node, ["checkoutDate", "checkoutTime"])
+        draft.setTimes(span(node, start: ["checkinDate", "checkinTime"], end: ["checkoutDate", "checkoutTime"]))
         draft.location = PlaceLine.line(hotel)
         draft.add("Room", node.text("lodgingUnitDescription") ?? node.name(of: "lodgingUnitType"))
         var guests: [String] = []

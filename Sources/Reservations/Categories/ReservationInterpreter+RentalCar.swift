@@ -9,8 +9,7 @@ extension ReservationInterpreter {
         var title = company.map { "\($0) car rental" } ?? category.displayName
         if let pickup { title += " at \(pickup)" }
         var draft = ReservationDraft(title: title)
-        draft.start = time(node, ["pickupTime"])
-        draft.end = time(node, ["dropoffTime"])
+        draft.setTimes(span(node, start: ["pickupTime"], end: ["dropoffTime"]))
         draft.location = PlaceLine.line(node, property: "pickupLocation")
         if let car {
             let model = [car.name(of: "brand"), car.text("model")].compactMap { $0 }.joined(separator: " ")

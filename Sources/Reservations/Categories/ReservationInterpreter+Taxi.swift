@@ -9,7 +9,7 @@ extension ReservationInterpreter {
             title += " from \(pickup)"
         }
         var draft = ReservationDraft(title: title)
-        draft.start = time(node, ["pickupTime"])
+        draft.setTimes(span(node, start: ["pickupTime"], end: []))
         draft.location = PlaceLine.line(node, property: "pickupLocation")
         draft.add("Party size", node.text("partySize"))
         return draft

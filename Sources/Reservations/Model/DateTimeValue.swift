@@ -6,7 +6,8 @@ import ReservoirBase
 /// Accepted: `YYYY-MM-DD`; `YYYY-MM-DDTHH:MM`, `…:SS`, `…:SS.fraction` (`.` or `,`), with `T`,
 /// `t` or a single space between date and time; an optional offset `Z`, `±HH:MM`, `±HHMM` or
 /// `±HH`. Every field is range-checked (month, day of that month, hour 00–23, minute and second
-/// 00–59, offset hours 00–23). Anything else yields nil; parsing never traps.
+/// 00–59, offset hours 00–23). Anything else yields nil; parsing never traps. This is the fast
+/// path; ``DateTimeReading/read(_:)`` tries the forms of ``SenderDateTimeParser`` after it.
 public struct DateTimeValue: Sendable, Equatable, CustomStringConvertible {
     /// The text as written (surrounding whitespace removed).
     public let text: String
@@ -18,6 +19,12 @@ public struct DateTimeValue: Sendable, Equatable, CustomStringConvertible {
     public let epochSeconds: Int64?
     /// True for a calendar date without a time of day.
     public let isDateOnly: Bool
+    /// What was not strict ISO 8601 but read anyway (`space-for-t`, `offset-without-colon`…);
+    /// empty for strict ISO 8601.
+    public internal(set) var repairs: [DateTimeRepair]
+    /// The IANA zone name or abbreviation written after the time (`Europe/Berlin`, `CET`);
+    /// the time is then wall-clock (``offsetSeconds`` nil): zone rules are not applied.
+    public let zoneName: String?
 
     /// Longest text considered; longer values are not dates (a fraction of 30 digits is noise).
     public static let maximumLength = 64
@@ -51,10 +58,17 @@ public struct DateTimeValue: Sendable, Equatable, CustomStringConvertible {
         var minute = 0
         var second = 0
         var offset: Int?
+        var repairs: [DateTimeRepair] = []
         let dateOnly = cursor.atEnd
         if !dateOnly {
             // RFC 3339 §5.6 NOTE: a space may replace the "T"; ISO 8601 §4.3.2 uses "T".
-            guard cursor.take(0x54) || cursor.take(0x74) || cursor.take(0x20) else { return nil }
+            if cursor.take(0x74) {
+                repairs.append(.lowerCase)
+            } else if cursor.take(0x20) {
+                repairs.append(.spaceForT)
+            } else {
+                guard cursor.take(0x54) else { return nil }
+            }
             guard let h = cursor.digits(2), cursor.take(0x3A), let m = cursor.digits(2) else { return nil }
             hour = h
             minute = m
@@ -68,21 +82,39 @@ public struct DateTimeValue: Sendable, Equatable, CustomStringConvertible {
             }
             guard hour <= 23, minute <= 59, second <= 59 else { return nil }
             if !cursor.atEnd {
-                guard let o = cursor.offset() else { return nil }
+                guard let o = cursor.offset(repairs: &repairs) else { return nil }
                 offset = o
             }
             guard cursor.atEnd else { return nil }
         }
+        self.init(
+            text: text, civil: CivilFields(year: year, month: month, day: day, hour: hour, minute: minute, second: second),
+            offset: offset, dateOnly: dateOnly, repairs: repairs, zoneName: nil)
+    }
 
+    /// A date and time of day, each field already range-checked by the caller.
+    struct CivilFields: Equatable {
+        var year: Int
+        var month: Int
+        var day: Int
+        var hour = 0
+        var minute = 0
+        var second = 0
+    }
+
+    /// The value of fields already read and checked (the fast path and ``SenderDateTimeParser``).
+    init(text: String, civil c: CivilFields, offset: Int?, dateOnly: Bool, repairs: [DateTimeRepair], zoneName: String?) {
         self.text = text
         self.isDateOnly = dateOnly
         self.local =
-            CivilTime.pad(year, 4) + "-" + CivilTime.pad(month, 2) + "-" + CivilTime.pad(day, 2) + "T"
-            + CivilTime.pad(hour, 2) + ":" + CivilTime.pad(minute, 2) + ":" + CivilTime.pad(second, 2)
+            CivilTime.pad(c.year, 4) + "-" + CivilTime.pad(c.month, 2) + "-" + CivilTime.pad(c.day, 2) + "T"
+            + CivilTime.pad(c.hour, 2) + ":" + CivilTime.pad(c.minute, 2) + ":" + CivilTime.pad(c.second, 2)
         self.offsetSeconds = offset
+        self.repairs = repairs
+        self.zoneName = zoneName
         if let offset {
-            let days = CivilTime.daysFromCivil(year: year, month: month, day: day)
-            self.epochSeconds = days * 86_400 + Int64(hour * 3600 + minute * 60 + second) - Int64(offset)
+            let days = CivilTime.daysFromCivil(year: c.year, month: c.month, day: c.day)
+            self.epochSeconds = days * 86_400 + Int64(c.hour * 3600 + c.minute * 60 + c.second) - Int64(offset)
         } else {
             self.epochSeconds = nil
         }
@@ -128,8 +160,12 @@ public struct DateTimeValue: Sendable, Equatable, CustomStringConvertible {
         }
 
         /// RFC 3339 §5.6 time-offset (`Z` / `±HH:MM`), plus ISO 8601 §4.2.5.1 basic `±HHMM` and `±HH`.
-        mutating func offset() -> Int? {
-            if take(0x5A) || take(0x7A) { return 0 }
+        mutating func offset(repairs: inout [DateTimeRepair]) -> Int? {
+            if take(0x5A) { return 0 }
+            if take(0x7A) {
+                if !repairs.contains(.lowerCase) { repairs.append(.lowerCase) }
+                return 0
+            }
             let sign: Int
             if take(0x2B) { sign = 1 } else if take(0x2D) { sign = -1 } else { return nil }
             guard let hours = digits(2), hours <= 23 else { return nil }
@@ -140,6 +176,7 @@ public struct DateTimeValue: Sendable, Equatable, CustomStringConvertible {
             } else if !atEnd {
                 guard let m = digits(2) else { return nil }
                 minutes = m
+                repairs.append(.offsetWithoutColon)
             }
             guard minutes <= 59 else { return nil }
             return sign * (hours * 3600 + minutes * 60)

@@ -40,11 +40,14 @@ public struct Reservation: Sendable, Equatable {
     /// The reservation as normalized schema.org JSON-LD (`@context` https://schema.org, bare
     /// `@type` names, repairs applied).
     public var json: JSONValue
+    /// Why the reservation is listed but not made an event; empty for one that can be stored.
+    public var marks: [ReservationMark]
 
     public init(
         category: ReservationCategory, schemaType: String, reservationID: String, itemID: String,
         status: ReservationStatus, title: String, start: DateTimeValue?, end: DateTimeValue?,
-        location: String?, details: [ReservationDetail], url: String?, checkinURL: String?, json: JSONValue
+        location: String?, details: [ReservationDetail], url: String?, checkinURL: String?, json: JSONValue,
+        marks: [ReservationMark] = []
     ) {
         self.category = category
         self.schemaType = schemaType
@@ -59,5 +62,14 @@ public struct Reservation: Sendable, Equatable {
         self.url = url
         self.checkinURL = checkinURL
         self.json = json
+        self.marks = marks
     }
+}
+
+/// Why `extract` lists a reservation that is not stored.
+public enum ReservationMark: String, Sendable, Equatable {
+    /// It ended (or, without an end, started) before the clock.
+    case ended
+    /// Its start's day and month order could not be decided: no date, so no event.
+    case dateAmbiguous = "date-ambiguous"
 }

@@ -3,7 +3,8 @@ public struct ReservationDiagnostic: Sendable, Equatable, CustomStringConvertibl
     public enum Code: String, Sendable, Equatable, CaseIterable {
         /// A date-time without an offset: kept as wall-clock (floating) time.
         case missingTimeZone = "missing-timezone"
-        /// The reservation ended before `now`; dropped.
+        /// The reservation ended before `now`: dropped where reservations are stored, listed
+        /// (marked ``ReservationMark/ended``) by `extract`.
         case ended
         /// A second item with the same container and item reference as one already seen in the
         /// message; dropped.
@@ -19,17 +20,32 @@ public struct ReservationDiagnostic: Sendable, Equatable, CustomStringConvertibl
         /// A property was recovered from the wrong place (Apple's `startDate` on the restaurant).
         case repaired
         /// A property is present but unreadable (a date that is not ISO 8601, an unknown status).
+        /// For a date, the detail is the ``DateTimeRefusal``.
         case invalidValue = "invalid-value"
+        /// A date written in a form other than ISO 8601 was read; the detail lists the
+        /// ``DateTimeRepair``s, the evidence for a day and month order among them.
+        case dateRepaired = "date-repaired"
+        /// A date whose day and month order nothing in the message decides: left unknown, and
+        /// an item without a start is listed by `extract` but never becomes an event.
+        case dateAmbiguous = "date-ambiguous"
+        /// A time followed by an IANA zone name (detail): kept as wall-clock time in that zone.
+        case timeZoneName = "timezone-name"
+        /// A time followed by a zone abbreviation (detail) several zones share: floating time.
+        case timeZoneAbbreviation = "timezone-abbreviation"
         /// More items or deeper nesting than the reader accepts; the rest is ignored.
         case limitExceeded = "limit-exceeded"
     }
 
     public var code: Code
     public var message: String
+    /// A stable word for programs beside the code: the repairs of `date-repaired`, the refusal
+    /// of a date's `invalid-value`, the zone of `timezone-name`; nil when the code says it all.
+    public var detail: String?
 
-    public init(code: Code, message: String) {
+    public init(code: Code, message: String, detail: String? = nil) {
         self.code = code
         self.message = message
+        self.detail = detail
     }
 
     public var description: String { "\(code.rawValue): \(message)" }

@@ -83,11 +83,40 @@ struct CandidateFinder {
         }
     }
 
+    /// One candidate per element of `reservationFor` (one reservation for several flights or
+    /// trips: each is an item of the same booking), else the reservation itself. At most
+    /// ``ReservationLimits/reservationsPerMessage`` elements are taken, with `limit-exceeded`.
+    private mutating func addCandidates(
+        _ node: SchemaNode, schemaType: String, category: (SchemaNode) -> ReservationCategory?
+    ) {
+        let things = node.values("reservationFor")
+        guard things.count > 1 else {
+            if let found = category(node) { candidates.append(ReservationCandidate(node: node, category: found, schemaType: schemaType)) }
+            return
+        }
+        if things.count > ReservationLimits.reservationsPerMessage {
+            diagnostics.append(
+                ReservationDiagnostic(
+                    code: .limitExceeded,
+                    message:
+                        "\(schemaType) with \(things.count) things in reservationFor; the first \(ReservationLimits.reservationsPerMessage) are read"
+                ))
+        }
+        for thing in things.prefix(ReservationLimits.reservationsPerMessage) {
+            var object = node.object
+            object["reservationFor"] = thing
+            let element = SchemaNode(object)
+            if let found = category(element) {
+                candidates.append(ReservationCandidate(node: element, category: found, schemaType: schemaType, isReservationForElement: true))
+            }
+        }
+    }
+
     private mutating func visitObject(_ node: SchemaNode, depth: Int) {
         let types = node.types
         for type in types {
             if let category = SchemaVocabulary.reservationTypes[type] {
-                candidates.append(ReservationCandidate(node: node, category: category, schemaType: type))
+                addCandidates(node, schemaType: type) { _ in category }
                 return
             }
         }
@@ -99,9 +128,9 @@ struct CandidateFinder {
         }
         if types.contains("Reservation") {
             // A generic Reservation: the category is what is booked.
-            let thing = node.node("reservationFor")?.types ?? []
-            if let category = thing.lazy.compactMap({ SchemaVocabulary.reservedThings[$0] }).first {
-                candidates.append(ReservationCandidate(node: node, category: category, schemaType: "Reservation"))
+            addCandidates(node, schemaType: "Reservation") { reservation in
+                let thing = reservation.node("reservationFor")?.types ?? []
+                return thing.lazy.compactMap({ SchemaVocabulary.reservedThings[$0] }).first
             }
             return
         }

@@ -1,5 +1,6 @@
 import JSON
 import Markup
+import ReservoirBase
 
 /// An item found to be a reservation, with the category its type says.
 struct ReservationCandidate {
@@ -7,6 +8,8 @@ struct ReservationCandidate {
     var category: ReservationCategory
     /// Local name of the type that made it a reservation (`FlightReservation`, `Reservation`).
     var schemaType: String
+    /// One element of a `reservationFor` array: its item key must tell it from its siblings.
+    var isReservationForElement = false
 }
 
 /// What a category reader makes of the category-specific properties.
@@ -18,11 +21,34 @@ struct ReservationDraft {
     var details: [ReservationDetail] = []
     /// The part of the booking; `1` for single-item categories.
     var itemID = "1"
+    /// The start is written but its day and month order could not be decided (`date-ambiguous`).
+    var startUndecided = false
+
+    mutating func setTimes(_ span: TimeSpan) {
+        start = span.start
+        end = span.end
+        startUndecided = span.startUndecided
+    }
 
     mutating func add(_ label: String, _ value: String?) {
         guard let value, !value.isEmpty else { return }
         details.append(ReservationDetail(label: label, value: value))
     }
+}
+
+/// One time property as written: a value, two readings awaiting evidence, or nothing usable.
+enum TimeReading {
+    case value(DateTimeValue)
+    case ambiguous(DayMonthReadings, property: String)
+    case absent
+}
+
+/// A start and an end after the evidence was weighed.
+struct TimeSpan {
+    var start: DateTimeValue?
+    var end: DateTimeValue?
+    /// The start was written, but ambiguously, and nothing decided it.
+    var startUndecided = false
 }
 
 /// Turns one reservation item into a ``Reservation``: the category reader for title, times,
@@ -34,9 +60,13 @@ struct ReservationInterpreter {
     var repaired: JSONObject
     var diagnostics: [ReservationDiagnostic] = []
 
-    init(_ candidate: ReservationCandidate) {
+    /// The message's `Date:` as Unix seconds: evidence for an ambiguous day and month.
+    let messageDate: Int64?
+
+    init(_ candidate: ReservationCandidate, messageDate: Int64? = nil) {
         self.candidate = candidate
         self.repaired = candidate.node.object
+        self.messageDate = messageDate
     }
 
     var node: SchemaNode { candidate.node }
@@ -48,8 +78,8 @@ struct ReservationInterpreter {
         return number.map { "\(candidate.schemaType) \($0)" } ?? candidate.schemaType
     }
 
-    mutating func note(_ code: ReservationDiagnostic.Code, _ message: String) {
-        diagnostics.append(ReservationDiagnostic(code: code, message: "\(label): \(message)"))
+    mutating func note(_ code: ReservationDiagnostic.Code, detail: String? = nil, _ message: String) {
+        diagnostics.append(ReservationDiagnostic(code: code, message: "\(label): \(message)", detail: detail))
     }
 
     /// The reservation, or nil when it lacks what a calendar event needs (see diagnostics).
@@ -67,7 +97,11 @@ struct ReservationInterpreter {
         guard var draft else { return nil }
 
         let status = readStatus()
-        if draft.start == nil {
+        var marks: [ReservationMark] = []
+        if draft.start == nil, draft.startUndecided, status != .cancelled {
+            // Kept for `extract` to show, never made an event: the date is not known.
+            marks.append(.dateAmbiguous)
+        } else if draft.start == nil {
             // A cancellation only needs the key to cancel what is stored; anything else
             // without a start cannot be placed in a calendar.
             guard status == .cancelled else {
@@ -81,6 +115,11 @@ struct ReservationInterpreter {
             draft.end = nil
         }
 
+        if candidate.isReservationForElement, draft.itemID == "1" {
+            // A single-item category booked for several things at once (two events, two
+            // hotels): each is an item, keyed like a trip's leg by what it is and when.
+            draft.itemID = Self.legKey([draft.title, draft.start?.date])
+        }
         addCommonDetails(to: &draft)
         let reservationID = readReservationID(draft)
         let url = node.text("modifyReservationUrl") ?? actionTarget("EditAction") ?? node.text("url")
@@ -90,7 +129,7 @@ struct ReservationInterpreter {
             category: category, schemaType: candidate.schemaType, reservationID: reservationID,
             itemID: draft.itemID, status: status, title: draft.title, start: draft.start, end: draft.end,
             location: draft.location, details: draft.details, url: url, checkinURL: checkinURL,
-            json: NormalizedJSON.reservation(repaired, status: status))
+            json: NormalizedJSON.reservation(repaired, status: status), marks: marks)
     }
 
     /// True when both times are instants, or both wall-clock, and `a` is earlier.
@@ -205,23 +244,163 @@ struct ReservationInterpreter {
 
     // MARK: - Times
 
-    /// The first of `keys` on `owner` as a date-time. Unreadable text is `invalid-value`; a
-    /// date-time without offset is kept as wall-clock time with `missing-timezone` (Apple Mail
-    /// ignores such times; we keep them so the booking is not lost, and say so).
+    /// The first of `keys` on `owner` as a date-time, for a property read alone: an ambiguous
+    /// day and month can only be decided by the message's Date (``DayMonthEvidence``).
     mutating func time(_ owner: SchemaNode?, _ keys: [String], path: String = "") -> DateTimeValue? {
-        guard let owner else { return nil }
+        span(start: reading(owner, keys, path: path), end: .absent).start
+    }
+
+    /// A start and an end read together, so that an ambiguous day and month in one can be
+    /// decided by the other (``DayMonthEvidence``).
+    mutating func span(_ owner: SchemaNode?, start: [String], end: [String], path: String = "") -> TimeSpan {
+        span(start: reading(owner, start, path: path), end: reading(owner, end, path: path))
+    }
+
+    /// The first of `keys` on `owner` that reads as a date. Unreadable text is `invalid-value`
+    /// with the refusal as detail; a repaired form is `date-repaired` with the repairs as
+    /// detail; a date-time without offset is kept as wall-clock time with `missing-timezone`
+    /// (Apple Mail ignores such times; we keep them so the booking is not lost, and say so),
+    /// or `timezone-name` / `timezone-abbreviation` when a zone is named.
+    mutating func reading(_ owner: SchemaNode?, _ keys: [String], path: String = "") -> TimeReading {
+        guard let owner else { return .absent }
         for key in keys {
             guard let raw = owner.text(key) else { continue }
-            guard let value = DateTimeValue(parsing: raw) else {
-                note(.invalidValue, "\(path)\(key) \"\(raw)\" is not an ISO 8601 date or date-time; ignored")
-                continue
+            switch DateTimeReading.read(raw) {
+            case .read(let value):
+                noteForm(of: value, property: path + key)
+                return .value(value)
+            case .ambiguous(let readings):
+                noteForm(of: readings.dayFirst, property: path + key, zoneOnly: true)
+                return .ambiguous(readings, property: path + key)
+            case .refused(let refusal):
+                note(
+                    .invalidValue, detail: refusal.rawValue,
+                    "\(path)\(key) \"\(raw)\" is not a date Reservoir reads (\(Self.words(refusal))); ignored")
             }
-            if value.offsetSeconds == nil, !value.isDateOnly {
-                note(.missingTimeZone, "\(path)\(key) \(raw) has no UTC offset; kept as wall-clock (floating) time")
-            }
-            return value
         }
+        return .absent
+    }
+
+    /// The notes a value read with repairs or without an offset carries.
+    mutating func noteForm(of value: DateTimeValue, property: String, zoneOnly: Bool = false) {
+        let forms = value.repairs.filter { $0 != .zoneName && $0 != .zoneAbbreviation }
+        if !forms.isEmpty, !zoneOnly {
+            note(
+                .dateRepaired, detail: forms.map(\.rawValue).joined(separator: ","),
+                "\(property) \(value.text) is not ISO 8601 (\(forms.map(\.rawValue).joined(separator: ", "))); read as \(Self.written(value))")
+        }
+        if let zone = value.zoneName {
+            if value.repairs.contains(.zoneName) {
+                note(
+                    .timeZoneName, detail: zone,
+                    "\(property) \(value.text) names the zone \(zone); kept as wall-clock time in it (zone rules are not applied yet)")
+            } else {
+                note(
+                    .timeZoneAbbreviation, detail: zone,
+                    "\(property) \(value.text): \(zone) is an abbreviation several zones share; kept as wall-clock (floating) time")
+            }
+        } else if value.offsetSeconds == nil, !value.isDateOnly {
+            note(.missingTimeZone, "\(property) \(value.text) has no UTC offset; kept as wall-clock (floating) time")
+        }
+    }
+
+    /// `2031-02-02T18:35:00+01:00`, `2031-02-02T18:35:00 (floating)`, `2031-02-02`.
+    static func written(_ value: DateTimeValue) -> String {
+        if value.isDateOnly { return value.date }
+        guard let offset = value.offsetSeconds else { return value.local + " (wall-clock)" }
+        if offset == 0 { return value.local + "Z" }
+        let magnitude = abs(offset)
+        return value.local + (offset < 0 ? "-" : "+") + CivilTime.pad(magnitude / 3600, 2) + ":" + CivilTime.pad(magnitude % 3600 / 60, 2)
+    }
+
+    static func words(_ refusal: DateTimeRefusal) -> String {
+        switch refusal {
+        case .freeText: "not a numeric date, or text around it"
+        case .impossibleDate: "no such day"
+        case .impossibleTime: "no such time of day or offset"
+        case .twoDigitYear: "a two-digit year leaves the century to guess"
+        case .tooLong: "longer than \(SenderDateTimeParser.maximumLength) characters"
+        }
+    }
+
+    /// Decides the day and month of ambiguous readings from the other end of the span, then
+    /// from the message's Date; what nothing decides stays unknown with `date-ambiguous`.
+    mutating func span(start: TimeReading, end: TimeReading) -> TimeSpan {
+        switch (start, end) {
+        case (.value(let s), .value(let e)):
+            return TimeSpan(start: s, end: e)
+        case (.ambiguous(let readings, let property), .value(let e)):
+            let decided = decide(readings, property: property) { DayMonthEvidence.fits(start: $0, end: e) }
+            return TimeSpan(start: decided, end: e, startUndecided: decided == nil)
+        case (.value(let s), .ambiguous(let readings, let property)):
+            let decided = decide(readings, property: property) { DayMonthEvidence.fits(start: s, end: $0) }
+            return TimeSpan(start: s, end: decided)
+        case (.ambiguous(let a, let startProperty), .ambiguous(let b, let endProperty)):
+            // One sender writes every date of a message the same way: both day-first or both month-first.
+            let dayFirst = DayMonthEvidence.fits(start: a.dayFirst, end: b.dayFirst)
+            let monthFirst = DayMonthEvidence.fits(start: a.monthFirst, end: b.monthFirst)
+            var first: Bool?
+            var evidence = DateTimeRepair.dayMonthByOtherDate
+            if dayFirst != monthFirst {
+                first = dayFirst
+            } else if let byDate = DayMonthEvidence.byMessageDate(a, messageDate: messageDate) {
+                first = byDate
+                evidence = .dayMonthByMessageDate
+            }
+            guard let first else {
+                undecided(a, property: startProperty)
+                undecided(b, property: endProperty)
+                return TimeSpan(start: nil, end: nil, startUndecided: true)
+            }
+            return TimeSpan(
+                start: chosen(a, dayFirst: first, evidence: evidence, property: startProperty),
+                end: chosen(b, dayFirst: first, evidence: evidence, property: endProperty))
+        case (.ambiguous(let readings, let property), .absent):
+            let decided = decide(readings, property: property) { _ in nil }
+            return TimeSpan(start: decided, end: nil, startUndecided: decided == nil)
+        case (.absent, .ambiguous(let readings, let property)):
+            return TimeSpan(start: nil, end: decide(readings, property: property) { _ in nil })
+        case (.value(let s), .absent):
+            return TimeSpan(start: s, end: nil)
+        case (.absent, .value(let e)):
+            return TimeSpan(start: nil, end: e)
+        case (.absent, .absent):
+            return TimeSpan(start: nil, end: nil)
+        }
+    }
+
+    /// One ambiguous value: the reading `fits` accepts when it accepts only one, else the one
+    /// the message's Date allows; nil, with `date-ambiguous`, when neither decides.
+    mutating func decide(_ readings: DayMonthReadings, property: String, fits: (DateTimeValue) -> Bool?) -> DateTimeValue? {
+        if let dayFirst = fits(readings.dayFirst), let monthFirst = fits(readings.monthFirst), dayFirst != monthFirst {
+            return chosen(readings, dayFirst: dayFirst, evidence: .dayMonthByOtherDate, property: property)
+        }
+        if let dayFirst = DayMonthEvidence.byMessageDate(readings, messageDate: messageDate) {
+            return chosen(readings, dayFirst: dayFirst, evidence: .dayMonthByMessageDate, property: property)
+        }
+        undecided(readings, property: property)
         return nil
+    }
+
+    mutating func chosen(_ readings: DayMonthReadings, dayFirst: Bool, evidence: DateTimeRepair, property: String) -> DateTimeValue {
+        var value = dayFirst ? readings.dayFirst : readings.monthFirst
+        value.repairs.append(evidence)
+        let order = dayFirst ? "day first" : "month first"
+        let why =
+            evidence == .dayMonthByOtherDate
+            ? "the other reading does not fit the item's other date"
+            : "the other reading is before the message's Date or more than a year after it"
+        note(
+            .dateRepaired, detail: value.repairs.map(\.rawValue).joined(separator: ","),
+            "\(property) \(value.text) could be day or month first; read \(order) as \(Self.written(value)) because \(why)")
+        return value
+    }
+
+    mutating func undecided(_ readings: DayMonthReadings, property: String) {
+        note(
+            .dateAmbiguous,
+            "\(property) \(readings.dayFirst.text) could be \(readings.dayFirst.date) (day first) or \(readings.monthFirst.date) (month first) and nothing in the message decides; the date is left unknown (write ISO 8601: YYYY-MM-DD)"
+        )
     }
 
     /// `reservationFor`, or nil with a `missing-required-property` diagnostic.

@@ -13,8 +13,13 @@ public import Markup
 /// - Kept items are keyed by (reservationID, itemID); a repeated key keeps the first
 ///   (`duplicate-item-reference`), except that another passenger's item adds that passenger's details.
 /// - With `now`, reservations whose end (or start, without an end) is before `now` are
-///   dropped; a floating time counts as ending at the latest moment it could (UTC−14:00),
-///   a date as the end of that day. With `now == nil` nothing is dropped for being past.
+///   dropped, or with `keepEnded` kept and marked ``ReservationMark/ended`` (`extract`); a
+///   floating time counts as ending at the latest moment it could (UTC−14:00), a date as the
+///   end of that day. With `now == nil` nothing is dropped for being past.
+/// - A date whose day and month order is ambiguous is decided by the item's other date, then by
+///   `messageDate` (the message's `Date:`); undecided, it is unknown, and an item left without a
+///   start is kept marked ``ReservationMark/dateAmbiguous`` (`date-ambiguous`) so `extract`
+///   shows it; it is never made an event.
 ///
 /// Decisions where the documentation leaves room:
 /// - Booking key: `reservationId`, else `reservationNumber`, else `@id`; with none, a key
@@ -32,7 +37,9 @@ public enum ReservationReader {
     /// plus this is the latest instant it can denote (UTC+14:00 is the earliest).
     static let floatingTimeSlackSeconds: Int64 = 14 * 3600
 
-    public static func read(_ items: [StructuredItem], now: Int64?) -> ReservationExtraction {
+    public static func read(_ items: [StructuredItem], now: Int64?, messageDate: Int64? = nil, keepEnded: Bool = false)
+        -> ReservationExtraction
+    {
         var finder = CandidateFinder()
         for item in items {
             finder.visitTopLevel(SchemaKeys.localized(item.value, depth: 0) ?? item.value)
@@ -43,10 +50,10 @@ public enum ReservationReader {
         var keptIndex: [String: Int] = [:]
 
         for candidate in finder.candidates {
-            var interpreter = ReservationInterpreter(candidate)
+            var interpreter = ReservationInterpreter(candidate, messageDate: messageDate)
             let reservation = interpreter.interpret()
             diagnostics += interpreter.diagnostics
-            guard let reservation else { continue }
+            guard var reservation else { continue }
 
             let key = reservation.reservationID + "\u{0}" + reservation.itemID
             guard !seen.contains(key) else {
@@ -67,9 +74,10 @@ public enum ReservationReader {
                     ReservationDiagnostic(
                         code: .ended,
                         message:
-                            "\(reservation.schemaType) \(reservation.reservationID) (\(reservation.title)) \(which) \(reservation.end?.text ?? reservation.start?.text ?? ""), before now; skipped"
+                            "\(reservation.schemaType) \(reservation.reservationID) (\(reservation.title)) \(which) \(reservation.end?.text ?? reservation.start?.text ?? ""), before now; \(keepEnded ? "listed as ended, not stored" : "skipped")"
                     ))
-                continue
+                guard keepEnded else { continue }
+                reservation.marks.append(.ended)
             }
 
             guard reservations.count < ReservationLimits.reservationsPerMessage else {

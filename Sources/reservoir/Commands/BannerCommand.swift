@@ -30,7 +30,7 @@ struct BannerCommand: ParsableCommand {
     @Flag(name: .long(.noStore), help: "Do not record anything; only show.")
     var noStore = false
 
-    @Flag(name: .customLong("include-past"), help: "Keep reservations that already ended.")
+    @Flag(name: .long(.includePast), help: ArgumentHelp(.includePast))
     var includePast = false
 
     func run() throws {

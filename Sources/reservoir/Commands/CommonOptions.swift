@@ -63,6 +63,12 @@ struct StoreOptions: ParsableArguments {
     var choice: StoreChoice { StoreChoice(store) }
 }
 
+/// Whether a command that stores keeps reservations that already ended.
+struct PastOptions: ParsableArguments {
+    @Flag(name: .long(.includePast), help: ArgumentHelp(.includePast))
+    var includePast = false
+}
+
 struct ClockOptions: ParsableArguments {
     @Option(name: .long(.now), help: ArgumentHelp(.now))
     var now: String?

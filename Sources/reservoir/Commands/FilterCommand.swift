@@ -34,12 +34,14 @@ struct FilterCommand: ParsableCommand {
     @Flag(name: .long(.noStore), help: ArgumentHelp(.noStore))
     var noStore = false
 
+    @OptionGroup var past: PastOptions
     @OptionGroup var calendarOptions: CalendarOptions
 
     func run() throws {
         try FilterHook(
             keys: keys.settings, policy: policy.settings, store: storeOptions.store, now: clock.now,
-            authservID: authservID, timeout: timeout, noStore: noStore, calendars: calendarOptions.settings
+            authservID: authservID, timeout: timeout, noStore: noStore, calendars: calendarOptions.settings,
+            includePast: past.includePast
         ).run()
     }
 }
@@ -61,10 +63,11 @@ struct IngestCommand: ParsableCommand {
     @OptionGroup var policy: PolicyOptions
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var clock: ClockOptions
+    @OptionGroup var past: PastOptions
     @OptionGroup var calendarOptions: CalendarOptions
 
     func run() throws {
-        let runner = try CommandRunner(keys: keys, policy: policy, store: storeOptions.choice, clock: clock, includePast: false)
+        let runner = try CommandRunner(keys: keys, policy: policy, store: storeOptions.choice, clock: clock, includePast: past.includePast)
         let report = runner.pipeline.process(try runner.read(file))
         try runner.check(report)
         // Recorded first; the push is bounded, and what it leaves waits for `reservoir sync`.

@@ -37,7 +37,7 @@ struct ScanCommand: ParsableCommand {
         help: "Show every note on each message: why a reservation was not trusted or was dropped, and what was repaired.")
     var explain = false
 
-    @Flag(name: .customLong("include-past"), help: "Keep reservations that already ended.")
+    @Flag(name: .long(.includePast), help: ArgumentHelp(.includePast))
     var includePast = false
 
     @Option(name: .customLong("jobs"), help: ArgumentHelp("Threads analyzing messages (default: one per core).", valueName: "n"))
