@@ -28,6 +28,7 @@ let package = Package(
         .library(name: "Reservations", targets: ["Reservations"]),
         .library(name: "Trust", targets: ["Trust"]),
         .library(name: "CalDAV", targets: ["CalDAV"]),
+        .library(name: "Feed", targets: ["Feed"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),

@@ -1,0 +1,28 @@
+@testable import Feed
+
+/// What `reservoir serve` reads from outside: the request's `Authorization`, `If-None-Match` and
+/// `If-Modified-Since` fields, and the netrc file. Each must answer without crashing; what is
+/// read must hold what its grammar allows, and a date read is written back to the same instant.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
+    if let credentials = BasicCredentials(authorization: text) {
+        // RFC 7617 §2: the user-id holds no colon.
+        precondition(!credentials.user.contains(UInt8(ascii: ":")))
+        precondition(text.utf8.count <= BasicCredentials.maximumFieldBytes)
+    }
+    if case .tags(let tags) = EntityTagCondition(fieldValue: text) {
+        // RFC 7232 §2.3: etagc excludes DQUOTE, so a tag read holds none.
+        for tag in tags { precondition(!tag.opaque.utf8.contains(UInt8(ascii: "\""))) }
+        precondition(tags.count <= text.utf8.count)
+    }
+    if let epoch = HTTPDate.parse(text) {
+        precondition(HTTPDate.parse(HTTPDate.format(epoch)) == epoch)
+    }
+    for entry in NetrcFile(text: text).entries {
+        if let machine = entry.machine { precondition(machine.utf8.count <= text.utf8.count) }
+    }
+    let request = ConditionalRequest(ifNoneMatch: text, ifModifiedSince: text)
+    _ = request.evaluate(tag: EntityTag(strongFor: Array(text.utf8)), lastModified: 1_900_000_000)
+    return 0
+}
