@@ -11,8 +11,10 @@ let targets = [
     "fuzz-message", "fuzz-header-fields", "fuzz-encoded-words", "fuzz-transfer-encodings",
     "fuzz-charsets", "fuzz-dkim-tags", "fuzz-dkim-key-record", "fuzz-canonicalization",
     "fuzz-json", "fuzz-jsonld", "fuzz-microdata", "fuzz-iso8601", "fuzz-keys-file", "fuzz-skeleton", "fuzz-scripts",
-    "fuzz-signed-view", "fuzz-authentication-results", "fuzz-header-strip", "fuzz-caldav",
+    "fuzz-signed-view", "fuzz-authentication-results", "fuzz-header-strip", "fuzz-caldav", "fuzz-tzif", "fuzz-posix-tz",
 ]
+/// Targets of the time zone library, which need nothing else of the package.
+let timeZoneTargets: Set = ["fuzz-tzif", "fuzz-posix-tz"]
 /// Targets of the filter's output stage, which lives in the Pipeline library.
 let pipelineTargets: Set = ["fuzz-authentication-results", "fuzz-header-strip"]
 
@@ -22,7 +24,9 @@ let package = Package(
     targets: targets.map { name in
         .executableTarget(
             name: name,
-            dependencies: [
+            dependencies: timeZoneTargets.contains(name)
+                ? [.product(name: "TimeZones", package: "Reservoir")]
+                : [
                 .product(name: "MIME", package: "Reservoir"), .product(name: "DKIM", package: "Reservoir"),
                 .product(name: "DNS", package: "Reservoir"), .product(name: "Markup", package: "Reservoir"),
                 .product(name: "Reservations", package: "Reservoir"), .product(name: "Trust", package: "Reservoir"),

@@ -8,44 +8,57 @@ internal import ReservoirBase
 /// name a calendar should show. A country listed with several zones (US, RU, AU, and DE with
 /// `Europe/Busingen`) has no single zone.
 public struct CountryTimeZones: Sendable {
-    /// Zones by ISO 3166-1 alpha-2 code, for every country `zone.tab` lists.
-    let zonesByCountry: [String: [String]]
+    /// The text of `zone.tab`, scanned per question: building a table of all 448 lines took
+    /// longer than a filter run should spend on one country.
+    let zoneTab: [UInt8]
 
     /// Reads `zone.tab` of `directory` (at most `TimeZoneLimits.maximumZoneTableBytes`).
     public init(directory: String = TimeZoneRules.defaultDirectory) throws(TimeZoneError) {
-        let bytes: [UInt8]
         do {
-            bytes = try FileBytes.read(directory + "/zone.tab", limit: TimeZoneLimits.maximumZoneTableBytes)
+            zoneTab = try FileBytes.read(directory + "/zone.tab", limit: TimeZoneLimits.maximumZoneTableBytes)
         } catch {
             throw TimeZoneError(.unreadable, "zone.tab: \(error.description)")
         }
-        self.init(zoneTab: bytes)
     }
 
-    /// Reads the text of a `zone.tab`: lines of country code, coordinates and zone name separated
-    /// by tabs; `#` lines are comments. Lines that do not fit are skipped.
+    /// The text of a `zone.tab`: lines of country code, coordinates and zone name separated by
+    /// tabs; `#` lines are comments. Lines that do not fit are skipped.
     public init(zoneTab bytes: [UInt8]) {
-        var table: [String: [String]] = [:]
-        for line in bytes.split(separator: UInt8(ascii: "\n")) where line.first != UInt8(ascii: "#") {
-            let fields = line.split(separator: UInt8(ascii: "\t"), omittingEmptySubsequences: false)
-            guard fields.count >= 3, fields[0].count == 2, fields[0].allSatisfy({ $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") })
-            else { continue }
-            let zone = String(decoding: fields[2], as: UTF8.self)
-            guard ZoneName.isValid(zone) else { continue }
-            table[String(decoding: fields[0], as: UTF8.self), default: []].append(zone)
-        }
-        zonesByCountry = table
+        zoneTab = bytes
     }
 
     /// The one zone of `iso3166` (two uppercase letters, such as `CH`), or nil when the country
     /// has several or is not listed.
     public func singleZone(iso3166 code: String) -> String? {
-        guard let zones = zonesByCountry[code], zones.count == 1 else { return nil }
-        return zones[0]
+        let zones = zones(iso3166: code)
+        return zones.count == 1 ? zones[0] : nil
     }
 
-    /// Every zone `zone.tab` lists for `iso3166`, in its order.
-    public func zones(iso3166 code: String) -> [String] { zonesByCountry[code] ?? [] }
+    /// Every zone `zone.tab` lists for `iso3166` (two uppercase letters), in its order.
+    public func zones(iso3166 code: String) -> [String] {
+        let wanted = Array(code.utf8)
+        guard wanted.count == 2, wanted.allSatisfy({ $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) else { return [] }
+        var zones: [String] = []
+        for line in zoneTab.split(separator: UInt8(ascii: "\n")) where line.starts(with: wanted + [UInt8(ascii: "\t")]) {
+            let fields = line.split(separator: UInt8(ascii: "\t"), omittingEmptySubsequences: false)
+            guard fields.count >= 3 else { continue }
+            let zone = String(decoding: fields[2], as: UTF8.self)
+            if ZoneName.isValid(zone) { zones.append(zone) }
+        }
+        return zones
+    }
+
+    /// Every zone `zone.tab` lists, in its order.
+    public var allZones: [String] {
+        var zones: [String] = []
+        for line in zoneTab.split(separator: UInt8(ascii: "\n")) where line.first != UInt8(ascii: "#") {
+            let fields = line.split(separator: UInt8(ascii: "\t"), omittingEmptySubsequences: false)
+            guard fields.count >= 3 else { continue }
+            let zone = String(decoding: fields[2], as: UTF8.self)
+            if ZoneName.isValid(zone) { zones.append(zone) }
+        }
+        return zones
+    }
 
     /// The table of the default directory, read once per process; nil when it cannot be read.
     static let system: CountryTimeZones? = try? CountryTimeZones()

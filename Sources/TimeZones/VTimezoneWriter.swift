@@ -62,6 +62,9 @@ public enum VTimezoneWriter {
         guard first < rules.transitions.count else { return last + 1 }
         // The rule must also produce no change the table lacks in between.
         let start = rules.transitions[first]
+        let years = (LocalDateTime.civilYear(ofLocalSeconds: start), LocalDateTime.civilYear(ofLocalSeconds: last))
+        // Two changes a year: a span of more years than changes cannot agree (and is not walked).
+        guard years.1 - years.0 <= (rules.transitions.count - first) / 2 + 2 else { return last + 1 }
         var fromRule: [Int64] = []
         for year in LocalDateTime.civilYear(ofLocalSeconds: start) - 1...LocalDateTime.civilYear(ofLocalSeconds: last) + 1 {
             fromRule += footer.transitions(year: year).map(\.atUTC).filter { $0 >= start && $0 <= last }

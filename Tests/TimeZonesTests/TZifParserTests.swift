@@ -10,11 +10,50 @@ struct TZifParserTests {
         try TZifFixture.bytes(of: name)
     }
 
-    @Test("every zone in zone.tab reads", arguments: ["Europe/Berlin", "America/New_York", "Asia/Kolkata", "Pacific/Chatham", "UTC"])
-    func realZones(_ name: String) throws {
-        let rules = try TZifParser.parse(try Self.file(name), name: name)
-        #expect(rules.name == name)
-        #expect(!rules.types.isEmpty)
+    @Test("every zone zone.tab lists reads, and its wall times around each change resolve to themselves")
+    func everyZone() throws {
+        let table = CountryTimeZones.system
+        let zones = Set(table?.allZones ?? [])
+        #expect(zones.count > 300)
+        for name in zones.sorted() {
+            let rules = try TimeZoneRules.load(zone: name)
+            #expect(rules.name == name)
+            // 2020 to 2040: just before, at and after each change on the clock before it.
+            for change in rules.transitions(from: 1_577_836_800, to: 2_208_988_800) {
+                let wall = change.atUTC + Int64(change.before.utcOffsetSeconds)
+                for delta: Int64 in [-1, 0, 1] {
+                    let local = LocalDateTime(localSeconds: wall + delta)
+                    let resolution = rules.resolve(local: local)
+                    let shown = resolution.utc + Int64(resolution.type.utcOffsetSeconds)
+                    if case .nonexistent(_, _, let shifted, let gap) = resolution {
+                        #expect(shown == shifted.localSeconds && shown - gap == local.localSeconds, "\(name) \(local)")
+                    } else {
+                        #expect(shown == local.localSeconds, "\(name) \(local): \(resolution)")
+                    }
+                }
+            }
+        }
+    }
+
+    @Test("versions 1 to 4 read; the 64-bit block and footer of version 2+ are the ones used")
+    func versions() throws {
+        let berlin = try Self.file("Europe/Berlin")
+        let reference = try TZifParser.parse(berlin)
+        let secondHeader = TZifParser.headerBytes + (try TZifParser.header(berlin)).blockBytes(timeBytes: 4)
+        for version in [UInt8(ascii: "2"), UInt8(ascii: "3"), UInt8(ascii: "4")] {
+            var bytes = berlin
+            bytes[4] = version
+            bytes[secondHeader + 4] = version
+            #expect(try TZifParser.parse(bytes) == reference)
+        }
+        // Version 1: the 32-bit block alone, no footer, 1901 to 2037 only.
+        let v1 = Array(berlin[..<secondHeader])
+        var header = v1
+        header[4] = 0
+        let old = try TZifParser.parse(header)
+        #expect(old.footer == nil)
+        #expect(old.offset(atUTC: 1_932_598_800).abbreviation == "CEST")
+        #expect(reference.footer != nil)
     }
 
     @Test("a file cut at any byte is refused as truncated or without its footer")
@@ -94,6 +133,14 @@ struct TZifParserTests {
 }
 
 /// Reads a zone file of the system's tz database.
+extension TZifParser {
+    /// The first header of a file, for tests that edit the second.
+    static func header(_ bytes: [UInt8]) throws -> Header {
+        var reader = TZifReader(bytes: bytes)
+        return try header(&reader)
+    }
+}
+
 enum TZifFixture {
     static func bytes(of name: String) throws -> [UInt8] {
         var result: [UInt8] = []
