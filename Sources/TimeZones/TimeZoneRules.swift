@@ -25,8 +25,14 @@ public struct TimeZoneRules: Equatable, Sendable {
 
     /// The default zone directory: `$TZDIR` when set and not empty, else `/usr/share/zoneinfo`.
     public static var defaultDirectory: String {
-        if let value = getenv("TZDIR"), value.pointee != 0 { return String(cString: value) }
-        return "/usr/share/zoneinfo"
+        guard let value = getenv("TZDIR") else { return directory(tzdir: nil) }
+        return directory(tzdir: String(cString: value))
+    }
+
+    /// The zone directory for a value of `TZDIR`: the value unless absent or empty.
+    static func directory(tzdir: String?) -> String {
+        guard let tzdir, !tzdir.isEmpty else { return "/usr/share/zoneinfo" }
+        return tzdir
     }
 
     /// Reads the zone `name` (such as `Asia/Kathmandu`) from `directory`. The name is checked

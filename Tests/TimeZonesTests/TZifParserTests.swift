@@ -129,6 +129,9 @@ struct TZifParserTests {
         #expect(throws: TimeZoneError(.unreadable)) { try TimeZoneRules.load(zone: "Mars/Olympus_Mons") }
         #expect(throws: TimeZoneError(.unreadable)) { try TimeZoneRules.load(zone: "Europe/Berlin", directory: "/nonexistent") }
         #expect(try TimeZoneRules.load(zone: "Europe/Berlin", directory: "/usr/share/zoneinfo").name == "Europe/Berlin")
+        #expect(TimeZoneRules.directory(tzdir: nil) == "/usr/share/zoneinfo")
+        #expect(TimeZoneRules.directory(tzdir: "") == "/usr/share/zoneinfo")
+        #expect(TimeZoneRules.directory(tzdir: "/opt/tzdata") == "/opt/tzdata")
     }
 }
 
