@@ -29,6 +29,7 @@ let package = Package(
         .library(name: "Trust", targets: ["Trust"]),
         .library(name: "CalDAV", targets: ["CalDAV"]),
         .library(name: "Feed", targets: ["Feed"]),
+        .library(name: "TimeZones", targets: ["TimeZones"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -64,6 +65,10 @@ let package = Package(
         // Below the stages, depending on nothing but the C library: civil-time arithmetic,
         // ASCII byte rules, whole-file reading.
         .target(name: "ReservoirBase"),
+
+        // Time zones for wall-clock times: TZif files and their POSIX TZ rules (RFC 8536), RFC 5545
+        // VTIMEZONE text, and the airport and country tables that name a place's zone.
+        .target(name: "TimeZones", dependencies: ["ReservoirBase"], exclude: ["Resources/airportsdata-LICENSE.txt"]),
 
         // One library target per pipeline stage; dependencies point down the pipeline.
         .target(name: "MIME", dependencies: ["ReservoirBase"]),
@@ -142,6 +147,7 @@ let package = Package(
         .testTarget(name: "DeliveryTests", dependencies: ["Delivery", "EventStore", "ICalendar"]),
         .testTarget(name: "CalDAVTests", dependencies: ["CalDAV"]),
         .testTarget(name: "FeedTests", dependencies: ["Feed", "EventStore", "ICalendar"]),
+        .testTarget(name: "TimeZonesTests", dependencies: ["TimeZones"]),
         .testTarget(name: "TrustTests", dependencies: ["Trust", "MIME", "DKIM"]),
         .target(
             name: "PipelineTestSupport", dependencies: ["Pipeline", "Trust", "Mailbox", "MIME", "DNS", "EventStore"],

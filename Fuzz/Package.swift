@@ -11,8 +11,10 @@ let targets = [
     "fuzz-message", "fuzz-header-fields", "fuzz-encoded-words", "fuzz-transfer-encodings",
     "fuzz-charsets", "fuzz-dkim-tags", "fuzz-dkim-key-record", "fuzz-canonicalization",
     "fuzz-json", "fuzz-jsonld", "fuzz-microdata", "fuzz-iso8601", "fuzz-sender-dates", "fuzz-keys-file", "fuzz-skeleton", "fuzz-scripts",
-    "fuzz-signed-view", "fuzz-authentication-results", "fuzz-header-strip", "fuzz-caldav", "fuzz-feed",
+    "fuzz-signed-view", "fuzz-authentication-results", "fuzz-header-strip", "fuzz-caldav", "fuzz-feed", "fuzz-tzif", "fuzz-posix-tz",
 ]
+/// Targets of the time zone library, which need nothing else of the package.
+let timeZoneTargets: Set = ["fuzz-tzif", "fuzz-posix-tz"]
 /// Targets of the filter's output stage, which lives in the Pipeline library.
 let pipelineTargets: Set = ["fuzz-authentication-results", "fuzz-header-strip"]
 
@@ -22,15 +24,17 @@ let package = Package(
     targets: targets.map { name in
         .executableTarget(
             name: name,
-            dependencies: [
-                .product(name: "MIME", package: "Reservoir"), .product(name: "DKIM", package: "Reservoir"),
-                .product(name: "DNS", package: "Reservoir"), .product(name: "Markup", package: "Reservoir"),
-                .product(name: "Reservations", package: "Reservoir"), .product(name: "Trust", package: "Reservoir"),
-                .product(name: "JSON", package: "Reservoir"), .product(name: "CalDAV", package: "Reservoir"),
-                .product(name: "Feed", package: "Reservoir"),
-            ]
-                + (pipelineTargets.contains(name)
-                    ? [.product(name: "Output", package: "Reservoir"), .product(name: "Pipeline", package: "Reservoir")] : []),
+            dependencies: timeZoneTargets.contains(name)
+                ? [.product(name: "TimeZones", package: "Reservoir")]
+                : [
+                    .product(name: "MIME", package: "Reservoir"), .product(name: "DKIM", package: "Reservoir"),
+                    .product(name: "DNS", package: "Reservoir"), .product(name: "Markup", package: "Reservoir"),
+                    .product(name: "Reservations", package: "Reservoir"), .product(name: "Trust", package: "Reservoir"),
+                    .product(name: "JSON", package: "Reservoir"), .product(name: "CalDAV", package: "Reservoir"),
+                    .product(name: "Feed", package: "Reservoir"),
+                ]
+                    + (pipelineTargets.contains(name)
+                        ? [.product(name: "Output", package: "Reservoir"), .product(name: "Pipeline", package: "Reservoir")] : []),
             path: "Sources/\(name)",
             swiftSettings: [.unsafeFlags(["-parse-as-library"])])
     }
