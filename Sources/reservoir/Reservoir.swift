@@ -33,6 +33,13 @@ struct Reservoir: ParsableCommand {
                 try hook.run()
                 return
             }
+            // `reservoir help NAME` for a NAME that is no command is a usage error, not the
+            // overview with exit 0.
+            if arguments.first == "help", let name = arguments.dropFirst().first,
+                !configuration.subcommands.contains(where: { $0._commandName == name })
+            {
+                throw ValidationError("no command \(name); see 'reservoir help'")
+            }
             var command = try parseAsRoot()
             try command.run()
         } catch let failure as CommandFailure {

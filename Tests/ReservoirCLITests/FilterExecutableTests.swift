@@ -35,7 +35,7 @@ struct FilterExecutableTests {
         #expect(program.stdout.suffix(message.count) == message)
         #expect(program.stderr == command.stderr)
         let events = try ["command", "program"].map { name in
-            try ReservoirBinary.run(["events", "--json", "--store", "sqlite:\(tmp.path)/\(name).sqlite3", "--now", ReservoirBinary.now]).text
+            try ReservoirBinary.run(["events", "--json", "--all", "--store", "sqlite:\(tmp.path)/\(name).sqlite3", "--now", ReservoirBinary.now]).text
         }
         #expect(events[0] == events[1])
         // Sample 7 carries no markup and sample 8 was altered after signing.

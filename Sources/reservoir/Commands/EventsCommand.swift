@@ -43,19 +43,25 @@ struct EventsCommand: ParsableCommand {
         let store = try CommandRunner.openStore(at: storeOptions.store, readOnlyFallback: true)
         do {
             if let history {
-                Output.write(EventListRenderer.history(try store.history(history), id: history))
+                let entries = try store.history(history)
+                Output.write(EventListRenderer.history(entries, id: history))
+                // Like grep: an ID the store does not know is not success.
+                if entries.isEmpty { throw ExitStatus(1) }
                 return
             }
             let stored = try store.events()
+            // The text and JSON lists show the same events: upcoming ones, every one with --all.
+            let shown = all ? stored : stored.filter { EventListRenderer.isUpcoming($0, now: now) }
             if ics {
                 Output.write(ICalendarWriter().write(stored))
             } else if json {
-                Output.line(EventListRenderer.json(stored))
+                Output.line(EventListRenderer.json(shown))
             } else {
-                let shown = all ? stored : stored.filter { EventListRenderer.isUpcoming($0, now: now) }
                 Output.write(EventListRenderer(style: BannerStyle.forStandardOutput()).text(shown, now: now, all: all))
             }
-        } catch {
+        } catch let status as ExitStatus {
+            throw status
+        } catch let error as EventStoreError {
             throw CommandFailure.store(error.message)
         }
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CommandCore
+import DKIM
 import Output
 import Pipeline
 
@@ -28,6 +29,11 @@ struct VerifyCommand: ParsableCommand {
     @Option(name: .long(.authservID), help: ArgumentHelp(.authservID))
     var authservID: String?
 
+    @Flag(
+        name: .customLong("exit-status"),
+        help: "Exit 1 unless the message has a signature and every signature passes (for scripts).")
+    var exitStatus = false
+
     func run() throws {
         let runner = try CommandRunner(keys: keys, policy: nil, store: .none, clock: clock, includePast: false)
         let raw = try runner.read(file)
@@ -37,6 +43,9 @@ struct VerifyCommand: ParsableCommand {
             Output.line(VerificationRenderer.json(report, authenticationResults: results))
         } else {
             Output.write(VerificationRenderer.text(report))
+        }
+        if exitStatus, report.signatures.isEmpty || report.signatures.contains(where: { $0.result != .pass }) {
+            throw ExitStatus(1)
         }
     }
 }
