@@ -54,4 +54,22 @@ struct ExitStatusTests {
         // Before any of them: all but the cancelled dinner.
         #expect(try count(["--now", ReservoirBinary.now]) == 4)
     }
+
+    @Test("banner only looks: without --store nothing is written, with --store the change is recorded and shown")
+    func bannerOnlyLooks() throws {
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let arguments = [
+            "banner", try ReservoirBinary.sample(1), "--keys", ReservoirBinary.keys, "--allowed-domains", ReservoirBinary.allowed,
+            "--now", ReservoirBinary.now,
+        ]
+        let looked = try ReservoirBinary.run(arguments, environment: ["HOME": tmp.path, "XDG_DATA_HOME": tmp.path + "/data"])
+        #expect(looked.status == 0, "\(looked.stderr)")
+        #expect(looked.text.contains("trusted: DKIM signature by epicsteak.example"))
+        #expect(!looked.text.contains("new event"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: tmp.path).isEmpty)
+        let recorded = try ReservoirBinary.run(arguments + ["--store", "sqlite:\(tmp.path)/events.sqlite3"])
+        #expect(recorded.text.contains("new event"))
+        #expect(FileManager.default.fileExists(atPath: tmp.path + "/events.sqlite3"))
+    }
 }

@@ -8,8 +8,9 @@ struct BannerCommand: ParsableCommand {
         commandName: "banner",
         abstract: "Show the one-glance summary of a message's reservations.",
         discussion: """
-            What, when, where, status, and who vouched for it. Trusted reservations are recorded \
-            in the store; the banner says what changed there (new, moved, cancelled).
+            What, when, where, status, and who vouched for it. It only looks: trusted \
+            reservations are recorded only when --store names a store, and the banner then says \
+            what changed there (new, moved, cancelled).
 
             Examples:
               reservoir banner message.eml
@@ -27,7 +28,7 @@ struct BannerCommand: ParsableCommand {
     @Flag(name: .customLong("json"), help: "Print one JSON object per message.")
     var json = false
 
-    @Flag(name: .long(.noStore), help: "Do not record anything; only show.")
+    @Flag(name: .long(.noStore), help: "Do not record anything, even with --store.")
     var noStore = false
 
     @Flag(name: .long(.includePast), help: ArgumentHelp(.includePast))
@@ -35,7 +36,10 @@ struct BannerCommand: ParsableCommand {
 
     func run() throws {
         let runner = try CommandRunner(
-            keys: keys, policy: policy, store: noStore ? .none : storeOptions.choice, clock: clock, includePast: includePast)
+            // Looking at a message never writes the user's store by surprise (a demo, a check of
+            // a suspicious mail): only a store named on the command line is written.
+            keys: keys, policy: policy, store: noStore || storeOptions.store == nil ? .none : storeOptions.choice, clock: clock,
+            includePast: includePast)
         let style = BannerStyle.forStandardOutput()
         var first = true
         for file in files {
