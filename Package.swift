@@ -28,6 +28,7 @@ let package = Package(
         .library(name: "Reservations", targets: ["Reservations"]),
         .library(name: "Trust", targets: ["Trust"]),
         .library(name: "CalDAV", targets: ["CalDAV"]),
+        .library(name: "TOML", targets: ["TOML"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -72,6 +73,8 @@ let package = Package(
         .target(name: "DKIM", dependencies: ["ReservoirBase", "MIME", "DNS", "COpenSSL"]),
         // JSON values, their writer and the tolerant reader: used by Markup, Reservations and the output.
         .target(name: "JSON"),
+        // The configuration file's reader: TOML 1.0.0, on the standard library alone.
+        .target(name: "TOML"),
         .target(name: "Markup", dependencies: ["ReservoirBase", "JSON", "CLibXML2"]),
         .target(name: "Reservations", dependencies: ["ReservoirBase", "Markup", "JSON"]),
         .target(name: "EventStore", dependencies: ["ReservoirBase", "CSQLite"]),
@@ -100,6 +103,7 @@ let package = Package(
             name: "CommandCore",
             dependencies: [
                 "ReservoirBase", "Pipeline", "Output", "Mailbox", "MIME", "DNS", "EventStore", "Trust", "EventStorePostgres", "Delivery",
+                "TOML",
             ]),
         .executableTarget(
             name: "reservoir",
@@ -131,6 +135,7 @@ let package = Package(
         .testTarget(name: "DNSTests", dependencies: ["DNS"]),
         .testTarget(name: "DKIMTests", dependencies: ["DKIM", "MIME", "DNS", "COpenSSL"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
+        .testTarget(name: "TOMLTests", dependencies: ["TOML"]),
         .testTarget(name: "MarkupTests", dependencies: ["Markup", "JSON"], exclude: ["Fixtures"]),
         .testTarget(name: "ReservationsTests", dependencies: ["Reservations", "Markup", "JSON"]),
         .testTarget(name: "EventStoreTests", dependencies: ["ReservoirBase", "EventStore"]),
@@ -158,7 +163,7 @@ let package = Package(
                 "ICalendar",
             ],
             exclude: ["Attacks"]),
-        .testTarget(name: "CommandCoreTests", dependencies: ["CommandCore", "Pipeline", "Trust"]),
+        .testTarget(name: "CommandCoreTests", dependencies: ["CommandCore", "Pipeline", "Trust", "TOML"]),
         .testTarget(name: "ArchitectureTests"),
         .testTarget(
             name: "ReservoirCLITests", dependencies: ["reservoir", "reservoir-filter", "reservoir-serve", "PostgresTestSupport"],

@@ -35,7 +35,8 @@ struct BannerCommand: ParsableCommand {
 
     func run() throws {
         let runner = try CommandRunner(
-            keys: keys, policy: policy, store: noStore ? .none : storeOptions.choice, clock: clock, includePast: includePast)
+            keys: keys, policy: policy, store: noStore ? .none : storeOptions.choice, clock: clock,
+            includePast: EffectiveSettings.includePast(includePast))
         let style = BannerStyle.forStandardOutput()
         var first = true
         for file in files {
