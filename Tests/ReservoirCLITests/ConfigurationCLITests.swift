@@ -91,6 +91,13 @@ extension ProcessSuites {
             #expect(missing.status == 78 && missing.stderr.contains("none.toml"), "\(missing.stderr)")
         }
 
+        @Test("the commented example in contrib/ is valid")
+        func example() throws {
+            let path = ReservoirBinary.packageRoot.appendingPathComponent("contrib/config.toml").path
+            let r = try ReservoirBinary.run(["config", "--check", path])
+            #expect(r.status == 0, "\(r.stderr)")
+        }
+
         @Test("a broken file stops other commands with 78, naming the file and line")
         func otherCommands() throws {
             let dir = try Self.directory()
