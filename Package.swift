@@ -30,6 +30,7 @@ let package = Package(
         .library(name: "CalDAV", targets: ["CalDAV"]),
         .library(name: "Feed", targets: ["Feed"]),
         .library(name: "TimeZones", targets: ["TimeZones"]),
+        .library(name: "TOML", targets: ["TOML"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -78,6 +79,8 @@ let package = Package(
         .target(name: "DKIM", dependencies: ["ReservoirBase", "MIME", "DNS", "COpenSSL"]),
         // JSON values, their writer and the tolerant reader: used by Markup, Reservations and the output.
         .target(name: "JSON"),
+        // The configuration file's reader: TOML 1.0.0, on the standard library alone.
+        .target(name: "TOML"),
         .target(name: "Markup", dependencies: ["ReservoirBase", "JSON", "CLibXML2"]),
         .target(name: "Reservations", dependencies: ["ReservoirBase", "Markup", "JSON"]),
         .target(name: "EventStore", dependencies: ["ReservoirBase", "CSQLite"]),
@@ -106,6 +109,7 @@ let package = Package(
             name: "CommandCore",
             dependencies: [
                 "ReservoirBase", "Pipeline", "Output", "Mailbox", "MIME", "DNS", "EventStore", "Trust", "EventStorePostgres", "Delivery",
+                "TOML",
             ]),
         .executableTarget(
             name: "reservoir",
@@ -137,6 +141,7 @@ let package = Package(
         .testTarget(name: "DNSTests", dependencies: ["DNS"]),
         .testTarget(name: "DKIMTests", dependencies: ["DKIM", "MIME", "DNS", "COpenSSL"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
+        .testTarget(name: "TOMLTests", dependencies: ["TOML"]),
         .testTarget(name: "MarkupTests", dependencies: ["Markup", "JSON"], exclude: ["Fixtures"]),
         .testTarget(name: "ReservationsTests", dependencies: ["Reservations", "Markup", "JSON"]),
         .testTarget(name: "EventStoreTests", dependencies: ["ReservoirBase", "EventStore"]),
@@ -165,7 +170,7 @@ let package = Package(
                 "ICalendar",
             ],
             exclude: ["Attacks"]),
-        .testTarget(name: "CommandCoreTests", dependencies: ["CommandCore", "Pipeline", "Trust"]),
+        .testTarget(name: "CommandCoreTests", dependencies: ["CommandCore", "Pipeline", "Trust", "TOML"]),
         .testTarget(name: "ArchitectureTests"),
         .testTarget(
             name: "ReservoirCLITests", dependencies: ["reservoir", "reservoir-filter", "reservoir-serve", "PostgresTestSupport"],

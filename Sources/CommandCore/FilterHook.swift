@@ -34,6 +34,9 @@ package struct FilterHook {
     /// Store reservations that already ended (`--include-past`).
     package var includePast = false
     package var calendars = CalendarSettings()
+    /// The configuration file is invalid: every message passes through unanalysed, the forged
+    /// fields removed, with an `X-Reservoir-Error` field and a line on stderr saying why.
+    package var configurationProblem: ConfigurationProblem?
 
     package init(
         keys: KeySettings, policy: PolicySettings, store: String? = nil, now: String? = nil,
@@ -52,12 +55,14 @@ package struct FilterHook {
     }
 
     /// The filter's arguments (those of `reservoir filter`) read without the argument parser,
-    /// whose reflection costs a per-message hook about 2 ms of Swift runtime type lookups. Only
-    /// the plain forms are taken (`--name value`, `--name=value`, the flags); anything else —
-    /// help, an unknown option, a missing or malformed value — gives nil, for the argument
-    /// parser to explain.
-    package init?(arguments: ArraySlice<String>) {
-        var hook = FilterHook(keys: KeySettings(), policy: PolicySettings())
+    /// whose reflection costs a per-message hook about 2 ms of Swift runtime type lookups, over
+    /// the configuration file's settings. Only the plain forms are taken (`--name value`,
+    /// `--name=value`, the flags); anything else — help, an unknown option, a missing,
+    /// malformed or misplaced value (``CommonOption/misuse(of:spelled:)``) — gives nil, for the
+    /// argument parser to explain. An invalid configuration file does not: the hook then passes
+    /// mail through with the problem in a field (``configurationProblem``).
+    package init?(arguments: ArraySlice<String>, configuration: ConfigurationLoad = .process) {
+        var given: [CommonOption: SettingValue] = [:]
         var rest = arguments
         while let argument = rest.popFirst() {
             let parts = argument.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
@@ -66,39 +71,23 @@ package struct FilterHook {
             guard option.valueName != nil else {
                 // A flag takes no value.
                 guard inline == nil else { return nil }
-                switch option {
-                case .allowAnyDomain: hook.policy.allowAnyDomain = true
-                case .allowUnverified: hook.policy.allowUnverified = true
-                case .noStore: hook.noStore = true
-                case .deleteCancelled: hook.calendars.deleteCancelled = true
-                case .includePast: hook.includePast = true
-                default: return nil
-                }
+                given[option] = .flag(true)
                 continue
             }
             guard let value = inline ?? rest.popFirst(), inline != nil || !value.hasPrefix("-") || value == "-" else { return nil }
-            switch option {
-            case .keys: hook.keys.keysFile = value
-            case .dnsServer: hook.keys.dnsServer = value
-            case .dnsTimeout:
-                guard let n = Int(value) else { return nil }
-                hook.keys.dnsTimeout = n
-            case .allowDomain: hook.policy.allowDomain.append(value)
-            case .allowedDomains: hook.policy.allowedDomainsFile = value
-            case .me: hook.policy.me.append(value)
-            case .store: hook.store = value
-            case .now: hook.now = value
-            case .authservID: hook.authservID = value
-            case .timeout:
-                guard let n = Int(value) else { return nil }
-                hook.timeout = n
-            case .calendar: hook.calendars.calendars.append(value)
-            case .netrc: hook.calendars.netrcFile = value
-            case .calendarCA: hook.calendars.caFile = value
-            case .allowAnyDomain, .allowUnverified, .noStore, .deleteCancelled, .includePast: return nil
-            }
+            guard option.misuse(of: value) == nil, let setting = option.commandLineValue(value, after: given[option]) else { return nil }
+            given[option] = setting
         }
-        self = hook
+        self.init(settings: EffectiveSettings(file: configuration.file, commandLine: given), configurationProblem: configuration.problem)
+    }
+
+    /// The hook for merged settings; with `configurationProblem` it analyses nothing.
+    package init(settings: EffectiveSettings, configurationProblem: ConfigurationProblem?) {
+        self.init(
+            keys: settings.keys, policy: settings.policy, store: settings.store, now: settings.text(.now),
+            authservID: settings.text(.authservID), timeout: settings.timeout, noStore: settings.flag(.noStore),
+            calendars: settings.calendars, includePast: settings.flag(.includePast))
+        self.configurationProblem = configurationProblem
     }
 
     /// Seconds before the message is passed through with a temperror result, unless `--timeout`
@@ -183,6 +172,11 @@ package struct FilterHook {
     /// original of `length` bytes less the `forged` fields, with ours added. On an error
     /// nothing is added.
     private func planOutput(_ raw: RawMessage, length: Int, forged: ForgedFields, lineEnding: String) -> Analysis {
+        if let configurationProblem {
+            Output.error("filter: configuration: \(configurationProblem) (message passed through unanalysed, with \(FilterHeaders.errorFieldName))")
+            let field = FilterHeaders.errorField("configuration: \(configurationProblem)", lineEnding: lineEnding)
+            return Analysis(output: FilterHeaders.plan(length: length, forged: forged, added: Array(field.utf8)))
+        }
         do {
             let runner = try CommandRunner(keys: keys, policy: policy, store: .none, now: now, includePast: includePast)
             var report = runner.pipeline.analyze(raw)
@@ -274,6 +268,7 @@ package struct FilterHook {
     /// when there is none), `pending`, then the rest of standard input.
     private func passThrough(_ why: String, spooled: FilterSpool?, first: [UInt8], pending: [UInt8] = []) throws(ExitStatus) {
         Output.error("filter: \(why): message passed through without analysis")
+        if let configurationProblem { Output.error("filter: configuration: \(configurationProblem)") }
         var stream = ForgedFieldStream(authservID: resolvedAuthservID)
         let emit: (UnsafeBufferPointer<UInt8>) -> Bool = { Output.bytes($0) }
         var copied =

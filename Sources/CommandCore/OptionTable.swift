@@ -1,3 +1,5 @@
+import Glibc
+
 /// The options the commands share, spelled once: `reservoir`'s argument parser declares them
 /// from here, and the filter hook's own argument reader (``FilterHook/init(arguments:)``)
 /// reads by it.
@@ -46,7 +48,7 @@ package enum CommonOption: String, CaseIterable, Sendable {
         switch self {
         case .keys: "Read DKIM keys from this zone-file subset instead of DNS."
         case .dnsServer: "Query this nameserver for DKIM keys."
-        case .dnsTimeout: "Seconds to wait for a DNS answer."
+        case .dnsTimeout: "Seconds to wait for a DNS answer (default: 5)."
         case .allowDomain: "Accept markup from this From domain (repeatable; a leading dot includes subdomains)."
         case .allowedDomains: "Accept markup from the domains listed in this file, one a line."
         case .me: "Trust markup only in mail whose signed To or Cc names this address (repeatable; @domain for a whole domain)."
@@ -55,7 +57,7 @@ package enum CommonOption: String, CaseIterable, Sendable {
         case .store: "Where events are kept: sqlite:PATH (default: $XDG_DATA_HOME/reservoir/events.sqlite3) or postgres://user@host/db."
         case .now: "Pin the clock (ISO 8601 with offset), for replays and tests."
         case .authservID: "The authserv-id of the Authentication-Results field (default: the host name)."
-        case .timeout: "Seconds before the message is passed through with a temperror result."
+        case .timeout: "Seconds before the message is passed through with a temperror result (default: 5)."
         case .noStore: "Do not record anything."
         case .calendar: "Deliver stored events to this calendar: a CalDAV collection URL (https://host/path/) or vdir:PATH (repeatable)."
         case .netrc: "Read CalDAV credentials from this netrc file (default: ~/.netrc; refused unless mode 0600)."
@@ -65,10 +67,70 @@ package enum CommonOption: String, CaseIterable, Sendable {
         }
     }
 
+    /// How the configuration file writes the option under its long name (docs/CONFIGURATION.md);
+    /// nil for an option the file may not set, for the reason ``fileExclusion`` gives.
+    package var fileType: ConfigurationType? {
+        switch self {
+        case .keys, .dnsServer, .allowedDomains, .store, .authservID, .netrc, .calendarCA: .string
+        case .allowDomain, .me, .calendar: .strings
+        case .dnsTimeout, .timeout: .integer
+        case .deleteCancelled, .includePast: .boolean
+        case .now, .noStore, .allowAnyDomain, .allowUnverified: nil
+        }
+    }
+
+    /// Why the file may not set an option: each of these changes one run, not a setup.
+    package var fileExclusion: String? {
+        switch self {
+        case .now: "pins the clock for a replay or a test, one run at a time"
+        case .noStore: "turns recording off for one run; a file that did it would make every run record nothing"
+        case .allowAnyDomain, .allowUnverified: "is a testing switch, shown loudly in every banner; it is given on the command line only"
+        default: nil
+        }
+    }
+
+    /// The option's value names a file that must be readable when the settings are used.
+    package var namesFile: Bool {
+        switch self {
+        case .keys, .allowedDomains, .netrc, .calendarCA: true
+        default: false
+        }
+    }
+
+    /// Why `value` is the wrong kind for this option, naming the option that was meant
+    /// (`spelled` names an option as the user wrote it: a flag or a file key); nil when it fits.
+    /// `--allow-domain` takes domains, never paths; `--allowed-domains` takes a file, and a
+    /// value without a slash that has a dot and names no file is a domain.
+    package func misuse(of value: String, spelled: (CommonOption) -> String = { $0.flag }) -> String? {
+        switch self {
+        case .allowDomain where value.utf8.contains(UInt8(ascii: "/")):
+            "\(spelled(.allowDomain)) takes a domain, and \(value) is a path: did you mean \(spelled(.allowedDomains)) \(value)?"
+        case .allowedDomains
+        where !value.utf8.contains(UInt8(ascii: "/")) && value.utf8.contains(UInt8(ascii: ".")) && access(value, F_OK) != 0:
+            "\(spelled(.allowedDomains)) takes a file of domains, and \(value) looks like a domain, not an existing file: did you mean \(spelled(.allowDomain)) \(value)?"
+        default: nil
+        }
+    }
+
     /// The option whose flag is `text`, if any.
     package init?(flag text: Substring) {
         guard text.hasPrefix("--"), let option = CommonOption(rawValue: String(text.dropFirst(2))) else { return nil }
         self = option
+    }
+}
+
+/// The TOML type a configuration key takes (TOML 1.0.0 "String", "Array", "Integer", "Boolean").
+package enum ConfigurationType: Sendable {
+    case string, strings, integer, boolean
+
+    /// As messages name it.
+    package var name: String {
+        switch self {
+        case .string: "a string"
+        case .strings: "an array of strings"
+        case .integer: "an integer"
+        case .boolean: "a boolean (true or false)"
+        }
     }
 }
 

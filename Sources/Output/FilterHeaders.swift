@@ -7,12 +7,31 @@ import Trust
 /// one `X-Reservation` summary field per reservation, at the top of the header.
 ///
 /// The rest of the message goes out byte for byte, less the fields a sender could forge
-/// (``ForgedFieldScanner``): `Authentication-Results` claiming our authserv-id (RFC 8601 §5)
-/// and every `X-Reservation`.
+/// (``ForgedFieldScanner``): `Authentication-Results` claiming our authserv-id (RFC 8601 §5),
+/// every `X-Reservation` and every `X-Reservoir-Error`.
 public enum FilterHeaders {
     /// RFC 5322 §2.1.1: lines SHOULD be no more than 78 characters.
     public static let foldColumn = 78
     public static let summaryFieldName = "X-Reservation"
+    /// The field saying the filter could not work (an invalid configuration file); removed
+    /// from incoming mail like the others (``ForgedFieldScanner``).
+    public static let errorFieldName = "X-Reservoir-Error"
+    /// Longest text of an `X-Reservoir-Error` field, in bytes after reduction to printable ASCII.
+    public static let maxErrorTextBytes = 400
+
+    /// `X-Reservoir-Error: text`, the text reduced to printable ASCII (anything else becomes
+    /// `?`), cut at ``maxErrorTextBytes`` and folded.
+    public static func errorField(_ text: String, lineEnding: String) -> String {
+        var printable = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            guard printable.count < maxErrorTextBytes else {
+                printable.append(contentsOf: "...".unicodeScalars)
+                break
+            }
+            printable.append(scalar.value >= 0x20 && scalar.value < 0x7F ? scalar : "?")
+        }
+        return fold(errorFieldName, String(printable), lineEnding: lineEnding)
+    }
 
     public static func rewrite(_ original: [UInt8], report: MessageReport, authservID: String) -> [UInt8] {
         let segments = plan(original, report: report, authservID: authservID)

@@ -24,7 +24,8 @@ public struct ForgedFields: Sendable, Equatable {
 /// Finds, in one pass over the header section, every field a sender may have forged to
 /// pass for the filter's own: `Authentication-Results` fields claiming our authserv-id
 /// (RFC 8601 §5: "MUST remove … instances … that claim to be from the ADMD"; decided by
-/// ``AuthenticationResultsPayload/claims(_:authservID:)``) and every `X-Reservation` field.
+/// ``AuthenticationResultsPayload/claims(_:authservID:)``), every `X-Reservation` field and
+/// every `X-Reservoir-Error` field (the filter's word that it could not work).
 ///
 /// The header is read as the most lenient downstream reader reads it (Dovecot and Sieve
 /// among them): it ends only at an empty line (LF or CRLF alone), however many fields come
@@ -42,6 +43,7 @@ public struct ForgedFieldScanner: Sendable {
 
     static let resultsName = Array("authentication-results".utf8)
     static let summaryName = Array("x-reservation".utf8)
+    static let errorName = Array("x-reservoir-error".utf8)
 
     private enum Phase { case lineStart, carriageReturn, name, beforeColon, rest, done }
     /// The field (or line without a colon) being read: its fate.
@@ -69,6 +71,7 @@ public struct ForgedFieldScanner: Sendable {
     private var nameIsFieldName = true
     private var matchesResults = true
     private var matchesSummary = true
+    private var matchesError = true
     /// The value of the `Authentication-Results` field being read, up to ``maxHeldFieldBytes``.
     private var held: [UInt8] = []
     private var firstLine: [UInt8] = []
@@ -207,7 +210,7 @@ public struct ForgedFieldScanner: Sendable {
         case 0x20, 0x09, 0x0D:
             // RFC 5322 §4.5: obsolete syntax allows white space before the colon. Only a whole
             // name of ours stays undecided.
-            if unit == .pending, !fullyMatchesResults, !fullyMatchesSummary { unit = .kept }
+            if unit == .pending, !fullyMatchesResults, !fullyMatchesSummary, !fullyMatchesError { unit = .kept }
             phase = .beforeColon
             return
         case 0x0A:
@@ -220,11 +223,12 @@ public struct ForgedFieldScanner: Sendable {
         let lower = ASCII.lowercased(b)
         matchesResults = matchesResults && nameLength < Self.resultsName.count && Self.resultsName[nameLength] == lower
         matchesSummary = matchesSummary && nameLength < Self.summaryName.count && Self.summaryName[nameLength] == lower
+        matchesError = matchesError && nameLength < Self.errorName.count && Self.errorName[nameLength] == lower
         // RFC 5322 §3.6.8: field names are printable US-ASCII.
         nameIsFieldName = nameIsFieldName && b > 0x20 && b < 0x7F
         nameLength += 1
         phase = .name
-        if !matchesResults, !matchesSummary {
+        if !matchesResults, !matchesSummary, !matchesError {
             unit = .kept
             // Only whether this is a field is left to learn, and only until one was seen.
             if hasHeaderField || !nameIsFieldName { phase = .rest }
@@ -233,10 +237,11 @@ public struct ForgedFieldScanner: Sendable {
 
     private var fullyMatchesResults: Bool { matchesResults && nameLength == Self.resultsName.count }
     private var fullyMatchesSummary: Bool { matchesSummary && nameLength == Self.summaryName.count }
+    private var fullyMatchesError: Bool { matchesError && nameLength == Self.errorName.count }
 
     private mutating func colon() {
         if nameLength > 0, nameIsFieldName { hasHeaderField = true }
-        if fullyMatchesSummary {
+        if fullyMatchesSummary || fullyMatchesError {
             unit = .removed
             openRemoval = unitStart
         } else if fullyMatchesResults {
@@ -251,7 +256,7 @@ public struct ForgedFieldScanner: Sendable {
     /// The name ended without a colon: a line that is one of our names is removed.
     private mutating func endNameWithoutColon() {
         guard unit == .pending else { return }
-        if fullyMatchesResults || fullyMatchesSummary {
+        if fullyMatchesResults || fullyMatchesSummary || fullyMatchesError {
             unit = .removed
             openRemoval = unitStart
         } else {
@@ -273,6 +278,7 @@ public struct ForgedFieldScanner: Sendable {
         nameIsFieldName = true
         matchesResults = true
         matchesSummary = true
+        matchesError = true
     }
 
     /// The field being read ends before `end`: decide it.

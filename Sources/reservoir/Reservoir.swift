@@ -19,7 +19,7 @@ struct Reservoir: ParsableCommand {
         subcommands: [
             ScanCommand.self, FilterCommand.self, IngestCommand.self, BannerCommand.self,
             VerifyCommand.self, ExtractCommand.self, PartsCommand.self,
-            EventsCommand.self, SyncCommand.self, ServeCommand.self, SignCommand.self,
+            EventsCommand.self, SyncCommand.self, ServeCommand.self, SignCommand.self, ConfigCommand.self,
         ]
     )
 
@@ -41,6 +41,11 @@ struct Reservoir: ParsableCommand {
                 throw ValidationError("no command \(name); see 'reservoir help'")
             }
             var command = try parseAsRoot()
+            // An invalid configuration file stops every command but the two that must still
+            // work: `config`, which explains it, and the filter, which fails open.
+            if let problem = ConfigurationLoad.process.problem, !(command is ConfigCommand), !(command is FilterCommand) {
+                throw CommandFailure.configuration(problem.description)
+            }
             try command.run()
         } catch let failure as CommandFailure {
             Output.error(failure.description)

@@ -12,7 +12,7 @@ struct TargetGraphTests {
     static let layers: [String: Int] = [
         "COpenSSL": 0, "CLibXML2": 0, "CSQLite": 0, "CLibIDN2": 0, "CResolv": 0, "CMalloc": 0, "CLibPQ": 0, "CLibCurl": 0,
         "CLibPQLoader": 1, "CLibCurlLoader": 1, "ReservoirBase": 1,
-        "MIME": 2, "DNS": 2, "JSON": 2, "TimeZones": 2,
+        "MIME": 2, "DNS": 2, "JSON": 2, "TimeZones": 2, "TOML": 2,
         "Mailbox": 3, "DKIM": 3, "Markup": 3,
         "Reservations": 4, "EventStore": 4, "Trust": 4,
         "EventStorePostgres": 5, "ICalendar": 5, "CalDAV": 5,

@@ -37,9 +37,9 @@ struct BannerCommand: ParsableCommand {
     func run() throws {
         let runner = try CommandRunner(
             // Looking at a message never writes the user's store by surprise (a demo, a check of
-            // a suspicious mail): only a store named on the command line is written.
+            // a suspicious mail): only a store named by --store or the configuration is written.
             keys: keys, policy: policy, store: noStore || storeOptions.store == nil ? .none : storeOptions.choice, clock: clock,
-            includePast: includePast)
+            includePast: EffectiveSettings.includePast(includePast))
         let style = BannerStyle.forStandardOutput()
         var first = true
         for file in files {

@@ -26,9 +26,19 @@ struct KeyOptions: ParsableArguments {
     var dnsServer: String?
 
     @Option(name: .long(.dnsTimeout), help: ArgumentHelp(.dnsTimeout))
-    var dnsTimeout: Int = KeySettings.defaultDNSTimeout
+    var dnsTimeout: Int?
 
-    var settings: KeySettings { KeySettings(keysFile: keysFile, dnsServer: dnsServer, dnsTimeout: dnsTimeout) }
+    /// The options given, for the merge with the configuration file.
+    var given: [CommonOption: SettingValue] {
+        var given: [CommonOption: SettingValue] = [:]
+        if let keysFile { given[.keys] = .text(keysFile) }
+        if let dnsServer { given[.dnsServer] = .text(dnsServer) }
+        if let dnsTimeout { given[.dnsTimeout] = .number(dnsTimeout) }
+        return given
+    }
+
+    /// The command line over the configuration file.
+    var settings: KeySettings { EffectiveSettings.process(commandLine: given).keys }
 }
 
 /// The trust policy switches (see docs/USAGE.md).
@@ -48,25 +58,49 @@ struct PolicyOptions: ParsableArguments {
     @Flag(name: .long(.allowUnverified), help: ArgumentHelp(.allowUnverified))
     var allowUnverified = false
 
-    var settings: PolicySettings {
-        PolicySettings(
-            allowDomain: allowDomain, allowedDomainsFile: allowedDomainsFile, me: me,
-            allowAnyDomain: allowAnyDomain, allowUnverified: allowUnverified)
+    var given: [CommonOption: SettingValue] {
+        var given: [CommonOption: SettingValue] = [:]
+        if !allowDomain.isEmpty { given[.allowDomain] = .texts(allowDomain) }
+        if let allowedDomainsFile { given[.allowedDomains] = .text(allowedDomainsFile) }
+        if !me.isEmpty { given[.me] = .texts(me) }
+        if allowAnyDomain { given[.allowAnyDomain] = .flag(true) }
+        if allowUnverified { given[.allowUnverified] = .flag(true) }
+        return given
+    }
+
+    /// The command line over the configuration file.
+    var settings: PolicySettings { EffectiveSettings.process(commandLine: given).policy }
+
+    /// A domain given as a file or a file as a domain is a usage error naming the option meant.
+    func validate() throws {
+        for (option, values) in [(CommonOption.allowDomain, allowDomain), (.allowedDomains, allowedDomainsFile.map { [$0] } ?? [])] {
+            for value in values {
+                if let misuse = option.misuse(of: value) { throw ValidationError(misuse) }
+            }
+        }
     }
 }
 
 struct StoreOptions: ParsableArguments {
     @Option(name: .long(.store), help: ArgumentHelp(.store))
-    var store: String?
+    var storeArgument: String?
 
-    /// The store `--store` names, or the default.
+    var given: [CommonOption: SettingValue] { storeArgument.map { [.store: .text($0)] } ?? [:] }
+
+    /// `--store`, else the configuration file's `store`; nil for the default.
+    var store: String? { EffectiveSettings.process(commandLine: given).store }
+
+    /// The store `--store` or the configuration file names, or the default.
     var choice: StoreChoice { StoreChoice(store) }
 }
 
 /// Whether a command that stores keeps reservations that already ended.
 struct PastOptions: ParsableArguments {
     @Flag(name: .long(.includePast), help: ArgumentHelp(.includePast))
-    var includePast = false
+    var includePastFlag = false
+
+    /// `--include-past`, or `include-past = true` in the configuration file.
+    var includePast: Bool { EffectiveSettings.includePast(includePastFlag) }
 }
 
 struct ClockOptions: ParsableArguments {
@@ -96,7 +130,15 @@ struct CalendarOptions: ParsableArguments {
     @Flag(name: .long(.deleteCancelled), help: ArgumentHelp(.deleteCancelled))
     var deleteCancelled = false
 
-    var settings: CalendarSettings {
-        CalendarSettings(calendars: calendars, netrcFile: netrcFile, caFile: caFile, deleteCancelled: deleteCancelled)
+    var given: [CommonOption: SettingValue] {
+        var given: [CommonOption: SettingValue] = [:]
+        if !calendars.isEmpty { given[.calendar] = .texts(calendars) }
+        if let netrcFile { given[.netrc] = .text(netrcFile) }
+        if let caFile { given[.calendarCA] = .text(caFile) }
+        if deleteCancelled { given[.deleteCancelled] = .flag(true) }
+        return given
     }
+
+    /// The command line over the configuration file.
+    var settings: CalendarSettings { EffectiveSettings.process(commandLine: given).calendars }
 }

@@ -29,7 +29,7 @@ struct FilterCommand: ParsableCommand {
     var authservID: String?
 
     @Option(name: .long(.timeout), help: ArgumentHelp(.timeout))
-    var timeout: Int = FilterHook.defaultTimeout
+    var timeout: Int?
 
     @Flag(name: .long(.noStore), help: ArgumentHelp(.noStore))
     var noStore = false
@@ -38,10 +38,16 @@ struct FilterCommand: ParsableCommand {
     @OptionGroup var calendarOptions: CalendarOptions
 
     func run() throws {
+        var given = keys.given.merging(policy.given) { $1 }.merging(storeOptions.given) { $1 }.merging(calendarOptions.given) { $1 }
+        if let now = clock.now { given[.now] = .text(now) }
+        if let authservID { given[.authservID] = .text(authservID) }
+        if let timeout { given[.timeout] = .number(timeout) }
+        if noStore { given[.noStore] = .flag(true) }
+        if past.includePastFlag { given[.includePast] = .flag(true) }
+        // An invalid configuration file does not stop the hook: it passes mail through and says so.
+        let configuration = ConfigurationLoad.process
         try FilterHook(
-            keys: keys.settings, policy: policy.settings, store: storeOptions.store, now: clock.now,
-            authservID: authservID, timeout: timeout, noStore: noStore, calendars: calendarOptions.settings,
-            includePast: past.includePast
+            settings: EffectiveSettings(file: configuration.file, commandLine: given), configurationProblem: configuration.problem
         ).run()
     }
 }

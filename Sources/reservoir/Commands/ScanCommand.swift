@@ -55,7 +55,8 @@ struct ScanCommand: ParsableCommand {
 
     func run() throws {
         Self.keepFreedMemory()
-        let runner = try CommandRunner(keys: keys, policy: policy, store: storeOptions.choice, clock: clock, includePast: includePast)
+        let runner = try CommandRunner(
+            keys: keys, policy: policy, store: storeOptions.choice, clock: clock, includePast: EffectiveSettings.includePast(includePast))
         let renderer = BannerRenderer(style: BannerStyle.forStandardOutput(), explain: explain)
         var summary = ScanSummary()
         var progress = ScanProgress()

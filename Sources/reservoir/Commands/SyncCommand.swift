@@ -26,7 +26,9 @@ struct SyncCommand: ParsableCommand {
     var json = false
 
     func validate() throws {
-        if calendarOptions.calendars.isEmpty { throw ValidationError("sync needs at least one --calendar") }
+        if calendarOptions.settings.calendars.isEmpty {
+            throw ValidationError("sync needs at least one --calendar, or `calendar` in the configuration file")
+        }
     }
 
     func run() throws {

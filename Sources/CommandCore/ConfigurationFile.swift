@@ -1,0 +1,222 @@
+import Glibc
+import ReservoirBase
+package import TOML
+
+/// A setting's value, as a file or the command line gives it.
+package enum SettingValue: Sendable, Equatable {
+    case text(String)
+    case texts([String])
+    case number(Int)
+    case flag(Bool)
+}
+
+/// Where a setting came from, for `reservoir config`.
+package enum SettingSource: Sendable, Equatable, CustomStringConvertible {
+    case file(String, line: Int)
+    case commandLine
+    case standard
+
+    package var description: String {
+        switch self {
+        case .file(let path, let line): "\(path):\(line)"
+        case .commandLine: "command line"
+        case .standard: "default"
+        }
+    }
+}
+
+/// Why a configuration file cannot be used: the file, the position when there is one, and a
+/// reason for people. Equal by code.
+package struct ConfigurationProblem: Error, Sendable, Equatable, CustomStringConvertible {
+    package enum Code: String, Sendable {
+        /// `$RESERVOIR_CONFIG` names a file that does not exist.
+        case notFound = "not-found"
+        /// The file exists but cannot be read.
+        case unreadable
+        /// Not TOML 1.0.0 (``TOMLError``).
+        case syntax
+        /// A key that is not a setting, or one the file may not set.
+        case unknownKey = "unknown-key"
+        case wrongType = "wrong-type"
+        /// A value that fits the type but not the option (`allow-domain = ["/etc/x"]`, a
+        /// negative time-out).
+        case wrongValue = "wrong-value"
+        /// A file the setting names (keys, allowed-domains, netrc, calendar-ca) cannot be read.
+        case unreadableFile = "unreadable-file"
+    }
+
+    package var code: Code
+    package var file: String
+    package var position: TOMLPosition?
+    package var reason: String
+
+    package init(_ code: Code, file: String, at position: TOMLPosition? = nil, _ reason: String) {
+        self.code = code
+        self.file = file
+        self.position = position
+        self.reason = reason
+    }
+
+    package var description: String {
+        guard let position else { return "\(file): \(reason)" }
+        return "\(file):\(position.line):\(position.column): \(reason)"
+    }
+
+    package static func == (a: Self, b: Self) -> Bool { a.code == b.code }
+}
+
+/// What looking for the configuration file found.
+package enum ConfigurationLoad: Sendable {
+    /// No file: defaults and the command line.
+    case none
+    case loaded(ConfigurationFile)
+    case invalid(ConfigurationProblem)
+
+    /// The file of this process, looked for once (``ConfigurationFile/load(environment:)``).
+    package static let process = ConfigurationFile.load(environment: { name in getenv(name).map { String(cString: $0) } })
+
+    package var file: ConfigurationFile? {
+        if case .loaded(let file) = self { file } else { nil }
+    }
+
+    package var problem: ConfigurationProblem? {
+        if case .invalid(let problem) = self { problem } else { nil }
+    }
+}
+
+/// The configuration file (docs/CONFIGURATION.md): TOML whose keys are the long names of the
+/// ``CommonOption``s that have a ``CommonOption/fileType``, read and checked whole before any
+/// setting is used.
+package struct ConfigurationFile: Sendable, Equatable {
+    package let path: String
+    package private(set) var values: [CommonOption: SettingValue] = [:]
+    package private(set) var lines: [CommonOption: Int] = [:]
+
+    /// Where it is looked for, in order: `$RESERVOIR_CONFIG` (which must exist when set),
+    /// `$XDG_CONFIG_HOME/reservoir/config.toml` (`$HOME/.config/…` without it), then
+    /// `/etc/reservoir/config.toml`. The first that exists is read.
+    package static func candidates(environment: (String) -> String?) -> [String] {
+        var paths: [String] = []
+        if let xdg = environment("XDG_CONFIG_HOME"), xdg.hasPrefix("/") {
+            paths.append(xdg + "/reservoir/config.toml")
+        } else if let home = environment("HOME"), home.hasPrefix("/") {
+            paths.append(home + "/.config/reservoir/config.toml")
+        }
+        paths.append(systemPath)
+        return paths
+    }
+
+    package static let systemPath = "/etc/reservoir/config.toml"
+
+    /// Finds and reads the file for the environment; `.none` when there is none.
+    package static func load(environment: (String) -> String?) -> ConfigurationLoad {
+        if let named = environment("RESERVOIR_CONFIG"), !named.isEmpty {
+            guard access(named, F_OK) == 0 else {
+                return .invalid(ConfigurationProblem(.notFound, file: named, "RESERVOIR_CONFIG names a file that does not exist"))
+            }
+            return read(path: named, home: environment("HOME"))
+        }
+        for path in candidates(environment: environment) where access(path, F_OK) == 0 {
+            return read(path: path, home: environment("HOME"))
+        }
+        return .none
+    }
+
+    /// Reads and checks the file at `path`.
+    package static func read(path: String, home: String?) -> ConfigurationLoad {
+        let bytes: [UInt8]
+        do {
+            bytes = try FileBytes.read(path, limit: TOMLLimits.maximumDocumentBytes + 1)
+        } catch {
+            return .invalid(ConfigurationProblem(.unreadable, file: path, "cannot read the configuration file: \(error)"))
+        }
+        switch parse(bytes, path: path, home: home) {
+        case .success(let file): return .loaded(file)
+        case .failure(let problem): return .invalid(problem)
+        }
+    }
+
+    /// Checks a document's keys, types and values. Relative file names are taken from the
+    /// file's directory, and `~/` from `home`.
+    package static func parse(_ bytes: [UInt8], path: String, home: String?) -> Result<ConfigurationFile, ConfigurationProblem> {
+        let table: TOMLTable
+        switch TOMLReader.read(bytes) {
+        case .success(let read): table = read
+        case .failure(let error): return .failure(ConfigurationProblem(.syntax, file: path, at: error.position, error.detail))
+        }
+        var file = ConfigurationFile(path: path)
+        for key in table.keys {
+            guard let entry = table[key] else { continue }
+            let problem = { (code: ConfigurationProblem.Code, at: TOMLPosition, reason: String) in
+                ConfigurationProblem(code, file: path, at: at, reason)
+            }
+            guard let option = CommonOption(rawValue: key) else {
+                return .failure(problem(.unknownKey, entry.position, "unknown key \(Self.quoted(key)); the keys are \(Self.keyList)"))
+            }
+            guard let type = option.fileType else {
+                return .failure(
+                    problem(.unknownKey, entry.position, "\(key) cannot be set in the configuration file: it \(option.fileExclusion ?? "")"))
+            }
+            let wrongType = problem(.wrongType, entry.position, "\(key) must be \(type.name), not \(Self.article(entry.value.typeName))")
+            var value: SettingValue
+            switch (type, entry.value) {
+            case (.string, .string(let text)): value = .text(text)
+            case (.integer, .integer(let n)):
+                guard n >= 0, n <= Int64(Int32.max) else { return .failure(problem(.wrongValue, entry.position, "\(key) must not be negative")) }
+                value = .number(Int(n))
+            case (.boolean, .boolean(let b)): value = .flag(b)
+            case (.strings, .array(let elements)):
+                var texts: [String] = []
+                for element in elements {
+                    guard case .string(let text) = element.value else {
+                        return .failure(
+                            problem(
+                                .wrongType, element.position, "\(key) must be \(type.name); this element is \(Self.article(element.value.typeName))"))
+                    }
+                    if let misuse = option.misuse(of: text, spelled: { $0.rawValue }) {
+                        return .failure(problem(.wrongValue, element.position, misuse))
+                    }
+                    texts.append(text)
+                }
+                value = .texts(texts)
+            default:
+                return .failure(wrongType)
+            }
+            if option.namesFile, case .text(let name) = value {
+                let resolved = Self.resolve(name, relativeTo: path, home: home)
+                if access(resolved, F_OK) != 0, let misuse = option.misuse(of: name, spelled: { $0.rawValue }) {
+                    return .failure(problem(.wrongValue, entry.position, misuse))
+                }
+                guard access(resolved, R_OK) == 0 else {
+                    return .failure(
+                        problem(.unreadableFile, entry.position, "\(key) names \(resolved), which cannot be read (\(FileReadError.text(errno)))"))
+                }
+                value = .text(resolved)
+            }
+            file.values[option] = value
+            file.lines[option] = entry.position.line
+        }
+        return .success(file)
+    }
+
+    /// `~/x` from `home`, a relative name from the configuration file's directory.
+    static func resolve(_ name: String, relativeTo path: String, home: String?) -> String {
+        if name.hasPrefix("~/"), let home { return home + name.dropFirst() }
+        guard !name.hasPrefix("/"), let slash = path.lastIndex(of: "/") else { return name }
+        return String(path[...slash]) + name
+    }
+
+    /// Every key the file takes, for messages.
+    static var keyList: String {
+        CommonOption.allCases.filter { $0.fileType != nil }.map(\.rawValue).joined(separator: ", ")
+    }
+
+    static func quoted(_ key: String) -> String {
+        // Keys come from the file: only printable ASCII is shown as it is.
+        String(String.UnicodeScalarView(key.unicodeScalars.prefix(64).map { $0.value >= 0x20 && $0.value < 0x7F ? $0 : "?" }))
+    }
+
+    static func article(_ type: String) -> String {
+        (type.first.map { "aeiou".contains($0) } ?? false ? "an " : "a ") + type
+    }
+}

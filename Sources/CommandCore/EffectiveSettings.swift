@@ -1,0 +1,79 @@
+/// The settings a run uses: the configuration file's values with the command line's on top
+/// (an option given replaces its key, an array included), and where each came from.
+package struct EffectiveSettings: Sendable, Equatable {
+    package private(set) var values: [CommonOption: SettingValue] = [:]
+    package private(set) var sources: [CommonOption: SettingSource] = [:]
+
+    package init(file: ConfigurationFile?, commandLine: [CommonOption: SettingValue]) {
+        if let file {
+            for (option, value) in file.values {
+                values[option] = value
+                sources[option] = .file(file.path, line: file.lines[option] ?? 0)
+            }
+        }
+        for (option, value) in commandLine {
+            values[option] = value
+            sources[option] = .commandLine
+        }
+    }
+
+    /// The process's configuration file (when it is valid) under `commandLine`.
+    package static func process(commandLine: [CommonOption: SettingValue]) -> EffectiveSettings {
+        EffectiveSettings(file: ConfigurationLoad.process.file, commandLine: commandLine)
+    }
+
+    /// `--include-past` given, or set in the process's configuration file.
+    package static func includePast(_ given: Bool) -> Bool {
+        given || process(commandLine: [:]).flag(.includePast)
+    }
+
+    package func source(_ option: CommonOption) -> SettingSource { sources[option] ?? .standard }
+
+    package func text(_ option: CommonOption) -> String? {
+        if case .text(let text) = values[option] { text } else { nil }
+    }
+
+    package func texts(_ option: CommonOption) -> [String] {
+        if case .texts(let texts) = values[option] { texts } else { [] }
+    }
+
+    package func number(_ option: CommonOption) -> Int? {
+        if case .number(let n) = values[option] { n } else { nil }
+    }
+
+    package func flag(_ option: CommonOption) -> Bool {
+        if case .flag(let set) = values[option] { set } else { false }
+    }
+
+    package var keys: KeySettings {
+        KeySettings(keysFile: text(.keys), dnsServer: text(.dnsServer), dnsTimeout: number(.dnsTimeout) ?? KeySettings.defaultDNSTimeout)
+    }
+
+    package var policy: PolicySettings {
+        PolicySettings(
+            allowDomain: texts(.allowDomain), allowedDomainsFile: text(.allowedDomains), me: texts(.me),
+            allowAnyDomain: flag(.allowAnyDomain), allowUnverified: flag(.allowUnverified))
+    }
+
+    package var calendars: CalendarSettings {
+        CalendarSettings(calendars: texts(.calendar), netrcFile: text(.netrc), caFile: text(.calendarCA), deleteCancelled: flag(.deleteCancelled))
+    }
+
+    package var store: String? { text(.store) }
+    package var timeout: Int { number(.timeout) ?? FilterHook.defaultTimeout }
+}
+
+extension CommonOption {
+    /// The value `text` gives this option on the command line, added to what `settings`
+    /// holds (a repeatable option appends); nil when it is not of the option's kind.
+    package func commandLineValue(_ text: String, after previous: SettingValue?) -> SettingValue? {
+        switch fileType ?? (self == .now ? .string : .boolean) {
+        case .string: return .text(text)
+        case .strings:
+            if case .texts(let earlier) = previous { return .texts(earlier + [text]) }
+            return .texts([text])
+        case .integer: return Int(text).map(SettingValue.number)
+        case .boolean: return nil
+        }
+    }
+}

@@ -1,0 +1,119 @@
+import ArgumentParser
+import CommandCore
+import Glibc
+
+struct ConfigCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "config",
+        abstract: "Show the effective settings and where each comes from, or check a configuration file.",
+        discussion: """
+            The configuration file is $RESERVOIR_CONFIG, else $XDG_CONFIG_HOME/reservoir/config.toml \
+            (~/.config/reservoir/config.toml), else /etc/reservoir/config.toml: the first that \
+            exists. Its keys are the long names of the shared options; an option on the command \
+            line replaces its key (docs/CONFIGURATION.md).
+
+            With --check, only the file is read: exit 0 when it is valid, 78 (EX_CONFIG) with the \
+            file, line and column of the first problem when it is not.
+            """)
+
+    @Flag(name: .long, help: "Check the configuration file (FILE, or the one found) and exit 0 or 78.")
+    var check = false
+
+    @Argument(help: ArgumentHelp("The configuration file to read instead of the one found.", valueName: "file"))
+    var file: String?
+
+    @OptionGroup var keys: KeyOptions
+    @OptionGroup var policy: PolicyOptions
+    @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var calendarOptions: CalendarOptions
+    @OptionGroup var past: PastOptions
+
+    @Option(name: .long(.authservID), help: ArgumentHelp(.authservID))
+    var authservID: String?
+
+    @Option(name: .long(.timeout), help: ArgumentHelp(.timeout))
+    var timeout: Int?
+
+    func run() throws {
+        let environment = { (name: String) in getenv(name).map { String(cString: $0) } }
+        let load: ConfigurationLoad
+        if let file {
+            load =
+                access(file, F_OK) == 0
+                ? ConfigurationFile.read(path: file, home: environment("HOME"))
+                : .invalid(ConfigurationProblem(.notFound, file: file, "no such file"))
+        } else {
+            load = ConfigurationLoad.process
+        }
+        if case .invalid(let problem) = load { throw CommandFailure.configuration(problem.description) }
+        if check {
+            if let path = load.file?.path {
+                Output.line("\(path): valid")
+            } else {
+                Output.line("no configuration file (looked for \(Self.lookedFor(environment))); defaults apply")
+            }
+            return
+        }
+        var given = keys.given.merging(policy.given) { $1 }.merging(storeOptions.given) { $1 }.merging(calendarOptions.given) { $1 }
+        if let authservID { given[.authservID] = .text(authservID) }
+        if let timeout { given[.timeout] = .number(timeout) }
+        if past.includePastFlag { given[.includePast] = .flag(true) }
+        let settings = EffectiveSettings(file: load.file, commandLine: given)
+        Output.line("# configuration file: \(load.file?.path ?? "none (looked for \(Self.lookedFor(environment)))")")
+        let rows = CommonOption.allCases.filter { $0.fileType != nil }.map { option in
+            (option.rawValue, Self.show(settings.values[option], default: Self.standard(option)), settings.source(option).description)
+        }
+        let nameWidth = rows.map(\.0.count).max() ?? 0
+        let valueWidth = min(rows.map(\.1.count).max() ?? 0, 60)
+        for (name, value, source) in rows {
+            Output.line(Self.padded(name, nameWidth) + " = " + Self.padded(value, valueWidth) + "  # " + source)
+        }
+    }
+
+    static func lookedFor(_ environment: (String) -> String?) -> String {
+        if let named = environment("RESERVOIR_CONFIG"), !named.isEmpty { return named }
+        return ConfigurationFile.candidates(environment: environment).joined(separator: ", ")
+    }
+
+    /// A value as TOML writes it (strings quoted), or what applies without one.
+    static func show(_ value: SettingValue?, default standard: String) -> String {
+        switch value {
+        case nil: standard
+        case .text(let text): quoted(text)
+        case .texts(let texts): "[" + texts.map(quoted).joined(separator: ", ") + "]"
+        case .number(let n): String(n)
+        case .flag(let set): set ? "true" : "false"
+        }
+    }
+
+    static func standard(_ option: CommonOption) -> String {
+        switch option {
+        case .dnsTimeout, .timeout: "5"
+        case .deleteCancelled, .includePast: "false"
+        case .allowDomain, .me, .calendar: "[]"
+        case .store: "(sqlite:$XDG_DATA_HOME/reservoir/events.sqlite3)"
+        case .keys: "(DNS)"
+        case .authservID: "(the host name)"
+        case .netrc: "(~/.netrc)"
+        default: "(none)"
+        }
+    }
+
+    static func quoted(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+                out += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count) + String(scalar.value, radix: 16)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+
+    static func padded(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
+    }
+}

@@ -1,0 +1,109 @@
+import Glibc
+import TOML
+import Testing
+
+@testable import CommandCore
+
+/// The configuration file: its keys come from the option table, its errors name a line and a
+/// column, and the command line wins over it.
+@Suite("ConfigurationFile: keys, checks and the merge with the command line")
+struct ConfigurationFileTests {
+    static func parse(_ text: String, path: String = "/etc/reservoir/config.toml") -> Result<ConfigurationFile, ConfigurationProblem> {
+        ConfigurationFile.parse(Array(text.utf8), path: path, home: "/home/jane")
+    }
+
+    @Test("every option has a key of its own type, or a reason the file may not set it", arguments: CommonOption.allCases)
+    func everyOptionDecided(_ option: CommonOption) {
+        #expect((option.fileType == nil) != (option.fileExclusion == nil), "\(option.rawValue)")
+        #expect(option.fileType != nil || [.now, .noStore, .allowAnyDomain, .allowUnverified].contains(option))
+    }
+
+    @Test("a typical file: values, their lines, and the settings they make")
+    func typicalFile() throws {
+        let file = try Self.parse(
+            """
+            # Jane's reservations
+            allow-domain = ["epicsteak.example", ".airline.example"]
+            me = ["jane@example.org"]
+            store = "sqlite:/home/jane/.local/share/reservoir/events.sqlite3"
+            dns-timeout = 3
+            include-past = true
+            """
+        ).get()
+        #expect(file.lines[.store] == 4)
+        let settings = EffectiveSettings(file: file, commandLine: [:])
+        #expect(settings.policy.allowDomain == ["epicsteak.example", ".airline.example"])
+        #expect(settings.policy.me == ["jane@example.org"])
+        #expect(settings.keys.dnsTimeout == 3)
+        #expect(settings.flag(.includePast))
+        #expect(settings.source(.store) == .file("/etc/reservoir/config.toml", line: 4))
+        #expect(settings.source(.timeout) == .standard)
+        #expect(settings.timeout == FilterHook.defaultTimeout)
+    }
+
+    @Test("the command line replaces a key, arrays whole")
+    func commandLineWins() throws {
+        let file = try Self.parse("allow-domain = [\"a.example\", \"b.example\"]\ntimeout = 9\n").get()
+        let settings = EffectiveSettings(file: file, commandLine: [.allowDomain: .texts(["c.example"])])
+        #expect(settings.policy.allowDomain == ["c.example"])
+        #expect(settings.source(.allowDomain) == .commandLine)
+        #expect(settings.timeout == 9 && settings.source(.timeout) == .file("/etc/reservoir/config.toml", line: 2))
+        let hook = try #require(
+            FilterHook(arguments: ["--allow-domain", "d.example", "--allow-domain=e.example"], configuration: .loaded(file)))
+        #expect(hook.policy.allowDomain == ["d.example", "e.example"])
+        #expect(hook.timeout == 9)
+    }
+
+    static let problems: [(String, ConfigurationProblem.Code, Int, Int)] = [
+        ("storage = \"x\"", .unknownKey, 1, 1),
+        ("\n\nallow-unverified = true", .unknownKey, 3, 1),
+        ("now = \"2026-01-01T00:00:00Z\"", .unknownKey, 1, 1),
+        ("no-store = true", .unknownKey, 1, 1),
+        ("allow-domain = \"a.example\"", .wrongType, 1, 1),
+        ("allow-domain = [\"a.example\", 3]", .wrongType, 1, 30),
+        ("timeout = \"5\"", .wrongType, 1, 1),
+        ("timeout = -1", .wrongValue, 1, 1),
+        ("include-past = 1", .wrongType, 1, 1),
+        ("allow-domain = [\"/etc/reservoir/allowed\"]", .wrongValue, 1, 17),
+        ("allowed-domains = \"epicsteak.example\"", .wrongValue, 1, 1),
+        ("keys = \"/nonexistent/keys.zone\"", .unreadableFile, 1, 1),
+        ("store = \"x\"\nstore = \"y\"", .syntax, 2, 1),
+        ("[store]\nx = 1", .wrongType, 1, 1),
+    ]
+
+    @Test("unknown keys, wrong types and unreadable files are refused at their line and column", arguments: problems)
+    func problem(_ text: String, _ code: ConfigurationProblem.Code, _ line: Int, _ column: Int) {
+        guard case .failure(let problem) = Self.parse(text) else {
+            Issue.record("accepted: \(text)")
+            return
+        }
+        #expect(problem.code == code, "\(problem)")
+        #expect(problem.position?.line == line && problem.position?.column == column, "\(problem)")
+        #expect(problem.description.hasPrefix("/etc/reservoir/config.toml:\(line):\(column): "))
+    }
+
+    @Test("relative file names are taken from the file's directory, ~/ from HOME")
+    func fileNames() {
+        #expect(ConfigurationFile.resolve("keys.zone", relativeTo: "/etc/reservoir/config.toml", home: nil) == "/etc/reservoir/keys.zone")
+        #expect(ConfigurationFile.resolve("~/keys.zone", relativeTo: "/etc/reservoir/config.toml", home: "/home/jane") == "/home/jane/keys.zone")
+        #expect(ConfigurationFile.resolve("/k", relativeTo: "/etc/reservoir/config.toml", home: nil) == "/k")
+    }
+
+    @Test("the locations, in order; RESERVOIR_CONFIG naming nothing is an error")
+    func locations() {
+        let env = ["HOME": "/home/jane"]
+        #expect(ConfigurationFile.candidates { env[$0] } == ["/home/jane/.config/reservoir/config.toml", "/etc/reservoir/config.toml"])
+        let xdg = ["HOME": "/home/jane", "XDG_CONFIG_HOME": "/cfg"]
+        #expect(ConfigurationFile.candidates { xdg[$0] }.first == "/cfg/reservoir/config.toml")
+        let named = ["RESERVOIR_CONFIG": "/nonexistent/config.toml"]
+        #expect(ConfigurationFile.load { named[$0] }.problem?.code == .notFound)
+    }
+
+    @Test("a domain given as a file, or a path as a domain, names the option meant")
+    func misplacedValues() {
+        #expect(CommonOption.allowDomain.misuse(of: "/etc/reservoir/allowed")?.contains("--allowed-domains") == true)
+        #expect(CommonOption.allowedDomains.misuse(of: "epicsteak.example")?.contains("--allow-domain") == true)
+        #expect(CommonOption.allowDomain.misuse(of: "epicsteak.example") == nil)
+        #expect(FilterHook(arguments: ["--allowed-domains", "epicsteak.example"], configuration: .none) == nil)
+    }
+}
