@@ -105,6 +105,31 @@ extension ProcessSuites {
             #expect((waiting.first?["last_error"] as? String)?.hasPrefix("local-file: ") == true, "\(waiting)")
         }
 
+        @Test("the calendar, store and keys from the configuration file alone: the filter delivers, sync finds nothing waiting")
+        func fromConfiguration() throws {
+            let tmp = try TemporaryDirectory()
+            defer { tmp.remove() }
+            let config = tmp.path + "/config.toml"
+            try """
+            keys = "\(ReservoirBinary.keys)"
+            allowed-domains = "\(ReservoirBinary.allowed)"
+            store = "sqlite:\(tmp.path)/events.sqlite3"
+            calendar = ["vdir:\(tmp.path)/calendar"]
+            """.write(toFile: config, atomically: true, encoding: .utf8)
+            let environment = ["RESERVOIR_CONFIG": config]
+            for number in [1, 4] {
+                let r = try ReservoirBinary.run(
+                    ["--now", ReservoirBinary.now], stdin: try ReservoirBinary.sampleMessage(number), environment: environment,
+                    executable: ReservoirBinary.filterExecutable)
+                #expect(r.status == 0 && r.stderr.isEmpty, "\(r.stderr)")
+                #expect(r.text.contains("X-Reservation"))
+            }
+            #expect(Self.files(tmp.path + "/calendar").count == 3)
+            let sync = try ReservoirBinary.run(["sync"], environment: environment)
+            #expect(sync.status == 0, "\(sync.stderr)")
+            #expect(sync.text == "0 pushed, 0 waiting\n")
+        }
+
         @Test(
             "khal lists the delivered bookings at their times, the cancelled one cancelled",
             .enabled(if: FileManager.default.isExecutableFile(atPath: khal), "khal is not installed (apt-get install khal)"))
