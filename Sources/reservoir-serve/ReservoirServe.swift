@@ -30,7 +30,10 @@ struct ReservoirServe {
             fail(error.description, code: 64)
         }
         let access = FeedAccess(token: settings.tokenFile.map(token), credentials: settings.netrc.map { credentials($0, settings) })
-        let location = settings.store
+        // --store, else the configuration file's `store` (docs/CONFIGURATION.md), else the
+        // default; a file that cannot be used stops the server as it stops the other commands.
+        if let problem = ConfigurationLoad.process.problem { fail(problem.description, code: 78) }
+        let location = settings.store ?? EffectiveSettings.process(commandLine: [:]).text(.store)
         let service = FeedService(
             access: access,
             openStore: { () throws(EventStoreError) -> any EventStore in try openStore(location) },

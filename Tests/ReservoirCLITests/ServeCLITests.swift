@@ -68,7 +68,7 @@ extension ProcessSuites {
             let port: Int
             var base: String { "http://127.0.0.1:\(port)" }
 
-            init(_ arguments: [String], tmp: TemporaryDirectory) throws {
+            init(_ arguments: [String], tmp: TemporaryDirectory, environment: [String: String] = [:]) throws {
                 port = try ServeCLITests.freePort()
                 output = tmp.path + "/serve-\(port).out"
                 errors = tmp.path + "/serve-\(port).err"
@@ -76,6 +76,7 @@ extension ProcessSuites {
                 _ = FileManager.default.createFile(atPath: errors, contents: nil)
                 process.executableURL = ReservoirBinary.executable
                 process.arguments = ["serve", "--listen", "127.0.0.1:\(port)", "--now", ReservoirBinary.now] + arguments
+                if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new } }
                 process.standardOutput = FileHandle(forWritingAtPath: output)
                 process.standardError = FileHandle(forWritingAtPath: errors)
                 try process.run()
@@ -311,6 +312,27 @@ extension ProcessSuites {
                     #expect(text.contains(option), "\(option)")
                 }
             }
+        }
+
+        @Test(
+            "the store named by the configuration file is served without --store; a broken file stops the server with 78",
+            .enabled(if: hasCurl, "curl is not installed (apt-get install curl)"))
+        func storeFromConfiguration() throws {
+            let tmp = try TemporaryDirectory()
+            defer { tmp.remove() }
+            let store = try Self.store(tmp)
+            let config = tmp.path + "/config.toml"
+            try "store = \"\(store)\"\n".write(toFile: config, atomically: true, encoding: .utf8)
+            let server = try Server([], tmp: tmp, environment: ["RESERVOIR_CONFIG": config])
+            defer { server.stop() }
+            let reply = try Self.curl(server.base + "/calendar.ics", tmp: tmp)
+            #expect(reply.status == 200)
+            #expect(reply.text.contains("UID:IWDSCA-1@reservoir"))
+
+            try "store = [\n".write(toFile: config, atomically: true, encoding: .utf8)
+            let broken = try ReservoirBinary.run(["serve", "--listen", "127.0.0.1:1"], environment: ["RESERVOIR_CONFIG": config])
+            #expect(broken.status == 78)
+            #expect(broken.stderr.contains(config))
         }
 
         @Test(
