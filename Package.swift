@@ -79,10 +79,10 @@ let package = Package(
         // JSON values, their writer and the tolerant reader: used by Markup, Reservations and the output.
         .target(name: "JSON"),
         .target(name: "Markup", dependencies: ["ReservoirBase", "JSON", "CLibXML2"]),
-        .target(name: "Reservations", dependencies: ["ReservoirBase", "Markup", "JSON"]),
+        .target(name: "Reservations", dependencies: ["ReservoirBase", "Markup", "JSON", "TimeZones"]),
         .target(name: "EventStore", dependencies: ["ReservoirBase", "CSQLite"]),
         .target(name: "EventStorePostgres", dependencies: ["EventStore", "CLibPQ", "CLibPQLoader"]),
-        .target(name: "ICalendar", dependencies: ["ReservoirBase", "EventStore"]),
+        .target(name: "ICalendar", dependencies: ["ReservoirBase", "EventStore", "TimeZones"]),
         // Calendar destinations: pushing stored events to CalDAV collections and vdirs, the outbox.
         .target(name: "Delivery", dependencies: ["ReservoirBase", "EventStore", "ICalendar", "CalDAV"]),
         // Calendar delivery's transport: PUT, GET and DELETE of calendar object resources
