@@ -82,10 +82,10 @@ let package = Package(
         // The configuration file's reader: TOML 1.0.0, on the standard library alone.
         .target(name: "TOML"),
         .target(name: "Markup", dependencies: ["ReservoirBase", "JSON", "CLibXML2"]),
-        .target(name: "Reservations", dependencies: ["ReservoirBase", "Markup", "JSON"]),
+        .target(name: "Reservations", dependencies: ["ReservoirBase", "Markup", "JSON", "TimeZones"]),
         .target(name: "EventStore", dependencies: ["ReservoirBase", "CSQLite"]),
         .target(name: "EventStorePostgres", dependencies: ["EventStore", "CLibPQ", "CLibPQLoader"]),
-        .target(name: "ICalendar", dependencies: ["ReservoirBase", "EventStore"]),
+        .target(name: "ICalendar", dependencies: ["ReservoirBase", "EventStore", "TimeZones"]),
         // Calendar destinations: pushing stored events to CalDAV collections and vdirs, the outbox.
         .target(name: "Delivery", dependencies: ["ReservoirBase", "EventStore", "ICalendar", "CalDAV"]),
         // Calendar delivery's transport: PUT, GET and DELETE of calendar object resources

@@ -25,8 +25,9 @@ public enum EventStatus: String, Sendable, Equatable {
     case cancelled = "CANCELLED"
 }
 
-/// A point in time as the reservation wrote it: the text, and when an offset was given the
-/// instant; without an offset the time is wall-clock ("floating", RFC 5545 §3.3.5 form 1).
+/// A point in time as the reservation wrote it: the text, and when an offset was given or a
+/// zone was found the instant; without either the time is wall-clock ("floating", RFC 5545
+/// §3.3.5 form 1).
 public struct EventTime: Sendable, Equatable {
     /// The ISO 8601 text as written in the markup.
     public let text: String
@@ -36,12 +37,17 @@ public struct EventTime: Sendable, Equatable {
     public let offsetSeconds: Int?
     /// Unix time, nil for floating time.
     public let epochSeconds: Int64?
+    /// The IANA zone (`Europe/Zurich`) the time was read in, when a zone was found for a time
+    /// written without offset; ``offsetSeconds`` and ``epochSeconds`` are then that zone's.
+    /// Nil for a time with its own offset and for floating time.
+    public let zone: String?
 
-    public init(text: String, local: String, offsetSeconds: Int?, epochSeconds: Int64?) {
+    public init(text: String, local: String, offsetSeconds: Int?, epochSeconds: Int64?, zone: String? = nil) {
         self.text = text
         self.local = local
         self.offsetSeconds = offsetSeconds
         self.epochSeconds = epochSeconds
+        self.zone = zone
     }
 
     /// For ordering and "upcoming" checks: the instant, or the wall-clock time read as UTC.

@@ -85,5 +85,10 @@ enum PostgresSchema {
             )
             """
         ],
+        // 4: the IANA zone a time without offset was read in (EventTime.zone).
+        [
+            "ALTER TABLE events ADD COLUMN IF NOT EXISTS start_zone text",
+            "ALTER TABLE events ADD COLUMN IF NOT EXISTS end_zone text",
+        ],
     ]
 }

@@ -1,5 +1,6 @@
 public import EventStore
 import ReservoirBase
+import TimeZones
 
 /// Writes stored events as an RFC 5545 iCalendar object.
 ///
@@ -55,24 +56,25 @@ public struct ICalendarWriter: Sendable {
             "CALSCALE:GREGORIAN",
             "METHOD:PUBLISH",
         ]
+        let zones = ZoneTable(events.map(\.event))
+        var text = lines.map(Self.fold).joined() + zones.vtimezones
         for stored in events {
-            lines.append(contentsOf: vevent(stored))
+            text += vevent(stored, zones: zones).map(Self.fold).joined()
         }
-        lines.append("END:VCALENDAR")
-        return lines.map(Self.fold).joined()
+        return text + Self.fold("END:VCALENDAR")
     }
 
     /// One event as a calendar object resource for a CalDAV collection or a vdir: a VCALENDAR
     /// holding one VEVENT and no `METHOD` property, which RFC 4791 §4.1 forbids in stored
     /// calendar object resources (servers such as Baïkal refuse it).
     public func object(_ stored: StoredEvent) -> String {
-        var lines: [String] = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:\(Self.productID)", "CALSCALE:GREGORIAN"]
-        lines.append(contentsOf: vevent(stored))
-        lines.append("END:VCALENDAR")
-        return lines.map(Self.fold).joined()
+        let lines: [String] = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:\(Self.productID)", "CALSCALE:GREGORIAN"]
+        let zones = ZoneTable([stored.event])
+        return lines.map(Self.fold).joined() + zones.vtimezones + vevent(stored, zones: zones).map(Self.fold).joined()
+            + Self.fold("END:VCALENDAR")
     }
 
-    func vevent(_ stored: StoredEvent) -> [String] {
+    func vevent(_ stored: StoredEvent, zones: ZoneTable) -> [String] {
         let event = stored.event
         var lines = [
             "BEGIN:VEVENT",
@@ -82,15 +84,15 @@ public struct ICalendarWriter: Sendable {
             "STATUS:\(event.status.rawValue)",
             "SUMMARY:\(Self.escape(event.title))",
         ]
-        // Times are UTC when the reservation gave an offset and floating local time when it did
-        // not (RFC 5545 §3.3.5). A TZID with its VTIMEZONE needs a real zone name, which the
-        // store does not hold yet: an offset alone does not say which zone it belongs to.
-        if let start = event.start {
-            lines.append("DTSTART\(Self.dateTime(start))")
-            if let end = event.end, end.sortKey > start.sortKey {
-                lines.append("DTEND\(Self.dateTime(end))")
-            } else if let duration = Self.defaultDurations[event.category] {
-                lines.append("DTEND\(Self.dateTime(start, plus: duration))")
+        // RFC 5545 §3.3.5: a time with a known zone is local time with its TZID (form 3), one
+        // with only an offset is UTC (form 2): an offset does not say which zone it belongs to;
+        // a time with neither is floating (form 1).
+        if let span = EventSpan(event) {
+            lines.append("DTSTART\(Self.dateTime(span.start, zones: zones))")
+            if let end = span.end {
+                lines.append("DTEND\(Self.dateTime(end, zones: zones))")
+            } else if let duration = span.defaultDuration {
+                lines.append("DTEND\(Self.dateTime(span.start, plus: duration, zones: zones))")
             }
         }
         if let location = event.location, !location.isEmpty {
@@ -201,9 +203,12 @@ public struct ICalendarWriter: Sendable {
         return "\(clean(key.container))-\(clean(key.item))@reservoir"
     }
 
-    /// `:20310513T023000Z` for a time with an offset (converted to UTC, RFC 5545 §3.3.5 form 2),
-    /// `:20310512T193000` for wall-clock time (form 1, floating).
-    static func dateTime(_ time: EventTime) -> String {
+    /// `;TZID=Europe/Zurich:20310714T093300` for a time with a zone whose rules are known (RFC
+    /// 5545 §3.3.5 form 3; the wall time its clocks show at the instant), `:20310513T023000Z` for
+    /// a time with an offset (converted to UTC, form 2), `:20310512T193000` for wall-clock time
+    /// (form 1, floating).
+    static func dateTime(_ time: EventTime, zones: ZoneTable = ZoneTable([])) -> String {
+        if let zoned = zones.wallTime(time, plus: 0) { return zoned }
         if let epoch = time.epochSeconds {
             return ":" + CivilTime.utcStamp(epoch)
         }
@@ -212,9 +217,10 @@ public struct ICalendarWriter: Sendable {
         return ":" + padded.prefix(8) + "T" + padded.dropFirst(8)
     }
 
-    /// `time` plus `seconds`, in the same form as ``dateTime(_:)``: UTC when the time has an
-    /// instant, floating wall-clock time when it does not.
-    static func dateTime(_ time: EventTime, plus seconds: Int64) -> String {
+    /// `time` plus `seconds`, in the same form as ``dateTime(_:zones:)``: in the time's zone when
+    /// it has one, UTC when the time has only an instant, floating wall-clock time otherwise.
+    static func dateTime(_ time: EventTime, plus seconds: Int64, zones: ZoneTable = ZoneTable([])) -> String {
+        if let zoned = zones.wallTime(time, plus: seconds) { return zoned }
         if let epoch = time.epochSeconds {
             return ":" + CivilTime.utcStamp(epoch + seconds)
         }

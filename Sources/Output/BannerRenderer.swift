@@ -213,11 +213,27 @@ public struct BannerRenderer: Sendable {
             ("title", .string(r.title)),
             ("start", r.start.map { .string($0.text) }),
             ("end", r.end.map { .string($0.text) }),
+            ("startTimeZone", r.start.flatMap(placementJSON)),
+            ("endTimeZone", r.end.flatMap(placementJSON)),
             ("location", r.location.map(JSONValue.string)),
             ("details", .object(JSONObject(pairs: r.details.map { ($0.label, JSONValue.string($0.value)) }))),
             ("change", item.change.map { .string($0.kind) }),
             ("sequence", item.change.map { .number(Double($0.stored.sequence)) }),
             ("schema", r.json),
+        ])
+    }
+
+    /// The zone a time without offset was read in: `{"name": "America/Los_Angeles", "evidence":
+    /// "airport", "from": "airport SFO", "utcOffsetSeconds": -25200, "instant": "…Z"}`; nil
+    /// for a time with its own offset and for floating time.
+    static func placementJSON(_ value: DateTimeValue) -> JSONValue? {
+        guard let placement = value.placement else { return nil }
+        return JSONBuild.object([
+            ("name", .string(placement.zone)),
+            ("evidence", .string(placement.evidence.kind)),
+            ("from", .string(placement.evidence.words)),
+            ("utcOffsetSeconds", value.offsetSeconds.map { .number(Double($0)) }),
+            ("instant", value.epochSeconds.map { .string(CivilTime.iso8601UTC($0)) }),
         ])
     }
 

@@ -49,6 +49,8 @@ public struct EventListRenderer: Sendable {
                 ("title", .string(stored.event.title)),
                 ("start", stored.event.start.map { .string($0.text) }),
                 ("end", stored.event.end.map { .string($0.text) }),
+                ("startZone", stored.event.start?.zone.map(JSONValue.string)),
+                ("endZone", stored.event.end?.zone.map(JSONValue.string)),
                 ("reservation", TolerantJSONReader.read(Array(stored.event.reservationJSON.utf8)).values.first ?? .null),
             ])
         }

@@ -107,7 +107,7 @@ struct PostgresEventStoreTests {
         }
         let again = try PostgresEventStore(url: url)
         #expect(try again.events().count == 1)
-        #expect(try PostgresServer.shared.get().psqlColumn(url: url, "SELECT max(version) FROM schema_version") == ["3"])
+        #expect(try PostgresServer.shared.get().psqlColumn(url: url, "SELECT max(version) FROM schema_version") == ["4"])
     }
 
     @Test("a store of schema 2 (before calendar delivery) is upgraded in place: its events kept, all of them waiting for a calendar")
@@ -120,11 +120,38 @@ struct PostgresEventStoreTests {
         }
         // As a reservoir of schema 2 left it.
         _ = try server.psqlColumn(url: url, "DROP TABLE deliveries")
-        _ = try server.psqlColumn(url: url, "DELETE FROM schema_version WHERE version = 3")
+        _ = try server.psqlColumn(url: url, "ALTER TABLE events DROP COLUMN start_zone, DROP COLUMN end_zone")
+        _ = try server.psqlColumn(url: url, "DELETE FROM schema_version WHERE version >= 3")
         let upgraded = try PostgresEventStore(url: url)
-        #expect(try server.psqlColumn(url: url, "SELECT max(version) FROM schema_version") == ["3"])
+        #expect(try server.psqlColumn(url: url, "SELECT max(version) FROM schema_version") == ["4"])
         #expect(try upgraded.events().count == 1)
         #expect(try upgraded.pendingDeliveries(to: "vdir:/cal").map(\.event.event.key.container) == ["IWDSCA"])
+    }
+
+    @Test("a store of schema 3 (before time zones) is upgraded in place: its events kept without a zone, new ones keep theirs")
+    func upgradeFromThree() throws {
+        let server = try PostgresServer.shared.get()
+        let url = try server.makeDatabase()
+        do {
+            let store = try PostgresEventStore(url: url)
+            _ = try store.apply(dinner(at: "2031-05-12T19:30:00"), from: message("<a@x>", date: 1000))
+        }
+        // As a reservoir of schema 3 left it.
+        _ = try server.psqlColumn(url: url, "ALTER TABLE events DROP COLUMN start_zone, DROP COLUMN end_zone")
+        _ = try server.psqlColumn(url: url, "DELETE FROM schema_version WHERE version >= 4")
+        let upgraded = try PostgresEventStore(url: url)
+        #expect(try server.psqlColumn(url: url, "SELECT max(version) FROM schema_version") == ["4"])
+        let kept = try #require(try upgraded.events().first)
+        #expect(kept.event.start?.zone == nil)
+        #expect(kept.event.start?.local == "2031-05-12T19:30:00")
+        var zoned = dinner(at: "2031-05-12T19:30:00")
+        zoned.key = EventKey(container: "ZONED", item: "1")
+        zoned.start = EventTime(
+            text: "2031-05-12T19:30:00", local: "2031-05-12T19:30:00", offsetSeconds: -25_200, epochSeconds: 1_936_492_200,
+            zone: "America/Los_Angeles")
+        _ = try upgraded.apply(zoned, from: message("<b@x>", date: 1001))
+        let read = try #require(try PostgresEventStore(url: url).events().first { $0.event.key.container == "ZONED" })
+        #expect(read.event.start == zoned.start)
     }
 
     @Test("a schema written by a newer reservoir is refused, not damaged")

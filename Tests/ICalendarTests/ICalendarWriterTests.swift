@@ -167,6 +167,79 @@ struct ICalendarWriterTests {
         }
     }
 
+    /// SFO 08:15 PDT → JFK 16:45 EDT on 3 June 2031, both times placed in their airports' zones.
+    static func zonedFlight(end: Bool = true) -> StoredEvent {
+        let start = EventTime(
+            text: "2031-06-03T08:15:00", local: "2031-06-03T08:15:00", offsetSeconds: -25_200, epochSeconds: 1_938_266_100,
+            zone: "America/Los_Angeles")
+        let arrival = EventTime(
+            text: "2031-06-03T16:45:00", local: "2031-06-03T16:45:00", offsetSeconds: -14_400, epochSeconds: 1_938_285_900,
+            zone: "America/New_York")
+        let event = CalendarEvent(
+            key: EventKey(container: "TZ1", item: "ZA7-SFO-2031-06-03"), category: .flight, title: "Flight: ZA 7 from SFO to JFK",
+            start: start, end: end ? arrival : nil, location: "SFO", notes: "", url: nil, status: .confirmed, reservationJSON: "{}")
+        return StoredEvent(event: event, sequence: 0, ownerDomain: "zone-air.example", createdAt: 1_900_000_000, updatedAt: 1_900_000_100)
+    }
+
+    @Test("a time with a zone is written with its TZID, and the calendar carries each zone's VTIMEZONE once, before the events")
+    func zonedTimes() {
+        let ics = writer.write([Self.zonedFlight(), Self.zonedFlight(end: false), stored()])
+        #expect(ics.contains("\r\nDTSTART;TZID=America/Los_Angeles:20310603T081500\r\n"))
+        #expect(ics.contains("\r\nDTEND;TZID=America/New_York:20310603T164500\r\n"))
+        // Without an arrival, the default hour in the departure's zone.
+        #expect(ics.contains("\r\nDTEND;TZID=America/Los_Angeles:20310603T091500\r\n"))
+        // Only an offset: UTC, as before.
+        #expect(ics.contains("\r\nDTSTART:20310513T023000Z\r\n"))
+        #expect(ics.components(separatedBy: "BEGIN:VTIMEZONE\r\n").count == 3)
+        #expect(ics.components(separatedBy: "TZID:America/Los_Angeles\r\n").count == 2)
+        #expect(ics.components(separatedBy: "TZID:America/New_York\r\n").count == 2)
+        let zones = ics.range(of: "TZID:America/Los_Angeles\r\n").map(\.lowerBound)
+        let newYork = ics.range(of: "TZID:America/New_York\r\n").map(\.lowerBound)
+        let firstEvent = ics.range(of: "BEGIN:VEVENT").map(\.lowerBound)
+        #expect(zones != nil && newYork != nil && firstEvent != nil && zones! < newYork! && newYork! < firstEvent!)
+        #expect(writer.write([Self.zonedFlight(), Self.zonedFlight(end: false), stored()]) == ics)
+        #expect(!writer.write([stored()]).contains("VTIMEZONE"))
+    }
+
+    @Test("one calendar object carries the VTIMEZONEs its event uses")
+    func zonedObject() {
+        let object = writer.object(Self.zonedFlight())
+        #expect(object.contains("\r\nBEGIN:VTIMEZONE\r\nTZID:America/Los_Angeles\r\n"))
+        #expect(object.contains("\r\nBEGIN:VTIMEZONE\r\nTZID:America/New_York\r\n"))
+        #expect(object.contains("\r\nDTSTART;TZID=America/Los_Angeles:20310603T081500\r\n"))
+        #expect(!object.contains("METHOD"))
+        #expect(object.hasSuffix("END:VEVENT\r\nEND:VCALENDAR\r\n"))
+    }
+
+    @Test(
+        "python's icalendar reads a zoned DTSTART back to the same UTC instant, by name and by our VTIMEZONE",
+        .enabled(if: PythonICalendar.available))
+    func zonedWithPythonICalendar() throws {
+        let ics = writer.write([Self.zonedFlight(), stored()])
+        let script = """
+            import sys, icalendar, datetime
+            cal = icalendar.Calendar.from_ical(sys.stdin.buffer.read())
+            zones = {str(tz['TZID']): tz.to_tz() for tz in cal.walk('VTIMEZONE')}
+            for ev in cal.walk('VEVENT'):
+                for name in ('DTSTART', 'DTEND'):
+                    value = ev.decoded(name)
+                    line = '%s %s' % (name, value.astimezone(datetime.timezone.utc).isoformat())
+                    tzid = ev[name].params.get('TZID')
+                    if tzid:
+                        own = zones[tzid].localize(value.replace(tzinfo=None))
+                        line += ' ' + own.astimezone(datetime.timezone.utc).isoformat()
+                    print(line)
+            """
+        let lines = try PythonICalendar.run(["-c", script], input: ics).split(separator: "\n").map(String.init)
+        #expect(
+            lines == [
+                "DTSTART 2031-06-03T15:15:00+00:00 2031-06-03T15:15:00+00:00",
+                "DTEND 2031-06-03T20:45:00+00:00 2031-06-03T20:45:00+00:00",
+                "DTSTART 2031-05-13T02:30:00+00:00",
+                "DTEND 2031-05-13T04:30:00+00:00",
+            ])
+    }
+
     @Test("python's icalendar parser reads the export", .enabled(if: PythonICalendar.available))
     func parsesWithPythonICalendar() throws {
         let ics = writer.write([stored(status: .cancelled, sequence: 2), stored(title: "Flight: UA 123 from SFO to EWR")])

@@ -21,9 +21,9 @@ public struct EventRow: Sendable, Equatable {
             StoreColumn("container", .text), StoreColumn("item", .text),
             StoreColumn("category", .text), StoreColumn("title", .text),
             StoreColumn("start_text", .text), StoreColumn("start_local", .text),
-            StoreColumn("start_offset", .integer), StoreColumn("start_epoch", .integer),
+            StoreColumn("start_offset", .integer), StoreColumn("start_epoch", .integer), StoreColumn("start_zone", .text),
             StoreColumn("end_text", .text), StoreColumn("end_local", .text),
-            StoreColumn("end_offset", .integer), StoreColumn("end_epoch", .integer),
+            StoreColumn("end_offset", .integer), StoreColumn("end_epoch", .integer), StoreColumn("end_zone", .text),
             StoreColumn("location", .text), StoreColumn("notes", .text), StoreColumn("url", .text),
             StoreColumn("status", .text), StoreColumn("checkin_opens", .integer), StoreColumn("checkin_closes", .integer),
             StoreColumn("reservation_json", .text), StoreColumn("sequence", .integer), StoreColumn("owner_domain", .text),
@@ -36,7 +36,10 @@ public struct EventRow: Sendable, Equatable {
         let e = stored.event
         var values: [ColumnValue] = [.text(e.key.container), .text(e.key.item), .text(e.category.rawValue), .text(e.title)]
         for time in [e.start, e.end] {
-            values += [ColumnValue(time?.text), ColumnValue(time?.local), ColumnValue(time?.offsetSeconds), ColumnValue(time?.epochSeconds)]
+            values += [
+                ColumnValue(time?.text), ColumnValue(time?.local), ColumnValue(time?.offsetSeconds), ColumnValue(time?.epochSeconds),
+                ColumnValue(time?.zone),
+            ]
         }
         values += [
             ColumnValue(e.location), .text(e.notes), ColumnValue(e.url), .text(e.status.rawValue),
@@ -73,13 +76,14 @@ public struct EventRow: Sendable, Equatable {
         lastArrival = try row.optionalInteger()
     }
 
-    /// A time's four columns: none, or the text with its civil time (offset and instant only
-    /// when the text had an offset).
+    /// A time's five columns: none, or the text with its civil time (offset and instant only
+    /// when the text had an offset or a zone was found; the zone only in the latter case).
     private static func time(_ row: inout RowCursor) throws(EventStoreError) -> EventTime? {
         let text = try row.optionalText()
         let local = try row.optionalText()
         let offset = try row.optionalInteger()
         let epoch = try row.optionalInteger()
+        let zone = try row.optionalText()
         guard let text else { return nil }
         guard let local else {
             throw EventStoreError(.invalidRow, "events: a time “\(text)” without its civil time")
@@ -91,7 +95,7 @@ public struct EventRow: Sendable, Equatable {
             }
             offsetSeconds = seconds
         }
-        return EventTime(text: text, local: local, offsetSeconds: offsetSeconds, epochSeconds: epoch)
+        return EventTime(text: text, local: local, offsetSeconds: offsetSeconds, epochSeconds: epoch, zone: zone)
     }
 }
 

@@ -5,7 +5,7 @@ public final class SQLiteEventStore: EventStore {
     /// How long a writer waits for another process's transaction before giving up.
     public static let busyTimeoutMilliseconds: Int32 = 30_000
     /// The schema version this build writes (PRAGMA user_version).
-    public static let schemaVersion: Int64 = 3
+    public static let schemaVersion: Int64 = 4
 
     private let database: SQLiteDatabase
     public var path: String { database.path }
@@ -102,6 +102,15 @@ public final class SQLiteEventStore: EventStore {
                     );
                     PRAGMA user_version = 3;
                     """)
+            }
+            if current < 4 {
+                // Version 4: the IANA zone a time without offset was read in (EventTime.zone).
+                // SQLite has no ADD COLUMN IF NOT EXISTS: a column already there is left alone.
+                let columns = Set(try database.prepare("PRAGMA table_info(events)").rows().compactMap { $0.text(1) })
+                for column in ["start_zone", "end_zone"] where !columns.contains(column) {
+                    try database.execute("ALTER TABLE events ADD COLUMN \(column) TEXT")
+                }
+                try database.execute("PRAGMA user_version = 4")
             }
         }
     }

@@ -14,6 +14,7 @@ extension ReservationInterpreter {
         draft.location =
             PlaceLine.line(event, property: "location")
             ?? event.node("location")?.text("url")
+        draft.setClues(ZoneClue.clues(of: event.node("location"), path: "reservationFor.location."))
         if let movie, movie != draft.title { draft.add("Movie", movie) }
         draft.add("Performer", event.name(of: "performer"))
         draft.add("Seats", node.text("numSeats"))

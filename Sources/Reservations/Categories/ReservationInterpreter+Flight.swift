@@ -22,6 +22,9 @@ extension ReservationInterpreter {
         var draft = ReservationDraft(title: title)
         draft.setTimes(span(flight, start: ["departureTime"], end: ["arrivalTime"], path: "reservationFor."))
         draft.location = PlaceLine.line(flight.node("departureAirport"), includeCode: true) ?? from
+        // Flight times are the airports' wall-clock times: the departure's for the start, the arrival's for the end.
+        draft.startClues = ZoneClue.clues(of: flight.node("departureAirport"), path: "reservationFor.departureAirport.", airport: true)
+        draft.endClues = ZoneClue.clues(of: flight.node("arrivalAirport"), path: "reservationFor.arrivalAirport.", airport: true)
         draft.itemID = Self.legKey([number?.compact, from, draft.start?.date])
 
         if let seat = node.text("airplaneSeat") {

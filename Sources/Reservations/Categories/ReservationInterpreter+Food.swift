@@ -19,6 +19,7 @@ extension ReservationInterpreter {
             }
         }
         draft.location = PlaceLine.line(restaurant)
+        draft.setClues(ZoneClue.clues(of: restaurant, path: "reservationFor."))
         if let size = node.text("partySize") ?? node.node("partySize")?.text("value") {
             draft.add("Party size", size)
         }

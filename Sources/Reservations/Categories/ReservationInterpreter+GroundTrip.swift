@@ -53,6 +53,8 @@ extension ReservationInterpreter {
         var draft = ReservationDraft(title: title)
         draft.setTimes(span(trip, start: ["departureTime"], end: ["arrivalTime"], path: "reservationFor."))
         draft.location = PlaceLine.line(trip.node(words.departure)) ?? from
+        draft.startClues = ZoneClue.clues(of: trip.node(words.departure), path: "reservationFor.\(words.departure).")
+        draft.endClues = ZoneClue.clues(of: trip.node(words.arrival), path: "reservationFor.\(words.arrival).")
         draft.itemID = Self.legKey([number ?? vehicle, from, draft.start?.date])
         draft.add("Platform", trip.text(words.platformKeys))
         draft.add("Arrival", PlaceLine.line(trip.node(words.arrival)) ?? to)

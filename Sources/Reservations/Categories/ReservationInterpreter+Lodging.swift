@@ -6,6 +6,7 @@ extension ReservationInterpreter {
         var draft = ReservationDraft(title: hotel.text("name") ?? category.displayName)
         draft.setTimes(span(node, start: ["checkinDate", "checkinTime"], end: ["checkoutDate", "checkoutTime"]))
         draft.location = PlaceLine.line(hotel)
+        draft.setClues(ZoneClue.clues(of: hotel, path: "reservationFor."))
         draft.add("Room", node.text("lodgingUnitDescription") ?? node.name(of: "lodgingUnitType"))
         var guests: [String] = []
         if let adults = node.text("numAdults") ?? node.node("numAdults")?.text("value") {

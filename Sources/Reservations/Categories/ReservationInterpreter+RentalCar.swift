@@ -11,6 +11,9 @@ extension ReservationInterpreter {
         var draft = ReservationDraft(title: title)
         draft.setTimes(span(node, start: ["pickupTime"], end: ["dropoffTime"]))
         draft.location = PlaceLine.line(node, property: "pickupLocation")
+        draft.startClues = ZoneClue.clues(of: node.node("pickupLocation"), path: "pickupLocation.")
+        draft.endClues =
+            node.node("dropoffLocation").map { ZoneClue.clues(of: $0, path: "dropoffLocation.") } ?? draft.startClues
         if let car {
             let model = [car.name(of: "brand"), car.text("model")].compactMap { $0 }.joined(separator: " ")
             draft.add("Car", car.text("name") ?? (model.isEmpty ? nil : model))

@@ -11,6 +11,7 @@ extension ReservationInterpreter {
         var draft = ReservationDraft(title: title)
         draft.setTimes(span(node, start: ["pickupTime"], end: []))
         draft.location = PlaceLine.line(node, property: "pickupLocation")
+        draft.setClues(ZoneClue.clues(of: node.node("pickupLocation"), path: "pickupLocation."))
         draft.add("Party size", node.text("partySize"))
         return draft
     }

@@ -11,20 +11,25 @@ import ReservoirBase
 public struct DateTimeValue: Sendable, Equatable, CustomStringConvertible {
     /// The text as written (surrounding whitespace removed).
     public let text: String
-    /// Civil date and time as written, `YYYY-MM-DDTHH:MM:SS` (`T00:00:00` for a date).
-    public let local: String
-    /// Seconds east of UTC; nil when the text gives no offset (wall-clock, "floating" time).
-    public let offsetSeconds: Int?
-    /// The instant as Unix seconds; nil when the text gives no offset.
-    public let epochSeconds: Int64?
+    /// Civil date and time as written, `YYYY-MM-DDTHH:MM:SS` (`T00:00:00` for a date); for a
+    /// time placed in a zone whose clocks skip it, the wall time clocks show at its instant.
+    public internal(set) var local: String
+    /// Seconds east of UTC; nil when the text gives no offset and no zone was found
+    /// (wall-clock, "floating" time).
+    public internal(set) var offsetSeconds: Int?
+    /// The instant as Unix seconds; nil for floating time.
+    public internal(set) var epochSeconds: Int64?
     /// True for a calendar date without a time of day.
     public let isDateOnly: Bool
     /// What was not strict ISO 8601 but read anyway (`space-for-t`, `offset-without-colon`…);
     /// empty for strict ISO 8601.
     public internal(set) var repairs: [DateTimeRepair]
-    /// The IANA zone name or abbreviation written after the time (`Europe/Berlin`, `CET`);
-    /// the time is then wall-clock (``offsetSeconds`` nil): zone rules are not applied.
+    /// The IANA zone name or abbreviation written after the time (`Europe/Berlin`, `CET`), as
+    /// written; whether it was applied is ``placement``.
     public let zoneName: String?
+    /// The zone a time without offset was placed in, and why; nil for a time with its own
+    /// offset, a date, and floating time.
+    public internal(set) var placement: TimeZonePlacement?
 
     /// Longest text considered; longer values are not dates (a fraction of 30 digits is noise).
     public static let maximumLength = 64
@@ -112,6 +117,7 @@ public struct DateTimeValue: Sendable, Equatable, CustomStringConvertible {
         self.offsetSeconds = offset
         self.repairs = repairs
         self.zoneName = zoneName
+        self.placement = nil
         if let offset {
             let days = CivilTime.daysFromCivil(year: c.year, month: c.month, day: c.day)
             self.epochSeconds = days * 86_400 + Int64(c.hour * 3600 + c.minute * 60 + c.second) - Int64(offset)

@@ -1,7 +1,8 @@
 /// Something the reader dropped, repaired or doubts: a stable code and a sentence saying why.
 public struct ReservationDiagnostic: Sendable, Equatable, CustomStringConvertible {
     public enum Code: String, Sendable, Equatable, CaseIterable {
-        /// A date-time without an offset: kept as wall-clock (floating) time.
+        /// A date-time without an offset and without evidence of its zone: kept as wall-clock
+        /// (floating) time.
         case missingTimeZone = "missing-timezone"
         /// The reservation ended before `now`: dropped where reservations are stored, listed
         /// (marked ``ReservationMark/ended``) by `extract`.
@@ -28,8 +29,23 @@ public struct ReservationDiagnostic: Sendable, Equatable, CustomStringConvertibl
         /// A date whose day and month order nothing in the message decides: left unknown, and
         /// an item without a start is listed by `extract` but never becomes an event.
         case dateAmbiguous = "date-ambiguous"
-        /// A time followed by an IANA zone name (detail): kept as wall-clock time in that zone.
+        /// A time followed by an IANA zone name (detail) that is not applied: an offset beside
+        /// it is kept, or the system has no zone by that name.
         case timeZoneName = "timezone-name"
+        /// A time without offset read in the zone written after it (detail: the zone).
+        case timeZoneFromName = "timezone-from-name"
+        /// A time without offset read in the zone a `timeZone` property of its place names.
+        case timeZoneFromProperty = "timezone-from-property"
+        /// A time without offset read in the zone of its airport's IATA code (detail: the zone).
+        case timeZoneFromAirport = "timezone-from-airport"
+        /// A time without offset read in the one zone of its place's country (detail: the zone).
+        case timeZoneFromCountry = "timezone-from-country"
+        /// A wall time the zone's clocks skip (spring forward): read past the gap, RFC 5545 §3.3.5.
+        case timeInDSTGap = "time-in-dst-gap"
+        /// A wall time the zone's clocks show twice (fall back): the first is taken, RFC 5545 §3.3.5.
+        case timeAmbiguous = "time-ambiguous"
+        /// A written offset another than the airport's zone shows at that instant; the offset is kept.
+        case offsetDisagreesWithZone = "offset-disagrees-with-zone"
         /// A time followed by a zone abbreviation (detail) several zones share: floating time.
         case timeZoneAbbreviation = "timezone-abbreviation"
         /// More items or deeper nesting than the reader accepts; the rest is ignored.

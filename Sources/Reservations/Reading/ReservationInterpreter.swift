@@ -23,11 +23,26 @@ struct ReservationDraft {
     var itemID = "1"
     /// The start is written but its day and month order could not be decided (`date-ambiguous`).
     var startUndecided = false
+    /// Where the start and the end were read (`reservationFor.departureTime`), for notes.
+    var startProperty: String?
+    var endProperty: String?
+    /// What the places say of their zones, strongest first, for times written without an
+    /// offset (``ReservationInterpreter/placeInZones(_:)``).
+    var startClues: [ZoneClue] = []
+    var endClues: [ZoneClue] = []
 
     mutating func setTimes(_ span: TimeSpan) {
         start = span.start
         end = span.end
         startUndecided = span.startUndecided
+        startProperty = span.startProperty
+        endProperty = span.endProperty
+    }
+
+    /// The same clues for the start and the end: one place (a hotel, a restaurant, a venue).
+    mutating func setClues(_ clues: [ZoneClue]) {
+        startClues = clues
+        endClues = clues
     }
 
     mutating func add(_ label: String, _ value: String?) {
@@ -38,9 +53,17 @@ struct ReservationDraft {
 
 /// One time property as written: a value, two readings awaiting evidence, or nothing usable.
 enum TimeReading {
-    case value(DateTimeValue)
+    case value(DateTimeValue, property: String)
     case ambiguous(DayMonthReadings, property: String)
     case absent
+
+    /// Where the value was read; nil when absent.
+    var property: String? {
+        switch self {
+        case .value(_, let property), .ambiguous(_, let property): property
+        case .absent: nil
+        }
+    }
 }
 
 /// A start and an end after the evidence was weighed.
@@ -49,6 +72,8 @@ struct TimeSpan {
     var end: DateTimeValue?
     /// The start was written, but ambiguously, and nothing decided it.
     var startUndecided = false
+    var startProperty: String?
+    var endProperty: String?
 }
 
 /// Turns one reservation item into a ``Reservation``: the category reader for title, times,
@@ -62,11 +87,14 @@ struct ReservationInterpreter {
 
     /// The message's `Date:` as Unix seconds: evidence for an ambiguous day and month.
     let messageDate: Int64?
+    /// The zones' rules, asked only for a time without offset that has evidence.
+    let zones: TimeZoneBook
 
-    init(_ candidate: ReservationCandidate, messageDate: Int64? = nil) {
+    init(_ candidate: ReservationCandidate, messageDate: Int64? = nil, zones: TimeZoneBook = .system) {
         self.candidate = candidate
         self.repaired = candidate.node.object
         self.messageDate = messageDate
+        self.zones = zones
     }
 
     var node: SchemaNode { candidate.node }
@@ -95,6 +123,7 @@ struct ReservationInterpreter {
         case .taxi: draft = readTaxi()
         }
         guard var draft else { return nil }
+        placeInZones(&draft)
 
         let status = readStatus()
         var marks: [ReservationMark] = []
@@ -268,7 +297,7 @@ struct ReservationInterpreter {
             switch DateTimeReading.read(raw) {
             case .read(let value):
                 noteForm(of: value, property: path + key)
-                return .value(value)
+                return .value(value, property: path + key)
             case .ambiguous(let readings):
                 noteForm(of: readings.dayFirst, property: path + key, zoneOnly: true)
                 return .ambiguous(readings, property: path + key)
@@ -289,18 +318,12 @@ struct ReservationInterpreter {
                 .dateRepaired, detail: forms.map(\.rawValue).joined(separator: ","),
                 "\(property) \(value.text) is not ISO 8601 (\(forms.map(\.rawValue).joined(separator: ", "))); read as \(Self.written(value))")
         }
-        if let zone = value.zoneName {
-            if value.repairs.contains(.zoneName) {
-                note(
-                    .timeZoneName, detail: zone,
-                    "\(property) \(value.text) names the zone \(zone); kept as wall-clock time in it (zone rules are not applied yet)")
-            } else {
-                note(
-                    .timeZoneAbbreviation, detail: zone,
-                    "\(property) \(value.text): \(zone) is an abbreviation several zones share; kept as wall-clock (floating) time")
-            }
-        } else if value.offsetSeconds == nil, !value.isDateOnly {
-            note(.missingTimeZone, "\(property) \(value.text) has no UTC offset; kept as wall-clock (floating) time")
+        // A zone name, or no offset at all, is noted once the places' evidence is weighed
+        // (placeInZones); an abbreviation is no zone, whatever the places say.
+        if let zone = value.zoneName, !value.repairs.contains(.zoneName) {
+            note(
+                .timeZoneAbbreviation, detail: zone,
+                "\(property) \(value.text): \(zone) is an abbreviation several zones share; not read as a zone")
         }
     }
 
@@ -326,13 +349,20 @@ struct ReservationInterpreter {
     /// Decides the day and month of ambiguous readings from the other end of the span, then
     /// from the message's Date; what nothing decides stays unknown with `date-ambiguous`.
     mutating func span(start: TimeReading, end: TimeReading) -> TimeSpan {
+        var span = decidedSpan(start: start, end: end)
+        span.startProperty = start.property
+        span.endProperty = end.property
+        return span
+    }
+
+    private mutating func decidedSpan(start: TimeReading, end: TimeReading) -> TimeSpan {
         switch (start, end) {
-        case (.value(let s), .value(let e)):
+        case (.value(let s, _), .value(let e, _)):
             return TimeSpan(start: s, end: e)
-        case (.ambiguous(let readings, let property), .value(let e)):
+        case (.ambiguous(let readings, let property), .value(let e, _)):
             let decided = decide(readings, property: property) { DayMonthEvidence.fits(start: $0, end: e) }
             return TimeSpan(start: decided, end: e, startUndecided: decided == nil)
-        case (.value(let s), .ambiguous(let readings, let property)):
+        case (.value(let s, _), .ambiguous(let readings, let property)):
             let decided = decide(readings, property: property) { DayMonthEvidence.fits(start: s, end: $0) }
             return TimeSpan(start: s, end: decided)
         case (.ambiguous(let a, let startProperty), .ambiguous(let b, let endProperty)):
@@ -360,9 +390,9 @@ struct ReservationInterpreter {
             return TimeSpan(start: decided, end: nil, startUndecided: decided == nil)
         case (.absent, .ambiguous(let readings, let property)):
             return TimeSpan(start: nil, end: decide(readings, property: property) { _ in nil })
-        case (.value(let s), .absent):
+        case (.value(let s, _), .absent):
             return TimeSpan(start: s, end: nil)
-        case (.absent, .value(let e)):
+        case (.absent, .value(let e, _)):
             return TimeSpan(start: nil, end: e)
         case (.absent, .absent):
             return TimeSpan(start: nil, end: nil)

@@ -40,6 +40,13 @@ public enum ReservationReader {
     public static func read(_ items: [StructuredItem], now: Int64?, messageDate: Int64? = nil, keepEnded: Bool = false)
         -> ReservationExtraction
     {
+        read(items, now: now, messageDate: messageDate, keepEnded: keepEnded, zones: .system)
+    }
+
+    /// ``read(_:now:messageDate:keepEnded:)`` with the zones' rules from `zones`.
+    static func read(_ items: [StructuredItem], now: Int64?, messageDate: Int64?, keepEnded: Bool, zones: TimeZoneBook)
+        -> ReservationExtraction
+    {
         var finder = CandidateFinder()
         for item in items {
             finder.visitTopLevel(SchemaKeys.localized(item.value, depth: 0) ?? item.value)
@@ -50,7 +57,7 @@ public enum ReservationReader {
         var keptIndex: [String: Int] = [:]
 
         for candidate in finder.candidates {
-            var interpreter = ReservationInterpreter(candidate, messageDate: messageDate)
+            var interpreter = ReservationInterpreter(candidate, messageDate: messageDate, zones: zones)
             let reservation = interpreter.interpret()
             diagnostics += interpreter.diagnostics
             guard var reservation else { continue }

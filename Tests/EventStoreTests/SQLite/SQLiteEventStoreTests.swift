@@ -306,7 +306,41 @@ struct SQLiteEventStoreTests {
         #expect(try upgraded.pendingDeliveries(to: "vdir:/cal").count == 1)
         let version = try SQLiteDatabase(path: path, busyTimeoutMilliseconds: 1000).prepare("PRAGMA user_version").rows().first?.integer(0)
         #expect(version == SQLiteEventStore.schemaVersion)
-        #expect(SQLiteEventStore.schemaVersion == 3)
+        #expect(SQLiteEventStore.schemaVersion == 4)
+    }
+
+    @Test("a store of schema 3 (before time zones) is upgraded in place: its events kept without a zone, new ones keep theirs")
+    func upgradeFromThree() throws {
+        let directory = NSTemporaryDirectory() + "reservoir-upgrade-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/events.sqlite3"
+        do {
+            let store = try SQLiteEventStore(path: path)
+            _ = try store.apply(
+                Self.upgradeEvent,
+                from: MessageProvenance(messageID: "<a@x>", path: nil, signingDomain: "epicsteak.example", messageDate: 1000, arrival: 1000))
+        }
+        do {
+            // As a reservoir of schema 3 left it.
+            let db = try SQLiteDatabase(path: path, busyTimeoutMilliseconds: 1000)
+            try db.execute("ALTER TABLE events DROP COLUMN start_zone; ALTER TABLE events DROP COLUMN end_zone; PRAGMA user_version = 3")
+        }
+        #expect(throws: EventStoreError.self) { _ = try SQLiteEventStore(readingAt: path) }
+        let upgraded = try SQLiteEventStore(path: path)
+        let kept = try #require(try upgraded.events().first)
+        #expect(kept.event.start == Self.upgradeEvent.start)
+        #expect(kept.event.start?.zone == nil)
+        var zoned = Self.upgradeEvent
+        zoned.key = EventKey(container: "ZONED", item: "1")
+        zoned.start = EventTime(
+            text: "2031-05-12T19:30:00", local: "2031-05-12T19:30:00", offsetSeconds: -25_200, epochSeconds: 1_936_492_200,
+            zone: "America/Los_Angeles")
+        _ = try upgraded.apply(
+            zoned, from: MessageProvenance(messageID: "<b@x>", path: nil, signingDomain: "epicsteak.example", messageDate: 1001, arrival: 1001))
+        let read = try #require(try SQLiteEventStore(readingAt: path).events().first { $0.event.key.container == "ZONED" })
+        #expect(read.event.start == zoned.start)
+        let version = try SQLiteDatabase(path: path, busyTimeoutMilliseconds: 1000).prepare("PRAGMA user_version").rows().first?.integer(0)
+        #expect(version == 4)
     }
 
     static let upgradeEvent = CalendarEvent(

@@ -107,9 +107,62 @@ struct ICalendarExportTests {
         {"@context":"https://schema.org","@type":"EventReservation","reservationNumber":"M77","reservationFor":{"@type":"ScreeningEvent","name":"Screening 7","workPresented":{"@type":"Movie","name":"Arrival"},
            "startDate":"2031-09-21T20:00:00","location":{"@type":"MovieTheater","name":"Roxie"}}}
         """,
+        "flight-local-times": """
+        {"@context":"https://schema.org","@type":"FlightReservation","reservationNumber":"LT7Q2P","underName":{"@type":"Person","name":"Eva Green"},
+         "checkinUrl":"https://united.example/checkin?LT7Q2P",
+         "reservationFor":{"@type":"Flight","flightNumber":"1702","airline":{"@type":"Airline","name":"United","iataCode":"UA"},
+           "departureAirport":{"@type":"Airport","name":"San Francisco International","iataCode":"SFO"},"departureTime":"2031-06-03T08:15:00",
+           "arrivalAirport":{"@type":"Airport","name":"John F. Kennedy International","iataCode":"JFK"},"arrivalTime":"2031-06-03T16:45:00"}}
+        """,
+        "train-local-times": """
+        {"@context":"https://schema.org","@type":"TrainReservation","reservationNumber":"SBB714",
+         "reservationFor":{"@type":"TrainTrip","trainNumber":"EC 15","provider":{"@type":"Organization","name":"SBB"},
+           "departureStation":{"@type":"TrainStation","name":"Zürich HB","address":{"@type":"PostalAddress","addressCountry":"CH"}},"departureTime":"2031-07-14T09:33:00",
+           "arrivalStation":{"@type":"TrainStation","name":"Milano Centrale","address":{"@type":"PostalAddress","addressCountry":"IT"}},"arrivalTime":"2031-07-14T13:50:00"}}
+        """,
     ]
 
     static let goldens: [String: [String]] = [
+        // The airports' wall times in their zones (TZID), and so a check-in alarm, which needs an instant.
+        "flight-local-times": [
+            "BEGIN:VEVENT",
+            "UID:LT7Q2P-UA1702%2DSFO%2D2031%2D06%2D03@reservoir",
+            "DTSTAMP:20300317T174820Z",
+            "SEQUENCE:0",
+            "STATUS:CONFIRMED",
+            "SUMMARY:Flight: UA 1702 from SFO to JFK",
+            "DTSTART;TZID=America/Los_Angeles:20310603T081500",
+            "DTEND;TZID=America/New_York:20310603T164500",
+            "LOCATION:San Francisco International (SFO)",
+            #"DESCRIPTION:Arrival: John F. Kennedy International (JFK)\nGuest: Eva Green\nBooking reference: LT7Q2P\nCheck-in URL: https://united.example/checkin?LT7Q2P"#,
+            "URL:https://united.example/checkin?LT7Q2P",
+            "CATEGORIES:FLIGHT",
+            "LAST-MODIFIED:20300317T174820Z",
+            "CREATED:20300317T174640Z",
+            "BEGIN:VALARM",
+            "ACTION:DISPLAY",
+            "TRIGGER;VALUE=DATE-TIME:20310602T151500Z",
+            "DESCRIPTION:Check-in opens: https://united.example/checkin?LT7Q2P",
+            "END:VALARM",
+            "END:VEVENT",
+        ],
+        // Stations that give only their countries, each with one zone.
+        "train-local-times": [
+            "BEGIN:VEVENT",
+            "UID:SBB714-EC15%2DZ%C3%BCrichHB%2D2031%2D07%2D14@reservoir",
+            "DTSTAMP:20300317T174820Z",
+            "SEQUENCE:0",
+            "STATUS:CONFIRMED",
+            "SUMMARY:Train: EC 15 from Zürich HB to Milano Centrale",
+            "DTSTART;TZID=Europe/Zurich:20310714T093300",
+            "DTEND;TZID=Europe/Rome:20310714T135000",
+            #"LOCATION:Zürich HB\, CH"#,
+            #"DESCRIPTION:Arrival: Milano Centrale\, IT\nBooking reference: SBB714"#,
+            "CATEGORIES:TRAIN",
+            "LAST-MODIFIED:20300317T174820Z",
+            "CREATED:20300317T174640Z",
+            "END:VEVENT",
+        ],
         "flight": [
             "BEGIN:VEVENT",
             "UID:RXJ34P-UA123%2DSFO%2D2031%2D03%2D04@reservoir",
@@ -286,7 +339,10 @@ struct ICalendarExportTests {
 
     @Test(
         "each category's VEVENT: the title from the details, UTC or floating times, a default end, notes, the check-in alarm",
-        arguments: ["flight", "flight-no-checkin-time", "train", "bus", "boat", "hotel", "car", "taxi", "event", "movie"])
+        arguments: [
+            "flight", "flight-no-checkin-time", "flight-local-times", "train", "train-local-times", "bus", "boat", "hotel", "car", "taxi", "event",
+            "movie",
+        ])
     func golden(_ name: String) throws {
         let fixture = try #require(Self.fixtures[name])
         let lines = try Self.vevent(fixture)

@@ -86,11 +86,13 @@ struct DayMonthEvidenceTests {
         #expect(extraction.diagnostics.first { $0.code == .dateRepaired }?.detail == "space-for-t")
     }
 
-    @Test("a zone name keeps the wall time and names the zone; an abbreviation is floating, with a note")
+    @Test("a zone name places the wall time in that zone; an abbreviation is floating, with a note")
     func zones() throws {
         let named = try Self.read(Self.dinner("2031-02-02T18:35 Europe/Berlin"))
         #expect(named.reservations.first?.start?.zoneName == "Europe/Berlin")
-        #expect(named.diagnostics.first { $0.code == .timeZoneName }?.detail == "Europe/Berlin")
+        #expect(named.reservations.first?.start?.placement == TimeZonePlacement(zone: "Europe/Berlin", evidence: .written))
+        #expect(named.reservations.first?.start?.offsetSeconds == 3600)
+        #expect(named.diagnostics.first { $0.code == .timeZoneFromName }?.detail == "Europe/Berlin")
         #expect(!named.codes.contains("missing-timezone"))
         let abbreviated = try Self.read(Self.dinner("2031-02-02 18:35 CST"))
         #expect(abbreviated.reservations.first?.start?.offsetSeconds == nil)
