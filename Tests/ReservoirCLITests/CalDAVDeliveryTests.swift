@@ -185,9 +185,7 @@ extension ProcessSuites {
         func curlOnDemand() throws {
             let tmp = try TemporaryDirectory()
             defer { tmp.remove() }
-            let netrc = tmp.path + "/netrc"
-            try "machine 127.0.0.1 login jane password s3cret\n".write(toFile: netrc, atomically: true, encoding: .utf8)
-            chmod(netrc, 0o600)
+            let netrc = try Self.netrc(in: tmp)
             let calendar = "http://127.0.0.1:9/dav/reservations/"
             func loaded(_ number: Int) throws -> Bool {
                 let r = try ReservoirBinary.run(
@@ -208,6 +206,14 @@ extension ProcessSuites {
 
         static let xandikos = "/usr/bin/xandikos"
 
+        /// A netrc file (mode 0600) with jane's password for 127.0.0.1.
+        static func netrc(in tmp: TemporaryDirectory) throws -> String {
+            let netrc = tmp.path + "/netrc"
+            try "machine 127.0.0.1 login jane password s3cret\n".write(toFile: netrc, atomically: true, encoding: .utf8)
+            chmod(netrc, 0o600)
+            return netrc
+        }
+
         @Test(
             "scan into Xandikos: the sample bookings at their revisions; a second scan and a sync change nothing",
             .enabled(
@@ -216,7 +222,7 @@ extension ProcessSuites {
         func scanIntoXandikos() throws {
             let tmp = try TemporaryDirectory()
             defer { tmp.remove() }
-            let port = try RadicaleServer.freePort()
+            let port = try LoopbackPort.free()
             let server = Process()
             server.executableURL = URL(fileURLWithPath: Self.xandikos)
             server.arguments = ["--defaults", "-d", tmp.path + "/data", "-l", "127.0.0.1", "-p", String(port)]
@@ -227,7 +233,7 @@ extension ProcessSuites {
                 kill(server.processIdentifier, SIGKILL)
                 server.waitUntilExit()
             }
-            try RadicaleServer.waitFor(port: port)
+            try LoopbackPort.waitUntilListening(port)
             let url = "http://127.0.0.1:\(port)/user/calendars/calendar/"
             let store = "sqlite:\(tmp.path)/events.sqlite3"
             let scan = [
@@ -248,21 +254,12 @@ extension ProcessSuites {
         @Test("a server that never answers: the filter ends within its time budget with the mail unchanged")
         func silentServer() throws {
             // A listening socket that accepts and says nothing.
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            defer { close(fd) }
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
-            _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
-            listen(fd, 16)
-            let url = "http://127.0.0.1:\(UInt16(bigEndian: address.sin_port))/dav/reservations/"
+            let silent = try LoopbackPort.silent()
+            defer { close(silent.fd) }
+            let url = "http://127.0.0.1:\(silent.port)/dav/reservations/"
             let tmp = try TemporaryDirectory()
             defer { tmp.remove() }
-            let netrc = tmp.path + "/netrc"
-            try "machine 127.0.0.1 login jane password s3cret\n".write(toFile: netrc, atomically: true, encoding: .utf8)
-            chmod(netrc, 0o600)
+            let netrc = try Self.netrc(in: tmp)
             let started = Date()
             let r = try Self.filter(1, store: "sqlite:\(tmp.path)/events.sqlite3", calendar: url, netrc: netrc, extra: ["--timeout", "2"])
             let seconds = Date().timeIntervalSince(started)
@@ -298,7 +295,7 @@ final class RestartedRadicale {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        try RadicaleServer.waitFor(port: port)
+        try LoopbackPort.waitUntilListening(port)
     }
 
     func stop() {
@@ -320,7 +317,7 @@ final class RadicaleServer {
 
     init(password: String = "s3cret") throws {
         tmp = try TemporaryDirectory()
-        port = try Self.freePort()
+        port = try LoopbackPort.free()
         netrc = tmp.path + "/netrc"
         let root = tmp.path + "/collections/collection-root/jane/reservations"
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
@@ -346,7 +343,7 @@ final class RadicaleServer {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        try Self.waitFor(port: port)
+        try LoopbackPort.waitUntilListening(port)
     }
 
     func stop() {
@@ -356,36 +353,6 @@ final class RadicaleServer {
     }
 
     deinit { tmp.remove() }
-
-    static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
-
-    static func waitFor(port: Int) throws {
-        for _ in 0..<200 {
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            address.sin_port = UInt16(port).bigEndian
-            let ok = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
-            close(fd)
-            if ok == 0 { return }
-            usleep(50_000)
-        }
-        throw CocoaError(.fileReadUnknown)
-    }
 
     func events() throws -> [String] { try ProcessSuites.CalDAVDeliveryTests.events(at: url) }
 

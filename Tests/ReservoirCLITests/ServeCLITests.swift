@@ -42,24 +42,6 @@ extension ProcessSuites {
             #expect(result.status == 0, "\(result.stderr)")
         }
 
-        /// A port no one listens on now (the kernel's pick for port 0, released again).
-        static func freePort() throws -> Int {
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            defer { close(fd) }
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            address.sin_port = 0
-            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            let bound = withUnsafeMutablePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                    bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
-                }
-            }
-            try #require(bound)
-            return Int(UInt16(bigEndian: address.sin_port))
-        }
-
         /// `reservoir serve` running until ``stop()``.
         final class Server {
             let process = Process()
@@ -69,7 +51,7 @@ extension ProcessSuites {
             var base: String { "http://127.0.0.1:\(port)" }
 
             init(_ arguments: [String], tmp: TemporaryDirectory, environment: [String: String] = [:]) throws {
-                port = try ServeCLITests.freePort()
+                port = try LoopbackPort.free()
                 output = tmp.path + "/serve-\(port).out"
                 errors = tmp.path + "/serve-\(port).err"
                 _ = FileManager.default.createFile(atPath: output, contents: nil)
