@@ -284,10 +284,10 @@ struct SQLiteEventStoreTests {
         #expect(text.contains(needle) == expected)
     }
 
-    @Test("a store of schema 2 (before calendar delivery) is upgraded in place: its events kept, all of them waiting for a calendar")
-    func upgradeFromTwo() throws {
+    /// A store holding one event, taken back to an older schema by `downgrade` (SQL that
+    /// undoes the later migrations), as an older reservoir left it: its directory and path.
+    static func storeAsLeftBy(_ downgrade: String) throws -> (directory: String, path: String) {
         let directory = NSTemporaryDirectory() + "reservoir-upgrade-\(UUID().uuidString)"
-        defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = directory + "/events.sqlite3"
         do {
             let store = try SQLiteEventStore(path: path)
@@ -295,10 +295,14 @@ struct SQLiteEventStoreTests {
                 Self.upgradeEvent,
                 from: MessageProvenance(messageID: "<a@x>", path: nil, signingDomain: "epicsteak.example", messageDate: 1000, arrival: 1000))
         }
-        do {
-            let db = try SQLiteDatabase(path: path, busyTimeoutMilliseconds: 1000)
-            try db.execute("DROP TABLE deliveries; PRAGMA user_version = 2")
-        }
+        try SQLiteDatabase(path: path, busyTimeoutMilliseconds: 1000).execute(downgrade)
+        return (directory, path)
+    }
+
+    @Test("a store of schema 2 (before calendar delivery) is upgraded in place: its events kept, all of them waiting for a calendar")
+    func upgradeFromTwo() throws {
+        let (directory, path) = try Self.storeAsLeftBy("DROP TABLE deliveries; PRAGMA user_version = 2")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
         // Read-only, a schema-2 store is refused rather than misread.
         #expect(throws: EventStoreError.self) { _ = try SQLiteEventStore(readingAt: path) }
         let upgraded = try SQLiteEventStore(path: path)
@@ -311,20 +315,9 @@ struct SQLiteEventStoreTests {
 
     @Test("a store of schema 3 (before time zones) is upgraded in place: its events kept without a zone, new ones keep theirs")
     func upgradeFromThree() throws {
-        let directory = NSTemporaryDirectory() + "reservoir-upgrade-\(UUID().uuidString)"
+        let (directory, path) = try Self.storeAsLeftBy(
+            "ALTER TABLE events DROP COLUMN start_zone; ALTER TABLE events DROP COLUMN end_zone; PRAGMA user_version = 3")
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let path = directory + "/events.sqlite3"
-        do {
-            let store = try SQLiteEventStore(path: path)
-            _ = try store.apply(
-                Self.upgradeEvent,
-                from: MessageProvenance(messageID: "<a@x>", path: nil, signingDomain: "epicsteak.example", messageDate: 1000, arrival: 1000))
-        }
-        do {
-            // As a reservoir of schema 3 left it.
-            let db = try SQLiteDatabase(path: path, busyTimeoutMilliseconds: 1000)
-            try db.execute("ALTER TABLE events DROP COLUMN start_zone; ALTER TABLE events DROP COLUMN end_zone; PRAGMA user_version = 3")
-        }
         #expect(throws: EventStoreError.self) { _ = try SQLiteEventStore(readingAt: path) }
         let upgraded = try SQLiteEventStore(path: path)
         let kept = try #require(try upgraded.events().first)
