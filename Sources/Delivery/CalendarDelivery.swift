@@ -98,6 +98,67 @@ public struct CalendarDelivery {
         return attempts
     }
 
+    /// Removes from every destination the copies of events the store no longer holds
+    /// (`reservoir forget`). The user asked for them to go: a copy changed there since is removed
+    /// too. `reservoir sync` and `scan` run this with ``pushPending(deadline:)``.
+    public func removeForgotten(deadline: Deadline = .none) -> [DeliveryAttempt] {
+        var attempts: [DeliveryAttempt] = []
+        for (destination, collection) in destinations {
+            let records: [DeliveryRecord]
+            do {
+                records = try ledger.forgottenDeliveries(to: destination.name)
+            } catch {
+                attempts.append(
+                    DeliveryAttempt(
+                        destination: destination, key: nil, uid: nil, sequence: nil,
+                        outcome: .failed(DeliveryFailure(.localFile, "the store failed: \(error.message)"))))
+                continue
+            }
+            for record in records {
+                let attempt = removeOne(record, from: destination, collection, deadline: deadline)
+                attempts.append(attempt)
+                if attempt.outcome.endsDestination { break }
+            }
+        }
+        return attempts
+    }
+
+    private func removeOne(
+        _ record: DeliveryRecord, from destination: CalendarDestination, _ collection: any CalendarCollection, deadline: Deadline
+    ) -> DeliveryAttempt {
+        let key = record.key
+        func attempt(_ outcome: DeliveryOutcome) -> DeliveryAttempt {
+            DeliveryAttempt(
+                destination: destination, key: key, uid: ICalendarWriter.uid(for: key), sequence: record.deliveredSequence,
+                outcome: outcome)
+        }
+        if deadline.hasPassed { return attempt(.failed(DeliveryFailure(.outOfTime, "the time budget ended first"))) }
+        do {
+            let now = clock()
+            guard try ledger.claimDelivery(of: key, to: destination.name, by: owner, now: now, until: now + Self.claimSeconds) else {
+                return attempt(.claimedElsewhere)
+            }
+            let name = Self.resourceName(key)
+            // The tag of the copy pushed first; when the copy changed there since, it goes anyway.
+            var answer = collection.delete(name, etag: record.etag, deadline: deadline)
+            if answer == .preconditionFailed { answer = collection.delete(name, etag: nil, deadline: deadline) }
+            switch answer {
+            case .done, .notFound:
+                try ledger.finishDelivery(of: key, to: destination.name, by: owner, result: .removed, at: clock())
+                return attempt(.deleted)
+            case .preconditionFailed:
+                let failure = DeliveryFailure(.conflict, "the copy changed while removing it")
+                try ledger.finishDelivery(of: key, to: destination.name, by: owner, result: .failed(reason: failure.description), at: clock())
+                return attempt(.failed(failure))
+            case .failed(let failure):
+                try ledger.finishDelivery(of: key, to: destination.name, by: owner, result: .failed(reason: failure.description), at: clock())
+                return attempt(.failed(failure))
+            }
+        } catch {
+            return attempt(.failed(DeliveryFailure(.localFile, "the store failed: \(error.message)")))
+        }
+    }
+
     /// What waits for each destination after a push: events it does not hold at their
     /// SEQUENCE, with the last failure.
     public func waiting() throws(EventStoreError) -> [(destination: CalendarDestination, pending: PendingDelivery)] {
@@ -105,6 +166,17 @@ public struct CalendarDelivery {
         for (destination, _) in destinations {
             for pending in try ledger.pendingDeliveries(to: destination.name) {
                 result.append((destination, pending))
+            }
+        }
+        return result
+    }
+
+    /// Copies of forgotten events each destination still holds, with the last failure.
+    public func waitingRemovals() throws(EventStoreError) -> [(destination: CalendarDestination, record: DeliveryRecord)] {
+        var result: [(destination: CalendarDestination, record: DeliveryRecord)] = []
+        for (destination, _) in destinations {
+            for record in try ledger.forgottenDeliveries(to: destination.name) {
+                result.append((destination, record))
             }
         }
         return result

@@ -10,6 +10,8 @@ public enum EventChangeKind: String, Sendable, Equatable, CaseIterable, CustomSt
     case olderThanStored = "older-than-stored"
     /// A domain other than the one that created the event tried to change it.
     case refusedOtherDomain = "refused-other-domain"
+    /// The user removed the event (`reservoir forget`); its history stays.
+    case forgotten
 
     /// The stored word.
     public var description: String { rawValue }

@@ -19,6 +19,11 @@ public protocol EventStore: AnyObject {
     /// when this throws, none. An `apply` that fails inside still undoes only its own change.
     /// A scan groups a few dozen messages this way instead of committing each one.
     func grouped(_ body: () -> Void) throws(EventStoreError)
+    /// Removes the events of booking `id` (a container), or the one event `id` names as
+    /// `container/item`, recording a `forgotten` line in each one's history; returns them as
+    /// they were. A calendar that holds one of them still has its record, without an event, so
+    /// the next push removes it there (``DeliveryLedger/forgottenDeliveries(to:)``).
+    func forget(_ id: String, at time: Int64) throws(EventStoreError) -> [StoredEvent]
 }
 
 extension EventStore {

@@ -115,6 +115,27 @@ public final class PostgresEventStore: EventStore {
         }
     }
 
+    public func forget(_ id: String, at time: Int64) throws(EventStoreError) -> [StoredEvent] {
+        try transaction { () throws(PostgresFailure) -> [StoredEvent] in
+            let result = try connection.execute(
+                "SELECT \(EventRow.layout.names) FROM events WHERE container = $1 OR container || '/' || item = $1 FOR UPDATE", [id])
+            var forgotten: [StoredEvent] = []
+            for r in 0..<result.rowCount {
+                do throws(EventStoreError) {
+                    forgotten.append(try EventRow(values: result.values(r, EventRow.layout)).stored)
+                } catch {
+                    throw PostgresFailure(sqlState: nil, message: error.message, connectionLost: false, storeError: error)
+                }
+            }
+            for stored in forgotten {
+                _ = try connection.execute(
+                    "DELETE FROM events WHERE container = $1 AND item = $2", [stored.event.key.container, stored.event.key.item])
+                try record(EventRevision.forgotten(stored, at: time))
+            }
+            return forgotten.sortedByStart()
+        }
+    }
+
     public func events() throws(EventStoreError) -> [StoredEvent] {
         let result = try query("SELECT \(EventRow.layout.names) FROM events", [])
         return try (0..<result.rowCount).map { r throws(EventStoreError) in try EventRow(values: result.values(r, EventRow.layout)).stored }
@@ -303,6 +324,13 @@ extension PostgresEventStore: DeliveryLedger {
 
     public func deliveryRecords() throws(EventStoreError) -> [DeliveryRecord] {
         let result = try query(DeliverySQL.records, [])
+        return try (0..<result.rowCount).map { r throws(EventStoreError) in
+            try DeliveryRecord(values: result.values(r, DeliveryRecord.layout))
+        }
+    }
+
+    public func forgottenDeliveries(to destination: String) throws(EventStoreError) -> [DeliveryRecord] {
+        let result = try query(Self.numbered(DeliverySQL.forgotten), [destination])
         return try (0..<result.rowCount).map { r throws(EventStoreError) in
             try DeliveryRecord(values: result.values(r, DeliveryRecord.layout))
         }

@@ -104,4 +104,43 @@ struct DeliveryLedgerContractTests {
         }
         #expect(won.sorted() == ["1", "2", "3", "4", "5"])
     }
+
+    @Test(
+        "forget removes a booking's events, records it in their history, and leaves the calendars' records for removal",
+        arguments: StoreBackend.available)
+    func forget(backend: StoreBackend) throws {
+        let fresh = try backend.makeStore()
+        defer { fresh.cleanup() }
+        let store = fresh.store
+        let ledger = try #require(store as? any DeliveryLedger)
+        for item in ["1", "2"] {
+            _ = try store.apply(dinner(at: "2031-05-12T19:30:00", item: item), from: message("<\(item)@x>", date: 1000))
+        }
+        _ = try store.apply(dinner(at: "2031-05-12T19:30:00", container: "OTHER"), from: message("<o@x>", date: 1000))
+        // Item 1 is in the calendar, item 2 is not yet.
+        #expect(try ledger.claimDelivery(of: Self.key, to: Self.radicale, by: "a", now: 100, until: 200))
+        try ledger.finishDelivery(of: Self.key, to: Self.radicale, by: "a", result: .delivered(sequence: 0, etag: "\"e1\""), at: 101)
+
+        #expect(try store.forget("NOSUCH", at: 500).isEmpty)
+        let gone = try store.forget("IWDSCA", at: 500)
+        #expect(gone.map(\.event.key.item).sorted() == ["1", "2"])
+        #expect(try store.events().map(\.event.key.container) == ["OTHER"])
+        let history = try store.history("IWDSCA")
+        #expect(history.filter { $0.change == .forgotten }.map(\.appliedAt) == [500, 500])
+        // Only the copy the calendar holds is to be removed; the other never reached it.
+        let removals = try ledger.forgottenDeliveries(to: Self.radicale)
+        #expect(removals.map(\.key) == [Self.key])
+        #expect(removals.first?.etag == "\"e1\"")
+        #expect(try ledger.pendingDeliveries(to: Self.radicale).map(\.event.event.key.container) == ["OTHER"])
+
+        #expect(try ledger.claimDelivery(of: Self.key, to: Self.radicale, by: "a", now: 600, until: 700))
+        try ledger.finishDelivery(of: Self.key, to: Self.radicale, by: "a", result: .removed, at: 601)
+        #expect(try ledger.forgottenDeliveries(to: Self.radicale).isEmpty)
+        #expect(try ledger.deliveryRecords().isEmpty)
+
+        // One item by RESERVATION/ITEM.
+        let one = try store.forget("OTHER/1", at: 700)
+        #expect(one.count == 1)
+        #expect(try store.events().isEmpty)
+    }
 }

@@ -37,6 +37,10 @@ final class MemoryStore: EventStore {
         throw EventStoreError(.readOnly, "memory store")
     }
 
+    func forget(_ id: String, at time: Int64) throws(EventStoreError) -> [StoredEvent] {
+        throw EventStoreError(.readOnly, "memory store")
+    }
+
     func events() throws(EventStoreError) -> [StoredEvent] {
         if let failure { throw failure }
         return stored.sortedByStart()

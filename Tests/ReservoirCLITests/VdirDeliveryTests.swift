@@ -130,6 +130,39 @@ extension ProcessSuites {
             #expect(sync.text == "0 pushed, 0 waiting\n")
         }
 
+        @Test("forget removes a booking from the store and the vdir; a vdir that cannot be written then waits for sync")
+        func forget() throws {
+            let tmp = try TemporaryDirectory()
+            defer { tmp.remove() }
+            let vdir = tmp.path + "/calendar"
+            let store = "sqlite:\(tmp.path)/events.sqlite3"
+            for number in [4, 5] { #expect(try Self.filter(number, tmp, calendar: "vdir:" + vdir).status == 0) }
+            #expect(Self.files(vdir).count == 3)
+
+            let flights = try ReservoirBinary.run(["forget", "K7Q2PX", "--store", store, "--calendar", "vdir:" + vdir])
+            #expect(flights.status == 0, "\(flights.stderr)")
+            #expect(flights.text.contains("forgotten: K7Q2PX/C7412-SFO-2031-06-03 Flight: C7 412 from SFO to SEA"))
+            #expect(Self.files(vdir) == ["HV%2D20310603%2D5521-1@reservoir.ics"])
+            let history = try ReservoirBinary.run(["events", "--history", "K7Q2PX", "--store", store])
+            #expect(history.text.contains("forgotten"))
+            #expect(try ReservoirBinary.run(["forget", "K7Q2PX", "--store", store]).status == 1)
+
+            // The hotel, with the vdir's file in the way of removal: it waits, and sync removes it later.
+            let file = vdir + "/HV%2D20310603%2D5521-1@reservoir.ics"
+            try FileManager.default.removeItem(atPath: file)
+            try FileManager.default.createDirectory(atPath: file + "/blocked", withIntermediateDirectories: true)
+            let hotel = try ReservoirBinary.run(["forget", "HV-20310603-5521", "--store", store, "--calendar", "vdir:" + vdir])
+            #expect(hotel.status == 0)
+            #expect(hotel.stderr.contains("not delivered"), "\(hotel.stderr)")
+            let waiting = try ReservoirBinary.run(["sync", "--store", store, "--calendar", "vdir:" + vdir, "--json"])
+            #expect(waiting.status == 75)
+            #expect(waiting.text.contains("\"remove\":true"))
+            try FileManager.default.removeItem(atPath: file)
+            let synced = try ReservoirBinary.run(["sync", "--store", store, "--calendar", "vdir:" + vdir])
+            #expect(synced.status == 0, "\(synced.text)")
+            #expect(try ReservoirBinary.run(["events", "--all", "--json", "--store", store]).text == "[]\n")
+        }
+
         @Test(
             "khal lists the delivered bookings at their times, the cancelled one cancelled",
             .enabled(if: FileManager.default.isExecutableFile(atPath: khal), "khal is not installed (apt-get install khal)"))

@@ -78,6 +78,8 @@ public enum DeliveryResult: Sendable, Equatable {
     case failed(reason: String)
     /// The claim is given back without an attempt (the event turned out to be up to date).
     case released
+    /// The destination no longer holds the (forgotten) event: its record is removed.
+    case removed
 }
 
 /// The store's side of calendar delivery: which revision each destination holds, and a claim
@@ -104,6 +106,10 @@ public protocol DeliveryLedger: AnyObject {
 
     /// Every destination's records, by destination and key.
     func deliveryRecords() throws(EventStoreError) -> [DeliveryRecord]
+
+    /// The records of `destination` whose event is no longer stored (`reservoir forget`): copies
+    /// the destination holds that must be removed there.
+    func forgottenDeliveries(to destination: String) throws(EventStoreError) -> [DeliveryRecord]
 }
 
 /// The SQL both backends run for the ledger, with `?` placeholders (the PostgreSQL store
@@ -145,6 +151,15 @@ public enum DeliverySQL {
         "UPDATE deliveries SET claimed_by = NULL, claimed_until = NULL WHERE destination = ? AND container = ? AND item = ? "
         + "AND claimed_by = ?"
 
+    /// Removes a record once its copy is gone (destination, container, item, owner).
+    public static let removed = "DELETE FROM deliveries WHERE destination = ? AND container = ? AND item = ? AND claimed_by = ?"
+
+    /// The records of `destination` (parameter 1) whose event is no longer stored.
+    public static let forgotten =
+        "SELECT \(prefixed(DeliveryRecord.layout, "d")) FROM deliveries d LEFT JOIN events e "
+        + "ON e.container = d.container AND e.item = d.item WHERE d.destination = ? AND e.container IS NULL "
+        + "ORDER BY d.container, d.item"
+
     /// Every record, in a stable order.
     public static let records = "SELECT \(DeliveryRecord.layout.names) FROM deliveries ORDER BY destination, container, item"
 
@@ -160,6 +175,8 @@ public enum DeliverySQL {
             return (failed, [.text(reason), .integer(now)] + tail)
         case .released:
             return (release, tail)
+        case .removed:
+            return (removed, tail)
         }
     }
 

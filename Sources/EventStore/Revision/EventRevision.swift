@@ -85,6 +85,18 @@ public enum EventRevision {
         return stored.event == event ? .unchanged : .update
     }
 
+    /// The history line recording that the user removed `stored` at `time`.
+    public static func forgotten(_ stored: StoredEvent, at time: Int64) -> HistoryEntry {
+        HistoryEntry(
+            key: stored.event.key, sequence: stored.sequence, change: .forgotten, messageID: nil, path: nil,
+            signingDomain: nil, messageDate: nil, appliedAt: time, summary: "removed by the user (reservoir forget)")
+    }
+
+    /// Whether `id` names `key`: its booking (container), or the event as `container/item`.
+    public static func names(_ id: String, _ key: EventKey) -> Bool {
+        id == key.container || id == key.description
+    }
+
     /// One line describing what changed between two versions, for the history.
     public static func summary(from old: CalendarEvent?, to new: CalendarEvent) -> String {
         guard let old else { return new.status == .cancelled ? "cancelled (first seen)" : "created" }

@@ -187,6 +187,21 @@ public final class SQLiteEventStore: EventStore {
         try database.group(body)
     }
 
+    public func forget(_ id: String, at time: Int64) throws(EventStoreError) -> [StoredEvent] {
+        try database.transaction { () throws(EventStoreError) -> [StoredEvent] in
+            let forgotten = try database.prepare(
+                "SELECT \(EventRow.layout.names) FROM events WHERE container = ? OR container || '/' || item = ?"
+            )
+            .rows([.text(id), .text(id)]).map { row throws(EventStoreError) in try Self.eventRow(row).stored }
+            for stored in forgotten {
+                try database.cached("DELETE FROM events WHERE container = ? AND item = ?")
+                    .run([.text(stored.event.key.container), .text(stored.event.key.item)])
+                try database.cached(Self.insertHistory).run(EventRevision.forgotten(stored, at: time).values)
+            }
+            return forgotten.sortedByStart()
+        }
+    }
+
     public func events() throws(EventStoreError) -> [StoredEvent] {
         try database.prepare("SELECT \(EventRow.layout.names) FROM events").rows().map { row throws(EventStoreError) in try Self.eventRow(row).stored
         }
@@ -265,5 +280,11 @@ extension SQLiteEventStore: DeliveryLedger {
 
     public func deliveryRecords() throws(EventStoreError) -> [DeliveryRecord] {
         try database.prepare(DeliverySQL.records).rows().map { row throws(EventStoreError) in try DeliveryRecord(values: row.values) }
+    }
+
+    public func forgottenDeliveries(to destination: String) throws(EventStoreError) -> [DeliveryRecord] {
+        try database.prepare(DeliverySQL.forgotten).rows([.text(destination)]).map { row throws(EventStoreError) in
+            try DeliveryRecord(values: row.values)
+        }
     }
 }

@@ -122,7 +122,7 @@ struct ScanCommand: ParsableCommand {
         // After recording: every event a calendar does not hold yet, this scan's and earlier ones'.
         if let store = runner.pipeline.store, let pusher = try CalendarPusher(calendarOptions.settings, store: store, clock: { runner.pipeline.now })
         {
-            CalendarPusher.complain(pusher.delivery.pushPending(), command: "scan")
+            CalendarPusher.complain(pusher.delivery.pushPending() + pusher.delivery.removeForgotten(), command: "scan")
         }
     }
 

@@ -35,11 +35,17 @@ struct SyncCommand: ParsableCommand {
         let now = try clock.resolve()
         let store = try CommandRunner.openStore(at: storeOptions.store)
         guard let pusher = try CalendarPusher(calendarOptions.settings, store: store, clock: { now }) else { return }
-        let attempts = pusher.delivery.pushPending()
+        let attempts = pusher.delivery.pushPending() + pusher.delivery.removeForgotten()
         let waiting: [(destination: CalendarDestination, pending: PendingDelivery)]
-        do { waiting = try pusher.delivery.waiting() } catch { throw CommandFailure.store(error.message) }
+        let removals: [(destination: CalendarDestination, record: DeliveryRecord)]
+        do {
+            waiting = try pusher.delivery.waiting()
+            removals = try pusher.delivery.waitingRemovals()
+        } catch {
+            throw CommandFailure.store(error.message)
+        }
         if json {
-            Output.line(Self.json(attempts, waiting).serialized())
+            Output.line(Self.json(attempts, waiting, removals).serialized())
         } else {
             for attempt in attempts {
                 var line = "\(attempt.outcome.word): \(attempt.uid ?? "-") → \(attempt.destination)"
@@ -47,12 +53,15 @@ struct SyncCommand: ParsableCommand {
                 Output.line(line)
             }
             let pushed = attempts.filter { if case .failed = $0.outcome { false } else { true } }.count
-            Output.line("\(pushed) pushed, \(waiting.count) waiting")
+            Output.line("\(pushed) pushed, \(waiting.count + removals.count) waiting")
         }
-        if !waiting.isEmpty { throw ExitStatus(75) }
+        if !waiting.isEmpty || !removals.isEmpty { throw ExitStatus(75) }
     }
 
-    static func json(_ attempts: [DeliveryAttempt], _ waiting: [(destination: CalendarDestination, pending: PendingDelivery)]) -> JSONValue {
+    static func json(
+        _ attempts: [DeliveryAttempt], _ waiting: [(destination: CalendarDestination, pending: PendingDelivery)],
+        _ removals: [(destination: CalendarDestination, record: DeliveryRecord)]
+    ) -> JSONValue {
         func number(_ n: Int?) -> JSONValue { n.map { .number(Double($0)) } ?? .null }
         let pushed: [JSONValue] = attempts.map { attempt in
             var pairs: [(String, JSONValue)] = [
@@ -76,7 +85,16 @@ struct SyncCommand: ParsableCommand {
                     ("last_error", record?.lastError.map(JSONValue.string) ?? .null),
                 ]))
         }
-        return .object(JSONObject(pairs: [("pushed", .array(pushed)), ("waiting", .array(waits))]))
+        let removes: [JSONValue] = removals.map { entry in
+            .object(
+                JSONObject(pairs: [
+                    ("calendar", .string(entry.destination.description)),
+                    ("uid", .string(CalendarDelivery.resourceName(entry.record.key).replacingSuffix(".ics"))),
+                    ("remove", .bool(true)), ("failures", number(entry.record.failures)),
+                    ("last_error", entry.record.lastError.map(JSONValue.string) ?? .null),
+                ]))
+        }
+        return .object(JSONObject(pairs: [("pushed", .array(pushed)), ("waiting", .array(waits + removes))]))
     }
 }
 
