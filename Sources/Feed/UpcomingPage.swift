@@ -124,35 +124,44 @@ public struct UpcomingPage: Sendable {
     static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
     /// A time as the reservation wrote it, on its own clock: `Mon 12 May 2031, 19:30 (UTC−07:00)`,
-    /// or `(local time)` for a floating time (RFC 5545 §3.3.5 form 1); a date alone without a clock.
+    /// with the zone's name when it was placed in one (`Tue 3 Jun 2031, 08:15 America/Los_Angeles
+    /// (UTC−07:00)`), or `(local time)` for a floating time (RFC 5545 §3.3.5 form 1); a date alone
+    /// without a clock.
     static func timeText(_ time: EventTime) -> String {
+        let (clock, clockName) = timeParts(time)
+        return clock + clockName
+    }
+
+    /// The date and time, and what names their clock: ` America/Los_Angeles (UTC−07:00)`,
+    /// ` (UTC+05:30)`, ` (local time)`, or nothing for a date alone.
+    static func timeParts(_ time: EventTime) -> (String, String) {
         let digits = Array(time.local.utf8)
         guard let year = ASCII.decimal(digits, from: 0, count: 4), let month = ASCII.decimal(digits, from: 5, count: 2),
             let day = ASCII.decimal(digits, from: 8, count: 2), (1...12).contains(month)
-        else { return time.text }
+        else { return (time.text, "") }
         let days = CivilTime.daysFromCivil(year: year, month: month, day: day)
         var text = "\(weekdays[Int(((days % 7) + 7 + 4) % 7)]) \(day) \(months[month - 1]) \(year)"
         if let hour = ASCII.decimal(digits, from: 11, count: 2), let minute = ASCII.decimal(digits, from: 14, count: 2) {
             text += ", \(CivilTime.pad(hour, 2)):\(CivilTime.pad(minute, 2))"
         }
-        guard let offset = time.offsetSeconds else { return text + " (local time)" }
+        guard let offset = time.offsetSeconds else { return (text, " (local time)") }
         let sign = offset < 0 ? "−" : "+"
         let minutes = abs(offset) / 60
-        return text + " (UTC\(sign)\(CivilTime.pad(minutes / 60, 2)):\(CivilTime.pad(minutes % 60, 2)))"
+        // The zone the time was placed in, when one was found (`America/Los_Angeles`).
+        let zone = time.zone.map { " " + $0 } ?? ""
+        return (text, zone + " (UTC\(sign)\(CivilTime.pad(minutes / 60, 2)):\(CivilTime.pad(minutes % 60, 2)))")
     }
 
     /// A start and an end: `Tue 3 Jun 2031, 08:15 – 10:22 (UTC−07:00)` when both fall on one
     /// day on the same clock, else both in full.
     static func spanText(_ start: EventTime, _ end: EventTime) -> String {
-        let sameDay = start.local.prefix(10) == end.local.prefix(10) && start.offsetSeconds == end.offsetSeconds
-        let startText = timeText(start)
-        let endText = timeText(end)
-        guard sameDay, start.local.count >= 16, end.local.count >= 16, let zone = startText.lastIndex(of: "(") else {
-            return startText + " – " + endText
+        let sameDay =
+            start.local.prefix(10) == end.local.prefix(10) && start.offsetSeconds == end.offsetSeconds && start.zone == end.zone
+        let (startClock, clockName) = timeParts(start)
+        guard sameDay, start.local.count >= 16, end.local.count >= 16 else {
+            return timeText(start) + " – " + timeText(end)
         }
-        let endClock = String(end.local.dropFirst(11).prefix(5))
-        let startPart = startText[..<zone].reversed().drop { $0 == " " }.reversed()
-        return String(startPart) + "–" + endClock + " " + String(startText[zone...])
+        return startClock + "–" + String(end.local.dropFirst(11).prefix(5)) + clockName
     }
 
     /// `2026-11-22T12:00:00Z`.

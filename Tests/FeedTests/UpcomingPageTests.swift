@@ -53,7 +53,7 @@ struct UpcomingPageTests {
         #expect(!html.contains("<script"))
     }
 
-    @Test("times show their offset, or local time when floating")
+    @Test("times show their offset (and zone, when placed in one), or local time when floating")
     func times() {
         let zoned = EventTime(text: "", local: "2031-05-12T19:30:00", offsetSeconds: -25_200, epochSeconds: 1_936_499_400)
         let floating = EventTime(text: "", local: "2031-06-03T08:15:00", offsetSeconds: nil, epochSeconds: nil)
@@ -66,6 +66,13 @@ struct UpcomingPageTests {
         #expect(UpcomingPage.spanText(east, later) == "Tue 3 Jun 2031, 08:15–10:22 (UTC+05:30)")
         #expect(UpcomingPage.spanText(east, nextDay) == "Tue 3 Jun 2031, 08:15 (UTC+05:30) – Wed 4 Jun 2031, 10:22 (UTC+05:30)")
         #expect(UpcomingPage.spanText(floating, floating) == "Tue 3 Jun 2031, 08:15–08:15 (local time)")
+        // A time placed in a zone shows the zone's name before its offset.
+        let departure = EventTime(
+            text: "", local: "2031-06-03T08:15:00", offsetSeconds: -25_200, epochSeconds: 1_938_259_700, zone: "America/Los_Angeles")
+        let arrival = EventTime(
+            text: "", local: "2031-06-03T10:22:00", offsetSeconds: -25_200, epochSeconds: 1_938_267_320, zone: "America/Los_Angeles")
+        #expect(UpcomingPage.timeText(departure) == "Tue 3 Jun 2031, 08:15 America/Los_Angeles (UTC−07:00)")
+        #expect(UpcomingPage.spanText(departure, arrival) == "Tue 3 Jun 2031, 08:15–10:22 America/Los_Angeles (UTC−07:00)")
     }
 
     @Test("upcoming means a start at or after now")
