@@ -149,10 +149,13 @@ struct ReservationInterpreter {
             // hotels): each is an item, keyed like a trip's leg by what it is and when.
             draft.itemID = Self.legKey([draft.title, draft.start?.date])
         }
-        addCommonDetails(to: &draft)
+        let actions = readActions()
+        let checkinURL = webLink("checkinUrl") ?? webLink("checkInUrl") ?? Self.url(of: "CheckInAction", in: actions)
+        addCommonDetails(to: &draft, actions: actions, checkinURL: checkinURL)
         let reservationID = readReservationID(draft)
-        let url = node.text("modifyReservationUrl") ?? actionTarget("EditAction") ?? node.text("url")
-        let checkinURL = node.text("checkinUrl", "checkInUrl") ?? actionTarget("CheckInAction")
+        let url =
+            webLink("modifyReservationUrl") ?? Self.url(of: "EditAction", in: actions) ?? Self.url(of: "UpdateAction", in: actions)
+            ?? webLink("url")
 
         return Reservation(
             category: category, schemaType: candidate.schemaType, reservationID: reservationID,
@@ -209,15 +212,6 @@ struct ReservationInterpreter {
         return derived
     }
 
-    /// The `target` of a Gmail action in `potentialAction` (`EditAction`, `CheckInAction`):
-    /// a URL, or an EntryPoint with `urlTemplate` / `url`.
-    func actionTarget(_ type: String) -> String? {
-        for action in node.nodes("potentialAction") where action.types.contains(type) {
-            if let url = action.node("target")?.text("urlTemplate", "url") ?? action.text("target") { return url }
-        }
-        return nil
-    }
-
     /// FNV-1a 64-bit, hex: a stable short digest (not for security).
     static func fnv1a(_ text: String) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
@@ -230,7 +224,9 @@ struct ReservationInterpreter {
     }
 
     /// Guest, booking reference, tickets, price, check-in link: what every reservation may carry.
-    func addCommonDetails(to draft: inout ReservationDraft) {
+    /// The check-in link is `checkinURL` (`checkinUrl`, else a `CheckInAction`'s); each other
+    /// action's link is a detail named by ``actionLabels``, once.
+    mutating func addCommonDetails(to draft: inout ReservationDraft, actions: [ReservationAction], checkinURL: String?) {
         var guests: [String] = []
         for value in node.values("underName") {
             if let name = SchemaNode(value)?.text("name") ?? SchemaNode.text(of: value), !guests.contains(name) {
@@ -257,7 +253,13 @@ struct ReservationInterpreter {
             let program = membership.text("programName") ?? membership.name(of: "program") ?? membership.name(of: "hostingOrganization")
             draft.add("Membership", program.map { "\($0) \(number)" } ?? number)
         }
-        draft.add("Check-in URL", node.text("checkinUrl", "checkInUrl") ?? actionTarget("CheckInAction"))
+        draft.add("Check-in URL", checkinURL)
+        for action in actions where action.type != "CheckInAction" {
+            guard let label = Self.actionLabels[action.type],
+                !draft.details.contains(ReservationDetail(label: label, value: action.url))
+            else { continue }
+            draft.add(label, action.url)
+        }
     }
 
     /// schema.org `Seat`: section, row, number, seating type (`Wagen 12, Row 3, Seat 47, 1. Klasse`).
