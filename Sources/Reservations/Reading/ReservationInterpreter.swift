@@ -237,12 +237,7 @@ struct ReservationInterpreter {
         draft.add("Booking reference", node.text("reservationNumber", "reservationId"))
         // Gmail's flight markup puts ticketNumber on the reservation; schema.org on the Ticket.
         draft.add("Ticket number", node.text("ticketNumber"))
-        for ticket in node.nodes("reservedTicket") {
-            draft.add("Ticket number", ticket.text("ticketNumber"))
-            if !draft.details.contains(where: { $0.label == "Seat" }) {
-                draft.add("Seat", Self.seat(ticket.node("ticketedSeat")))
-            }
-        }
+        addTickets(to: &draft, guests: guests)
         if let price = node.text("totalPrice") ?? node.node("totalPrice")?.text("price") {
             let currency = node.text("priceCurrency") ?? node.node("totalPrice")?.text("priceCurrency")
             draft.add("Total price", currency.map { "\(price) \($0)" } ?? price)
