@@ -242,12 +242,7 @@ struct ReservationInterpreter {
             let currency = node.text("priceCurrency") ?? node.node("totalPrice")?.text("priceCurrency")
             draft.add("Total price", currency.map { "\(price) \($0)" } ?? price)
         }
-        if let membership = node.node("programMembershipUsed") ?? node.node("programMembership"),
-            let number = membership.text("membershipNumber", "memberNumber")
-        {
-            let program = membership.text("programName") ?? membership.name(of: "program") ?? membership.name(of: "hostingOrganization")
-            draft.add("Membership", program.map { "\($0) \(number)" } ?? number)
-        }
+        addMembership(to: &draft)
         draft.add("Check-in URL", checkinURL)
         for action in actions where action.type != "CheckInAction" {
             guard let label = Self.actionLabels[action.type],
@@ -255,6 +250,25 @@ struct ReservationInterpreter {
             else { continue }
             draft.add(label, action.url)
         }
+    }
+
+    /// `programMembershipUsed` (Gmail's older `programMembership`): the program
+    /// (`programName`, `program`, `hostingOrganization.name`) and the masked number
+    /// (``maskedMembershipNumber(_:)``), as `Frequent flyer` on a flight, `Membership` otherwise.
+    func addMembership(to draft: inout ReservationDraft) {
+        guard let membership = node.node("programMembershipUsed") ?? node.node("programMembership"),
+            let number = membership.text("membershipNumber", "memberNumber")
+        else { return }
+        let program = membership.text("programName") ?? membership.name(of: "program") ?? membership.name(of: "hostingOrganization")
+        let masked = Self.maskedMembershipNumber(number)
+        draft.add(category == .flight ? "Frequent flyer" : "Membership", program.map { "\($0) \(masked)" } ?? masked)
+    }
+
+    /// A membership number goes into calendar notes, which are shared and synced: longer than
+    /// 6 characters, all but its last 4 become `*` (`99201234` → `****1234`).
+    static func maskedMembershipNumber(_ number: String) -> String {
+        guard number.count > 6 else { return number }
+        return String(repeating: "*", count: number.count - 4) + number.suffix(4)
     }
 
     /// schema.org `Seat`: section, row, number, seating type (`Wagen 12, Row 3, Seat 47, 1. Klasse`).
