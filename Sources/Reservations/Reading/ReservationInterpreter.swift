@@ -153,6 +153,8 @@ struct ReservationInterpreter {
         let checkinURL = webLink("checkinUrl") ?? webLink("checkInUrl") ?? Self.url(of: "CheckInAction", in: actions)
         addCommonDetails(to: &draft, actions: actions, checkinURL: checkinURL)
         let reservationID = readReservationID(draft)
+        // Read like the item's times (an unreadable one is `invalid-value`); not used for ordering.
+        let modifiedTime = time(node, ["modifiedTime"])
         let url =
             webLink("modifyReservationUrl") ?? Self.url(of: "EditAction", in: actions) ?? Self.url(of: "UpdateAction", in: actions)
             ?? webLink("url")
@@ -161,7 +163,7 @@ struct ReservationInterpreter {
             category: category, schemaType: candidate.schemaType, reservationID: reservationID,
             itemID: draft.itemID, status: status, title: draft.title, start: draft.start, end: draft.end,
             location: draft.location, details: draft.details, url: url, checkinURL: checkinURL,
-            json: NormalizedJSON.reservation(repaired, status: status), marks: marks)
+            json: NormalizedJSON.reservation(repaired, status: status), marks: marks, modifiedTime: modifiedTime)
     }
 
     /// True when both times are instants, or both wall-clock, and `a` is earlier.
