@@ -1,3 +1,5 @@
+import JSON
+
 /// One of Gmail's actions in `potentialAction`, with the web address it opens.
 struct ReservationAction {
     /// The action's type, local name (`CheckInAction`).
@@ -24,8 +26,9 @@ extension ReservationInterpreter {
     /// `android-app:`) is dropped with `unsafe-url`, since these links go into calendar notes.
     mutating func readActions() -> [ReservationAction] {
         var actions: [ReservationAction] = []
-        for action in node.nodes("potentialAction") {
-            guard let type = action.types.first(where: { Self.actionLabels[$0] != nil }) else { continue }
+        var refused: Set<Int> = []
+        for (index, value) in node.values("potentialAction").enumerated() {
+            guard let action = SchemaNode(value), let type = action.types.first(where: { Self.actionLabels[$0] != nil }) else { continue }
             var candidates: [String] = []
             for target in action.values("target") {
                 if let url = SchemaNode(target)?.text("urlTemplate", "url") ?? SchemaNode.text(of: target) { candidates.append(url) }
@@ -35,7 +38,11 @@ extension ReservationInterpreter {
                 actions.append(ReservationAction(type: type, url: web))
             } else if let first = candidates.first {
                 refuseLink(first, property: "potentialAction \(type)")
+                refused.insert(index)
             }
+        }
+        if !refused.isEmpty {
+            rewriteRepaired("potentialAction") { refused.contains($0) ? nil : $1 }
         }
         return actions
     }
@@ -51,7 +58,21 @@ extension ReservationInterpreter {
         guard let text = node.text(property) else { return nil }
         if Self.isWebURL(text) { return text }
         refuseLink(text, property: property)
+        repaired[property] = nil
         return nil
+    }
+
+    /// Rewrites `repaired[key]` (one value or an array) element by element: `change` gets each
+    /// element with its index and returns it, changed, or nil to drop it. A refused link is
+    /// taken out of the normalized JSON too, which calendars keep as `STRUCTURED-DATA`.
+    mutating func rewriteRepaired(_ key: String, _ change: (Int, JSONValue) -> JSONValue?) {
+        guard let value = repaired[key] else { return }
+        if case .array(let list) = value {
+            let kept = list.enumerated().compactMap { change($0.offset, $0.element) }
+            repaired[key] = kept.isEmpty ? nil : .array(kept)
+        } else {
+            repaired[key] = change(0, value)
+        }
     }
 
     mutating func refuseLink(_ text: String, property: String) {

@@ -1,3 +1,4 @@
+import JSON
 import Markup
 import Testing
 
@@ -97,6 +98,22 @@ struct PotentialActionTests {
         #expect(r.url == nil)
         #expect(extraction.codes == ["unsafe-url", "unsafe-url"])
         #expect(extraction.diagnostics.map(\.detail) == ["javascript", "data"])
+    }
+
+    @Test("a refused link is taken out of the normalized JSON; the rest stays")
+    func refusedLinksLeaveTheJSON() throws {
+        let extraction = try JSONFixture.read(
+            Self.booking(
+                """
+                [{"@type": "CancelAction", "target": "javascript:alert(1)"},
+                 {"@type": "ViewAction", "url": "https://r.example/v"}]
+                """,
+                extra: #""checkinUrl": "javascript:alert(2)","#))
+        let r = try #require(extraction.reservations.first)
+        let json = r.json.serialized()
+        #expect(!json.contains("javascript"))
+        #expect(json.contains("https://r.example/v"))
+        #expect(!json.contains("checkinUrl"))
     }
 
     @Test("Microdata: actions read from the markup stage's items")

@@ -1,3 +1,4 @@
+import JSON
 import Markup
 import Testing
 
@@ -64,6 +65,17 @@ struct ReservedTicketTests {
         let shown = r.details.filter { !["Guest", "Booking reference"].contains($0.label) }.map(\.description)
         #expect(shown == c.details)
         #expect(extraction.codes == c.codes)
+    }
+
+    @Test("a refused ticket token is taken out of the normalized JSON; the ticket stays")
+    func refusedTokenLeavesTheJSON() throws {
+        let extraction = try JSONFixture.read(
+            Self.booking(#"[{"@type": "Ticket", "ticketNumber": "N1", "ticketToken": "javascript:alert(1)"}]"#))
+        let r = try #require(extraction.reservations.first)
+        let json = r.json.serialized()
+        #expect(!json.contains("javascript"))
+        #expect(json.contains("N1"))
+        #expect(extraction.codes == ["unsafe-url"])
     }
 
     @Test("a flight's airplaneSeat is the seat; the ticket's seat is not added")
