@@ -150,14 +150,14 @@ struct ReservationInterpreter {
             draft.itemID = Self.legKey([draft.title, draft.start?.date])
         }
         let actions = readActions()
-        let checkinURL = webLink("checkinUrl") ?? webLink("checkInUrl") ?? Self.url(of: "CheckInAction", in: actions)
+        // Every link property is checked, so that a refused one leaves the JSON even beside a good one.
+        let links = ["checkinUrl", "checkInUrl", "modifyReservationUrl", "url"].map { webLink($0) }
+        let checkinURL = links[0] ?? links[1] ?? Self.url(of: "CheckInAction", in: actions)
         addCommonDetails(to: &draft, actions: actions, checkinURL: checkinURL)
         let reservationID = readReservationID(draft)
         // Read like the item's times (an unreadable one is `invalid-value`); not used for ordering.
         let modifiedTime = time(node, ["modifiedTime"])
-        let url =
-            webLink("modifyReservationUrl") ?? Self.url(of: "EditAction", in: actions) ?? Self.url(of: "UpdateAction", in: actions)
-            ?? webLink("url")
+        let url = links[2] ?? Self.url(of: "EditAction", in: actions) ?? Self.url(of: "UpdateAction", in: actions) ?? links[3]
 
         return Reservation(
             category: category, schemaType: candidate.schemaType, reservationID: reservationID,

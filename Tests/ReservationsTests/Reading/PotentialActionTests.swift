@@ -108,12 +108,15 @@ struct PotentialActionTests {
                 [{"@type": "CancelAction", "target": "javascript:alert(1)"},
                  {"@type": "ViewAction", "url": "https://r.example/v"}]
                 """,
-                extra: #""checkinUrl": "javascript:alert(2)","#))
+                extra: #""checkinUrl": "javascript:alert(2)", "modifyReservationUrl": "https://r.example/m", "url": "vbscript:x","#))
         let r = try #require(extraction.reservations.first)
         let json = r.json.serialized()
         #expect(!json.contains("javascript"))
         #expect(json.contains("https://r.example/v"))
         #expect(!json.contains("checkinUrl"))
+        #expect(!json.contains("vbscript"))
+        #expect(r.url == "https://r.example/m")
+        #expect(extraction.codes == ["unsafe-url", "unsafe-url", "unsafe-url"])
     }
 
     @Test("Microdata: actions read from the markup stage's items")
