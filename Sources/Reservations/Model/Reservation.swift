@@ -42,12 +42,14 @@ public struct Reservation: Sendable, Equatable {
     public var json: JSONValue
     /// Why the reservation is listed but not made an event; empty for one that can be stored.
     public var marks: [ReservationMark]
+    /// When the sender last changed the booking (`modifiedTime`); nil when absent or unreadable.
+    public var modifiedTime: DateTimeValue?
 
     public init(
         category: ReservationCategory, schemaType: String, reservationID: String, itemID: String,
         status: ReservationStatus, title: String, start: DateTimeValue?, end: DateTimeValue?,
         location: String?, details: [ReservationDetail], url: String?, checkinURL: String?, json: JSONValue,
-        marks: [ReservationMark] = []
+        marks: [ReservationMark] = [], modifiedTime: DateTimeValue? = nil
     ) {
         self.category = category
         self.schemaType = schemaType
@@ -63,6 +65,7 @@ public struct Reservation: Sendable, Equatable {
         self.checkinURL = checkinURL
         self.json = json
         self.marks = marks
+        self.modifiedTime = modifiedTime
     }
 }
 

@@ -48,6 +48,10 @@ public struct ReservationDiagnostic: Sendable, Equatable, CustomStringConvertibl
         case offsetDisagreesWithZone = "offset-disagrees-with-zone"
         /// A time followed by a zone abbreviation (detail) several zones share: floating time.
         case timeZoneAbbreviation = "timezone-abbreviation"
+        /// A link that is not an http(s) URL (`javascript:`, `data:`; detail: the scheme) in
+        /// `potentialAction`, `checkinUrl`, `modifyReservationUrl`, `url` or a ticket: not put in
+        /// the calendar.
+        case unsafeURL = "unsafe-url"
         /// More items or deeper nesting than the reader accepts; the rest is ignored.
         case limitExceeded = "limit-exceeded"
     }

@@ -12,4 +12,7 @@ public enum ReservationLimits {
     public static let jsonDepth = 32
     /// Longest string value used for titles, locations and details; longer ones are cut.
     public static let textLength = 1_000
+    /// Longest ticket token (`ticketToken`) kept as a detail; a longer one is an encoded
+    /// image or blob, not something a person reads.
+    public static let ticketTokenLength = 64
 }

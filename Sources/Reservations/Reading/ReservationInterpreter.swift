@@ -149,16 +149,21 @@ struct ReservationInterpreter {
             // hotels): each is an item, keyed like a trip's leg by what it is and when.
             draft.itemID = Self.legKey([draft.title, draft.start?.date])
         }
-        addCommonDetails(to: &draft)
+        let actions = readActions()
+        // Every link property is checked, so that a refused one leaves the JSON even beside a good one.
+        let links = ["checkinUrl", "checkInUrl", "modifyReservationUrl", "url"].map { webLink($0) }
+        let checkinURL = links[0] ?? links[1] ?? Self.url(of: "CheckInAction", in: actions)
+        addCommonDetails(to: &draft, actions: actions, checkinURL: checkinURL)
         let reservationID = readReservationID(draft)
-        let url = node.text("modifyReservationUrl") ?? actionTarget("EditAction") ?? node.text("url")
-        let checkinURL = node.text("checkinUrl", "checkInUrl") ?? actionTarget("CheckInAction")
+        // Read like the item's times (an unreadable one is `invalid-value`); not used for ordering.
+        let modifiedTime = time(node, ["modifiedTime"])
+        let url = links[2] ?? Self.url(of: "EditAction", in: actions) ?? Self.url(of: "UpdateAction", in: actions) ?? links[3]
 
         return Reservation(
             category: category, schemaType: candidate.schemaType, reservationID: reservationID,
             itemID: draft.itemID, status: status, title: draft.title, start: draft.start, end: draft.end,
             location: draft.location, details: draft.details, url: url, checkinURL: checkinURL,
-            json: NormalizedJSON.reservation(repaired, status: status), marks: marks)
+            json: NormalizedJSON.reservation(repaired, status: status), marks: marks, modifiedTime: modifiedTime)
     }
 
     /// True when both times are instants, or both wall-clock, and `a` is earlier.
@@ -209,15 +214,6 @@ struct ReservationInterpreter {
         return derived
     }
 
-    /// The `target` of a Gmail action in `potentialAction` (`EditAction`, `CheckInAction`):
-    /// a URL, or an EntryPoint with `urlTemplate` / `url`.
-    func actionTarget(_ type: String) -> String? {
-        for action in node.nodes("potentialAction") where action.types.contains(type) {
-            if let url = action.node("target")?.text("urlTemplate", "url") ?? action.text("target") { return url }
-        }
-        return nil
-    }
-
     /// FNV-1a 64-bit, hex: a stable short digest (not for security).
     static func fnv1a(_ text: String) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
@@ -230,7 +226,9 @@ struct ReservationInterpreter {
     }
 
     /// Guest, booking reference, tickets, price, check-in link: what every reservation may carry.
-    func addCommonDetails(to draft: inout ReservationDraft) {
+    /// The check-in link is `checkinURL` (`checkinUrl`, else a `CheckInAction`'s); each other
+    /// action's link is a detail named by ``actionLabels``, once.
+    mutating func addCommonDetails(to draft: inout ReservationDraft, actions: [ReservationAction], checkinURL: String?) {
         var guests: [String] = []
         for value in node.values("underName") {
             if let name = SchemaNode(value)?.text("name") ?? SchemaNode.text(of: value), !guests.contains(name) {
@@ -241,23 +239,38 @@ struct ReservationInterpreter {
         draft.add("Booking reference", node.text("reservationNumber", "reservationId"))
         // Gmail's flight markup puts ticketNumber on the reservation; schema.org on the Ticket.
         draft.add("Ticket number", node.text("ticketNumber"))
-        for ticket in node.nodes("reservedTicket") {
-            draft.add("Ticket number", ticket.text("ticketNumber"))
-            if !draft.details.contains(where: { $0.label == "Seat" }) {
-                draft.add("Seat", Self.seat(ticket.node("ticketedSeat")))
-            }
-        }
+        addTickets(to: &draft, guests: guests)
         if let price = node.text("totalPrice") ?? node.node("totalPrice")?.text("price") {
             let currency = node.text("priceCurrency") ?? node.node("totalPrice")?.text("priceCurrency")
             draft.add("Total price", currency.map { "\(price) \($0)" } ?? price)
         }
-        if let membership = node.node("programMembershipUsed") ?? node.node("programMembership"),
-            let number = membership.text("membershipNumber", "memberNumber")
-        {
-            let program = membership.text("programName") ?? membership.name(of: "program") ?? membership.name(of: "hostingOrganization")
-            draft.add("Membership", program.map { "\($0) \(number)" } ?? number)
+        addMembership(to: &draft)
+        draft.add("Check-in URL", checkinURL)
+        for action in actions where action.type != "CheckInAction" {
+            guard let label = Self.actionLabels[action.type],
+                !draft.details.contains(ReservationDetail(label: label, value: action.url))
+            else { continue }
+            draft.add(label, action.url)
         }
-        draft.add("Check-in URL", node.text("checkinUrl", "checkInUrl") ?? actionTarget("CheckInAction"))
+    }
+
+    /// `programMembershipUsed` (Gmail's older `programMembership`): the program
+    /// (`programName`, `program`, `hostingOrganization.name`) and the masked number
+    /// (``maskedMembershipNumber(_:)``), as `Frequent flyer` on a flight, `Membership` otherwise.
+    func addMembership(to draft: inout ReservationDraft) {
+        guard let membership = node.node("programMembershipUsed") ?? node.node("programMembership"),
+            let number = membership.text("membershipNumber", "memberNumber")
+        else { return }
+        let program = membership.text("programName") ?? membership.name(of: "program") ?? membership.name(of: "hostingOrganization")
+        let masked = Self.maskedMembershipNumber(number)
+        draft.add(category == .flight ? "Frequent flyer" : "Membership", program.map { "\($0) \(masked)" } ?? masked)
+    }
+
+    /// A membership number goes into calendar notes, which are shared and synced: longer than
+    /// 6 characters, all but its last 4 become `*` (`99201234` → `****1234`).
+    static func maskedMembershipNumber(_ number: String) -> String {
+        guard number.count > 6 else { return number }
+        return String(repeating: "*", count: number.count - 4) + number.suffix(4)
     }
 
     /// schema.org `Seat`: section, row, number, seating type (`Wagen 12, Row 3, Seat 47, 1. Klasse`).

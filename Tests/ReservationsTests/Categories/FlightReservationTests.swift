@@ -168,7 +168,7 @@ struct FlightReservationTests {
         #expect(r.url == "https://agency.example/edit/ZZ81QK")
         #expect(r.checkinURL == "https://cascadia-air.example/ci/ZZ81QK")
         #expect(r.detail("Ticket number") == "016-2299110032")
-        #expect(r.detail("Membership") == "Cascadia Miles CA-55210")
+        #expect(r.detail("Frequent flyer") == "Cascadia Miles ****5210")
         #expect(r.detail("Boarding time") == "05:25")
         #expect(r.detail("Boarding group") == "A")
         #expect(r.detail("Gate") == "C4")
