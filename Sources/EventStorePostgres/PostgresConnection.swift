@@ -92,7 +92,7 @@ final class PostgresConnection {
 
     /// A refusal that goes away by itself: the server is full (SQLSTATE 53300 "sorry, too many
     /// clients already"), starting, stopping or in recovery (57P03), or not listening yet
-    /// during a restart. libpq gives no SQLSTATE for a failed connection, only the server's
+    /// during a restart, or resetting the connection as it stops. libpq gives no SQLSTATE for a failed connection, only the server's
     /// message, so the server's English messages are matched. A wrong password, an unknown
     /// database or role fail at once.
     static func isTransient(connectFailure message: String) -> Bool {
@@ -102,6 +102,8 @@ final class PostgresConnection {
             "the database system is in recovery mode", "the database system is not yet accepting connections",
             "connection refused", "no such file or directory",
             "server closed the connection unexpectedly", "terminating connection due to administrator command",
+            // A server restarting can accept the connection and reset it while it stops.
+            "connection reset by peer",
         ]
         let lowered = message.lowercased()
         return transient.contains { CharacterSearch.contains(lowered, $0) }

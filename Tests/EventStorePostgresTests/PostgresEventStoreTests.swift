@@ -1,8 +1,9 @@
 import EventStore
-import EventStorePostgres
 import Foundation
 import PostgresTestSupport
 import Testing
+
+@testable import EventStorePostgres
 
 @Suite("PostgreSQL event store", .enabled(if: PostgresServer.isAvailable, Comment(rawValue: PostgresServer.skipReason)))
 struct PostgresEventStoreTests {
@@ -217,6 +218,20 @@ struct PostgresEventStoreTests {
         #expect(store is PostgresEventStore)
         #expect(throws: EventStoreError(.unsupportedURL, "")) { _ = try EventStoreLocation.open(url) }
     }
+
+    @Test(
+        "connection failures that go away by themselves are tried again; a wrong password or database is not",
+        arguments: [
+            ("FATAL:  sorry, too many clients already", true),
+            ("connection to server on socket \"/tmp/x/.s.PGSQL.5432\" failed: Connection reset by peer", true),
+            ("connection to server at \"127.0.0.1\", port 5432 failed: Connection refused", true),
+            ("FATAL:  the database system is starting up", true),
+            ("FATAL:  password authentication failed for user \"jane\"", false),
+            ("FATAL:  database \"nosuch\" does not exist", false),
+        ])
+    func transientConnectFailures(message: String, transient: Bool) {
+        #expect(PostgresConnection.isTransient(connectFailure: message) == transient)
+    }
 }
 
 /// Runs `body` on `count` threads released together; the results in index order.
@@ -253,4 +268,5 @@ final class ResultBox<T>: @unchecked Sendable {
         defer { lock.unlock() }
         return slots
     }
+
 }
