@@ -58,55 +58,43 @@ public struct CalendarDelivery {
     /// Pushes the events of `keys` (those a message just changed) to every destination; the
     /// events a destination already holds at their SEQUENCE are left alone.
     public func push(_ keys: [EventKey], deadline: Deadline = .none) -> [DeliveryAttempt] {
-        var attempts: [DeliveryAttempt] = []
-        for (destination, collection) in destinations {
-            for key in keys {
-                guard let attempt = pushOne(key, pending: nil, to: destination, collection, deadline: deadline) else { continue }
-                attempts.append(attempt)
-                if attempt.outcome.endsDestination { break }
-            }
-        }
-        return attempts
+        forEachDestination(
+            list: { _ in keys },
+            attempt: { key, destination, collection in pushOne(key, pending: nil, to: destination, collection, deadline: deadline) })
     }
 
     /// Pushes every event a destination does not hold at its current SEQUENCE (`reservoir sync`,
-    /// and `scan` after it records). A destination whose store query fails is reported once.
+    /// and `scan` after it records).
     public func pushPending(deadline: Deadline = .none) -> [DeliveryAttempt] {
-        var attempts: [DeliveryAttempt] = []
-        for (destination, collection) in destinations {
-            let pending: [PendingDelivery]
-            do {
-                pending = try ledger.pendingDeliveries(to: destination.name)
-            } catch {
-                attempts.append(
-                    DeliveryAttempt(
-                        destination: destination, key: nil, uid: nil, sequence: nil,
-                        outcome: .failed(DeliveryFailure(.localFile, "the store failed: \(error.message)"))))
-                continue
-            }
-            for entry in pending {
-                guard let attempt = pushOne(entry.event.event.key, pending: entry, to: destination, collection, deadline: deadline) else {
-                    continue
-                }
-                attempts.append(attempt)
-                // A server that is down, silent, or refuses our credentials will not take the
-                // next event either: the rest wait for the next run instead of each waiting
-                // for its own time-out.
-                if attempt.outcome.endsDestination { break }
-            }
-        }
-        return attempts
+        forEachDestination(
+            list: { destination throws(EventStoreError) in try ledger.pendingDeliveries(to: destination.name) },
+            attempt: { entry, destination, collection in
+                pushOne(entry.event.event.key, pending: entry, to: destination, collection, deadline: deadline)
+            })
     }
 
     /// Removes from every destination the copies of events the store no longer holds
     /// (`reservoir forget`). The user asked for them to go: a copy changed there since is removed
     /// too. `reservoir sync` and `scan` run this with ``pushPending(deadline:)``.
     public func removeForgotten(deadline: Deadline = .none) -> [DeliveryAttempt] {
+        forEachDestination(
+            list: { destination throws(EventStoreError) in try ledger.forgottenDeliveries(to: destination.name) },
+            attempt: { record, destination, collection in removeOne(record, from: destination, collection, deadline: deadline) })
+    }
+
+    /// Runs `attempt` on each item `list` gives for each destination. A destination whose list
+    /// the store cannot give is reported once. After a failure that says the destination itself
+    /// is down, silent or refuses the credentials, its other items wait for the next run instead
+    /// of each waiting for its own time-out.
+    private func forEachDestination<Item>(
+        list: (CalendarDestination) throws(EventStoreError) -> [Item],
+        attempt: (Item, CalendarDestination, any CalendarCollection) -> DeliveryAttempt?
+    ) -> [DeliveryAttempt] {
         var attempts: [DeliveryAttempt] = []
         for (destination, collection) in destinations {
-            let records: [DeliveryRecord]
+            let items: [Item]
             do {
-                records = try ledger.forgottenDeliveries(to: destination.name)
+                items = try list(destination)
             } catch {
                 attempts.append(
                     DeliveryAttempt(
@@ -114,10 +102,10 @@ public struct CalendarDelivery {
                         outcome: .failed(DeliveryFailure(.localFile, "the store failed: \(error.message)"))))
                 continue
             }
-            for record in records {
-                let attempt = removeOne(record, from: destination, collection, deadline: deadline)
-                attempts.append(attempt)
-                if attempt.outcome.endsDestination { break }
+            for item in items {
+                guard let made = attempt(item, destination, collection) else { continue }
+                attempts.append(made)
+                if made.outcome.endsDestination { break }
             }
         }
         return attempts

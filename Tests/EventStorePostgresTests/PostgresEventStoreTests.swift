@@ -111,18 +111,25 @@ struct PostgresEventStoreTests {
         #expect(try PostgresServer.shared.get().psqlColumn(url: url, "SELECT max(version) FROM schema_version") == ["4"])
     }
 
-    @Test("a store of schema 2 (before calendar delivery) is upgraded in place: its events kept, all of them waiting for a calendar")
-    func upgradeFromTwo() throws {
+    /// A database holding one event, taken back to an older schema by `downgrade` (statements
+    /// that undo the later migrations), as an older reservoir left it.
+    static func databaseAsLeftBy(_ downgrade: [String]) throws -> (server: PostgresServer, url: String) {
         let server = try PostgresServer.shared.get()
         let url = try server.makeDatabase()
         do {
             let store = try PostgresEventStore(url: url)
             _ = try store.apply(dinner(at: "2031-05-12T19:30:00"), from: message("<a@x>", date: 1000))
         }
-        // As a reservoir of schema 2 left it.
-        _ = try server.psqlColumn(url: url, "DROP TABLE deliveries")
-        _ = try server.psqlColumn(url: url, "ALTER TABLE events DROP COLUMN start_zone, DROP COLUMN end_zone")
-        _ = try server.psqlColumn(url: url, "DELETE FROM schema_version WHERE version >= 3")
+        for statement in downgrade { _ = try server.psqlColumn(url: url, statement) }
+        return (server, url)
+    }
+
+    @Test("a store of schema 2 (before calendar delivery) is upgraded in place: its events kept, all of them waiting for a calendar")
+    func upgradeFromTwo() throws {
+        let (server, url) = try Self.databaseAsLeftBy([
+            "DROP TABLE deliveries", "ALTER TABLE events DROP COLUMN start_zone, DROP COLUMN end_zone",
+            "DELETE FROM schema_version WHERE version >= 3",
+        ])
         let upgraded = try PostgresEventStore(url: url)
         #expect(try server.psqlColumn(url: url, "SELECT max(version) FROM schema_version") == ["4"])
         #expect(try upgraded.events().count == 1)
@@ -131,15 +138,9 @@ struct PostgresEventStoreTests {
 
     @Test("a store of schema 3 (before time zones) is upgraded in place: its events kept without a zone, new ones keep theirs")
     func upgradeFromThree() throws {
-        let server = try PostgresServer.shared.get()
-        let url = try server.makeDatabase()
-        do {
-            let store = try PostgresEventStore(url: url)
-            _ = try store.apply(dinner(at: "2031-05-12T19:30:00"), from: message("<a@x>", date: 1000))
-        }
-        // As a reservoir of schema 3 left it.
-        _ = try server.psqlColumn(url: url, "ALTER TABLE events DROP COLUMN start_zone, DROP COLUMN end_zone")
-        _ = try server.psqlColumn(url: url, "DELETE FROM schema_version WHERE version >= 4")
+        let (server, url) = try Self.databaseAsLeftBy([
+            "ALTER TABLE events DROP COLUMN start_zone, DROP COLUMN end_zone", "DELETE FROM schema_version WHERE version >= 4",
+        ])
         let upgraded = try PostgresEventStore(url: url)
         #expect(try server.psqlColumn(url: url, "SELECT max(version) FROM schema_version") == ["4"])
         let kept = try #require(try upgraded.events().first)

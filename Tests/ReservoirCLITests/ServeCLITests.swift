@@ -42,6 +42,14 @@ extension ProcessSuites {
             #expect(result.status == 0, "\(result.stderr)")
         }
 
+        /// ``store(_:)`` with the dinner moved and then cancelled (samples M2 and M3).
+        static func storeWithChanges(_ tmp: TemporaryDirectory) throws -> String {
+            let store = try store(tmp)
+            try ingest(2, into: store)
+            try ingest(3, into: store)
+            return store
+        }
+
         /// `reservoir serve` running until ``stop()``.
         final class Server {
             let process = Process()
@@ -170,9 +178,7 @@ extension ProcessSuites {
         func feedReadByPeer() throws {
             let tmp = try TemporaryDirectory()
             defer { tmp.remove() }
-            let store = try Self.store(tmp)
-            try Self.ingest(2, into: store)
-            try Self.ingest(3, into: store)
+            let store = try Self.storeWithChanges(tmp)
             let server = try Server(["--store", store], tmp: tmp)
             defer { server.stop() }
             let feed = try Self.curl(server.base + "/calendar.ics", tmp: tmp)
@@ -344,9 +350,7 @@ extension ProcessSuites {
         func page() throws {
             let tmp = try TemporaryDirectory()
             defer { tmp.remove() }
-            let store = try Self.store(tmp)
-            try Self.ingest(2, into: store)
-            try Self.ingest(3, into: store)
+            let store = try Self.storeWithChanges(tmp)
             let server = try Server(["--store", store], tmp: tmp)
             defer { server.stop() }
             let headers = try Self.curl(server.base + "/", tmp: tmp)
