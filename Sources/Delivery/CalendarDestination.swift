@@ -1,3 +1,4 @@
+import CalDAV
 import Glibc
 
 /// A calendar that stored events are delivered to, as `--calendar` names it.
@@ -25,23 +26,18 @@ public enum CalendarDestination: Sendable, Equatable, Hashable, CustomStringConv
             self = .vdir(path: path)
             return
         }
-        let lower = text.lowercased()
-        guard lower.hasPrefix("https://") || lower.hasPrefix("http://") else {
+        guard text.contains("://") else {
             throw DeliveryError(
                 "--calendar takes a CalDAV collection URL (https://host/path/) or vdir:PATH (got \(text))")
         }
-        let afterScheme = text[text.index(text.firstIndex(of: ":")!, offsetBy: 3)...]
-        let authority = afterScheme.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-        guard !authority.isEmpty else { throw DeliveryError("--calendar \(text) names no host") }
-        // Credentials come from the netrc file, never from the command line, where every
-        // user of the machine can read them (ps, /proc/PID/cmdline).
-        guard !authority.contains("@") else {
-            throw DeliveryError("--calendar \(text): put the user name and password in the netrc file (--netrc), not in the URL")
+        // The collection URL's rules are the CalDAV client's: http or https, a host, no
+        // query or fragment, and no user:password@ (credentials come from the netrc file, never
+        // from the command line, where every user of the machine can read them).
+        do {
+            self = .caldav(url: try CalDAVCollection(url: text).url)
+        } catch {
+            throw DeliveryError("--calendar \(text): \(error.detail)")
         }
-        guard !text.contains("?"), !text.contains("#") else {
-            throw DeliveryError("--calendar \(text): a collection URL has no query or fragment")
-        }
-        self = .caldav(url: text.hasSuffix("/") ? text : text + "/")
     }
 
     /// The stable name the store keeps deliveries under: `caldav:URL` or `vdir:/absolute/path`.
