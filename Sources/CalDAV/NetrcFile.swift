@@ -1,4 +1,5 @@
 import Glibc
+import ReservoirBase
 
 /// The netrc file credentials come from (`machine HOST login USER password PASS`, `default`;
 /// the format of ftp(1) and curl(1)), checked before libcurl reads it.
@@ -23,24 +24,17 @@ enum NetrcFile {
 
     private static func check(_ path: String) throws(CalDAVError) {
         guard !path.utf8.contains(0) else { throw CalDAVError(.invalidSettings, "the netrc path contains a NUL byte") }
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            let reason = String(cString: strerror(errno))
+        switch OwnerOnlyFile.open(path) {
+        case .success(let file):
+            close(file.fd)
+        case .failure(.unreadable(let reason)):
             throw CalDAVError(.netrcUnreadable, "cannot read the netrc file \(path): \(reason)")
-        }
-        defer { close(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0 else {
-            throw CalDAVError(.netrcUnreadable, "cannot read the netrc file \(path): \(String(cString: strerror(errno)))")
-        }
-        guard info.st_mode & S_IFMT == S_IFREG else {
+        case .failure(.notRegularFile):
             throw CalDAVError(.netrcUnreadable, "the netrc file \(path) is not a regular file")
-        }
-        let permissions = info.st_mode & 0o7777
-        guard permissions & 0o077 == 0 else {
+        case .failure(.tooOpen(let permissions)):
             throw CalDAVError(
                 .netrcTooOpen,
-                "the netrc file \(path) has mode \(octal(permissions)); it holds passwords and must be 0600 or stricter (chmod 600 \(path))"
+                "the netrc file \(path) has mode \(octal(mode_t(permissions))); it holds passwords and must be 0600 or stricter (chmod 600 \(path))"
             )
         }
     }

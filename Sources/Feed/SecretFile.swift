@@ -21,18 +21,18 @@ public enum SecretFile {
     /// The file's bytes when it is a regular file of mode 0600 or stricter (no group or other
     /// bits). The mode is checked on the open descriptor, so the file read is the file checked.
     public static func read(_ path: String) -> SecretFileOutcome {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)
-        guard fd >= 0 else { return .unreadable(String(cString: strerror(errno))) }
-        defer { close(fd) }
-        var status = stat()
-        guard fstat(fd, &status) == 0 else { return .unreadable(String(cString: strerror(errno))) }
-        guard status.st_mode & S_IFMT == S_IFREG, Int(status.st_size) <= maximumBytes else { return .notASecretFile }
-        let permissions = UInt32(status.st_mode) & 0o777
-        guard permissions & 0o077 == 0 else { return .tooOpen(mode: permissions) }
-        do {
-            return .read(try FileBytes.readUpTo(fd, maximumBytes + 1))
-        } catch {
-            return .unreadable(error.description)
+        switch OwnerOnlyFile.open(path) {
+        case .failure(.unreadable(let reason)): return .unreadable(reason)
+        case .failure(.tooOpen(let mode)): return .tooOpen(mode: mode & 0o777)
+        case .failure(.notRegularFile): return .notASecretFile
+        case .success(let file):
+            defer { close(file.fd) }
+            guard file.size <= maximumBytes else { return .notASecretFile }
+            do {
+                return .read(try FileBytes.readUpTo(file.fd, maximumBytes + 1))
+            } catch {
+                return .unreadable(error.description)
+            }
         }
     }
 }
