@@ -10,6 +10,9 @@ public struct ReservationDiagnostic: Sendable, Equatable, CustomStringConvertibl
         /// A second item with the same container and item reference as one already seen in the
         /// message; dropped.
         case duplicateItemReference = "duplicate-item-reference"
+        /// One item described both in JSON-LD and in Microdata: read as one, the JSON-LD
+        /// preferred, gaps filled from the Microdata; detail: the properties where they disagree.
+        case descriptionsMerged = "descriptions-merged"
         /// An item that is not a reservation kind we know; ignored.
         case unsupportedType = "unsupported-type"
         /// A property a calendar event needs is absent (start, `reservationFor`); item dropped.

@@ -8,6 +8,9 @@ struct ReservationCandidate {
     var category: ReservationCategory
     /// Local name of the type that made it a reservation (`FlightReservation`, `Reservation`).
     var schemaType: String
+    /// The syntax the item was written in: JSON-LD is preferred where two descriptions of one
+    /// item disagree.
+    var source: StructuredItem.Source = .jsonLD
     /// One element of a `reservationFor` array: its item key must tell it from its siblings.
     var isReservationForElement = false
 }
@@ -206,13 +209,16 @@ struct ReservationInterpreter {
     mutating func readReservationID(_ draft: ReservationDraft) -> String {
         if let id = node.text("reservationId", "reservationNumber", "@id") { return id }
         let basis = [category.rawValue, draft.title, draft.start?.date ?? ""].joined(separator: "\u{1F}")
-        let derived = "derived-" + Self.fnv1a(basis)
+        let derived = Self.derivedKeyPrefix + Self.fnv1a(basis)
         note(
-            .missingReservationID,
+            .missingReservationID, detail: derived,
             "no reservationId or reservationNumber; using \(derived) from the title and date, so a changed title or date will look like a new booking"
         )
         return derived
     }
+
+    /// How a key derived from the content begins, told from a sender's booking number.
+    static let derivedKeyPrefix = "derived-"
 
     /// FNV-1a 64-bit, hex: a stable short digest (not for security).
     static func fnv1a(_ text: String) -> String {
