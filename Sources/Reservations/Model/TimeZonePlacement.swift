@@ -8,7 +8,7 @@ public enum TimeZoneEvidence: Sendable, Equatable {
     case property(String)
     /// The IATA code of the departure airport (a start) or the arrival airport (an end).
     case airport(String)
-    /// The ISO 3166 code of the place's `address.addressCountry`, a country with one zone.
+    /// The ISO 3166 code of the place's `address.addressCountry`, a country with one zone or whose zones agree at that time.
     case country(String)
 
     /// The word of the note codes and of `--json`: `name`, `property`, `airport`, `country`.

@@ -31,7 +31,7 @@ extension ReservationInterpreter {
         var candidates = clues
         if let written { candidates.insert(ZoneClue(evidence: .written, named: written), at: 0) }
         for clue in candidates {
-            guard let zone = clue.zone else { continue }
+            guard let zone = clue.zone ?? agreeingCountryZone(clue, value) else { continue }
             guard let rules = zones.rules(zone) else {
                 if clue.evidence == .written {
                     note(
@@ -46,6 +46,29 @@ extension ReservationInterpreter {
             note(.missingTimeZone, "\(property) \(value.text) has no UTC offset and nothing names its zone; kept as wall-clock (floating) time")
         }
         return value
+    }
+
+    /// The most zones of one country compared for ``agreeingCountryZone(_:_:)``: past it, the
+    /// country is too spread out for its zones to agree anyway (Russia, the United States).
+    static let maximumCountryZonesCompared = 8
+
+    /// A country with several zones settles a wall time when every zone it lists reads that time
+    /// at one offset (Germany's Europe/Berlin and Europe/Busingen, Spain's mainland zones in
+    /// winter do not: Canary Islands differ): then the first zone `zone.tab` lists, the country's
+    /// principal one. Nil for other clues, or when any zone differs or skips or repeats the time.
+    private func agreeingCountryZone(_ clue: ZoneClue, _ value: DateTimeValue) -> String? {
+        guard case .country(let code) = clue.evidence else { return nil }
+        let candidates = CountryTimeZones.zones(iso3166: code)
+        guard candidates.count > 1, candidates.count <= Self.maximumCountryZonesCompared,
+            let wall = Self.localDateTime(value.local)
+        else { return nil }
+        var agreed: Int32?
+        for zone in candidates {
+            guard let rules = zones.rules(zone), case .unique(_, let type) = rules.resolve(local: wall) else { return nil }
+            if let agreed, agreed != type.utcOffsetSeconds { return nil }
+            agreed = type.utcOffsetSeconds
+        }
+        return candidates[0]
     }
 
     /// The value at its instant in `rules`' zone (RFC 5545 §3.3.5), with a note of the zone and

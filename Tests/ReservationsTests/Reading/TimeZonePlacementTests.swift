@@ -121,6 +121,22 @@ struct TimeZonePlacementTests {
         #expect(extraction.codes.filter { $0 == "missing-timezone" }.count == 2)
     }
 
+    @Test("a country whose zones agree at that time settles it: DE (Europe/Berlin, Europe/Busingen) → Europe/Berlin")
+    func agreeingCountryZones() throws {
+        let extraction = try JSONFixture.read(Self.hotel(country: "DE"))
+        let r = try #require(extraction.reservations.first)
+        #expect(r.start?.placement == TimeZonePlacement(zone: "Europe/Berlin", evidence: .country("DE")))
+        #expect(r.start?.epochSeconds == (try Self.instant("2031-06-03T15:00:00+02:00")))
+        #expect(Self.details(extraction, .timeZoneFromCountry) == ["Europe/Berlin", "Europe/Berlin"])
+    }
+
+    @Test("a country whose zones read the time differently does not: ES (Madrid, Canary Islands) stays floating")
+    func disagreeingCountryZones() throws {
+        let extraction = try JSONFixture.read(Self.hotel(country: "ES"))
+        #expect(extraction.reservations.first?.start?.epochSeconds == nil)
+        #expect(extraction.codes.filter { $0 == "missing-timezone" }.count == 2)
+    }
+
     @Test("an explicit offset the departure airport's zone does not show is kept, and noted")
     func disagreeingOffset() throws {
         let extraction = try JSONFixture.read(
