@@ -213,6 +213,8 @@ public struct BannerRenderer: Sendable {
             ("title", .string(r.title)),
             ("start", r.start.map { .string($0.text) }),
             ("end", r.end.map { .string($0.text) }),
+            ("startInstant", r.start.flatMap(instantJSON)),
+            ("endInstant", r.end.flatMap(instantJSON)),
             ("startTimeZone", r.start.flatMap(placementJSON)),
             ("endTimeZone", r.end.flatMap(placementJSON)),
             ("location", r.location.map(JSONValue.string)),
@@ -221,6 +223,13 @@ public struct BannerRenderer: Sendable {
             ("sequence", item.change.map { .number(Double($0.stored.sequence)) }),
             ("schema", r.json),
         ])
+    }
+
+    /// The instant of a time, `2031-06-15T18:00:00Z`, whatever form the sender wrote it in; nil
+    /// for floating time and for a date without a time (a whole day has no one instant).
+    static func instantJSON(_ value: DateTimeValue) -> JSONValue? {
+        guard !value.isDateOnly, let epoch = value.epochSeconds else { return nil }
+        return .string(CivilTime.iso8601UTC(epoch))
     }
 
     /// The zone a time without offset was read in: `{"name": "America/Los_Angeles", "evidence":
