@@ -392,6 +392,11 @@ struct ReservationInterpreter {
             var evidence = DateTimeRepair.dayMonthByOtherDate
             if dayFirst != monthFirst {
                 first = dayFirst
+            } else if let byNumber = DayMonthEvidence.byIdentifiers(a, identifiers: identifiers)
+                ?? DayMonthEvidence.byIdentifiers(b, identifiers: identifiers)
+            {
+                first = byNumber
+                evidence = .dayMonthByTicketNumber
             } else if let byDate = DayMonthEvidence.byMessageDate(a, messageDate: messageDate) {
                 first = byDate
                 evidence = .dayMonthByMessageDate
@@ -424,6 +429,9 @@ struct ReservationInterpreter {
         if let dayFirst = fits(readings.dayFirst), let monthFirst = fits(readings.monthFirst), dayFirst != monthFirst {
             return chosen(readings, dayFirst: dayFirst, evidence: .dayMonthByOtherDate, property: property)
         }
+        if let dayFirst = DayMonthEvidence.byIdentifiers(readings, identifiers: identifiers) {
+            return chosen(readings, dayFirst: dayFirst, evidence: .dayMonthByTicketNumber, property: property)
+        }
         if let dayFirst = DayMonthEvidence.byMessageDate(readings, messageDate: messageDate) {
             return chosen(readings, dayFirst: dayFirst, evidence: .dayMonthByMessageDate, property: property)
         }
@@ -436,13 +444,24 @@ struct ReservationInterpreter {
         value.repairs.append(evidence)
         let order = dayFirst ? "day first" : "month first"
         let why =
-            evidence == .dayMonthByOtherDate
-            ? "the other reading does not fit the item's other date"
-            : "the other reading is before the message's Date or more than a year after it"
+            switch evidence {
+            case .dayMonthByOtherDate: "the other reading does not fit the item's other date"
+            case .dayMonthByTicketNumber: "a booking or ticket number holds that date"
+            default: "the other reading is before the message's Date or more than a year after it"
+            }
         note(
             .dateRepaired, detail: value.repairs.map(\.rawValue).joined(separator: ","),
             "\(property) \(value.text) could be day or month first; read \(order) as \(Self.written(value)) because \(why)")
         return value
+    }
+
+    /// The item's booking and ticket numbers, where senders' systems often put the travel date.
+    var identifiers: [String] {
+        var texts = ["reservationNumber", "reservationId", "ticketNumber"].compactMap { node.text($0) }
+        for ticket in node.nodes("reservedTicket") {
+            texts += ["ticketNumber", "ticketToken"].compactMap { ticket.text($0) }
+        }
+        return texts
     }
 
     mutating func undecided(_ readings: DayMonthReadings, property: String) {
