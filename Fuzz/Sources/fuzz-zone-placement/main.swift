@@ -3,23 +3,31 @@ import Markup
 import Reservations
 import TimeZones
 
-/// Placing wall-clock times in zones: the airport table, the country table (`zone.tab` as
-/// given), the zone written after a time, the agreement of a country's zones, and the system's
-/// zone files behind them. Lines of the input: departure airport, arrival airport, departure
-/// time, arrival time, the places' country, then `zone.tab` text for the country table.
+/// Placing wall-clock times in zones: the airport table, airports near a `geo` point, the
+/// country table (`zone.tab` as given), the zone written after a time, the agreement of a
+/// country's zones, and the system's zone files behind them. Lines of the input: departure
+/// airport, arrival airport, departure time, arrival time, the places' country, their `geo` as
+/// `latitude,longitude`, then `zone.tab` text for the country table.
 /// Whatever is placed has an instant its wall time and offset agree with, and every zone name
 /// returned is one a zone directory could hold.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
-    let lines = bytes.split(separator: UInt8(ascii: "\n"), maxSplits: 5, omittingEmptySubsequences: false)
+    let lines = bytes.split(separator: UInt8(ascii: "\n"), maxSplits: 6, omittingEmptySubsequences: false)
         .map { String(decoding: $0, as: UTF8.self) }
     func line(_ index: Int) -> String { index < lines.count ? lines[index] : "" }
 
     for code in [line(0), line(1)] {
         if let zone = AirportTimeZones.zoneName(iata: code) { precondition(ZoneName.isValid(zone)) }
     }
-    let table = CountryTimeZones(zoneTab: Array(line(5).utf8))
+    let table = CountryTimeZones(zoneTab: Array(line(6).utf8))
+    let point = line(5).split(separator: ",", maxSplits: 1).map(String.init)
+    let latitude = point.first ?? ""
+    let longitude = point.count > 1 ? point[1] : ""
+    if let lat = Double(latitude), let lon = Double(longitude) {
+        let near = AirportTimeZones.airports(nearLatitude: lat, longitude: lon, within: 40, limit: 8)
+        precondition(near.count <= 8 && near.allSatisfy { $0.kilometres <= 40 && ZoneName.isValid($0.zone) })
+    }
     for zone in table.zones(iso3166: line(4)) + table.allZones.prefix(64) { precondition(ZoneName.isValid(zone)) }
 
     func place(_ code: String) -> JSONValue {
@@ -27,6 +35,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             JSONObject(pairs: [
                 ("@type", .string("Airport")), ("iataCode", .string(code)),
                 ("address", .object(JSONObject(pairs: [("addressCountry", .string(line(4)))]))),
+                ("geo", .object(JSONObject(pairs: [("latitude", .string(latitude)), ("longitude", .string(longitude))]))),
             ]))
     }
     let flight = JSONValue.object(

@@ -41,6 +41,9 @@ public struct ReservationDiagnostic: Sendable, Equatable, CustomStringConvertibl
         case timeZoneFromProperty = "timezone-from-property"
         /// A time without offset read in the zone of its airport's IATA code (detail: the zone).
         case timeZoneFromAirport = "timezone-from-airport"
+        /// A time without offset read in the zone of the airports near its place's `geo` point
+        /// (detail: the zone).
+        case timeZoneFromCoordinates = "timezone-from-coordinates"
         /// A time without offset read in its place's country's zone, the one it has or the first of several that agree then (detail: the zone).
         case timeZoneFromCountry = "timezone-from-country"
         /// A wall time the zone's clocks skip (spring forward): read past the gap, RFC 5545 §3.3.5.
