@@ -218,11 +218,24 @@ public struct BannerRenderer: Sendable {
             ("startTimeZone", r.start.flatMap(placementJSON)),
             ("endTimeZone", r.end.flatMap(placementJSON)),
             ("location", r.location.map(JSONValue.string)),
-            ("details", .object(JSONObject(pairs: r.details.map { ($0.label, JSONValue.string($0.value)) }))),
+            ("details", detailsJSON(r.details)),
             ("change", item.change.map { .string($0.kind) }),
             ("sequence", item.change.map { .number(Double($0.stored.sequence)) }),
             ("schema", r.json),
         ])
+    }
+
+    /// The details keyed by their schema.org property, in order; a property given twice (two
+    /// tickets) is a list. Counts are numbers.
+    static func detailsJSON(_ details: [ReservationDetail]) -> JSONValue {
+        var order: [String] = []
+        var values: [String: [JSONValue]] = [:]
+        for detail in details {
+            if values[detail.property] == nil { order.append(detail.property) }
+            let count = ["partySize", "numSeats"].contains(detail.property) ? Int(detail.value) : nil
+            values[detail.property, default: []].append(count.map { .number(Double($0)) } ?? .string(detail.value))
+        }
+        return .object(JSONObject(pairs: order.map { key in (key, values[key].map { $0.count == 1 ? $0[0] : .array($0) } ?? .null) }))
     }
 
     /// The instant of a time, `2031-06-15T18:00:00Z`, whatever form the sender wrote it in; nil

@@ -48,9 +48,9 @@ struct ReservationDraft {
         endClues = clues
     }
 
-    mutating func add(_ label: String, _ value: String?) {
+    mutating func add(_ label: String, _ value: String?, property: String? = nil) {
         guard let value, !value.isEmpty else { return }
-        details.append(ReservationDetail(label: label, value: value))
+        details.append(ReservationDetail(label: label, value: value, property: property))
     }
 }
 
