@@ -33,8 +33,11 @@ struct EventsCommand: ParsableCommand {
     var history: String?
 
     func validate() throws {
-        if [json, ics, history != nil].filter({ $0 }).count > 1 {
-            throw ValidationError("choose one of --json, --ics and --history")
+        if json && ics {
+            throw ValidationError("choose one of --json and --ics")
+        }
+        if ics && history != nil {
+            throw ValidationError("--history is shown as text or --json, not --ics")
         }
     }
 
@@ -44,7 +47,11 @@ struct EventsCommand: ParsableCommand {
         do {
             if let history {
                 let entries = try store.history(history)
-                Output.write(EventListRenderer.history(entries, id: history))
+                if json {
+                    Output.line(EventListRenderer.historyJSON(entries))
+                } else {
+                    Output.write(EventListRenderer.history(entries, id: history))
+                }
                 // Like grep: an ID the store does not know is not success.
                 if entries.isEmpty { throw ExitStatus(1) }
                 return

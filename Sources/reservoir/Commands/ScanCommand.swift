@@ -117,7 +117,11 @@ struct ScanCommand: ParsableCommand {
         try flushRead()
         summary.skippedUnchanged = skipped
         progress.finish()
-        if !json { Output.write(renderer.render(summary, seconds: progress.elapsed)) }
+        if json {
+            Output.line(BannerRenderer.json(summary))
+        } else {
+            Output.write(renderer.render(summary, seconds: progress.elapsed))
+        }
         if let failure = summary.storeFailure { throw CommandFailure.store(failure) }
         // After recording: every event a calendar does not hold yet, this scan's and earlier ones'.
         if let store = runner.pipeline.store, let pusher = try CalendarPusher(calendarOptions.settings, store: store, clock: { runner.pipeline.now })
