@@ -11,10 +11,10 @@ struct EventsCommand: ParsableCommand {
         abstract: "List the stored events, or export them as iCalendar.",
         discussion: """
             Examples:
-              reservoir events                      upcoming events
-              reservoir events --all --json         every event as schema.org JSON-LD, cancelled ones too
-              reservoir events --ics > trips.ics    an RFC 5545 calendar to import or subscribe to
-              reservoir events --history IWDSCA     why an event looks as it does
+              reservoir events                    upcoming events
+              reservoir events --all --json       every event, cancelled ones too
+              reservoir events --ics > trips.ics  an RFC 5545 calendar to import
+              reservoir events --history IWDSCA   why an event looks as it does
             """)
 
     @OptionGroup var storeOptions: StoreOptions

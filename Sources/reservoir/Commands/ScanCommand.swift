@@ -16,8 +16,8 @@ struct ScanCommand: ParsableCommand {
             message. Trusted reservations are recorded in the store.
 
             Examples:
-              reservoir scan ~/Maildir --allowed-domains ~/.config/reservoir/allowed-domains
-              reservoir scan Maildir-samples --keys Maildir-samples/keys.zone --allow-any-domain
+              reservoir scan ~/Maildir --allowed-domains ~/.config/reservoir/domains
+              reservoir scan Maildir-samples --keys Maildir-samples/keys.zone
             """)
 
     @Argument(help: ArgumentHelp("Maildirs, mbox files or message files.", valueName: "path"))
