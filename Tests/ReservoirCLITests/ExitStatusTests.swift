@@ -42,6 +42,18 @@ struct ExitStatusTests {
         #expect(try ReservoirBinary.run(["events", "--history", "IWDSCA", "--ics", "--store", store]).status == 64)
     }
 
+    @Test("events on a store that does not exist yet lists nothing and creates nothing")
+    func eventsLeaveNoStore() throws {
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let path = tmp.path + "/not-yet/events.sqlite3"
+        for format in [[], ["--json"], ["--ics"], ["--history", "IWDSCA"]] {
+            let r = try ReservoirBinary.run(["events", "--store", "sqlite:" + path] + format)
+            #expect(r.status == (format.first == "--history" ? 1 : 0), "\(format): \(r.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: tmp.path + "/not-yet"))
+    }
+
     @Test("scan --json ends with one summary object with the same counts as the text summary")
     func scanJSONSummary() throws {
         let tmp = try TemporaryDirectory()

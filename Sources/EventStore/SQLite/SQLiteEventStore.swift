@@ -13,7 +13,8 @@ public final class SQLiteEventStore: EventStore {
     /// Opens or creates the store at `path`; a new file is created readable by its owner only,
     /// and missing parent directories are created (mode 0700).
     public init(path: String) throws(EventStoreError) {
-        try Self.prepareFile(path)
+        // SQLite's name for a database that lives in memory only: no file to prepare.
+        if path != ":memory:" { try Self.prepareFile(path) }
         database = try SQLiteDatabase(path: path, busyTimeoutMilliseconds: Self.busyTimeoutMilliseconds)
         try migrate()
     }

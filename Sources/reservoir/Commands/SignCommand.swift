@@ -77,7 +77,7 @@ struct SignCommand: ParsableCommand {
         do {
             signer = try DKIMSigner(privateKeyPEM: pem)
         } catch {
-            throw CommandFailure.unreadable(key, "not a usable private key: \(error)")
+            throw CommandFailure.unreadable(key, "\(error)")
         }
         if printKeyRecord {
             Output.line(KeyRecordLine.format(name: zoneName ?? "selector._domainkey.example.com", record: signer.publicKeyRecord()))
