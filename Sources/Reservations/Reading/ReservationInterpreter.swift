@@ -127,6 +127,7 @@ struct ReservationInterpreter {
         }
         guard var draft else { return nil }
         placeInZones(&draft)
+        normalizeCounts()
 
         let status = readStatus()
         var marks: [ReservationMark] = []
@@ -453,6 +454,15 @@ struct ReservationInterpreter {
             .dateRepaired, detail: value.repairs.map(\.rawValue).joined(separator: ","),
             "\(property) \(value.text) could be day or month first; read \(order) as \(Self.written(value)) because \(why)")
         return value
+    }
+
+    /// `partySize` and `numSeats` are Integers in schema.org; senders write `"2"`. The
+    /// normalized JSON carries a whole number as a number, so programs read one type.
+    mutating func normalizeCounts() {
+        for key in ["partySize", "numSeats"] {
+            guard case .string(let text) = repaired[key], let count = Int(text.filter { $0 != " " }), count >= 0 else { continue }
+            repaired[key] = .number(Double(count))
+        }
     }
 
     /// The item's booking and ticket numbers, where senders' systems often put the travel date.
