@@ -23,6 +23,7 @@ let package = Package(
         .library(name: "MIME", targets: ["MIME"]),
         .library(name: "DNS", targets: ["DNS"]),
         .library(name: "DKIM", targets: ["DKIM"]),
+        .library(name: "ARC", targets: ["ARC"]),
         .library(name: "JSON", targets: ["JSON"]),
         .library(name: "Markup", targets: ["Markup"]),
         .library(name: "Reservations", targets: ["Reservations"]),
@@ -77,6 +78,8 @@ let package = Package(
         .target(name: "Mailbox", dependencies: ["ReservoirBase", "MIME"]),
         .target(name: "DNS", dependencies: ["ReservoirBase", "CResolv"]),
         .target(name: "DKIM", dependencies: ["ReservoirBase", "MIME", "DNS", "COpenSSL"]),
+        // ARC chains (RFC 8617) validated with DKIM's verification of each signature.
+        .target(name: "ARC", dependencies: ["ReservoirBase", "MIME", "DKIM"]),
         // JSON values, their writer and the tolerant reader: used by Markup, Reservations and the output.
         .target(name: "JSON"),
         // The configuration file's reader: TOML 1.0.0, on the standard library alone.
@@ -92,13 +95,13 @@ let package = Package(
         // (RFC 4791) through libcurl, loaded on first use.
         .target(name: "CalDAV", dependencies: ["ReservoirBase", "CLibCurl", "CLibCurlLoader"]),
         // Who may put events on the calendar: the policy and the signed view it reads.
-        .target(name: "Trust", dependencies: ["ReservoirBase", "MIME", "DKIM", "CLibIDN2"]),
+        .target(name: "Trust", dependencies: ["ReservoirBase", "MIME", "DKIM", "ARC", "CLibIDN2"]),
         // The subscription feed and the page of upcoming reservations, without an HTTP server:
         // entity tags, conditional requests, access checks, netrc, the HTML page.
         .target(name: "Feed", dependencies: ["ReservoirBase", "EventStore", "ICalendar", "COpenSSL"]),
         .target(
             name: "Pipeline",
-            dependencies: ["Mailbox", "MIME", "DNS", "DKIM", "Markup", "JSON", "Reservations", "EventStore", "Trust"]),
+            dependencies: ["Mailbox", "MIME", "DNS", "DKIM", "ARC", "Markup", "JSON", "Reservations", "EventStore", "Trust"]),
         // What the programs share without the argument parser: the pipeline built from plain
         // settings, output and exit codes, the filter hook.
         // What the programs show: banners, JSON, the filter's fields (RFC 8601 parse and format).
@@ -154,6 +157,7 @@ let package = Package(
         .testTarget(name: "FeedTests", dependencies: ["Feed", "EventStore", "ICalendar"]),
         .testTarget(name: "TimeZonesTests", dependencies: ["TimeZones"]),
         .testTarget(name: "TrustTests", dependencies: ["Trust", "MIME", "DKIM"]),
+        .testTarget(name: "ARCTests", dependencies: ["ARC", "DKIM", "MIME", "DNS", "Trust", "PipelineTestSupport", "Pipeline"]),
         .target(
             name: "PipelineTestSupport", dependencies: ["Pipeline", "Trust", "Mailbox", "MIME", "DNS", "EventStore"],
             path: "Tests/PipelineTestSupport"),
@@ -167,7 +171,7 @@ let package = Package(
             name: "PipelineTests",
             dependencies: [
                 "PipelineTestSupport", "Pipeline", "Trust", "Mailbox", "MIME", "DNS", "DKIM", "Markup", "Reservations", "EventStore", "JSON",
-                "ICalendar",
+                "ICalendar", "ARC",
             ],
             exclude: ["Attacks"]),
         .testTarget(name: "CommandCoreTests", dependencies: ["CommandCore", "Pipeline", "Trust", "TOML"]),

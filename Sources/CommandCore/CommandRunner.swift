@@ -3,6 +3,7 @@ package import EventStore
 import EventStorePostgres
 import Glibc
 package import Mailbox
+import Output
 package import Pipeline
 import ReservoirBase
 import Trust
@@ -26,7 +27,9 @@ package struct CommandRunner {
         let trust = TrustPolicy(
             allowedDomains: allowed, allowAnyDomain: policy?.allowAnyDomain ?? false,
             allowUnverified: policy?.allowUnverified ?? false, publicSuffixes: PublicSuffixList.load(),
-            recipients: try Self.recipients(policy?.me ?? []))
+            recipients: try Self.recipients(policy?.me ?? []), trustedAuthservID: policy?.trustAuthservID,
+            ownAuthservID: policy?.ownAuthservID ?? AuthenticationResults.defaultAuthservID(),
+            trustedARCSealers: policy?.trustARCSealers ?? [])
         let eventStore = try store.location.map { try Self.openStore(at: $0) }
         pipeline = ReservationPipeline(resolver: resolver, policy: trust, store: eventStore, now: now, includePast: includePast)
         self.keys = keys

@@ -22,6 +22,8 @@ package enum CommonOption: String, CaseIterable, Sendable {
     case calendarCA = "calendar-ca"
     case deleteCancelled = "delete-cancelled"
     case includePast = "include-past"
+    case trustAuthservID = "trust-authserv-id"
+    case trustARCSealer = "trust-arc-sealer"
 
     /// The long name as typed, `--` included.
     package var flag: String { "--" + rawValue }
@@ -36,7 +38,8 @@ package enum CommonOption: String, CaseIterable, Sendable {
         case .me: "address"
         case .store: "url"
         case .now: "time"
-        case .authservID: "name"
+        case .authservID, .trustAuthservID: "name"
+        case .trustARCSealer: "domain"
         case .calendar: "url"
         case .netrc, .calendarCA: "file"
         case .allowAnyDomain, .allowUnverified, .noStore, .deleteCancelled, .includePast: nil
@@ -64,6 +67,10 @@ package enum CommonOption: String, CaseIterable, Sendable {
         case .calendarCA: "Trust this CA certificate file for CalDAV servers (self-signed servers), besides the system's."
         case .deleteCancelled: "Remove cancelled events from calendars instead of keeping them marked cancelled."
         case .includePast: "Store reservations that already ended (archives, replays); normally they are skipped with the note ended."
+        case .trustAuthservID:
+            "The authserv-id your own mail server's verifier writes: its topmost Authentication-Results can show a forward came from you (--me)."
+        case .trustARCSealer:
+            "Weaker trust path, off by default: accept the DKIM result an ARC chain sealed by this domain records (repeatable)."
         }
     }
 
@@ -71,8 +78,8 @@ package enum CommonOption: String, CaseIterable, Sendable {
     /// nil for an option the file may not set, for the reason ``fileExclusion`` gives.
     package var fileType: ConfigurationType? {
         switch self {
-        case .keys, .dnsServer, .allowedDomains, .store, .authservID, .netrc, .calendarCA: .string
-        case .allowDomain, .me, .calendar: .strings
+        case .keys, .dnsServer, .allowedDomains, .store, .authservID, .netrc, .calendarCA, .trustAuthservID: .string
+        case .allowDomain, .me, .calendar, .trustARCSealer: .strings
         case .dnsTimeout, .timeout: .integer
         case .deleteCancelled, .includePast: .boolean
         case .now, .noStore, .allowAnyDomain, .allowUnverified: nil

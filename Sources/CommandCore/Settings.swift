@@ -24,11 +24,21 @@ package struct PolicySettings {
     package var me: [String] = []
     package var allowAnyDomain = false
     package var allowUnverified = false
+    /// `--trust-authserv-id`: the user's own verifier, for forwards.
+    package var trustAuthservID: String?
+    /// `--authserv-id`: the filter's own, never taken for the user's verifier's.
+    package var ownAuthservID: String?
+    /// `--trust-arc-sealer`: the ARC sealers whose recorded DKIM result is accepted.
+    package var trustARCSealers: [String] = []
 
     package init(
         allowDomain: [String] = [], allowedDomainsFile: String? = nil, me: [String] = [],
-        allowAnyDomain: Bool = false, allowUnverified: Bool = false
+        allowAnyDomain: Bool = false, allowUnverified: Bool = false, trustAuthservID: String? = nil,
+        ownAuthservID: String? = nil, trustARCSealers: [String] = []
     ) {
+        self.trustAuthservID = trustAuthservID
+        self.ownAuthservID = ownAuthservID
+        self.trustARCSealers = trustARCSealers
         self.allowDomain = allowDomain
         self.allowedDomainsFile = allowedDomainsFile
         self.me = me

@@ -1,3 +1,4 @@
+import DKIM
 import Glibc
 import MIME
 import ReservoirBase

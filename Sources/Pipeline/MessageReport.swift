@@ -28,11 +28,16 @@ public struct MessageReport: Sendable {
     public var trust: TrustDecision
     public var items: [ReportedReservation]
     public var diagnostics: [ReportDiagnostic]
+    /// The messages attached to this one as `message/rfc822` parts (forwards), each analysed
+    /// on its own (``ForwardedMessage``); empty for almost all mail.
+    public var forwarded: [ForwardedMessage] = []
 
     public var fromDomain: String? { from.count == 1 ? from.first?.domain : nil }
     public var hasReservations: Bool { !items.isEmpty }
     /// Reservations the trust policy accepted: what the store records.
-    public var hasTrustedReservations: Bool { trust.trusted && !items.isEmpty }
+    public var hasTrustedReservations: Bool {
+        (trust.trusted && !items.isEmpty) || forwarded.contains { $0.report.hasTrustedReservations }
+    }
 }
 
 /// One reservation of a message, the event it maps to, and what happened in the store.
@@ -65,6 +70,10 @@ public struct ReportDiagnostic: Sendable, Equatable {
         case headerTooLarge
         /// The store refused the change.
         case storeFailed
+        /// An attached message nested deeper than ``ForwardLimits/maxDepth`` was not read.
+        case forwardTooDeep
+        /// More attached messages than ``ForwardLimits/maxMessages``; the rest were not read.
+        case tooManyForwarded
 
         /// The stable name programs read (`--json`, the scan's summary, `--explain`).
         public var description: String {
@@ -77,12 +86,14 @@ public struct ReportDiagnostic: Sendable, Equatable {
             case .unreadable: "unreadable"
             case .headerTooLarge: "header-too-large"
             case .storeFailed: "store-failed"
+            case .forwardTooDeep: "forward-too-deep"
+            case .tooManyForwarded: "too-many-forwarded"
             }
         }
 
         public var stage: Stage {
             switch self {
-            case .mime, .unreadable, .headerTooLarge: .mime
+            case .mime, .unreadable, .headerTooLarge, .forwardTooDeep, .tooManyForwarded: .mime
             case .markup: .markup
             case .reservations: .reservations
             case .untrusted, .unsignedSubject: .trust
@@ -94,7 +105,7 @@ public struct ReportDiagnostic: Sendable, Equatable {
         public static var all: [Code] {
             MIMEDiagnostic.Code.allCases.map(Code.mime) + MarkupDiagnostic.Code.allCases.map(Code.markup)
                 + ReservationDiagnostic.Code.allCases.map(Code.reservations) + TrustRefusal.Code.allCases.map(Code.untrusted)
-                + [.unsignedSubject, .unreadable, .headerTooLarge, .storeFailed]
+                + [.unsignedSubject, .unreadable, .headerTooLarge, .storeFailed, .forwardTooDeep, .tooManyForwarded]
         }
     }
 

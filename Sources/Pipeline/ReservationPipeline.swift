@@ -1,3 +1,4 @@
+import ARC
 public import DKIM
 public import DNS
 public import EventStore
@@ -87,14 +88,18 @@ public final class ReservationPipeline {
         ReportDiagnostic(.mime(diagnostic.code), message: diagnostic.description)
     }
 
-    private func analyze(_ message: Message, origin: MessageOrigin, size: Int, body: DKIMBodySource) -> MessageReport {
+    /// `depth` counts the attached messages this one is inside (``ForwardedMessage``).
+    func analyze(_ message: Message, origin: MessageOrigin, size: Int, body: DKIMBodySource, depth: Int = 0) -> MessageReport {
         var diagnostics = message.diagnostics(textPartsOnly: true).map(Self.mimeDiagnostic)
 
         let signatures = verifier.verify(message, body: body)
         var wholeMessage = true
         if case .file = body { wholeMessage = false }
         let from = message.from  // parsed once: the report keeps it too
-        let outcome = policy.decide(message, from: from, signatures: signatures, wholeMessage: wholeMessage)
+        // ARC is read only when a sealer is trusted and the message is held whole.
+        let arc = !policy.trustedARCSealers.isEmpty && wholeMessage && ARCValidator.hasARCFields(message)
+            ? ARCValidator.validate(message, verifier: verifier) : nil
+        let outcome = policy.decide(message, from: from, signatures: signatures, wholeMessage: wholeMessage, arc: arc)
         let trust = outcome.decision
 
         // Trusted markup is read the way the vouching signature reads the message; everything
@@ -119,11 +124,17 @@ public final class ReservationPipeline {
                         message: "the Subject is not covered by the DKIM signature; anyone could have written it"))
             }
         }
-        return MessageReport(
+        var report = MessageReport(
             origin: origin, size: size, subject: message.subject, subjectSigned: subjectSigned, from: from,
             messageID: message.messageID, date: message.date?.epochSeconds,
             orderingDate: outcome.signedView.map(\.signedDate) ?? message.date?.epochSeconds, signatures: signatures, trust: trust,
             items: items, diagnostics: diagnostics)
+        if wholeMessage {
+            let forwarding = forwardedMessages(in: message, from: from, signatures: signatures, origin: origin, depth: depth)
+            report.forwarded = forwarding.messages
+            report.diagnostics += forwarding.diagnostics
+        }
+        return report
     }
 
     /// The report of a message that could not be read: nothing in it is trusted.
@@ -153,6 +164,9 @@ public final class ReservationPipeline {
         } catch {
             for index in reports.indices where reports[index].hasTrustedReservations {
                 for item in reports[index].items.indices { reports[index].items[item].change = nil }
+                for inner in reports[index].forwarded.indices {
+                    for item in reports[index].forwarded[inner].report.items.indices { reports[index].forwarded[inner].report.items[item].change = nil }
+                }
                 if !reports[index].diagnostics.contains(where: { $0.stage == .store }) {
                     reports[index].diagnostics.append(ReportDiagnostic(.storeFailed, message: error.message))
                 }
@@ -163,6 +177,7 @@ public final class ReservationPipeline {
     /// `record(_:)` into a store opened by the caller, for a hook that opens it only once a
     /// message turns out to carry trusted reservations.
     public func record(_ report: inout MessageReport, into store: any EventStore) {
+        for index in report.forwarded.indices { record(&report.forwarded[index].report, into: store) }
         guard report.trust.trusted else { return }
         let provenance = MessageProvenance(
             messageID: report.messageID, path: report.origin.path, signingDomain: report.trust.vouchingDomain,

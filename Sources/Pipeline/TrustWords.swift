@@ -1,3 +1,4 @@
+import ARC
 import DKIM
 public import Trust
 
@@ -9,6 +10,9 @@ extension TrustDecision {
     public var reason: String {
         if trusted, let vouching = vouchingDomain {
             var text = "DKIM signature by \(vouching) verified and aligned with \(fromDomain ?? "")"
+            if case .arc(let sealer, let instance) = path {
+                text = "DKIM pass of \(vouching), aligned with \(fromDomain ?? ""), via ARC sealed by \(sealer) (i=\(instance); weaker: the sealer's word, --trust-arc-sealer)"
+            }
             if overrides.contains(.allowAnyDomain) { text += " (any domain allowed: --allow-any-domain)" }
             switch recipient {
             case .notChecked: text += "; recipient not checked (no --me)"
@@ -60,6 +64,16 @@ extension TrustRefusal {
             "To or Cc is not covered by the DKIM signature, so it cannot show the message was sent to you (--me)"
         case .recipientNotListed:
             "no signed To or Cc names you (--me)"
+        case .forwardNotFromMe:
+            "the message was forwarded by someone other than you (--me); anyone can forward a genuine confirmation"
+        case .forwarderNotVerified:
+            "the forward's From names you (--me), but neither an aligned DKIM signature nor your own verifier's Authentication-Results (--trust-authserv-id) shows you sent it"
+        case .arcNotValid(let code):
+            "the ARC chain does not validate (RFC 8617)" + (code.map { ": " + $0.rawValue } ?? "")
+        case .arcSealerNotTrusted:
+            "the ARC chain is not sealed by a trusted sealer (--trust-arc-sealer) from its first trusted instance up"
+        case .arcNoAlignedPass:
+            "the trusted ARC sealer recorded no DKIM pass aligned with the From domain"
         }
     }
 

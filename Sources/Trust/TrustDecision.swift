@@ -1,3 +1,4 @@
+public import ARC
 public import DKIM
 
 /// The policy's verdict on one message's markup: trusted or not, who vouched, and every reason
@@ -14,11 +15,15 @@ public struct TrustDecision: Sendable {
     public var overrides: [TrustOverride]
     /// Whether the message was bound to its recipient (`--me`).
     public var recipient: RecipientCheck
+    /// How the vouching domain's pass was learned: the message's own DKIM signature, or the
+    /// weaker ARC path (`--trust-arc-sealer`).
+    public var path: TrustPath
 
     public init(
         trusted: Bool, vouchingDomain: String?, fromDomain: String?, refusals: [TrustRefusal],
-        overrides: [TrustOverride], recipient: RecipientCheck = .notChecked
+        overrides: [TrustOverride], recipient: RecipientCheck = .notChecked, path: TrustPath = .dkim
     ) {
+        self.path = path
         self.trusted = trusted
         self.vouchingDomain = vouchingDomain
         self.fromDomain = fromDomain
@@ -43,6 +48,16 @@ public struct TrustOutcome: Sendable {
         self.decision = decision
         self.signedView = signedView
     }
+}
+
+/// Where the vouching domain's DKIM pass comes from.
+public enum TrustPath: Sendable, Equatable {
+    /// A DKIM signature of the message, verified here.
+    case dkim
+    /// The DKIM result recorded in the ARC-Authentication-Results of instance `instance`,
+    /// sealed by `sealer`, one of `--trust-arc-sealer` (RFC 8617): the sealer's word, not a
+    /// signature verified here.
+    case arc(sealer: String, instance: Int)
 }
 
 /// A testing switch that relaxes the policy.
@@ -104,6 +119,21 @@ public enum TrustRefusal: Sendable, Equatable {
     case recipientNotSigned
     /// `--me` is configured and no signed To or Cc names one of its addresses.
     case recipientNotListed
+    /// A forwarded message whose outer From is not one of the `--me` addresses (or `--me` is
+    /// not configured): anyone can forward a genuine confirmation.
+    case forwardNotFromMe
+    /// A forwarded message whose outer From is one of the `--me` addresses, but neither an
+    /// aligned DKIM pass of the outer message nor the user's verifier's
+    /// `Authentication-Results` (`--trust-authserv-id`) shows that the user sent it.
+    case forwarderNotVerified
+    /// `--trust-arc-sealer` is set and the message's ARC chain does not validate (RFC 8617 §5.2).
+    case arcNotValid(ARCValidation.Code?)
+    /// The ARC chain validates, but no instance is sealed by a trusted sealer, or one sealed
+    /// after it is not.
+    case arcSealerNotTrusted
+    /// The trusted sealer's ARC-Authentication-Results records no `dkim=pass` with a
+    /// `header.d` aligned with the From domain.
+    case arcNoAlignedPass
 
     /// The refusal's kind without its details: a stable name for programs (JSON, notes, the
     /// attack corpus).
@@ -123,6 +153,11 @@ public enum TrustRefusal: Sendable, Equatable {
         case domainNotAllowed = "domain-not-allowed"
         case recipientNotSigned = "recipient-not-signed"
         case recipientNotListed = "recipient-not-listed"
+        case forwardNotFromMe = "forward-not-from-me"
+        case forwarderNotVerified = "forwarder-not-verified"
+        case arcNotValid = "arc-not-valid"
+        case arcSealerNotTrusted = "arc-sealer-not-trusted"
+        case arcNoAlignedPass = "arc-no-aligned-pass"
     }
 
     public var code: Code {
@@ -142,6 +177,11 @@ public enum TrustRefusal: Sendable, Equatable {
         case .domainNotAllowed: .domainNotAllowed
         case .recipientNotSigned: .recipientNotSigned
         case .recipientNotListed: .recipientNotListed
+        case .forwardNotFromMe: .forwardNotFromMe
+        case .forwarderNotVerified: .forwarderNotVerified
+        case .arcNotValid: .arcNotValid
+        case .arcSealerNotTrusted: .arcSealerNotTrusted
+        case .arcNoAlignedPass: .arcNoAlignedPass
         }
     }
 }

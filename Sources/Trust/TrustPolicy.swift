@@ -1,3 +1,4 @@
+public import ARC
 public import DKIM
 public import MIME
 
@@ -28,11 +29,25 @@ public struct TrustPolicy: Sendable {
     /// The user's own addresses (`--me`), lowercased; `@domain` stands for a whole domain.
     /// When set, markup is trusted only if a signed To or Cc names one of them.
     public var recipients: [String]
+    /// The authserv-id the user's own verifier writes (`--trust-authserv-id`): its topmost
+    /// `Authentication-Results` field may show that a forward comes from the user
+    /// (``forwarder(_:from:signatures:)``).
+    public var trustedAuthservID: String?
+    /// The authserv-id Reservoir's filter writes (`--authserv-id`): fields claiming it that
+    /// arrive with a message are forged, so it is never taken for the user's verifier's.
+    public var ownAuthservID: String?
+    /// The ARC sealers whose recorded DKIM result is accepted (`--trust-arc-sealer`),
+    /// lowercased; empty (the default) turns the ARC path off.
+    public var trustedARCSealers: [String]
 
     public init(
         allowedDomains: [String] = [], allowAnyDomain: Bool = false, allowUnverified: Bool = false,
-        alignment: Alignment = .relaxed, publicSuffixes: PublicSuffixList? = nil, recipients: [String] = []
+        alignment: Alignment = .relaxed, publicSuffixes: PublicSuffixList? = nil, recipients: [String] = [],
+        trustedAuthservID: String? = nil, ownAuthservID: String? = nil, trustedARCSealers: [String] = []
     ) {
+        self.trustedARCSealers = trustedARCSealers.map { $0.lowercased() }
+        self.trustedAuthservID = trustedAuthservID
+        self.ownAuthservID = ownAuthservID
         self.allowedDomains = allowedDomains.map { $0.lowercased() }
         self.recipients = recipients.map { $0.lowercased() }
         self.allowAnyDomain = allowAnyDomain
@@ -95,9 +110,11 @@ public struct TrustPolicy: Sendable {
     /// allowed domains and the recipient. `wholeMessage` is false for a large message analysed
     /// from a copy without its attachments.
     /// `from` is `message.from`, when the caller has it already.
+    /// `arc` is the message's ARC chain, validated when ``trustedARCSealers`` is set; it is
+    /// read only when no signature of the message vouches.
     public func decide(
         _ message: Message, from: [MailboxAddress]? = nil, signatures: [DKIMVerification],
-        wholeMessage: Bool = true
+        wholeMessage: Bool = true, arc: ARCValidation? = nil
     ) -> TrustOutcome {
         let from = from ?? message.from
         var fromDomains = from.map(\.domain)
@@ -115,18 +132,18 @@ public struct TrustPolicy: Sendable {
         }
         return decide(
             signatures: signatures, fromDomains: fromDomains, recipients: { message.addresses("to") + message.addresses("cc") },
-            view: view)
+            arc: arc, view: view)
     }
 
     /// The verdict from the signatures and From domains alone, without the message's structure
     /// (each passing signature is taken as reading the message as it is).
     public func decide(signatures: [DKIMVerification], fromDomains: [String]) -> TrustDecision {
-        decide(signatures: signatures, fromDomains: fromDomains, recipients: { [] }, view: { _ in .signatureAlone }).decision
+        decide(signatures: signatures, fromDomains: fromDomains, recipients: { [] }, arc: nil, view: { _ in .signatureAlone }).decision
     }
 
     private func decide(
         signatures: [DKIMVerification], fromDomains: [String], recipients: () -> [MailboxAddress],
-        view: (DKIMVerification) -> ViewCheck
+        arc: ARCValidation?, view: (DKIMVerification) -> ViewCheck
     ) -> TrustOutcome {
         var overrides: [TrustOverride] = []
         if allowAnyDomain { overrides.append(.allowAnyDomain) }
@@ -170,6 +187,30 @@ public struct TrustPolicy: Sendable {
             }
             break
         }
+        var path = TrustPath.dkim
+        // The weaker ARC path, only when no signature of the message vouches.
+        if vouchingDomain == nil, let arc {
+            switch arcVouch(arc, fromDomain: fromDomain) {
+            case .none: break
+            case .refused(let refusal): refusals.append(refusal)
+            case .vouched(let domain, let sealer, let instance, let messageSignature):
+                switch view(messageSignature) {
+                case .signatureAlone:
+                    vouchingDomain = domain
+                    path = .arc(sealer: sealer, instance: instance)
+                case .refused(let refusal):
+                    refusals.append(refusal)
+                case .read(let signed):
+                    if let problem = recipientRefusal(signed) {
+                        refusals.append(problem)
+                    } else {
+                        vouching = signed
+                        vouchingDomain = domain
+                        path = .arc(sealer: sealer, instance: instance)
+                    }
+                }
+            }
+        }
         if vouchingDomain == nil, !allowUnverified {
             return TrustOutcome(
                 decision: TrustDecision(trusted: false, vouchingDomain: nil, fromDomain: fromDomain, refusals: refusals, overrides: overrides))
@@ -184,7 +225,7 @@ public struct TrustPolicy: Sendable {
             return TrustOutcome(
                 decision: TrustDecision(
                     trusted: true, vouchingDomain: vouchingDomain, fromDomain: fromDomain, refusals: [],
-                    overrides: overrides, recipient: recipientCheck(vouching?.recipients ?? [])), signedView: vouching)
+                    overrides: overrides, recipient: recipientCheck(vouching?.recipients ?? []), path: path), signedView: vouching)
         }
         // --allow-unverified: trusted without a signature, the ordinary view read, loudly.
         return TrustOutcome(

@@ -38,19 +38,44 @@ struct DKIMSignature {
 
     static let requiredTags = ["v", "a", "b", "bh", "d", "h", "s"]
 
+    /// Which field the tags come from: a DKIM-Signature, or one of the ARC fields that reuse
+    /// its tags (RFC 8617 §4.1.2 ARC-Message-Signature: no `v=`, `i=` the instance; §4.1.3
+    /// ARC-Seal: no `bh=`, `h=` or `c=`, relaxed header canonicalization).
+    enum Kind {
+        case dkim, arcMessageSignature, arcSeal
+
+        var requiredTags: [String] {
+            switch self {
+            case .dkim: DKIMSignature.requiredTags
+            case .arcMessageSignature: ["a", "b", "bh", "d", "h", "s", "i"]
+            case .arcSeal: ["a", "b", "d", "s", "i", "cv"]
+            }
+        }
+    }
+
     /// Reads and checks the tags; `now` is compared with `t=` and `x=`.
-    init(tags: TagList, now: Int64) throws(Problem) {
+    init(tags: TagList, now: Int64, kind: Kind = .dkim) throws(Problem) {
         self.tags = tags
-        for name in Self.requiredTags where tags[name] == nil {
+        for name in kind.requiredTags where tags[name] == nil {
             throw Problem(.missingTag, "missing required tag \(name)= (RFC 6376 §3.5)")
         }
-        guard tags["v"] == "1" else { throw Problem(.unsupportedVersion, "unsupported version v=\(tags["v"] ?? "")") }
+        if kind == .dkim {
+            guard tags["v"] == "1" else { throw Problem(.unsupportedVersion, "unsupported version v=\(tags["v"] ?? "")") }
+        }
         algorithm = try Self.algorithm(tags["a"] ?? "")
         guard let signature = Base64.decode(tags["b"] ?? ""), !signature.isEmpty else { throw Problem(.malformedTag, "b= is not valid base64") }
-        guard let bodyHash = Base64.decode(tags["bh"] ?? ""), !bodyHash.isEmpty else { throw Problem(.malformedTag, "bh= is not valid base64") }
+        if kind == .arcSeal {
+            bodyHash = []
+        } else {
+            guard let bodyHash = Base64.decode(tags["bh"] ?? ""), !bodyHash.isEmpty else { throw Problem(.malformedTag, "bh= is not valid base64") }
+            self.bodyHash = bodyHash
+        }
         self.signature = signature
-        self.bodyHash = bodyHash
-        guard let canonicalization = DKIMCanonicalization(tag: TagList.withoutWhitespace(tags["c"] ?? "simple/simple")) else {
+        let defaultCanonicalization = kind == .arcSeal ? "relaxed/relaxed" : "simple/simple"
+        guard
+            let canonicalization = DKIMCanonicalization(
+                tag: TagList.withoutWhitespace(kind == .arcSeal ? defaultCanonicalization : tags["c"] ?? defaultCanonicalization))
+        else {
             throw Problem(.unsupportedCanonicalization, "unknown canonicalization c=\(tags["c"] ?? "")")
         }
         self.canonicalization = canonicalization
@@ -61,8 +86,13 @@ struct DKIMSignature {
         guard Self.isDomainName(selector) else { throw Problem(.malformedTag, "s=\(selector) is not a valid selector") }
         signedHeaders = TagList.lowercasedList(tags["h"] ?? "").prefix(DKIMLimits.maxSignedHeaders).filter { !$0.isEmpty }
         // RFC 6376 §5.4: the From header field MUST be signed.
-        guard signedHeaders.contains("from") else { throw Problem(.fromNotSigned, "h= does not include From (RFC 6376 §5.4)") }
-        identity = tags["i"].map { TagList.withoutWhitespace($0) }
+        if kind == .dkim, !signedHeaders.contains("from") { throw Problem(.fromNotSigned, "h= does not include From (RFC 6376 §5.4)") }
+        // RFC 8617 §4.1.2: an ARC-Message-Signature never signs ARC-Seal fields.
+        if kind == .arcMessageSignature, signedHeaders.contains("arc-seal") {
+            throw Problem(.malformedTag, "h= of an ARC-Message-Signature includes ARC-Seal (RFC 8617 §4.1.2)")
+        }
+        // In the ARC fields i= is the instance, not an identity.
+        identity = kind == .dkim ? tags["i"].map { TagList.withoutWhitespace($0) } : nil
         if let identity { try Self.checkIdentity(identity, domain: domain) }
         bodyLength = try Self.number(tags, "l").map { value throws(Problem) in
             guard value <= Int64(Int.max) else { throw Problem(.malformedTag, "l= too large") }

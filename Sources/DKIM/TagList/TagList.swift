@@ -5,21 +5,21 @@ import ReservoirBase
 ///
 /// Tag names are case-sensitive; values have surrounding FWS removed; unknown tags are kept
 /// (callers ignore them, §3.2: "Unrecognized tags MUST be ignored").
-struct TagList: Equatable {
-    struct Tag: Equatable {
-        let name: String
+package struct TagList: Equatable {
+    package struct Tag: Equatable {
+        package let name: String
         /// The value with leading and trailing white space (and folding) removed.
-        let value: String
+        package let value: String
         /// Where the raw value (between `=` and `;` or the end) lies in the parsed bytes.
-        let rawValueRange: Range<Int>
+        package let rawValueRange: Range<Int>
     }
 
-    enum ParseError: Swift.Error, Equatable, CustomStringConvertible {
+    package enum ParseError: Swift.Error, Equatable, CustomStringConvertible {
         case missingEquals(String)
         case invalidTagName(String)
         case duplicateTag(String)
 
-        var description: String {
+        package var description: String {
             switch self {
             case .missingEquals(let segment): "tag without '=': \(segment)"
             case .invalidTagName(let name): "invalid tag name \"\(name)\""
@@ -31,9 +31,9 @@ struct TagList: Equatable {
     /// Most tags read from one list; the rest are ignored.
     static let maxTags = 64
 
-    let tags: [Tag]
+    package let tags: [Tag]
 
-    subscript(name: String) -> String? {
+    package subscript(name: String) -> String? {
         tags.first { $0.name == name }?.value
     }
 
@@ -42,7 +42,7 @@ struct TagList: Equatable {
         try self.init(bytes, in: 0..<bytes.count)
     }
 
-    init(_ bytes: [UInt8], in range: Range<Int>) throws(ParseError) {
+    package init(_ bytes: [UInt8], in range: Range<Int>) throws(ParseError) {
         var tags: [Tag] = []
         var start = range.lowerBound
         while start <= range.upperBound, tags.count < Self.maxTags {
@@ -85,7 +85,7 @@ struct TagList: Equatable {
     }
 
     /// The value with every white space character removed (for base64 values and lists).
-    static func withoutWhitespace(_ value: String) -> String {
+    package static func withoutWhitespace(_ value: String) -> String {
         var value = value
         let stripped: String? = value.withUTF8 { bytes in
             guard bytes.contains(where: isWhitespace) else { return nil }

@@ -7,7 +7,7 @@ public import MIME
 /// reason. The clock is injected so results are reproducible.
 public final class DKIMVerifier {
     private let resolver: any TXTResolver
-    private let now: Int64
+    let now: Int64
     private let keyCache = PublicKeyCache()
 
     public init(resolver: any TXTResolver, now: Int64) {
@@ -34,7 +34,7 @@ public final class DKIMVerifier {
     }
 
     /// One signature: read the tags, fetch the key, compare the body hash, check the signature.
-    func verify(_ message: Message, fieldIndex: Int, hashes: inout BodyHashes) -> DKIMVerification {
+    func verify(_ message: Message, fieldIndex: Int, hashes: inout BodyHashes, kind: DKIMSignature.Kind = .dkim) -> DKIMVerification {
         let field = message.header.fields[fieldIndex]
         let tags: TagList
         do {
@@ -45,7 +45,7 @@ public final class DKIMVerifier {
         var report = Self.report(from: tags)
         let signature: DKIMSignature
         do {
-            signature = try DKIMSignature(tags: tags, now: now)
+            signature = try DKIMSignature(tags: tags, now: now, kind: kind)
         } catch {
             report.result = .permerror
             report.code = error.code

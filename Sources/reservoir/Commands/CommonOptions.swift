@@ -58,6 +58,12 @@ struct PolicyOptions: ParsableArguments {
     @Flag(name: .long(.allowUnverified), help: ArgumentHelp(.allowUnverified))
     var allowUnverified = false
 
+    @Option(name: .long(.trustAuthservID), help: ArgumentHelp(.trustAuthservID))
+    var trustAuthservID: String?
+
+    @Option(name: .long(.trustARCSealer), help: ArgumentHelp(.trustARCSealer))
+    var trustARCSealer: [String] = []
+
     var given: [CommonOption: SettingValue] {
         var given: [CommonOption: SettingValue] = [:]
         if !allowDomain.isEmpty { given[.allowDomain] = .texts(allowDomain) }
@@ -65,6 +71,8 @@ struct PolicyOptions: ParsableArguments {
         if !me.isEmpty { given[.me] = .texts(me) }
         if allowAnyDomain { given[.allowAnyDomain] = .flag(true) }
         if allowUnverified { given[.allowUnverified] = .flag(true) }
+        if let trustAuthservID { given[.trustAuthservID] = .text(trustAuthservID) }
+        if !trustARCSealer.isEmpty { given[.trustARCSealer] = .texts(trustARCSealer) }
         return given
     }
 

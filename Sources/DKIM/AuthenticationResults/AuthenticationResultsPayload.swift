@@ -1,5 +1,4 @@
 import MIME
-public import Pipeline
 import ReservoirBase
 
 /// The value of one `Authentication-Results` field (RFC 8601 §2.2 `authres-payload`): the
@@ -119,7 +118,7 @@ public struct AuthenticationResultsPayload: Sendable, Equatable {
 }
 
 /// Character classes of RFC 8601 §2.2.
-enum AuthenticationResultsSyntax {
+package enum AuthenticationResultsSyntax {
     /// RFC 2045 §5.1 token: any US-ASCII character except SPACE, controls and tspecials
     /// (`()<>@,;:\"/[]?=`).
     @inline(__always)

@@ -1,5 +1,4 @@
 import MIME
-public import Pipeline
 import ReservoirBase
 
 /// Why a field value is not an RFC 8601 `authres-payload`: a code and the byte offset where
@@ -94,17 +93,17 @@ extension AuthenticationResultsPayload {
 
 /// A cursor over one field value that reads RFC 8601 §2.2's grammar, with CFWS (RFC 5322
 /// §3.2.2) wherever the grammar allows it, a leading comment included.
-struct AuthenticationResultsParser {
+package struct AuthenticationResultsParser {
     /// Longest value read (a field from a server is a few hundred bytes).
-    static let maxValueBytes = 65_536
+    package static let maxValueBytes = 65_536
     /// Most results in one field.
-    static let maxResults = 256
+    package static let maxResults = 256
     /// Most properties in one result.
-    static let maxProperties = 64
+    package static let maxProperties = 64
     /// Deepest comment nesting (RFC 5322 §3.2.2 comments nest).
-    static let maxCommentDepth = 32
+    package static let maxCommentDepth = 32
     /// Most digits of a version number.
-    static let maxVersionDigits = 9
+    package static let maxVersionDigits = 9
 
     typealias ParseError = AuthenticationResultsParseError
 
