@@ -12,7 +12,7 @@ let targets = [
     "fuzz-charsets", "fuzz-dkim-tags", "fuzz-dkim-key-record", "fuzz-canonicalization",
     "fuzz-json", "fuzz-jsonld", "fuzz-microdata", "fuzz-iso8601", "fuzz-sender-dates", "fuzz-keys-file", "fuzz-skeleton", "fuzz-scripts",
     "fuzz-signed-view", "fuzz-authentication-results", "fuzz-header-strip", "fuzz-caldav", "fuzz-feed", "fuzz-tzif", "fuzz-posix-tz", "fuzz-toml",
-    "fuzz-zone-placement",
+    "fuzz-zone-placement", "fuzz-arc",
 ]
 /// Targets of the time zone library, which need nothing else of the package.
 let timeZoneTargets: Set = ["fuzz-tzif", "fuzz-posix-tz"]
@@ -29,7 +29,7 @@ let package = Package(
                 ? [.product(name: "TimeZones", package: "Reservoir")]
                 : [
                     .product(name: "MIME", package: "Reservoir"), .product(name: "DKIM", package: "Reservoir"),
-                    .product(name: "DNS", package: "Reservoir"), .product(name: "Markup", package: "Reservoir"),
+                    .product(name: "ARC", package: "Reservoir"), .product(name: "DNS", package: "Reservoir"), .product(name: "Markup", package: "Reservoir"),
                     .product(name: "Reservations", package: "Reservoir"), .product(name: "Trust", package: "Reservoir"),
                     .product(name: "JSON", package: "Reservoir"), .product(name: "CalDAV", package: "Reservoir"),
                     .product(name: "Feed", package: "Reservoir"), .product(name: "TOML", package: "Reservoir"),
