@@ -35,7 +35,8 @@ struct ARCDkimpyTests {
         else:
             message = open(sys.argv[2], 'rb').read()
             cv, results, reason = dkim.arc_verify(message, dnsfunc=keys(sys.argv[3]))
-            print(cv.decode())
+            # dkimpy answers None for a chain a sealer terminated (cv=fail at the top): a fail.
+            print((cv or b'fail').decode())
         """
 
     static let available: Bool = run(["-c", "import dkim, authres"]) != nil
@@ -169,12 +170,12 @@ struct ARCDkimpyTests {
         return out + message[last...]
     }
 
-    func compare(_ name: String, _ message: [UInt8], _ sealers: Sealers, expect: ARCResult) throws -> ARCValidation {
+    func compare(_ name: String, _ message: [UInt8], _ sealers: Sealers, expect: ARCResult, dkimpy: ARCResult? = nil) throws -> ARCValidation {
         let ours = try Self.ours(message, sealers: sealers)
         let theirs = try Self.dkimpyVerdict(message, sealers: sealers)
         print("ARC \(name): Reservoir \(ours.result.rawValue)\(ours.code.map { " (\($0.rawValue))" } ?? ""), dkimpy \(theirs)")
         #expect(ours.result == expect, "\(name): \(ours.reason)")
-        #expect(theirs == expect.rawValue, "\(name): dkimpy")
+        #expect(theirs == (dkimpy ?? expect).rawValue, "\(name): dkimpy")
         return ours
     }
 
@@ -254,7 +255,7 @@ struct ARCDkimpyTests {
         #expect(second.code == .wrongChainValue)
     }
 
-    @Test("a missing instance fails; instances in another field order still pass")
+    @Test("a missing instance fails; instances in another field order still pass (dkimpy: fail)")
     func missingAndReordered() throws {
         guard Self.available else { return print("SKIPPED: \(Self.python) cannot import dkim and authres") }
         let sealers = try Sealers(["provider.example", "relay.example"])
@@ -276,6 +277,9 @@ struct ARCDkimpyTests {
         while endOfLine < message.count, message[endOfLine] == 0x0D || message[endOfLine] == 0x0A { endOfLine += 1 }
         let reordered = Array(message[..<start]) + message[middle..<endOfLine] + message[start..<middle] + message[endOfLine...]
         #expect(reordered.count == message.count)
-        _ = try compare("reordered sets", reordered, sealers, expect: .pass)
+        // The one known disagreement: dkimpy picks the fields an ARC-Seal covers by name,
+        // bottom-up, as DKIM's h= does, so it needs instance 1 lowest; RFC 8617 §5.1.1 orders
+        // them by instance, wherever they stand.
+        _ = try compare("reordered sets", reordered, sealers, expect: .pass, dkimpy: .fail)
     }
 }

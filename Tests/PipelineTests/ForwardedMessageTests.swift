@@ -54,20 +54,20 @@ struct ForwardedMessageTests {
     /// with `fields` on top (the fields the receiving side adds).
     static func forward(
         _ inner: String, from: String = "Jane <jane@home.example>", signedBy: String? = nil, fields: [String] = [],
-        base64: Bool = false
+        base64: Bool = false, boundary: String = "fwd-boundary"
     ) throws -> RawMessage {
         let header =
             "From: \(from)\nTo: trips@home.example\nSubject: Fwd: Your table\nDate: Sun, 22 Nov 2026 09:00:00 +0100\n"
             + "Message-ID: <fwd-\(UUID().uuidString)@home.example>\nMIME-Version: 1.0\n"
-            + "Content-Type: multipart/mixed; boundary=\"fwd-boundary\"\n\n"
+            + "Content-Type: multipart/mixed; boundary=\"\(boundary)\"\n\n"
         let part =
             base64
             ? "Content-Type: message/rfc822\nContent-Transfer-Encoding: base64\n\n"
                 + Data(inner.utf8).base64EncodedString(options: [.lineLength76Characters, .endLineWithLineFeed]) + "\n"
             : "Content-Type: message/rfc822\nContent-Disposition: attachment; filename=\"booking.eml\"\n\n" + inner
         let body =
-            "--fwd-boundary\nContent-Type: text/plain; charset=utf-8\n\nMy table, for the calendar.\n\n--fwd-boundary\n"
-            + part + "\n--fwd-boundary--\n"
+            "--\(boundary)\nContent-Type: text/plain; charset=utf-8\n\nMy table, for the calendar.\n\n--\(boundary)\n"
+            + part + "\n--\(boundary)--\n"
         let message = try signedBy.map { try sign(header, body, domain: $0) } ?? header + body
         return RawMessage(bytes: Array((fields.map { $0 + "\n" }.joined() + message).utf8), origin: MessageOrigin())
     }
@@ -188,7 +188,7 @@ struct ForwardedMessageTests {
     @Test("a message attached inside a forwarded one is noted, not read")
     func nestedTooDeep() throws {
         let inner = try Self.forward(try Self.confirmation(), signedBy: "home.example")
-        let twice = try Self.forward(String(decoding: inner.bytes, as: UTF8.self), signedBy: "home.example")
+        let twice = try Self.forward(String(decoding: inner.bytes, as: UTF8.self), signedBy: "home.example", boundary: "outer-boundary")
         let report = try Self.pipeline().analyze(twice)
         let forwarded = try #require(report.forwarded.first)
         #expect(forwarded.report.forwarded.isEmpty)

@@ -9,11 +9,11 @@ import MIME
 /// mutations reach the seal and message-signature checks. Validation never traps; `none` exactly
 /// when the message has no ARC field; a `pass` has 1 to 50 instances numbered in order, `cv=none`
 /// first and `cv=pass` after, and a passing latest ARC-Message-Signature; a `fail` has a code.
-let resolver = KeysFile(
+nonisolated(unsafe) let resolver = KeysFile(
     text: """
         s2026._domainkey.sealer.example TXT "v=DKIM1; k=rsa; p=MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAtSagi+z/xOKsgBpW7niAKRlO4QLFfs3fqK8HPaDgttR3AP5N3F3EeTgUVD5u3WWGUF5jizR1hYqD+x3iQCWY6yUsueEwRaHTe4HWRgNqG/sZ/TMDoDzZZlsNmMEeai4Vdkw/Ds9x4X8FN/WF0tlMgSd4QcCUVjfbgHe6uzjftiEtftjSVaIZYMlXNkkzVRHRR" "hn9Xgtp+vhBiDPpvDQ0zvEYALb+Q/MPw+/5qfI4LSr3SSkXKvOAiJlUVi/1q0jM/+2EXMbEZhqWy2DX6+YsXnOr+lk4owvKPxaXJhi63h5hIy9VrC68X0qxvqqEML8gWbuJqP8PjsGny9FQ1gkjhQIDAQAB"
         """)
-let verifier = DKIMVerifier(resolver: resolver, now: 1_795_348_800)
+nonisolated(unsafe) let verifier = DKIMVerifier(resolver: resolver, now: 1_795_348_800)
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
