@@ -47,6 +47,7 @@ public struct BannerRenderer: Sendable {
         for diagnostic in report.diagnostics where explain || Self.isWorthShowing(diagnostic) {
             out += line("Note", style.paint("\(diagnostic.code.description): \(diagnostic.message)", .dim))
         }
+        out += forwardedLines(report)
         return out.text
     }
 
@@ -195,10 +196,12 @@ public struct BannerRenderer: Sendable {
                     ("overrides", .array(report.trust.overrideFlags.map(JSONValue.string))),
                     ("refusals", .array(report.trust.refusals.map { .string($0.code.rawValue) })),
                     ("recipient", .string(Self.recipientText(report.trust.recipient))),
+                    ("path", Self.pathJSON(report.trust.path)),
                 ])
             ),
             ("reservations", .array(report.items.map(reservationJSON))),
             ("diagnostics", .array(report.diagnostics.map(JSONBuild.diagnostic))),
+            ("forwarded", report.forwarded.isEmpty ? nil : Self.forwardedJSON(report)),
         ])
     }
 

@@ -14,8 +14,8 @@ struct TargetGraphTests {
         "CLibPQLoader": 1, "CLibCurlLoader": 1, "ReservoirBase": 1,
         "MIME": 2, "DNS": 2, "JSON": 2, "TimeZones": 2, "TOML": 2,
         "Mailbox": 3, "DKIM": 3, "Markup": 3,
-        "Reservations": 4, "EventStore": 4, "Trust": 4,
-        "EventStorePostgres": 5, "ICalendar": 5, "CalDAV": 5,
+        "Reservations": 4, "EventStore": 4, "ARC": 4,
+        "EventStorePostgres": 5, "ICalendar": 5, "CalDAV": 5, "Trust": 5,
         "Pipeline": 6, "Delivery": 6, "Feed": 6,
         "Output": 7,
         "CommandCore": 8,
@@ -27,6 +27,8 @@ struct TargetGraphTests {
     /// schema.org or mail.
     static let forbidden: [String: Set<String>] = [
         "EventStore": ["MIME", "DKIM", "Markup", "Reservations", "JSON", "Mailbox", "Trust"],
+        // ARC validates chains of signatures: it knows no policy, markup or store.
+        "ARC": ["Markup", "Reservations", "EventStore", "Mailbox", "Trust", "JSON"],
         "Trust": ["Markup", "Reservations", "EventStore", "Mailbox"],
         // Delivery pushes stored events: it knows the store and iCalendar, not mail or markup.
         "Delivery": ["MIME", "DKIM", "Markup", "Reservations", "JSON", "Mailbox", "Trust", "Pipeline"],

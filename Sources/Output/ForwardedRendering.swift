@@ -1,0 +1,69 @@
+import JSON
+import Pipeline
+import Trust
+
+/// The part of a banner for messages attached to a message (``ForwardedMessage``): who
+/// forwarded each and who vouched, then the attached message's own banner, indented.
+extension BannerRenderer {
+    func forwardedLines(_ report: MessageReport) -> TerminalText {
+        var out: TerminalText = ""
+        for forwarded in report.forwarded {
+            out += line("Forwarded", Self.forwarderText(forwarded))
+            let inner = render(forwarded.report)
+            for text in inner.split(separator: "\n", omittingEmptySubsequences: false) where !text.isEmpty {
+                out += TerminalText(trusted: "    " + String(text) + "\n")
+            }
+        }
+        return out
+    }
+
+    /// "by ADDRESS, vouched by …" or why the forward is not taken for the user's.
+    static func forwarderText(_ forwarded: ForwardedMessage) -> TerminalText {
+        let who = forwarded.forwarder.forwarder.map { "by \($0)" } ?? "by an unknown sender"
+        switch forwarded.forwarder.vouch {
+        case .dkim(let domain):
+            return "\(who), you (DKIM signature by \(domain)); the attached message vouched by \(forwarded.report.trust.vouchingDomain ?? "nobody")"
+        case .authenticationResults(let id, let domain):
+            return "\(who), you (\(id)'s Authentication-Results: dkim=pass \(domain)); the attached message vouched by \(forwarded.report.trust.vouchingDomain ?? "nobody")"
+        case nil:
+            return "\(who): \(forwarded.forwarder.refusal?.sentence ?? "not shown to be you")"
+        }
+    }
+
+    static func forwardedJSON(_ report: MessageReport) -> JSONValue {
+        .array(
+            report.forwarded.map { forwarded in
+                let via: JSONValue? =
+                    switch forwarded.forwarder.vouch {
+                    case .dkim(let domain):
+                        JSONBuild.object([("method", .string("dkim")), ("domain", .string(domain))])
+                    case .authenticationResults(let id, let domain):
+                        JSONBuild.object([("method", .string("authentication-results")), ("authservId", .string(id)), ("domain", .string(domain))])
+                    case nil: nil
+                    }
+                return JSONBuild.object([
+                    ("position", .number(Double(forwarded.position))),
+                    (
+                        "forwarder",
+                        JSONBuild.object([
+                            ("address", forwarded.forwarder.forwarder.map(JSONValue.string)),
+                            ("vouched", .bool(forwarded.forwarder.isUser)),
+                            ("via", via),
+                            ("refusal", forwarded.forwarder.refusal.map { .string($0.code.rawValue) }),
+                        ])
+                    ),
+                    ("innerTrusted", .bool(forwarded.innerTrusted)),
+                    ("message", jsonValue(forwarded.report)),
+                ])
+            })
+    }
+
+    /// The trust path for JSON: `dkim`, or `arc` with its sealer and instance.
+    static func pathJSON(_ path: TrustPath) -> JSONValue {
+        switch path {
+        case .dkim: JSONBuild.object([("method", .string("dkim"))])
+        case .arc(let sealer, let instance):
+            JSONBuild.object([("method", .string("arc")), ("sealer", .string(sealer)), ("instance", .number(Double(instance)))])
+        }
+    }
+}
