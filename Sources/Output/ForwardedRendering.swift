@@ -24,7 +24,8 @@ extension BannerRenderer {
         case .dkim(let domain):
             return "\(who), you (DKIM signature by \(domain)); the attached message vouched by \(forwarded.report.trust.vouchingDomain ?? "nobody")"
         case .authenticationResults(let id, let domain):
-            return "\(who), you (\(id)'s Authentication-Results: dkim=pass \(domain)); the attached message vouched by \(forwarded.report.trust.vouchingDomain ?? "nobody")"
+            return
+                "\(who), you (\(id)'s Authentication-Results: dkim=pass \(domain)); the attached message vouched by \(forwarded.report.trust.vouchingDomain ?? "nobody")"
         case nil:
             return "\(who): \(forwarded.forwarder.refusal?.sentence ?? "not shown to be you")"
         }

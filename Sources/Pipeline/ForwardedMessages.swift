@@ -40,7 +40,14 @@ extension ReservationPipeline {
         let parts = Self.attachedMessages(message.root)
         guard !parts.isEmpty else { return ([], []) }
         guard depth < ForwardLimits.maxDepth else {
-            return ([], [ReportDiagnostic(.forwardTooDeep, message: "an attached message inside a forwarded message was not read (more than \(ForwardLimits.maxDepth) level)")])
+            return (
+                [],
+                [
+                    ReportDiagnostic(
+                        .forwardTooDeep,
+                        message: "an attached message inside a forwarded message was not read (more than \(ForwardLimits.maxDepth) level)")
+                ]
+            )
         }
         var diagnostics: [ReportDiagnostic] = []
         if parts.count > ForwardLimits.maxMessages {

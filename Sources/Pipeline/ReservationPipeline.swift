@@ -97,7 +97,8 @@ public final class ReservationPipeline {
         if case .file = body { wholeMessage = false }
         let from = message.from  // parsed once: the report keeps it too
         // ARC is read only when a sealer is trusted and the message is held whole.
-        let arc = !policy.trustedARCSealers.isEmpty && wholeMessage && ARCValidator.hasARCFields(message)
+        let arc =
+            !policy.trustedARCSealers.isEmpty && wholeMessage && ARCValidator.hasARCFields(message)
             ? ARCValidator.validate(message, verifier: verifier) : nil
         let outcome = policy.decide(message, from: from, signatures: signatures, wholeMessage: wholeMessage, arc: arc)
         let trust = outcome.decision
@@ -165,7 +166,9 @@ public final class ReservationPipeline {
             for index in reports.indices where reports[index].hasTrustedReservations {
                 for item in reports[index].items.indices { reports[index].items[item].change = nil }
                 for inner in reports[index].forwarded.indices {
-                    for item in reports[index].forwarded[inner].report.items.indices { reports[index].forwarded[inner].report.items[item].change = nil }
+                    for item in reports[index].forwarded[inner].report.items.indices {
+                        reports[index].forwarded[inner].report.items[item].change = nil
+                    }
                 }
                 if !reports[index].diagnostics.contains(where: { $0.stage == .store }) {
                     reports[index].diagnostics.append(ReportDiagnostic(.storeFailed, message: error.message))

@@ -11,7 +11,8 @@ extension TrustDecision {
         if trusted, let vouching = vouchingDomain {
             var text = "DKIM signature by \(vouching) verified and aligned with \(fromDomain ?? "")"
             if case .arc(let sealer, let instance) = path {
-                text = "DKIM pass of \(vouching), aligned with \(fromDomain ?? ""), via ARC sealed by \(sealer) (i=\(instance); weaker: the sealer's word, --trust-arc-sealer)"
+                text =
+                    "DKIM pass of \(vouching), aligned with \(fromDomain ?? ""), via ARC sealed by \(sealer) (i=\(instance); weaker: the sealer's word, --trust-arc-sealer)"
             }
             if overrides.contains(.allowAnyDomain) { text += " (any domain allowed: --allow-any-domain)" }
             switch recipient {

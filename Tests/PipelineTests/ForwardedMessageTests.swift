@@ -132,7 +132,8 @@ struct ForwardedMessageTests {
         #expect(forwarded.report.diagnostics.map(\.code).contains(.untrusted(.forwardNotFromMe)))
         #expect(!report.hasTrustedReservations)
         // Without --me nobody is known to be the user.
-        let anyone = try #require(try Self.pipeline(me: []).analyze(try Self.forward(try Self.confirmation(), signedBy: "home.example")).forwarded.first)
+        let anyone = try #require(
+            try Self.pipeline(me: []).analyze(try Self.forward(try Self.confirmation(), signedBy: "home.example")).forwarded.first)
         #expect(!anyone.report.trust.trusted)
         #expect(anyone.report.trust.refusal?.code == .forwardNotFromMe)
     }
