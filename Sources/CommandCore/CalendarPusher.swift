@@ -50,8 +50,9 @@ package struct CalendarPusher {
     }
 
     /// The events a report's changes touched: created, moved or cancelled ones.
+    /// Forwarded messages' trusted reservations count like the message's own.
     package static func changedKeys(_ report: MessageReport) -> [EventKey] {
-        report.items.compactMap { item in
+        report.forwarded.flatMap { changedKeys($0.report) } + report.items.compactMap { item in
             guard let change = item.change else { return nil }
             switch change {
             case .created, .updated, .cancelled: return change.stored.event.key

@@ -57,7 +57,8 @@ public struct BannerRenderer: Sendable {
         // The headline of a trusted message is what its sender signed, or says it is not.
         if report.trust.trusted, report.subjectSigned == false { subject += " (Subject not signed)" }
         let count = report.items.count
-        let what = count == 0 ? "no reservation" : count == 1 ? "1 reservation" : "\(count) reservations"
+        var what = count == 0 ? "no reservation" : count == 1 ? "1 reservation" : "\(count) reservations"
+        if !report.forwarded.isEmpty { what += " · \(report.forwarded.count) forwarded" }
         return style.paint(subject, .bold) + "  " + style.paint("\(name) · \(what)", .dim)
     }
 
@@ -337,6 +338,16 @@ public struct ScanSummary: Sendable {
 
     public mutating func add(_ report: MessageReport) {
         messages += 1
+        add(reservationsOf: report)
+        for signature in report.signatures { dkimResults[signature.result.rawValue, default: 0] += 1 }
+        if storeFailure == nil, let failure = report.diagnostics.first(where: { $0.stage == .store }) {
+            storeFailure = failure.message
+        }
+    }
+
+    /// The reservations, changes and notes of a message and of the messages forwarded in it.
+    mutating func add(reservationsOf report: MessageReport) {
+        for forwarded in report.forwarded { add(reservationsOf: forwarded.report) }
         if report.hasReservations {
             withReservations += 1
             if report.trust.trusted { trusted += 1 }
@@ -344,15 +355,11 @@ public struct ScanSummary: Sendable {
         for item in report.items {
             if let change = item.change { changes[change.kind, default: 0] += 1 }
         }
-        for signature in report.signatures { dkimResults[signature.result.rawValue, default: 0] += 1 }
         for item in report.items {
             categories[item.reservation.category.displayName, default: 0] += 1
             categoryCodes[item.reservation.category.rawValue, default: 0] += 1
         }
         for d in report.diagnostics where d.stage != .mime { diagnostics[d.code.description, default: 0] += 1 }
-        if storeFailure == nil, let failure = report.diagnostics.first(where: { $0.stage == .store }) {
-            storeFailure = failure.message
-        }
     }
 }
 

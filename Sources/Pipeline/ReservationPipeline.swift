@@ -180,7 +180,15 @@ public final class ReservationPipeline {
     /// `record(_:)` into a store opened by the caller, for a hook that opens it only once a
     /// message turns out to carry trusted reservations.
     public func record(_ report: inout MessageReport, into store: any EventStore) {
-        for index in report.forwarded.indices { record(&report.forwarded[index].report, into: store) }
+        for index in report.forwarded.indices {
+            record(&report.forwarded[index].report, into: store)
+            // A store failure is the message's: the filter and the scan read it there.
+            if let failure = report.forwarded[index].report.diagnostics.first(where: { $0.stage == .store }),
+                !report.diagnostics.contains(where: { $0.stage == .store })
+            {
+                report.diagnostics.append(failure)
+            }
+        }
         guard report.trust.trusted else { return }
         let provenance = MessageProvenance(
             messageID: report.messageID, path: report.origin.path, signingDomain: report.trust.vouchingDomain,
