@@ -52,13 +52,14 @@ package struct CalendarPusher {
     /// The events a report's changes touched: created, moved or cancelled ones.
     /// Forwarded messages' trusted reservations count like the message's own.
     package static func changedKeys(_ report: MessageReport) -> [EventKey] {
-        report.forwarded.flatMap { changedKeys($0.report) } + report.items.compactMap { item in
-            guard let change = item.change else { return nil }
-            switch change {
-            case .created, .updated, .cancelled: return change.stored.event.key
-            case .unchanged, .olderThanStored, .refusedOtherDomain: return nil
+        report.forwarded.flatMap { changedKeys($0.report) }
+            + report.items.compactMap { item in
+                guard let change = item.change else { return nil }
+                switch change {
+                case .created, .updated, .cancelled: return change.stored.event.key
+                case .unchanged, .olderThanStored, .refusedOtherDomain: return nil
+                }
             }
-        }
     }
 
     /// Pushes `keys` and says on stderr what did not reach a calendar (it waits in the store
