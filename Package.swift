@@ -159,7 +159,7 @@ let package = Package(
         .testTarget(name: "TrustTests", dependencies: ["Trust", "MIME", "DKIM"]),
         .testTarget(name: "ARCTests", dependencies: ["ARC", "DKIM", "MIME", "DNS", "Trust", "PipelineTestSupport", "Pipeline"]),
         .target(
-            name: "PipelineTestSupport", dependencies: ["Pipeline", "Trust", "Mailbox", "MIME", "DNS", "EventStore"],
+            name: "PipelineTestSupport", dependencies: ["Pipeline", "Trust", "Mailbox", "MIME", "DNS", "DKIM", "EventStore"],
             path: "Tests/PipelineTestSupport"),
         .testTarget(
             name: "OutputTests",
