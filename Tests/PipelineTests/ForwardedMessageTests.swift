@@ -104,14 +104,16 @@ struct ForwardedMessageTests {
             ],
         ])
     func forgedResults(fields: [String]) throws {
-        let forwarded = try #require(try Forwards.pipeline().analyze(try Forwards.forward(try Forwards.confirmation(), fields: fields)).forwarded.first)
+        let forwarded = try #require(
+            try Forwards.pipeline().analyze(try Forwards.forward(try Forwards.confirmation(), fields: fields)).forwarded.first)
         #expect(!forwarded.report.trust.trusted)
         #expect(forwarded.report.trust.refusal?.code == .forwarderNotVerified)
     }
 
     @Test("the trusted id being the filter's own: every such field is one the filter strips as forged")
     func ownIDNeverTrusted() throws {
-        let raw = try Forwards.forward(try Forwards.confirmation(), fields: ["Authentication-Results: mx.home.example; dkim=pass header.d=home.example"])
+        let raw = try Forwards.forward(
+            try Forwards.confirmation(), fields: ["Authentication-Results: mx.home.example; dkim=pass header.d=home.example"])
         let forwarded = try #require(try Forwards.pipeline(ownID: "MX.home.example").analyze(raw).forwarded.first)
         #expect(!forwarded.report.trust.trusted)
         #expect(forwarded.report.trust.refusal?.code == .forwarderNotVerified)
