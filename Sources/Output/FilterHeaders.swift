@@ -88,11 +88,18 @@ public enum FilterHeaders {
     }
 
     /// The fields the filter adds for `report`: Authentication-Results, then one X-Reservation
-    /// per reservation.
+    /// per reservation, the message's own first, then those of its forwarded messages
+    /// (`(forwarded)` after each).
     public static func fields(report: MessageReport, authservID: String, lineEnding: String) -> String {
         var added = AuthenticationResults(report: report, authservID: authservID).field(lineEnding: lineEnding)
         for item in report.items {
             added += fold(summaryFieldName, summary(item.reservation, trusted: report.trust.trusted), lineEnding: lineEnding)
+        }
+        for forwarded in report.forwarded {
+            for item in forwarded.report.items {
+                let text = summary(item.reservation, trusted: forwarded.report.trust.trusted) + " (forwarded)"
+                added += fold(summaryFieldName, text, lineEnding: lineEnding)
+            }
         }
         return added
     }
