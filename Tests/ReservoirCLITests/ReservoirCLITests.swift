@@ -64,9 +64,11 @@ struct ReservoirCLITests {
             "--allowed-domains", ReservoirBinary.allowed, "--now", ReservoirBinary.now, "--store", store,
         ])
         #expect(scan.status == 0, "\(scan.stderr)")
-        #expect(scan.text.contains("Scanned: 8 messages read"))
-        #expect(scan.text.contains("1 untrusted"))
-        #expect(scan.text.contains("Found:   4 Restaurant, 2 Flight, 1 Hotel, 1 Train"))
+        #expect(scan.text.contains("Scanned: 9 messages read"))
+        // The altered message, and the forwarded one without --me.
+        #expect(scan.text.contains("2 untrusted"))
+        #expect(scan.text.contains("untrusted-forward-not-from-me"))
+        #expect(scan.text.contains("Found:   5 Restaurant, 2 Flight, 1 Hotel, 1 Train"))
         #expect(scan.text.contains("Time:    "))
         // Incremental: a second scan of the unchanged Maildir reads nothing again.
         let again = try ReservoirBinary.run([
@@ -74,12 +76,12 @@ struct ReservoirCLITests {
             "--allowed-domains", ReservoirBinary.allowed, "--now", ReservoirBinary.now, "--store", store,
         ])
         #expect(again.text.contains("Scanned: 0 messages read"))
-        #expect(again.text.contains("8 unchanged since the last scan"))
+        #expect(again.text.contains("9 unchanged since the last scan"))
         let forced = try ReservoirBinary.run([
             "scan", ReservoirBinary.samples.path, "--keys", ReservoirBinary.keys, "--rescan",
             "--allowed-domains", ReservoirBinary.allowed, "--now", ReservoirBinary.now, "--store", store,
         ])
-        #expect(forced.text.contains("Scanned: 8 messages read"))
+        #expect(forced.text.contains("Scanned: 9 messages read"))
         let ics = try ReservoirBinary.run(["events", "--ics", "--store", store, "--now", ReservoirBinary.now])
         #expect(ics.status == 0, "\(ics.stderr)")
         #expect(ics.text.hasPrefix("BEGIN:VCALENDAR\r\n"))
@@ -87,6 +89,27 @@ struct ReservoirCLITests {
         #expect(!ics.text.contains("Trattoria"))  // the altered message is never stored
         let history = try ReservoirBinary.run(["events", "--history", "IWDSCA", "--store", store])
         #expect(history.text.contains("created") && history.text.contains("updated") && history.text.contains("cancelled"))
+    }
+
+    @Test("the forwarded sample: with --me the forward is the user's, and its reservation is stored and filtered")
+    func forwardedSample() throws {
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let store = "sqlite:\(tmp.path)/events.sqlite3"
+        let common = ["--keys", ReservoirBinary.keys, "--allowed-domains", ReservoirBinary.allowed, "--now", ReservoirBinary.now]
+        let scan = try ReservoirBinary.run(["scan", ReservoirBinary.samples.path, "--me", "jane@home.example", "--store", store] + common)
+        #expect(scan.status == 0, "\(scan.stderr)")
+        #expect(scan.text.contains("1 untrusted"), "only the altered message: \(scan.text)")
+        #expect(scan.text.contains("Forwarded  by jane@home.example, you (DKIM signature by home.example)"), "\(scan.text)")
+        let ics = try ReservoirBinary.run(["events", "--ics", "--store", store, "--now", ReservoirBinary.now])
+        #expect(ics.text.contains("Trattoria Lucca") && ics.text.contains("DTSTART:20310629T023000Z"), "\(ics.text)")
+        let filter = try ReservoirBinary.run(
+            ["filter", "--me", "jane@home.example", "--authserv-id", "mx.test", "--no-store"] + common, stdin: try ReservoirBinary.sampleMessage(9))
+        #expect(filter.status == 0, "\(filter.stderr)")
+        #expect(filter.text.contains("#TL-90417 (forwarded)") && !filter.text.contains("(untrusted) (forwarded)"), "\(filter.text.prefix(600))")
+        let stranger = try ReservoirBinary.run(
+            ["filter", "--authserv-id", "mx.test", "--no-store"] + common, stdin: try ReservoirBinary.sampleMessage(9))
+        #expect(stranger.text.contains("#TL-90417 (untrusted) (forwarded)"), "\(stranger.text.prefix(600))")
     }
 
     @Test("a scan on several threads prints and stores exactly what a one-thread scan does")
@@ -112,8 +135,8 @@ struct ReservoirCLITests {
             else { return nil }
             return reservations.compactMap { $0["change"] as? String }
         }
-        #expect(changes.count == 16)
-        #expect(changes.suffix(8).allSatisfy { $0.allSatisfy { $0 == "unchanged" } })
+        #expect(changes.count == 18)
+        #expect(changes.suffix(9).allSatisfy { $0.allSatisfy { $0 == "unchanged" } })
     }
 
     @Test("filter passes the message through byte for byte with fields added at the top")
