@@ -96,11 +96,13 @@ public final class ReservationPipeline {
         var wholeMessage = true
         if case .file = body { wholeMessage = false }
         let from = message.from  // parsed once: the report keeps it too
-        // ARC is read only when a sealer is trusted and the message is held whole.
-        let arc =
-            !policy.trustedARCSealers.isEmpty && wholeMessage && ARCValidator.hasARCFields(message)
-            ? ARCValidator.validate(message, verifier: verifier) : nil
-        let outcome = policy.decide(message, from: from, signatures: signatures, wholeMessage: wholeMessage, arc: arc)
+        var outcome = policy.decide(message, from: from, signatures: signatures, wholeMessage: wholeMessage)
+        // The weaker ARC path (--trust-arc-sealer): the chain is validated only when no signature
+        // of the message vouches, a sealer is trusted and the message is held whole.
+        if outcome.decision.vouchingDomain == nil, !policy.trustedARCSealers.isEmpty, wholeMessage, ARCValidator.hasARCFields(message) {
+            let arc = ARCValidator.validate(message, verifier: verifier)
+            outcome = policy.decide(message, from: from, signatures: signatures, wholeMessage: wholeMessage, arc: arc)
+        }
         let trust = outcome.decision
 
         // Trusted markup is read the way the vouching signature reads the message; everything
