@@ -167,9 +167,11 @@ let package = Package(
         .testTarget(name: "FeedTests", dependencies: ["Feed", "EventStore", "ICalendar"]),
         .testTarget(name: "TimeZonesTests", dependencies: ["TimeZones"]),
         .testTarget(name: "TrustTests", dependencies: ["Trust", "MIME", "DKIM", "WalletPass"]),
-        .testTarget(name: "ZipTests", dependencies: ["Zip"]),
+        // Zip archives and signed Wallet passes made with openssl, for the tests of passes.
+        .target(name: "PassTestSupport", dependencies: ["CZlib"], path: "Tests/PassTestSupport"),
+        .testTarget(name: "ZipTests", dependencies: ["Zip", "PassTestSupport"]),
         .testTarget(name: "BCBPTests", dependencies: ["BCBP"]),
-        .testTarget(name: "WalletPassTests", dependencies: ["WalletPass", "Zip", "JSON"]),
+        .testTarget(name: "WalletPassTests", dependencies: ["WalletPass", "Zip", "JSON", "PassTestSupport"]),
         .target(
             name: "PipelineTestSupport", dependencies: ["Pipeline", "Trust", "Mailbox", "MIME", "DNS", "EventStore"],
             path: "Tests/PipelineTestSupport"),
@@ -183,7 +185,7 @@ let package = Package(
             name: "PipelineTests",
             dependencies: [
                 "PipelineTestSupport", "Pipeline", "Trust", "Mailbox", "MIME", "DNS", "DKIM", "Markup", "Reservations", "EventStore", "JSON",
-                "ICalendar",
+                "ICalendar", "PassTestSupport", "WalletPass",
             ],
             exclude: ["Attacks"]),
         .testTarget(name: "CommandCoreTests", dependencies: ["CommandCore", "Pipeline", "Trust", "TOML"]),

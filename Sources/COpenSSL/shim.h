@@ -62,6 +62,14 @@ static inline EVP_PKEY *reservoir_rsa_public_key(const unsigned char *n, size_t 
 /* Wallet passes (WalletPass's PassSignatureVerifier): a detached CMS SignedData over manifest.json.
    The STACK_OF accessors are macros or inline generics Swift does not import as such. */
 
+/* reservoir_openssl_init leaves the table of digests empty; CMS matches a SignerInfo's digest
+   algorithm through it (without it CMS_verify fails with CMS_R_NO_MATCHING_DIGEST). Called once,
+   before the first pass is verified, so a process without passes never builds it. */
+static inline int reservoir_openssl_add_cms_digests(void) {
+    return EVP_add_digest(EVP_sha1()) && EVP_add_digest(EVP_sha256()) && EVP_add_digest(EVP_sha384())
+           && EVP_add_digest(EVP_sha512());
+}
+
 /* The number of SignerInfos, or -1 when the structure is not SignedData. */
 static inline int reservoir_cms_signer_count(CMS_ContentInfo *cms) {
     STACK_OF(CMS_SignerInfo) *infos = CMS_get0_SignerInfos(cms);

@@ -7,4 +7,8 @@
 static inline int reservoir_inflate_init_raw(z_stream *stream) {
     return inflateInit2(stream, -15);
 }
+/* deflateInit2 likewise, raw deflate at `level`: the tests' zip writer and fuzz seeds. */
+static inline int reservoir_deflate_init_raw(z_stream *stream, int level) {
+    return deflateInit2(stream, level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY);
+}
 #endif

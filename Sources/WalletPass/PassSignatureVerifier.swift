@@ -18,7 +18,8 @@ struct PassSignatureVerifier {
     /// A pass signature with its certificate chain is a few KB.
     static let maxSignatureBytes = 256 << 10
 
-    static let ready: Bool = reservoir_openssl_init() == 1
+    /// OpenSSL set up as DKIM sets it up, plus the digests CMS looks up by name.
+    static let ready: Bool = reservoir_openssl_init() == 1 && reservoir_openssl_add_cms_digests() == 1
 
     let anchors: PassTrustAnchors
     let now: Int64
