@@ -62,12 +62,28 @@ static inline EVP_PKEY *reservoir_rsa_public_key(const unsigned char *n, size_t 
 /* Wallet passes (WalletPass's PassSignatureVerifier): a detached CMS SignedData over manifest.json.
    The STACK_OF accessors are macros or inline generics Swift does not import as such. */
 
-/* reservoir_openssl_init leaves the table of digests empty; CMS matches a SignerInfo's digest
-   algorithm through it (without it CMS_verify fails with CMS_R_NO_MATCHING_DIGEST). Called once,
-   before the first pass is verified, so a process without passes never builds it. */
+/* reservoir_openssl_init leaves the table of digest names empty, and CMS matches a SignerInfo's
+   digest algorithm by the NID a fetched digest takes from that table (ossl_cms_DigestAlgorithm_find_ctx);
+   without the names CMS_verify fails with CMS_R_NO_MATCHING_DIGEST. A digest fetched before the
+   names are added keeps no NID in its library context's cache (DKIM fetches SHA-256 first), so
+   passes are read in a library context of their own (reservoir_cms_read), after this has run
+   once: a process without passes never adds them. */
 static inline int reservoir_openssl_add_cms_digests(void) {
     return EVP_add_digest(EVP_sha1()) && EVP_add_digest(EVP_sha256()) && EVP_add_digest(EVP_sha384())
            && EVP_add_digest(EVP_sha512());
+}
+
+/* A DER CMS ContentInfo read into `context`; NULL when it does not parse. */
+static inline CMS_ContentInfo *reservoir_cms_read(OSSL_LIB_CTX *context, const unsigned char *der, size_t length) {
+    CMS_ContentInfo *cms = CMS_ContentInfo_new_ex(context, NULL);
+    if (!cms) return NULL;
+    const unsigned char *cursor = der;
+    /* On failure the ASN.1 decoder frees *cms and sets it to NULL. */
+    if (!d2i_CMS_ContentInfo(&cms, &cursor, (long)length)) {
+        CMS_ContentInfo_free(cms);
+        return NULL;
+    }
+    return cms;
 }
 
 /* The number of SignerInfos, or -1 when the structure is not SignedData. */

@@ -18,18 +18,20 @@ struct PassSignatureVerifier {
     /// A pass signature with its certificate chain is a few KB.
     static let maxSignatureBytes = 256 << 10
 
-    /// OpenSSL set up as DKIM sets it up, plus the digests CMS looks up by name.
+    /// OpenSSL set up as DKIM sets it up, plus the digest names CMS matches by (see
+    /// `reservoir_openssl_add_cms_digests`).
     static let ready: Bool = reservoir_openssl_init() == 1 && reservoir_openssl_add_cms_digests() == 1
+    /// The library context passes are verified in: its digests are fetched after their names
+    /// were added, whatever the process fetched before. Unsafe only to the compiler: "OSSL_LIB_CTX
+    /// objects are thread safe" (openssl-threads(7)), and it is never freed.
+    nonisolated(unsafe) static let context: OpaquePointer? = ready ? OSSL_LIB_CTX_new() : nil
 
     let anchors: PassTrustAnchors
     let now: Int64
 
     func verify(signature: [UInt8], manifest: [UInt8]) -> PassVerification {
-        guard Self.ready, !signature.isEmpty, signature.count <= Self.maxSignatureBytes else { return .failed(.noSignature) }
-        let parsed: OpaquePointer? = signature.withUnsafeBufferPointer { buffer in
-            var pointer: UnsafePointer<UInt8>? = buffer.baseAddress
-            return d2i_CMS_ContentInfo(nil, &pointer, buffer.count)
-        }
+        guard let context = Self.context, !signature.isEmpty, signature.count <= Self.maxSignatureBytes else { return .failed(.noSignature) }
+        let parsed = signature.withUnsafeBufferPointer { reservoir_cms_read(context, $0.baseAddress, $0.count) }
         defer { ERR_clear_error() }
         guard let cms = parsed else { return .failed(.noSignature) }
         defer { CMS_ContentInfo_free(cms) }

@@ -140,3 +140,20 @@ struct WalletPassTests {
         #expect(reading?.diagnostics.map(\.code) == [.passNotReservation])
     }
 }
+
+/// The pass of Maildir-samples, signed by the sample CA that ships with them.
+@Suite("Wallet passes: the sample pass")
+struct SamplePassTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    @Test("verifies under Maildir-samples/pass-ca.pem as Cascadia Air's boarding pass type")
+    func samplePass() throws {
+        let bytes = try [UInt8](Data(contentsOf: Self.root.appendingPathComponent("scripts/samples/cascadia-air-boarding.pkpass")))
+        let anchors = PassTrustAnchors(paths: [Self.root.appendingPathComponent("Maildir-samples/pass-ca.pem").path])
+        let pass = WalletPass.read(bytes, anchors: anchors, now: 1_795_348_800, messageDate: nil)
+        #expect(
+            pass.verification
+                == .verified(
+                    PassSigner(passTypeIdentifier: "pass.example.cascadia-air.boarding", teamIdentifier: "C4SC4D1A77", organization: "Cascadia Air", signedAt: nil)))
+    }
+}
