@@ -99,7 +99,7 @@ package enum CommonOption: String, CaseIterable, Sendable {
     /// The option's value names a file that must be readable when the settings are used.
     package var namesFile: Bool {
         switch self {
-        case .keys, .allowedDomains, .netrc, .calendarCA: true
+        case .keys, .allowedDomains, .netrc, .calendarCA, .passCA: true
         default: false
         }
     }
