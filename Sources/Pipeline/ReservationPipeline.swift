@@ -260,7 +260,8 @@ public final class ReservationPipeline {
         guard !parts.isEmpty else { return reading }
         guard wholeMessage else {
             reading.diagnostics.append(
-                ReportDiagnostic(.pass(.passUnreadable), message: "the message is over 2 MB and its attachments are not read: its Wallet pass is not read"))
+                ReportDiagnostic(
+                    .pass(.passUnreadable), message: "the message is over 2 MB and its attachments are not read: its Wallet pass is not read"))
             return reading
         }
         let messageDate = message.date?.epochSeconds
@@ -268,7 +269,8 @@ public final class ReservationPipeline {
             guard index < PassLimits.maxPassesPerMessage else {
                 reading.diagnostics.append(
                     ReportDiagnostic(
-                        .pass(.passUnreadable), message: "more than \(PassLimits.maxPassesPerMessage) Wallet passes in one message: the rest are not read"))
+                        .pass(.passUnreadable),
+                        message: "more than \(PassLimits.maxPassesPerMessage) Wallet passes in one message: the rest are not read"))
                 break
             }
             let pass = WalletPass.read(message.decodedBody(of: part), anchors: policy.passAnchors, now: now, messageDate: messageDate)

@@ -76,7 +76,8 @@ public struct PassReservations: Sendable {
                 let text = Self.dateText(date)
                 diagnostics.append(
                     PassDiagnostic(
-                        .bcbpYear, "the bar code gives day \(day) of the year; the year \(date.year) is the one nearest the pass's \(Self.evidenceWords(kind))",
+                        .bcbpYear,
+                        "the bar code gives day \(day) of the year; the year \(date.year) is the one nearest the pass's \(Self.evidenceWords(kind))",
                         detail: kind))
                 // relevantDate is the departure (or boarding) time when it falls on the flight's day.
                 start = content.relevantDate.map { $0.hasPrefix(text) ? $0 : text } ?? text
@@ -114,7 +115,8 @@ public struct PassReservations: Sendable {
     }
 
     private func flightFromFields(_ content: PassContent) -> JSONValue {
-        let number = content.semantic("flightCode").map(Self.flightParts) ?? content.field(["flight", "flightnumber", "flightno"]).map(Self.flightParts)
+        let number =
+            content.semantic("flightCode").map(Self.flightParts) ?? content.field(["flight", "flightnumber", "flightno"]).map(Self.flightParts)
         let airlineCode = content.semantic("airlineCode") ?? number?.airline
         let from = content.semantic("departureAirportCode") ?? content.field(Self.originKeys)
         let to = content.semantic("destinationAirportCode") ?? content.field(Self.destinationKeys)
@@ -283,7 +285,9 @@ public struct PassReservations: Sendable {
     static func isoField(_ content: PassContent, _ keys: [String]) -> String? {
         for field in content.fields where keys.contains(field.key.lowercased()) {
             let bytes = Array(field.value.utf8)
-            if bytes.count >= 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"), bytes[0..<4].allSatisfy({ (0x30...0x39).contains($0) }) {
+            if bytes.count >= 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
+                bytes[0..<4].allSatisfy({ (0x30...0x39).contains($0) })
+            {
                 return field.value
             }
         }

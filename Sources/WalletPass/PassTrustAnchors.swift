@@ -19,7 +19,7 @@ public final class PassTrustAnchors: @unchecked Sendable {
     }
 
     deinit {
-        if case .success(let certificates) = loaded { certificates.forEach { X509_free($0) } }
+        if case .success(let certificates) = loaded { Self.free(certificates) }
         pthread_mutex_destroy(&lock)
     }
 
@@ -33,13 +33,17 @@ public final class PassTrustAnchors: @unchecked Sendable {
         return result
     }
 
+    private static func free(_ certificates: [OpaquePointer]) {
+        for certificate in certificates { X509_free(certificate) }
+    }
+
     private static func load(_ paths: [String]) -> Result<[OpaquePointer], PassVerificationFailure> {
         guard !paths.isEmpty else { return .failure(.noAnchors) }
         guard PassSignatureVerifier.ready else { return .failure(.anchorsUnreadable(paths[0])) }
         var certificates: [OpaquePointer] = []
         for path in paths {
             guard let bytes = try? FileBytes.read(path, limit: maxFileBytes) else {
-                certificates.forEach { X509_free($0) }
+                free(certificates)
                 return .failure(.anchorsUnreadable(path))
             }
             let before = certificates.count
@@ -50,7 +54,7 @@ public final class PassTrustAnchors: @unchecked Sendable {
             }
             ERR_clear_error()
             if certificates.count == before {
-                certificates.forEach { X509_free($0) }
+                free(certificates)
                 return .failure(.anchorsUnreadable(path))
             }
         }

@@ -57,8 +57,11 @@ public struct ZipArchive: Sendable {
             diagnostics.append(ZipDiagnostic(.zipNoDirectory, "no end of central directory record: the archive is truncated or not a zip"))
             return
         }
-        let disk = bytes.u16(end + 4), directoryDisk = bytes.u16(end + 6)
-        let count = Int(bytes.u16(end + 10)), directorySize = Int(bytes.u32(end + 12)), directoryOffset = Int(bytes.u32(end + 16))
+        let disk = bytes.u16(end + 4)
+        let directoryDisk = bytes.u16(end + 6)
+        let count = Int(bytes.u16(end + 10))
+        let directorySize = Int(bytes.u32(end + 12))
+        let directoryOffset = Int(bytes.u32(end + 16))
         // APPNOTE 4.4.1.4: 0xFFFF and 0xFFFFFFFF say the values are in a ZIP64 record.
         if disk != 0 || directoryDisk != 0 || count == 0xFFFF || directoryOffset == 0xFFFF_FFFF {
             diagnostics.append(ZipDiagnostic(.zipUnsupported, "a multi-disk or ZIP64 archive"))
@@ -79,7 +82,8 @@ public struct ZipArchive: Sendable {
                 diagnostics.append(ZipDiagnostic(.zipNoDirectory, "the central directory ends before its \(count) entries"))
                 return
             }
-            let nameLength = Int(bytes.u16(position + 28)), extraLength = Int(bytes.u16(position + 30))
+            let nameLength = Int(bytes.u16(position + 28))
+            let extraLength = Int(bytes.u16(position + 30))
             let commentLength = Int(bytes.u16(position + 32))
             let next = position + 46 + nameLength + extraLength + commentLength
             guard next <= directoryOffset + directorySize else {
@@ -143,7 +147,8 @@ public struct ZipArchive: Sendable {
         guard local <= bytes.count - 30, bytes.u32(local) == localHeaderSignature else {
             return .failure(ZipDiagnostic(.zipCorrupt, "\(entry.name): no local header where the directory points"))
         }
-        let nameLength = Int(bytes.u16(local + 26)), extraLength = Int(bytes.u16(local + 28))
+        let nameLength = Int(bytes.u16(local + 26))
+        let extraLength = Int(bytes.u16(local + 28))
         let start = local + 30 + nameLength + extraLength
         guard start <= bytes.count, entry.compressedSize <= bytes.count - start else {
             return .failure(ZipDiagnostic(.zipCorrupt, "\(entry.name): the data runs past the end of the archive"))

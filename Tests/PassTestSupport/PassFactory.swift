@@ -35,8 +35,10 @@ public final class PassFactory: @unchecked Sendable {
     /// A signer certificate from this CA with Apple's subject layout.
     public func signer(passType: String, team: String, organization: String, bits: Int = 2048) throws -> Signer {
         let name = UUID().uuidString
-        try run(["req", "-new", "-newkey", "rsa:\(bits)", "-nodes", "-keyout", "\(name).key", "-subj",
-            "/UID=\(passType)/CN=Pass Type ID: \(passType)/OU=\(team)/O=\(organization)/C=US", "-out", "\(name).csr"])
+        try run([
+            "req", "-new", "-newkey", "rsa:\(bits)", "-nodes", "-keyout", "\(name).key", "-subj",
+            "/UID=\(passType)/CN=Pass Type ID: \(passType)/OU=\(team)/O=\(organization)/C=US", "-out", "\(name).csr",
+        ])
         try run([
             "ca", "-batch", "-config", "ca.cnf", "-cert", "ca.pem", "-keyfile", "ca.key", "-in", "\(name).csr", "-preserveDN",
             "-startdate", "20200101000000Z", "-enddate", "20400101000000Z", "-extensions", "signer", "-notext", "-out", "\(name).pem",
@@ -65,8 +67,10 @@ public final class PassFactory: @unchecked Sendable {
         let manifestText = "{" + manifest.joined(separator: ", ") + "}"
         try manifestText.write(toFile: work + "/manifest.json", atomically: true, encoding: .utf8)
         try run(
-            ["cms", "-sign", "-binary", "-in", work + "/manifest.json", "-signer", signer.certificate, "-inkey", signer.key, "-certfile", caPath,
-            "-outform", "DER", "-out", work + "/signature"] + (attributes ? [] : ["-noattr"]))
+            [
+                "cms", "-sign", "-binary", "-in", work + "/manifest.json", "-signer", signer.certificate, "-inkey", signer.key, "-certfile", caPath,
+                "-outform", "DER", "-out", work + "/signature",
+            ] + (attributes ? [] : ["-noattr"]))
         let signature = try [UInt8](Data(contentsOf: URL(fileURLWithPath: work + "/signature")))
         tamper(&contents)
         var entries = contents.sorted(by: { $0.key < $1.key }).map { ZipWriter.Entry($0.key, $0.value) }

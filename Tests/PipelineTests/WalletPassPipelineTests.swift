@@ -110,7 +110,8 @@ struct WalletPassPipelineTests {
         case "other CA":
             let other = try PassFactory(caName: "Another CA")
             bytes = try other.pass(
-                json: SamplePassJSON.boarding(), signer: try other.signer(passType: SamplePassJSON.passType, team: SamplePassJSON.team, organization: "X"))
+                json: SamplePassJSON.boarding(),
+                signer: try other.signer(passType: SamplePassJSON.passType, team: SamplePassJSON.team, organization: "X"))
             expected = "untrusted-pass-chain-not-trusted"
         case "unknown type":
             bytes = try factory.pass(json: SamplePassJSON.boarding(), signer: signer)

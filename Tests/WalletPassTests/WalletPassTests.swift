@@ -11,7 +11,9 @@ import Zip
 @Suite("Wallet passes: reading and verification", .enabled(if: PassFactory.available))
 struct WalletPassTests {
     static let factory = Result { try PassFactory() }
-    static let signer = Result { try factory.get().signer(passType: SamplePassJSON.passType, team: SamplePassJSON.team, organization: "Cascadia Air") }
+    static let signer = Result {
+        try factory.get().signer(passType: SamplePassJSON.passType, team: SamplePassJSON.team, organization: "Cascadia Air")
+    }
     /// The clock of these tests: the real time, since openssl stamps the signing time with it.
     static let now = Int64(Date().timeIntervalSince1970)
 
@@ -86,7 +88,8 @@ struct WalletPassTests {
 
     @Test("a 1024-bit RSA signer is refused")
     func weakKey() throws {
-        let weak = try Self.factory.get().signer(passType: SamplePassJSON.passType, team: SamplePassJSON.team, organization: "Cascadia Air", bits: 1024)
+        let weak = try Self.factory.get().signer(
+            passType: SamplePassJSON.passType, team: SamplePassJSON.team, organization: "Cascadia Air", bits: 1024)
         let bytes = try Self.factory.get().pass(json: SamplePassJSON.boarding(), signer: weak)
         #expect(try Self.read(bytes).verification == .failed(.weakKey(bits: 1024)))
     }
@@ -154,6 +157,8 @@ struct SamplePassTests {
         #expect(
             pass.verification
                 == .verified(
-                    PassSigner(passTypeIdentifier: "pass.example.cascadia-air.boarding", teamIdentifier: "C4SC4D1A77", organization: "Cascadia Air", signedAt: nil)))
+                    PassSigner(
+                        passTypeIdentifier: "pass.example.cascadia-air.boarding", teamIdentifier: "C4SC4D1A77", organization: "Cascadia Air",
+                        signedAt: nil)))
     }
 }
