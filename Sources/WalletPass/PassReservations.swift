@@ -104,8 +104,8 @@ public struct PassReservations: Sendable {
                             ("name", fieldNumber?.airline == leg.carrier || fieldNumber == nil ? airlineName.map(JSONValue.string) : nil),
                         ])
                     ),
-                    ("departureAirport", Self.object([("@type", .string("Airport")), ("iataCode", .string(leg.from))])),
-                    ("arrivalAirport", Self.object([("@type", .string("Airport")), ("iataCode", .string(leg.to))])),
+                    ("departureAirport", Self.airport(code: leg.from, content.fieldEntry(Self.originKeys))),
+                    ("arrivalAirport", Self.airport(code: leg.to, content.fieldEntry(Self.destinationKeys))),
                     ("departureTime", start.map(JSONValue.string)),
                     ("departureGate", content.field(["gate"]).map(JSONValue.string)),
                     ("boardingTime", content.field(["boardingtime", "boarding"]).map(JSONValue.string)),
@@ -260,6 +260,13 @@ public struct PassReservations: Sendable {
     static func airport(_ text: String) -> JSONValue {
         let isCode = text.utf8.count == 3 && text.utf8.allSatisfy { (0x41...0x5A).contains($0) }
         return object([("@type", .string("Airport")), (isCode ? "iataCode" : "name", .string(text))])
+    }
+
+    /// An airport by its code, named by the field that gives the same code (`{"key": "origin",
+    /// "label": "Seattle", "value": "SEA"}`: the label is the city).
+    static func airport(code: String, _ field: PassContent.Field?) -> JSONValue {
+        let name = field.flatMap { $0.value.trimmed == code ? $0.label?.trimmed : nil }.flatMap { $0.isEmpty ? nil : $0 }
+        return object([("@type", .string("Airport")), ("iataCode", .string(code)), ("name", name.map(JSONValue.string))])
     }
 
     static func status(_ content: PassContent) -> JSONValue {
