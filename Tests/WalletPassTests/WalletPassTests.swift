@@ -144,6 +144,54 @@ struct WalletPassTests {
     }
 }
 
+/// pass.json to schema.org: the transit types and a bar code of several legs.
+@Suite("Wallet passes: what a pass becomes")
+struct PassMappingTests {
+    static func reservations(_ json: String, messageDate: Int64? = nil) -> PassReservations? {
+        TolerantJSONReader.read(Array(json.utf8)).values.first.flatMap(PassContent.init).map { PassReservations($0, messageDate: messageDate) }
+    }
+
+    @Test("a train pass: stations from the fields' labels, train number, coach and seat")
+    func train() throws {
+        let json = """
+            {"organizationName": "Rail Alpina", "serialNumber": "RA-1", "relevantDate": "2031-07-01T09:33:00+02:00",
+             "boardingPass": {"transitType": "PKTransitTypeTrain",
+               "primaryFields": [{"key": "from", "label": "Zürich HB", "value": "ZUE"}, {"key": "to", "label": "Milano Centrale", "value": "MIC"}],
+               "auxiliaryFields": [{"key": "train", "value": "EC 15"}, {"key": "coach", "value": "7"}, {"key": "seat", "value": "47"},
+                                   {"key": "confirmationCode", "value": "RA7Q2X"}]}}
+            """
+        let item = try #require(Self.reservations(json)?.items.first?.objectValue)
+        #expect(item["@type"] == .string("TrainReservation"))
+        #expect(item["reservationNumber"] == .string("RA7Q2X"))
+        let trip = try #require(item["reservationFor"]?.objectValue)
+        #expect(trip["departureStation"]?.objectValue?["name"] == .string("Zürich HB (ZUE)"))
+        #expect(trip["trainNumber"] == .string("EC 15"))
+        #expect(trip["departureTime"] == .string("2031-07-01T09:33:00+02:00"))
+    }
+
+    @Test("a bar code with two legs: two flights, the second a whole day, the year from the message's Date")
+    func twoLegs() throws {
+        let code = "M2DESMARAIS/LUC       EABC123 YULFRAAC 0834 326J001A0025 100DEF456 FRAGVALH 3664 327C012C0002 100"
+        let json = #"{"organizationName": "Air Canada", "boardingPass": {"transitType": "PKTransitTypeAir"}, "barcodes": [{"message": "\#(code)"}]}"#
+        // 2030-10-29T00:00:00Z
+        let reading = try #require(Self.reservations(json, messageDate: 1_919_462_400))
+        #expect(reading.items.count == 2)
+        let second = try #require(reading.items.last?.objectValue?["reservationFor"]?.objectValue)
+        #expect(second["flightNumber"] == .string("3664"))
+        #expect(second["departureTime"] == .string("2030-11-23"))
+        #expect(reading.diagnostics.map(\.detail) == ["message-date", "message-date"])
+    }
+
+    @Test("a bar code that does not read: the fields instead, with a note")
+    func brokenBarcode() throws {
+        let json =
+            #"{"boardingPass": {"transitType": "PKTransitTypeAir", "primaryFields": [{"key": "origin", "value": "SFO"}]}, "barcode": {"message": "M1SHORT"}}"#
+        let reading = try #require(Self.reservations(json))
+        #expect(reading.diagnostics.map(\.code) == [.bcbpInvalid])
+        #expect(reading.items.first?.objectValue?["reservationFor"]?.objectValue?["departureAirport"]?.objectValue?["iataCode"] == .string("SFO"))
+    }
+}
+
 /// The pass of Maildir-samples, signed by the sample CA that ships with them.
 @Suite("Wallet passes: the sample pass")
 struct SamplePassTests {
