@@ -30,6 +30,7 @@ let package = Package(
         .library(name: "CalDAV", targets: ["CalDAV"]),
         .library(name: "Feed", targets: ["Feed"]),
         .library(name: "TimeZones", targets: ["TimeZones"]),
+        .library(name: "ICalendarReading", targets: ["ICalendarReading"]),
         .library(name: "TOML", targets: ["TOML"]),
     ],
     dependencies: [
@@ -82,7 +83,10 @@ let package = Package(
         // The configuration file's reader: TOML 1.0.0, on the standard library alone.
         .target(name: "TOML"),
         .target(name: "Markup", dependencies: ["ReservoirBase", "JSON", "CLibXML2"]),
-        .target(name: "Reservations", dependencies: ["ReservoirBase", "Markup", "JSON", "TimeZones"]),
+        // The reader of calendar objects in mail (RFC 5545): content lines, components, VEVENTs
+        // with their times placed through TimeZones. Below Reservations, which makes bookings of them.
+        .target(name: "ICalendarReading", dependencies: ["ReservoirBase", "TimeZones"]),
+        .target(name: "Reservations", dependencies: ["ReservoirBase", "Markup", "JSON", "TimeZones", "ICalendarReading"]),
         .target(name: "EventStore", dependencies: ["ReservoirBase", "CSQLite"]),
         .target(name: "EventStorePostgres", dependencies: ["EventStore", "CLibPQ", "CLibPQLoader"]),
         .target(name: "ICalendar", dependencies: ["ReservoirBase", "EventStore", "TimeZones"]),
@@ -153,6 +157,7 @@ let package = Package(
         .testTarget(name: "CalDAVTests", dependencies: ["CalDAV"]),
         .testTarget(name: "FeedTests", dependencies: ["Feed", "EventStore", "ICalendar"]),
         .testTarget(name: "TimeZonesTests", dependencies: ["TimeZones"]),
+        .testTarget(name: "ICalendarReadingTests", dependencies: ["ICalendarReading", "TimeZones"]),
         .testTarget(name: "TrustTests", dependencies: ["Trust", "MIME", "DKIM"]),
         .target(
             name: "PipelineTestSupport", dependencies: ["Pipeline", "Trust", "Mailbox", "MIME", "DNS", "EventStore"],
