@@ -102,7 +102,7 @@ let package = Package(
         .target(name: "Feed", dependencies: ["ReservoirBase", "EventStore", "ICalendar", "COpenSSL"]),
         .target(
             name: "Pipeline",
-            dependencies: ["Mailbox", "MIME", "DNS", "DKIM", "Markup", "JSON", "Reservations", "EventStore", "Trust"]),
+            dependencies: ["Mailbox", "MIME", "DNS", "DKIM", "Markup", "JSON", "ICalendarReading", "Reservations", "EventStore", "Trust"]),
         // What the programs share without the argument parser: the pipeline built from plain
         // settings, output and exit codes, the filter hook.
         // What the programs show: banners, JSON, the filter's fields (RFC 8601 parse and format).
@@ -157,7 +157,7 @@ let package = Package(
         .testTarget(name: "CalDAVTests", dependencies: ["CalDAV"]),
         .testTarget(name: "FeedTests", dependencies: ["Feed", "EventStore", "ICalendar"]),
         .testTarget(name: "TimeZonesTests", dependencies: ["TimeZones"]),
-        .testTarget(name: "ICalendarReadingTests", dependencies: ["ICalendarReading", "TimeZones"]),
+        .testTarget(name: "ICalendarReadingTests", dependencies: ["ICalendarReading", "TimeZones"], exclude: ["Fixtures"]),
         .testTarget(name: "TrustTests", dependencies: ["Trust", "MIME", "DKIM"]),
         .target(
             name: "PipelineTestSupport", dependencies: ["Pipeline", "Trust", "Mailbox", "MIME", "DNS", "EventStore"],

@@ -30,7 +30,7 @@ public struct BannerRenderer: Sendable {
     public func render(_ report: MessageReport) -> String {
         var out = headline(report) + "\n"
         for item in report.items {
-            out += reservationLines(item, trusted: report.trust.trusted)
+            out += reservationLines(item, trusted: report.trust.trusted && item.refusal == nil)
         }
         out += line("From", fromText(report))
         out += line("DKIM", dkimText(report.signatures))
@@ -87,6 +87,8 @@ public struct BannerRenderer: Sendable {
         }
         if let change = item.change {
             out += line("Store", "\(BannerText.change(change))", indent: 4)
+        } else if let refusal = item.refusal {
+            out += line("Store", "not recorded (not trusted: \(refusal.sentence))", indent: 4)
         } else if !trusted {
             out += line("Store", "not recorded (not trusted)", indent: 4)
         }
@@ -217,6 +219,8 @@ public struct BannerRenderer: Sendable {
             ("endTimeZone", r.end.flatMap(placementJSON)),
             ("location", r.location.map(JSONValue.string)),
             ("details", .object(JSONObject(pairs: r.details.map { ($0.label, JSONValue.string($0.value)) }))),
+            ("source", .string(r.invitation == nil ? "markup" : "calendar")),
+            ("refusal", item.refusal.map { .string($0.code.rawValue) }),
             ("change", item.change.map { .string($0.kind) }),
             ("sequence", item.change.map { .number(Double($0.stored.sequence)) }),
             ("schema", r.json),

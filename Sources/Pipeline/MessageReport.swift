@@ -1,5 +1,6 @@
 public import DKIM
 public import EventStore
+public import ICalendarReading
 public import MIME
 public import Mailbox
 public import Markup
@@ -32,7 +33,7 @@ public struct MessageReport: Sendable {
     public var fromDomain: String? { from.count == 1 ? from.first?.domain : nil }
     public var hasReservations: Bool { !items.isEmpty }
     /// Reservations the trust policy accepted: what the store records.
-    public var hasTrustedReservations: Bool { trust.trusted && !items.isEmpty }
+    public var hasTrustedReservations: Bool { trust.trusted && items.contains { $0.refusal == nil } }
 }
 
 /// One reservation of a message, the event it maps to, and what happened in the store.
@@ -41,12 +42,22 @@ public struct ReportedReservation: Sendable {
     public var event: CalendarEvent
     /// Nil when nothing was stored: untrusted, or run without a store.
     public var change: EventChange?
+    /// Why this reservation is not trusted in a message that is (an invitation's ORGANIZER not
+    /// aligned with From); nil when the message's decision stands for it.
+    public var refusal: TrustRefusal?
+
+    public init(reservation: Reservation, event: CalendarEvent, change: EventChange?, refusal: TrustRefusal? = nil) {
+        self.reservation = reservation
+        self.event = event
+        self.change = change
+        self.refusal = refusal
+    }
 }
 
 /// A note about the message for people and programs: a stable code and a sentence.
 public struct ReportDiagnostic: Sendable, Equatable {
     public enum Stage: String, Sendable {
-        case mime, dkim, markup, reservations, trust, store
+        case mime, dkim, markup, calendar, reservations, trust, store
     }
 
     /// Every code a report carries: each stage's own, and the pipeline's. ``all`` is the
@@ -54,6 +65,14 @@ public struct ReportDiagnostic: Sendable, Equatable {
     public enum Code: Sendable, Hashable, CustomStringConvertible {
         case mime(MIMEDiagnostic.Code)
         case markup(MarkupDiagnostic.Code)
+        /// A note of the calendar reader (RFC 5545 parts and `.ics` attachments).
+        case calendar(ICalendarDiagnostic.Code)
+        /// Calendar parts of a message whose markup describes its reservations: the markup is
+        /// read, the calendar parts (the same booking told again) are not.
+        case calendarNotRead
+        /// A trusted invitation without ORGANIZER: nothing ties the event to the From domain but
+        /// the DKIM signature of the message.
+        case calendarNoOrganizer
         case reservations(ReservationDiagnostic.Code)
         /// The markup is not trusted; the first refusal's code.
         case untrusted(TrustRefusal.Code)
@@ -71,6 +90,9 @@ public struct ReportDiagnostic: Sendable, Equatable {
             switch self {
             case .mime(let code): code.rawValue
             case .markup(let code): code.rawValue
+            case .calendar(let code): code.rawValue
+            case .calendarNotRead: "calendar-not-read"
+            case .calendarNoOrganizer: "calendar-no-organizer"
             case .reservations(let code): code.rawValue
             case .untrusted(let code): "untrusted-" + code.rawValue
             case .unsignedSubject: "unsigned-subject"
@@ -84,6 +106,8 @@ public struct ReportDiagnostic: Sendable, Equatable {
             switch self {
             case .mime, .unreadable, .headerTooLarge: .mime
             case .markup: .markup
+            case .calendar, .calendarNotRead: .calendar
+            case .calendarNoOrganizer: .trust
             case .reservations: .reservations
             case .untrusted, .unsignedSubject: .trust
             case .storeFailed: .store
@@ -93,6 +117,7 @@ public struct ReportDiagnostic: Sendable, Equatable {
         /// The registry of every code.
         public static var all: [Code] {
             MIMEDiagnostic.Code.allCases.map(Code.mime) + MarkupDiagnostic.Code.allCases.map(Code.markup)
+                + ICalendarDiagnostic.Code.allCases.map(Code.calendar) + [.calendarNotRead, .calendarNoOrganizer]
                 + ReservationDiagnostic.Code.allCases.map(Code.reservations) + TrustRefusal.Code.allCases.map(Code.untrusted)
                 + [.unsignedSubject, .unreadable, .headerTooLarge, .storeFailed]
         }

@@ -60,6 +60,8 @@ extension TrustRefusal {
             "To or Cc is not covered by the DKIM signature, so it cannot show the message was sent to you (--me)"
         case .recipientNotListed:
             "no signed To or Cc names you (--me)"
+        case .organizerNotAligned(let organizer, let from):
+            "the invitation's ORGANIZER \(organizer) is not aligned with From domain \(from); the signer does not vouch for someone else's event"
         }
     }
 

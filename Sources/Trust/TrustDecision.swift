@@ -104,6 +104,11 @@ public enum TrustRefusal: Sendable, Equatable {
     case recipientNotSigned
     /// `--me` is configured and no signed To or Cc names one of its addresses.
     case recipientNotListed
+    /// An event of a calendar object (RFC 5545) whose ORGANIZER's domain is not aligned with
+    /// the From domain (``TrustPolicy/organizerRefusal(organizer:organizerURI:fromDomain:)``): the signer
+    /// vouches for the message, not for an invitation it passes on from someone else. The
+    /// other events of the message stay trusted.
+    case organizerNotAligned(organizer: String, fromDomain: String)
 
     /// The refusal's kind without its details: a stable name for programs (JSON, notes, the
     /// attack corpus).
@@ -123,6 +128,7 @@ public enum TrustRefusal: Sendable, Equatable {
         case domainNotAllowed = "domain-not-allowed"
         case recipientNotSigned = "recipient-not-signed"
         case recipientNotListed = "recipient-not-listed"
+        case organizerNotAligned = "organizer-not-aligned"
     }
 
     public var code: Code {
@@ -142,6 +148,7 @@ public enum TrustRefusal: Sendable, Equatable {
         case .domainNotAllowed: .domainNotAllowed
         case .recipientNotSigned: .recipientNotSigned
         case .recipientNotListed: .recipientNotListed
+        case .organizerNotAligned: .organizerNotAligned
         }
     }
 }
