@@ -56,7 +56,8 @@ public struct ICalendarDuration: Sendable, Equatable {
             any = true
             i += 1
         }
-        guard any else { return nil }
+        // RFC 5545 §3.3.6: "T" is followed by at least one time field.
+        guard any, !inTime || seconds != 0 || b.last != 0x54 else { return nil }
         self.days = sign * days
         self.seconds = Int64(sign) * seconds
     }

@@ -136,7 +136,9 @@ struct YearlyRule {
             if !monthDays.isEmpty {
                 day = matches.first { d in monthDays.contains { $0 > 0 ? $0 == d : length + 1 + $0 == d } }
             } else if let ordinal {
-                day = ordinal > 0 ? (ordinal <= matches.count ? matches[ordinal - 1] : nil) : (-ordinal <= matches.count ? matches[matches.count + ordinal] : nil)
+                // `2SU` the second Sunday, `-1SU` the last; `0SU` names no day.
+                let index = ordinal > 0 ? ordinal - 1 : ordinal < 0 ? matches.count + ordinal : -1
+                day = matches.indices.contains(index) ? matches[index] : nil
             } else {
                 day = matches.first
             }
