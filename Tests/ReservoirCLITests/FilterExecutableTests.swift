@@ -18,7 +18,7 @@ struct FilterExecutableTests {
         )
     }
 
-    @Test("every sample: the same output, exit status and recorded events as reservoir filter", arguments: 1...8)
+    @Test("every sample: the same output, exit status and recorded events as reservoir filter", arguments: 1...9)
     func sameAsTheCommand(number: Int) throws {
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }

@@ -64,9 +64,9 @@ struct ReservoirCLITests {
             "--allowed-domains", ReservoirBinary.allowed, "--now", ReservoirBinary.now, "--store", store,
         ])
         #expect(scan.status == 0, "\(scan.stderr)")
-        #expect(scan.text.contains("Scanned: 8 messages read"))
+        #expect(scan.text.contains("Scanned: 9 messages read"))
         #expect(scan.text.contains("1 untrusted"))
-        #expect(scan.text.contains("Found:   4 Restaurant, 2 Flight, 1 Hotel, 1 Train"))
+        #expect(scan.text.contains("Found:   4 Restaurant, 2 Flight, 1 Event, 1 Hotel, 1 Train"))
         #expect(scan.text.contains("Time:    "))
         // Incremental: a second scan of the unchanged Maildir reads nothing again.
         let again = try ReservoirBinary.run([
@@ -74,12 +74,12 @@ struct ReservoirCLITests {
             "--allowed-domains", ReservoirBinary.allowed, "--now", ReservoirBinary.now, "--store", store,
         ])
         #expect(again.text.contains("Scanned: 0 messages read"))
-        #expect(again.text.contains("8 unchanged since the last scan"))
+        #expect(again.text.contains("9 unchanged since the last scan"))
         let forced = try ReservoirBinary.run([
             "scan", ReservoirBinary.samples.path, "--keys", ReservoirBinary.keys, "--rescan",
             "--allowed-domains", ReservoirBinary.allowed, "--now", ReservoirBinary.now, "--store", store,
         ])
-        #expect(forced.text.contains("Scanned: 8 messages read"))
+        #expect(forced.text.contains("Scanned: 9 messages read"))
         let ics = try ReservoirBinary.run(["events", "--ics", "--store", store, "--now", ReservoirBinary.now])
         #expect(ics.status == 0, "\(ics.stderr)")
         #expect(ics.text.hasPrefix("BEGIN:VCALENDAR\r\n"))

@@ -60,7 +60,11 @@ public enum InvitationReader {
             let who = [organizer.commonName, organizer.email.map { "<\($0)>" } ?? organizer.uri].compactMap { $0 }.joined(separator: " ")
             details.append(ReservationDetail(label: "Organizer", value: who))
         }
-        if let description = event.description { details.append(ReservationDetail(label: "Description", value: description)) }
+        if let description = event.description {
+            // A detail is one line; the JSON-LD keeps the text as written.
+            let line = description.split(whereSeparator: \.isNewline).joined(separator: " ")
+            details.append(ReservationDetail(label: "Description", value: line))
+        }
         var url: String?
         if let link = event.url {
             if ReservationInterpreter.isWebURL(link) {
