@@ -30,16 +30,16 @@ let package = Package(
             dependencies: timeZoneTargets.contains(name)
                 ? [.product(name: "TimeZones", package: "Reservoir")]
                 : calendarTargets.contains(name)
-                ? [.product(name: "ICalendarReading", package: "Reservoir")]
-                : [
-                    .product(name: "MIME", package: "Reservoir"), .product(name: "DKIM", package: "Reservoir"),
-                    .product(name: "DNS", package: "Reservoir"), .product(name: "Markup", package: "Reservoir"),
-                    .product(name: "Reservations", package: "Reservoir"), .product(name: "Trust", package: "Reservoir"),
-                    .product(name: "JSON", package: "Reservoir"), .product(name: "CalDAV", package: "Reservoir"),
-                    .product(name: "Feed", package: "Reservoir"), .product(name: "TOML", package: "Reservoir"),
-                ]
-                    + (pipelineTargets.contains(name)
-                        ? [.product(name: "Output", package: "Reservoir"), .product(name: "Pipeline", package: "Reservoir")] : []),
+                    ? [.product(name: "ICalendarReading", package: "Reservoir")]
+                    : [
+                        .product(name: "MIME", package: "Reservoir"), .product(name: "DKIM", package: "Reservoir"),
+                        .product(name: "DNS", package: "Reservoir"), .product(name: "Markup", package: "Reservoir"),
+                        .product(name: "Reservations", package: "Reservoir"), .product(name: "Trust", package: "Reservoir"),
+                        .product(name: "JSON", package: "Reservoir"), .product(name: "CalDAV", package: "Reservoir"),
+                        .product(name: "Feed", package: "Reservoir"), .product(name: "TOML", package: "Reservoir"),
+                    ]
+                        + (pipelineTargets.contains(name)
+                            ? [.product(name: "Output", package: "Reservoir"), .product(name: "Pipeline", package: "Reservoir")] : []),
             path: "Sources/\(name)",
             swiftSettings: [.unsafeFlags(["-parse-as-library"])])
     }

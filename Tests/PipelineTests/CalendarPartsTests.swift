@@ -178,13 +178,15 @@ struct CalendarPartsTests {
     func octetStream() throws {
         let named = try Samples.pipeline().analyze(try Invitation.signed(Invitation.body(Invitation.calendar(), type: "application/octet-stream")))
         #expect(named.items.count == 1)
-        let other = Invitation.body(Invitation.calendar(), type: "application/octet-stream").replacingOccurrences(of: "invite.ics", with: "invite.bin")
+        let other = Invitation.body(Invitation.calendar(), type: "application/octet-stream").replacingOccurrences(
+            of: "invite.ics", with: "invite.bin")
         #expect(try Samples.pipeline().analyze(try Invitation.signed(other)).items.isEmpty)
     }
 
     @Test("structured data holding schema.org JSON-LD is read as markup, and replaces the VEVENT's own event")
     func structuredData() throws {
-        let json = #"{"@context":"https://schema.org","@type":"FoodEstablishmentReservation","reservationId":"IWDSCA","#
+        let json =
+            #"{"@context":"https://schema.org","@type":"FoodEstablishmentReservation","reservationId":"IWDSCA","#
             + #""reservationStatus":"https://schema.org/ReservationConfirmed","startTime":"2031-05-12T19:30:00-07:00","#
             + #""reservationFor":{"@type":"Restaurant","name":"EPIC Steak"}}"#
         let property = "X-APPLE-STRUCTURED-DATA;VALUE=BINARY;ENCODING=BASE64:" + Data(json.utf8).base64EncodedString()

@@ -66,7 +66,8 @@ public enum ICalendarParser {
         for line in unfolded.lines {
             if line.truncated {
                 diagnostics.append(
-                    ICalendarDiagnostic(.limitExceeded, "a content line longer than \(ICalendarLimits.maximumLineBytes) bytes; skipped", line: line.number))
+                    ICalendarDiagnostic(
+                        .limitExceeded, "a content line longer than \(ICalendarLimits.maximumLineBytes) bytes; skipped", line: line.number))
                 continue
             }
             switch ContentLineParser.parse(line) {
@@ -131,14 +132,16 @@ public enum ICalendarParser {
                 }
                 let name = property.value.uppercased()
                 guard let open = stack.lastIndex(where: { $0.name == name }) else {
-                    diagnostics.append(ICalendarDiagnostic(.unbalancedComponent, "END:\(name) closes no open component; ignored", line: property.line))
+                    diagnostics.append(
+                        ICalendarDiagnostic(.unbalancedComponent, "END:\(name) closes no open component; ignored", line: property.line))
                     return
                 }
                 // An END naming an outer component closes the ones left open inside it.
                 while stack.count > open + 1 {
                     let inner = stack[stack.count - 1]
                     diagnostics.append(
-                        ICalendarDiagnostic(.unbalancedComponent, "\(inner.name) is not closed before END:\(name); closed there", line: property.line))
+                        ICalendarDiagnostic(.unbalancedComponent, "\(inner.name) is not closed before END:\(name); closed there", line: property.line)
+                    )
                     close()
                 }
                 close()
@@ -152,7 +155,8 @@ public enum ICalendarParser {
                     if !propertyLimitNoted {
                         diagnostics.append(
                             ICalendarDiagnostic(
-                                .limitExceeded, "\(stack[stack.count - 1].name) has more than \(ICalendarLimits.maximumProperties) properties; the rest are ignored",
+                                .limitExceeded,
+                                "\(stack[stack.count - 1].name) has more than \(ICalendarLimits.maximumProperties) properties; the rest are ignored",
                                 line: property.line))
                         propertyLimitNoted = true
                     }
@@ -182,7 +186,8 @@ public enum ICalendarParser {
 
         mutating func finish(diagnostics: inout [ICalendarDiagnostic]) {
             while let open = stack.last {
-                diagnostics.append(ICalendarDiagnostic(.unbalancedComponent, "\(open.name) has no END; closed at the end of the object", line: open.line))
+                diagnostics.append(
+                    ICalendarDiagnostic(.unbalancedComponent, "\(open.name) has no END; closed at the end of the object", line: open.line))
                 close()
             }
         }

@@ -43,7 +43,8 @@ public enum ICalendarReader {
             for component in calendar.components("VEVENT") {
                 guard events.count < ICalendarLimits.maximumEvents else {
                     diagnostics.append(
-                        ICalendarDiagnostic(.limitExceeded, "more than \(ICalendarLimits.maximumEvents) events; the rest are not read", line: component.line))
+                        ICalendarDiagnostic(
+                            .limitExceeded, "more than \(ICalendarLimits.maximumEvents) events; the rest are not read", line: component.line))
                     break
                 }
                 if let event = reader.event(component) { events.append(event) }
@@ -67,7 +68,8 @@ struct EventReader {
 
     mutating func event(_ component: ICalendarComponent) -> ICalendarEvent? {
         guard let uid = component.property("UID")?.text.trimmingSpaces, !uid.isEmpty else {
-            diagnostics.append(ICalendarDiagnostic(.missingProperty, "a VEVENT without UID cannot be kept apart from others; skipped", line: component.line))
+            diagnostics.append(
+                ICalendarDiagnostic(.missingProperty, "a VEVENT without UID cannot be kept apart from others; skipped", line: component.line))
             return nil
         }
         guard let startProperty = component.property("DTSTART") else {
@@ -85,12 +87,14 @@ struct EventReader {
             if excluded {
                 diagnostics.append(
                     ICalendarDiagnostic(
-                        .recurrenceNotExpanded, "VEVENT \(uid) repeats and its DTSTART is excluded (EXDATE); its first instance is not computed, skipped",
+                        .recurrenceNotExpanded,
+                        "VEVENT \(uid) repeats and its DTSTART is excluded (EXDATE); its first instance is not computed, skipped",
                         line: component.line))
                 return nil
             }
             diagnostics.append(
-                ICalendarDiagnostic(.recurring, "VEVENT \(uid) repeats (RRULE/RDATE); only its first instance, \(start.text), is taken", line: component.line))
+                ICalendarDiagnostic(
+                    .recurring, "VEVENT \(uid) repeats (RRULE/RDATE); only its first instance, \(start.text), is taken", line: component.line))
         }
         let end = end(of: component, start: start, uid: uid)
         var sequence = 0
@@ -98,7 +102,8 @@ struct EventReader {
             if let value = Int(property.value.trimmingSpaces), value >= 0 {
                 sequence = value
             } else {
-                diagnostics.append(ICalendarDiagnostic(.invalidValue, "SEQUENCE \(property.value) is not a non-negative integer; read as 0", line: property.line))
+                diagnostics.append(
+                    ICalendarDiagnostic(.invalidValue, "SEQUENCE \(property.value) is not a non-negative integer; read as 0", line: property.line))
             }
         }
         var stamp: Int64?
@@ -123,13 +128,15 @@ struct EventReader {
     private mutating func end(of component: ICalendarComponent, start: ICalendarTime, uid: String) -> ICalendarTime {
         if let property = component.property("DTEND") {
             if let end = time(property), end.isDate == start.isDate { return end }
-            diagnostics.append(ICalendarDiagnostic(.invalidValue, "DTEND of \(uid) is unreadable or of another type than DTSTART; ignored", line: property.line))
+            diagnostics.append(
+                ICalendarDiagnostic(.invalidValue, "DTEND of \(uid) is unreadable or of another type than DTSTART; ignored", line: property.line))
         }
         if let property = component.property("DURATION") {
             if let duration = ICalendarDuration(parsing: property.value.trimmingSpaces), duration.days >= 0, duration.seconds >= 0 {
                 return adding(duration, to: start)
             }
-            diagnostics.append(ICalendarDiagnostic(.invalidValue, "DURATION \(property.value) of \(uid) is not a positive duration; ignored", line: property.line))
+            diagnostics.append(
+                ICalendarDiagnostic(.invalidValue, "DURATION \(property.value) of \(uid) is not a positive duration; ignored", line: property.line))
         }
         // RFC 5545 §3.6.1: a DATE start lasts one day; a DATE-TIME start ends when it starts.
         return start.isDate ? adding(ICalendarDuration(days: 1, seconds: 0), to: start) : start
@@ -145,7 +152,8 @@ struct EventReader {
             return ICalendarTime(text: local.dateText, local: local, form: .date)
         case .floating, .utc:
             let local = LocalDateTime.at(localSeconds: wall + duration.seconds)
-            return ICalendarTime(text: local.rfc5545 + (start.form == .utc ? "Z" : ""), local: local, form: start.form, offsetSeconds: start.offsetSeconds)
+            return ICalendarTime(
+                text: local.rfc5545 + (start.form == .utc ? "Z" : ""), local: local, form: start.form, offsetSeconds: start.offsetSeconds)
         case .zoned(let tzid):
             let nominal = place(LocalDateTime.at(localSeconds: wall), tzid: tzid, text: "")
             guard let instant = nominal.epochSeconds else { return nominal }
@@ -211,7 +219,8 @@ struct EventReader {
             let text: String
             if value == "BINARY" || property.parameter("ENCODING")?.uppercased() == "BASE64" {
                 guard let bytes = Base64Value.decode(property.value) else {
-                    diagnostics.append(ICalendarDiagnostic(.structuredDataIgnored, "\(property.name) is not valid base64; ignored", line: property.line))
+                    diagnostics.append(
+                        ICalendarDiagnostic(.structuredDataIgnored, "\(property.name) is not valid base64; ignored", line: property.line))
                     continue
                 }
                 text = String(decoding: bytes, as: UTF8.self)

@@ -56,16 +56,20 @@ struct ICalendarValueTests {
         #expect(offset(12, 31, 23) == 3600)
     }
 
-    @Test("BYDAY ordinals out of the month name no day (found by fuzz-icalendar)", arguments: ["-0SU", "0SU", "6SU", "-6SU", "-9223372036854775808SU"])
+    @Test(
+        "BYDAY ordinals out of the month name no day (found by fuzz-icalendar)", arguments: ["-0SU", "0SU", "6SU", "-6SU", "-9223372036854775808SU"])
     func ordinals(byday: String) throws {
         let start = try #require(LocalDateTime(year: 1601, month: 1, day: 1, hour: 2))
         #expect(YearlyRule("FREQ=YEARLY;BYDAY=\(byday);BYMONTH=3").onset(year: 2031, like: start) == nil)
-        #expect(YearlyRule("FREQ=YEARLY;BYDAY=-1SU;BYMONTH=3").onset(year: 2031, like: start) == LocalDateTime(year: 2031, month: 3, day: 30, hour: 2)?.localSeconds)
+        #expect(
+            YearlyRule("FREQ=YEARLY;BYDAY=-1SU;BYMONTH=3").onset(year: 2031, like: start)
+                == LocalDateTime(year: 2031, month: 3, day: 30, hour: 2)?.localSeconds)
     }
 
     @Test("a VTIMEZONE without rules: the offset of the latest onset, else the first's TZOFFSETFROM")
     func fixedObservances() throws {
-        let text = "BEGIN:VTIMEZONE\nTZID:Custom\nBEGIN:STANDARD\nDTSTART:20200101T000000\nTZOFFSETFROM:+0300\nTZOFFSETTO:+0530\nEND:STANDARD\nEND:VTIMEZONE\n"
+        let text =
+            "BEGIN:VTIMEZONE\nTZID:Custom\nBEGIN:STANDARD\nDTSTART:20200101T000000\nTZOFFSETFROM:+0300\nTZOFFSETTO:+0530\nEND:STANDARD\nEND:VTIMEZONE\n"
         let zone = try #require(ICalendarParser.parse(Array(text.utf8)).calendars.first?.components.first)
         #expect(LocalDateTime(year: 2031, month: 1, day: 1).flatMap { ZoneResolver.offset(in: zone, at: $0) } == 19_800)
         #expect(LocalDateTime(year: 2019, month: 1, day: 1).flatMap { ZoneResolver.offset(in: zone, at: $0) } == 10_800)
