@@ -95,7 +95,7 @@ extension ReservationPipeline {
         diagnostics += read.diagnostics.map { ReportDiagnostic(.reservations($0.code), message: $0.message, detail: $0.detail) }
         let evidence = InvitationEvidence(
             method: object.method, uid: event.uid, sequence: event.sequence, stamp: event.stamp, organizer: event.organizer?.email,
-            hasOrganizer: event.organizer != nil)
+            organizerURI: event.organizer?.uri)
         return MessageExtraction(
             reservations: read.reservations.map { reservation in
                 var reservation = reservation
@@ -113,7 +113,7 @@ extension ReservationPipeline {
         var notedMissing = false
         for index in items.indices {
             guard let evidence = items[index].reservation.invitation else { continue }
-            guard evidence.hasOrganizer else {
+            guard let uri = evidence.organizerURI else {
                 if !notedMissing {
                     diagnostics.append(
                         ReportDiagnostic(
@@ -123,7 +123,6 @@ extension ReservationPipeline {
                 }
                 continue
             }
-            let uri = items[index].reservation.details.first { $0.label == "Organizer" }?.value ?? "?"
             if let refusal = policy.organizerRefusal(organizer: evidence.organizer, organizerURI: uri, fromDomain: fromDomain) {
                 items[index].refusal = refusal
                 diagnostics.append(ReportDiagnostic(.untrusted(refusal.code), message: refusal.sentence))

@@ -49,7 +49,9 @@ struct PythonICalendarComparisonTests {
     }
 
     static func reading(_ event: ICalendarEvent) -> Reading {
-        Reading(uid: event.uid, sequence: event.sequence, summary: event.summary ?? "", start: time(event.start), end: time(event.end))
+        Reading(
+            uid: event.uid, sequence: event.sequence, summary: event.summary ?? "", start: event.start.map(time) ?? "",
+            end: event.end.map(time) ?? "")
     }
 
     static func time(_ time: ICalendarTime) -> String {

@@ -123,6 +123,18 @@ struct CalendarPartsTests {
         }
     }
 
+    @Test("a CANCEL without DTSTART cancels by UID")
+    func cancelWithoutStart() throws {
+        try Self.withStore { store, pipeline in
+            _ = pipeline.process(try Invitation.signed(Invitation.body(Invitation.calendar())))
+            let bare = Invitation.calendar(method: "CANCEL", sequence: 1).split(separator: "\r\n")
+                .filter { !$0.hasPrefix("DTSTART") && !$0.hasPrefix("DURATION") }.map { $0 + "\r\n" }.joined()
+            let cancel = pipeline.process(try Invitation.signed(Invitation.body(bare), date: "Sat, 21 Nov 2026 10:00:00 +0000", id: "cancel"))
+            #expect(cancel.items.first?.change?.changeKind == .cancelled)
+            #expect(try store.events().first?.event.status == .cancelled)
+        }
+    }
+
     @Test("an ORGANIZER not aligned with From: shown, not trusted, not stored, with its own code")
     func misalignedOrganizer() throws {
         try Self.withStore { store, pipeline in

@@ -112,8 +112,8 @@ struct ReservoirCLITests {
             else { return nil }
             return reservations.compactMap { $0["change"] as? String }
         }
-        #expect(changes.count == 16)
-        #expect(changes.suffix(8).allSatisfy { $0.allSatisfy { $0 == "unchanged" } })
+        #expect(changes.count == 18)
+        #expect(changes.suffix(9).allSatisfy { $0.allSatisfy { $0 == "unchanged" } })
     }
 
     @Test("filter passes the message through byte for byte with fields added at the top")

@@ -44,10 +44,11 @@ public struct ICalendarEvent: Sendable, Equatable {
     /// STATUS (RFC 5545 §3.8.1.11) upper-cased: `CONFIRMED`, `TENTATIVE`, `CANCELLED`.
     public var status: String?
     public var organizer: ICalendarAddress?
-    public var start: ICalendarTime
+    /// DTSTART; nil only for an event being cancelled, which RFC 5546 §3.2.5 lets go without.
+    public var start: ICalendarTime?
     /// DTEND, else DTSTART plus DURATION, else (RFC 5545 §3.6.1) the next day for a DATE
-    /// start and the start itself for a DATE-TIME.
-    public var end: ICalendarTime
+    /// start and the start itself for a DATE-TIME; nil without a start.
+    public var end: ICalendarTime?
     /// Whether the event has RRULE or RDATE: ``start`` is its first instance.
     public var isRecurring: Bool
     /// The JSON texts of its `X-APPLE-STRUCTURED-DATA` and `STRUCTURED-DATA` properties.
@@ -58,7 +59,7 @@ public struct ICalendarEvent: Sendable, Equatable {
     public init(
         uid: String, recurrenceID: ICalendarTime? = nil, sequence: Int = 0, stamp: Int64? = nil, summary: String? = nil,
         description: String? = nil, location: String? = nil, url: String? = nil, status: String? = nil,
-        organizer: ICalendarAddress? = nil, start: ICalendarTime, end: ICalendarTime, isRecurring: Bool = false,
+        organizer: ICalendarAddress? = nil, start: ICalendarTime?, end: ICalendarTime?, isRecurring: Bool = false,
         structuredData: [String] = [], line: Int = 0
     ) {
         self.uid = uid

@@ -39,7 +39,7 @@ public enum ICalendarReader {
                         line: calendar.property("METHOD")?.line))
                 continue
             }
-            var reader = EventReader(resolver: ZoneResolver(calendar: calendar, load: zones))
+            var reader = EventReader(resolver: ZoneResolver(calendar: calendar, load: zones), cancelling: calendarMethod == "CANCEL")
             for component in calendar.components("VEVENT") {
                 guard events.count < ICalendarLimits.maximumEvents else {
                     diagnostics.append(
@@ -58,12 +58,15 @@ public enum ICalendarReader {
 /// The reading of VEVENTs of one VCALENDAR, whose VTIMEZONEs they share.
 struct EventReader {
     var resolver: ZoneResolver
+    /// Whether the calendar cancels its events (`METHOD:CANCEL`): they need no DTSTART.
+    let cancelling: Bool
     var diagnostics: [ICalendarDiagnostic] = []
     /// TZIDs already noted, so a zone is named once per calendar.
     private var notedZones: Set<String> = []
 
-    init(resolver: ZoneResolver) {
+    init(resolver: ZoneResolver, cancelling: Bool = false) {
         self.resolver = resolver
+        self.cancelling = cancelling
     }
 
     mutating func event(_ component: ICalendarComponent) -> ICalendarEvent? {
@@ -73,6 +76,10 @@ struct EventReader {
             return nil
         }
         guard let startProperty = component.property("DTSTART") else {
+            // RFC 5546 §3.2.5: a CANCEL needs no DTSTART; its UID says what is cancelled.
+            if cancelling || component.property("STATUS")?.value.trimmingSpaces.uppercased() == "CANCELLED" {
+                return event(component, uid: uid, start: nil, end: nil, recurring: false)
+            }
             diagnostics.append(ICalendarDiagnostic(.missingProperty, "VEVENT \(uid) has no DTSTART; skipped", line: component.line))
             return nil
         }
@@ -94,9 +101,16 @@ struct EventReader {
             }
             diagnostics.append(
                 ICalendarDiagnostic(
-                    .recurring, "VEVENT \(uid) repeats (RRULE/RDATE); only its first instance, \(start.text), is taken", line: component.line))
+                    .recurring, "VEVENT \(uid) repeats (RRULE/RDATE); only its first instance, \(start.text), is taken",
+                    line: component.line))
         }
-        let end = end(of: component, start: start, uid: uid)
+        return event(component, uid: uid, start: start, end: end(of: component, start: start, uid: uid), recurring: recurring)
+    }
+
+    /// The event with its times read; the other properties read here.
+    private mutating func event(
+        _ component: ICalendarComponent, uid: String, start: ICalendarTime?, end: ICalendarTime?, recurring: Bool
+    ) -> ICalendarEvent {
         var sequence = 0
         if let property = component.property("SEQUENCE") {
             if let value = Int(property.value.trimmingSpaces), value >= 0 {
@@ -127,9 +141,14 @@ struct EventReader {
     /// DTEND, else DTSTART + DURATION, else RFC 5545 §3.6.1's default.
     private mutating func end(of component: ICalendarComponent, start: ICalendarTime, uid: String) -> ICalendarTime {
         if let property = component.property("DTEND") {
-            if let end = time(property), end.isDate == start.isDate { return end }
-            diagnostics.append(
-                ICalendarDiagnostic(.invalidValue, "DTEND of \(uid) is unreadable or of another type than DTSTART; ignored", line: property.line))
+            if let end = time(property), end.isDate == start.isDate {
+                // RFC 5545 §3.8.2.2: DTEND is later than DTSTART.
+                if (end.epochSeconds ?? end.local.localSeconds) >= (start.epochSeconds ?? start.local.localSeconds) { return end }
+                diagnostics.append(ICalendarDiagnostic(.invalidValue, "DTEND of \(uid) is before its DTSTART; ignored", line: property.line))
+            } else {
+                diagnostics.append(
+                    ICalendarDiagnostic(.invalidValue, "DTEND of \(uid) is unreadable or of another type than DTSTART; ignored", line: property.line))
+            }
         }
         if let property = component.property("DURATION") {
             if let duration = ICalendarDuration(parsing: property.value.trimmingSpaces), duration.days >= 0, duration.seconds >= 0 {

@@ -12,17 +12,20 @@ public struct InvitationEvidence: Sendable, Equatable {
     /// The ORGANIZER's `mailto:` address; nil when the event has no ORGANIZER or it is no
     /// `mailto:` URI.
     public var organizer: String?
-    /// Whether the event names an ORGANIZER at all (a non-`mailto:` one included).
-    public var hasOrganizer: Bool
+    /// The ORGANIZER's URI as written (a non-`mailto:` one included); nil without ORGANIZER.
+    public var organizerURI: String?
 
-    public init(method: String?, uid: String, sequence: Int, stamp: Int64?, organizer: String?, hasOrganizer: Bool) {
+    public init(method: String?, uid: String, sequence: Int, stamp: Int64?, organizer: String?, organizerURI: String?) {
         self.method = method
         self.uid = uid
         self.sequence = sequence
         self.stamp = stamp
         self.organizer = organizer
-        self.hasOrganizer = hasOrganizer
+        self.organizerURI = organizerURI
     }
+
+    /// Whether the event names an ORGANIZER at all.
+    public var hasOrganizer: Bool { organizerURI != nil }
 
     /// The domain of ``organizer``, lowercased.
     public var organizerDomain: String? {

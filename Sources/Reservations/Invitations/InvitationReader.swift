@@ -53,8 +53,8 @@ public enum InvitationReader {
         let status: ReservationStatus =
             method == "CANCEL" || event.status == "CANCELLED" ? .cancelled : event.status == "TENTATIVE" ? .pending : .confirmed
         let title = event.summary ?? "Event"
-        let start = dateTime(event.start)
-        let end = dateTime(event.end)
+        let start = event.start.map(dateTime)
+        let end = event.end.map(dateTime)
         var details: [ReservationDetail] = []
         if let organizer = event.organizer {
             let who = [organizer.commonName, organizer.email.map { "<\($0)>" } ?? organizer.uri].compactMap { $0 }.joined(separator: " ")
@@ -78,11 +78,11 @@ public enum InvitationReader {
         }
         let evidence = InvitationEvidence(
             method: method, uid: event.uid, sequence: event.sequence, stamp: event.stamp, organizer: event.organizer?.email,
-            hasOrganizer: event.organizer != nil)
+            organizerURI: event.organizer?.uri)
         return Reservation(
             category: .event, schemaType: "EventReservation", reservationID: event.uid, itemID: event.recurrenceID?.text ?? "1",
             status: status, title: title, start: start, end: end, location: event.location, details: details, url: url, checkinURL: nil,
-            json: json(event, status: status, start: start, end: end, url: url, evidence: evidence), modifiedTime: nil,
+            json: json(event, status: status, start: start, end: end, url: url), modifiedTime: nil,
             invitation: evidence)
     }
 
@@ -105,14 +105,13 @@ public enum InvitationReader {
     /// The event as schema.org JSON-LD: an `EventReservation` for an `Event`, with the iTIP
     /// evidence as `identifier` values (`UID`, `SEQUENCE`) and DTSTAMP as `modifiedTime`.
     static func json(
-        _ event: ICalendarEvent, status: ReservationStatus, start: DateTimeValue, end: DateTimeValue, url: String?, evidence: InvitationEvidence
+        _ event: ICalendarEvent, status: ReservationStatus, start: DateTimeValue?, end: DateTimeValue?, url: String?
     ) -> JSONValue {
         var place: [(String, JSONValue)] = []
         if let location = event.location { place = [("@type", .string("Place")), ("name", .string(location))] }
-        var trip: [(String, JSONValue)] = [
-            ("@type", .string("Event")), ("name", .string(event.summary ?? "Event")), ("startDate", .string(start.text)),
-            ("endDate", .string(end.text)),
-        ]
+        var trip: [(String, JSONValue)] = [("@type", .string("Event")), ("name", .string(event.summary ?? "Event"))]
+        if let start { trip.append(("startDate", .string(start.text))) }
+        if let end { trip.append(("endDate", .string(end.text))) }
         if !place.isEmpty { trip.append(("location", .object(JSONObject(pairs: place)))) }
         if let organizer = event.organizer {
             var who: [(String, JSONValue)] = [("@type", .string("Organization"))]
@@ -157,7 +156,7 @@ public enum InvitationReader {
         }
     }
 
-    /// The evidence kept in an event's JSON-LD (``json(_:status:start:end:url:evidence:)``):
+    /// The evidence kept in an event's JSON-LD (``json(_:status:start:end:url:)``):
     /// how the store compares a stored version with a new one. Nil for JSON of other sources.
     public static func storedEvidence(_ json: JSONValue) -> InvitationEvidence? {
         guard case .object(let object) = json, object["@type"]?.stringValue == "EventReservation",
@@ -175,6 +174,6 @@ public enum InvitationReader {
         }
         guard let uid, let sequence else { return nil }
         let stamp = object["modifiedTime"]?.stringValue.flatMap { DateTimeValue(parsing: $0)?.epochSeconds }
-        return InvitationEvidence(method: nil, uid: uid, sequence: sequence, stamp: stamp, organizer: nil, hasOrganizer: false)
+        return InvitationEvidence(method: nil, uid: uid, sequence: sequence, stamp: stamp, organizer: nil, organizerURI: nil)
     }
 }

@@ -39,9 +39,9 @@ struct ICalendarReaderTests {
         #expect(event.uid == "guid-1.example.com")
         #expect(event.summary == "XYZ Project Review")
         #expect(event.location == "1CP Conference Room 4350")
-        #expect(event.start.zone == "America/New_York")
-        #expect(event.start.epochSeconds == utc(1998, 3, 12, 13, 30))
-        #expect(event.end.epochSeconds == utc(1998, 3, 12, 14, 30))
+        #expect(event.start?.zone == "America/New_York")
+        #expect(event.start?.epochSeconds == utc(1998, 3, 12, 13, 30))
+        #expect(event.end?.epochSeconds == utc(1998, 3, 12, 14, 30))
         #expect(event.organizer?.email == "mrbig@example.com")
         #expect(event.organizer?.domain == "example.com")
         #expect(event.stamp == utc(1998, 3, 9, 23, 10))
@@ -54,10 +54,10 @@ struct ICalendarReaderTests {
         #expect(object.method == "REQUEST")
         #expect(object.diagnostics.map(\.code) == [.timeZoneFromVTimezone])
         let event = try #require(object.events.first)
-        #expect(event.start.offsetSeconds == 7200)
-        #expect(event.start.epochSeconds == utc(2031, 6, 14, 17, 30))
-        #expect(event.end.epochSeconds == utc(2031, 6, 14, 20, 0))
-        #expect(event.start.zone == nil)
+        #expect(event.start?.offsetSeconds == 7200)
+        #expect(event.start?.epochSeconds == utc(2031, 6, 14, 17, 30))
+        #expect(event.end?.epochSeconds == utc(2031, 6, 14, 20, 0))
+        #expect(event.start?.zone == nil)
         #expect(event.sequence == 1)
         #expect(event.description == "Reihe 7, Platz 12\nEinlass 19:00")
         #expect(event.location == "Großer Saal; Lothringerstraße 20")
@@ -70,19 +70,19 @@ struct ICalendarReaderTests {
         let object = ICalendarReader.read(try Fixture.bytes("publish-all-day.ics"))
         #expect(object.events.count == 2)
         let stay = object.events[0]
-        #expect(stay.start.isDate && stay.end.isDate)
-        #expect(stay.start.local == LocalDateTime(year: 2031, month: 7, day: 4))
-        #expect(stay.end.local == LocalDateTime(year: 2031, month: 7, day: 7))
+        #expect(stay.start?.isDate == true && stay.end?.isDate == true)
+        #expect(stay.start?.local == LocalDateTime(year: 2031, month: 7, day: 4))
+        #expect(stay.end?.local == LocalDateTime(year: 2031, month: 7, day: 7))
         #expect(stay.location == "70 Rowes Wharf, Boston")
         let dinner = object.events[1]
-        #expect(dinner.end.epochSeconds == utc(2031, 7, 5, 20, 30))
+        #expect(dinner.end?.epochSeconds == utc(2031, 7, 5, 20, 30))
         #expect(dinner.summary == "Dinner at the Rowes Wharf Sea Grille with a title long enough to be folded across lines")
     }
 
     @Test("without DTEND or DURATION: a DATE lasts a day, a DATE-TIME ends when it starts (RFC 5545 §3.6.1)")
     func defaultEnds() throws {
         let day = try #require(ICalendarReader.read(Fixture.event(["UID:a", "DTSTART;VALUE=DATE:20310101"])).events.first)
-        #expect(day.end.local == LocalDateTime(year: 2031, month: 1, day: 2))
+        #expect(day.end?.local == LocalDateTime(year: 2031, month: 1, day: 2))
         let moment = try #require(ICalendarReader.read(Fixture.event(["UID:a", "DTSTART:20310101T100000Z"])).events.first)
         #expect(moment.end == moment.start)
     }
@@ -92,30 +92,30 @@ struct ICalendarReaderTests {
         // Europe/Berlin moves to +02:00 on 2031-03-30 at 02:00.
         let nominal = try #require(
             ICalendarReader.read(Fixture.event(["UID:a", "DTSTART;TZID=Europe/Berlin:20310329T120000", "DURATION:P1D"])).events.first)
-        #expect(nominal.end.local == LocalDateTime(year: 2031, month: 3, day: 30, hour: 12))
-        #expect(nominal.end.offsetSeconds == 7200)
+        #expect(nominal.end?.local == LocalDateTime(year: 2031, month: 3, day: 30, hour: 12))
+        #expect(nominal.end?.offsetSeconds == 7200)
         let exact = try #require(
             ICalendarReader.read(Fixture.event(["UID:a", "DTSTART;TZID=Europe/Berlin:20310329T120000", "DURATION:PT24H"])).events.first)
-        #expect(exact.end.local == LocalDateTime(year: 2031, month: 3, day: 30, hour: 13))
-        #expect(exact.end.epochSeconds == nominal.start.epochSeconds.map { $0 + 86_400 })
+        #expect(exact.end?.local == LocalDateTime(year: 2031, month: 3, day: 30, hour: 13))
+        #expect(exact.end?.epochSeconds == nominal.start?.epochSeconds.map { $0 + 86_400 })
     }
 
     @Test("floating and UTC times; an unknown TZID floats with a note")
     func forms() throws {
         let floating = try #require(ICalendarReader.read(Fixture.event(["UID:a", "DTSTART:20310101T100000"])).events.first)
-        #expect(floating.start.form == .floating && floating.start.epochSeconds == nil)
+        #expect(floating.start?.form == .floating && floating.start?.epochSeconds == nil)
         let object = ICalendarReader.read(Fixture.event(["UID:a", "DTSTART;TZID=Mars/Olympus:20310101T100000"]))
-        #expect(object.events.first?.start.form == .floating)
+        #expect(object.events.first?.start?.form == .floating)
         #expect(object.diagnostics.map(\.code) == [.unknownTimeZone])
         let quoted = ICalendarReader.read(Fixture.event(["UID:a", "DTSTART;TZID=\"Europe/Zurich\":20310101T100000"]))
-        #expect(quoted.events.first?.start.epochSeconds == utc(2031, 1, 1, 9))
+        #expect(quoted.events.first?.start?.epochSeconds == utc(2031, 1, 1, 9))
     }
 
     @Test("a recurring event is its first instance, with a note; with DTSTART excluded it is skipped")
     func recurring() throws {
         let object = ICalendarReader.read(Fixture.event(["UID:a", "DTSTART:20310101T100000Z", "RRULE:FREQ=WEEKLY;COUNT=4"]))
         #expect(object.events.first?.isRecurring == true)
-        #expect(object.events.first?.start.epochSeconds == utc(2031, 1, 1, 10))
+        #expect(object.events.first?.start?.epochSeconds == utc(2031, 1, 1, 10))
         #expect(object.diagnostics.map(\.code) == [.recurring])
         let excluded = ICalendarReader.read(
             Fixture.event(["UID:a", "DTSTART:20310101T100000Z", "RDATE:20310108T100000Z", "EXDATE:20310101T100000Z"]))
@@ -130,10 +130,22 @@ struct ICalendarReaderTests {
         #expect(object.diagnostics.map(\.code) == [.methodIgnored])
     }
 
-    @Test("CANCEL is read, and says so")
+    @Test("CANCEL is read, and says so; its events need no DTSTART (RFC 5546 §3.2.5)")
     func cancel() {
         let object = ICalendarReader.read(Fixture.event(["UID:a", "DTSTART:20310101T100000Z"], calendar: ["METHOD:CANCEL"]))
         #expect(object.isCancel && object.events.count == 1)
+        let bare = ICalendarReader.read(Fixture.event(["UID:a", "SEQUENCE:2"], calendar: ["METHOD:CANCEL"]))
+        #expect(bare.events.first?.start == nil && bare.events.first?.sequence == 2)
+        #expect(bare.diagnostics == [])
+        let status = ICalendarReader.read(Fixture.event(["UID:a", "STATUS:CANCELLED"]))
+        #expect(status.events.count == 1)
+    }
+
+    @Test("a DTEND before DTSTART is ignored with a note")
+    func endBeforeStart() {
+        let object = ICalendarReader.read(Fixture.event(["UID:a", "DTSTART:20310101T100000Z", "DTEND:20310101T090000Z"]))
+        #expect(object.events.first?.end == object.events.first?.start)
+        #expect(object.diagnostics.map(\.code) == [.invalidValue])
     }
 
     @Test("events without UID or DTSTART are skipped with a note")
