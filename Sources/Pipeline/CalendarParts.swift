@@ -58,7 +58,10 @@ extension ReservationPipeline {
         let now: Int64? = includePast && !listing ? nil : self.now
         for part in parts {
             let object = ICalendarReader.read(message.calendarBytes(part))
-            diagnostics += object.diagnostics.map { ReportDiagnostic(.calendar($0.code), message: $0.description) }
+            diagnostics += object.diagnostics.map { note in
+                ReportDiagnostic(
+                    .calendar(note.code), message: (note.line.map { "line \($0) of \(part.filename ?? "the calendar part"): " } ?? "") + note.message)
+            }
             var plain: [ICalendarEvent] = []
             for event in object.events {
                 let described = structuredReservations(event, object: object, now: now, listing: listing, message: message)
