@@ -295,7 +295,8 @@ public struct ScanSummary: Sendable {
         messages += 1
         if report.hasReservations {
             withReservations += 1
-            if report.trust.trusted { trusted += 1 }
+            // A trusted message whose every item is refused on its own (an invitation's ORGANIZER) stored nothing.
+            if report.hasTrustedReservations { trusted += 1 }
         }
         for item in report.items {
             if let change = item.change { changes[change.kind, default: 0] += 1 }
