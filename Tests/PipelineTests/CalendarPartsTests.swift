@@ -1,6 +1,7 @@
 import DKIM
 import EventStore
 import Foundation
+import ICalendarReading
 import MIME
 import Mailbox
 import PipelineTestSupport
@@ -214,6 +215,28 @@ struct CalendarPartsTests {
         #expect(report.items.count == 2)
         #expect(report.items.allSatisfy { $0.reservation.invitation == nil })
         #expect(report.diagnostics.map(\.code).contains(.calendarNotRead))
+    }
+
+    @Test("a hostile calendar part: 1.5 MB of VEVENTs nested in unclosed components is read within the limits")
+    func hostile() throws {
+        var calendar = "BEGIN:VCALENDAR\r\n" + String(repeating: "BEGIN:X\r\n", count: 20)
+        for index in 0..<12_000 {
+            calendar += "BEGIN:VEVENT\r\nUID:\(index)\r\nDTSTART:20310101T100000Z\r\nSUMMARY:x\r\nEND:VEVENT\r\n"
+        }
+        let body = "--inv-1\nContent-Type: text/calendar; charset=utf-8\n\n\(calendar)\n--inv-1--\n"
+        let message = Array((Invitation.header(date: "Fri, 20 Nov 2026 10:00:00 +0000", id: "hostile") + body).utf8)
+        let report = try Samples.pipeline().analyze(RawMessage(bytes: message, origin: MessageOrigin()))
+        #expect(report.items.isEmpty, "every VEVENT lies deeper than the nesting limit")
+        #expect(report.diagnostics.map(\.code).contains(.calendar(.limitExceeded)))
+        let flat = calendar.replacingOccurrences(of: "BEGIN:X\r\n", with: "")
+        let many = try Samples.pipeline().analyze(
+            RawMessage(
+                bytes: Array(
+                    (Invitation.header(date: "Fri, 20 Nov 2026 10:00:00 +0000", id: "many")
+                        + "--inv-1\nContent-Type: text/calendar\n\n\(flat)\n--inv-1--\n").utf8),
+                origin: MessageOrigin()))
+        #expect(many.items.count <= ICalendarLimits.maximumEvents)
+        #expect(many.diagnostics.map(\.code).contains(.calendar(.limitExceeded)))
     }
 
     @Test("a message without calendar parts has none (no part is decoded to find out)")
