@@ -30,6 +30,7 @@ let package = Package(
         .library(name: "CalDAV", targets: ["CalDAV"]),
         .library(name: "Feed", targets: ["Feed"]),
         .library(name: "TimeZones", targets: ["TimeZones"]),
+        .library(name: "ICalendarReading", targets: ["ICalendarReading"]),
         .library(name: "TOML", targets: ["TOML"]),
         .library(name: "Zip", targets: ["Zip"]),
         .library(name: "BCBP", targets: ["BCBP"]),
@@ -93,7 +94,10 @@ let package = Package(
         .target(name: "BCBP", dependencies: ["ReservoirBase"]),
         // Apple Wallet passes: the archive, the manifest, the CMS signature, the reservations.
         .target(name: "WalletPass", dependencies: ["ReservoirBase", "Zip", "BCBP", "JSON", "COpenSSL"]),
-        .target(name: "Reservations", dependencies: ["ReservoirBase", "Markup", "JSON", "TimeZones"]),
+        // The reader of calendar objects in mail (RFC 5545): content lines, components, VEVENTs
+        // with their times placed through TimeZones. Below Reservations, which makes bookings of them.
+        .target(name: "ICalendarReading", dependencies: ["ReservoirBase", "TimeZones"]),
+        .target(name: "Reservations", dependencies: ["ReservoirBase", "Markup", "JSON", "TimeZones", "ICalendarReading"]),
         .target(name: "EventStore", dependencies: ["ReservoirBase", "CSQLite"]),
         .target(name: "EventStorePostgres", dependencies: ["EventStore", "CLibPQ", "CLibPQLoader"]),
         .target(name: "ICalendar", dependencies: ["ReservoirBase", "EventStore", "TimeZones"]),
@@ -109,7 +113,10 @@ let package = Package(
         .target(name: "Feed", dependencies: ["ReservoirBase", "EventStore", "ICalendar", "COpenSSL"]),
         .target(
             name: "Pipeline",
-            dependencies: ["Mailbox", "MIME", "DNS", "DKIM", "Markup", "JSON", "Reservations", "EventStore", "Trust", "WalletPass", "Zip"]),
+            dependencies: [
+                "Mailbox", "MIME", "DNS", "DKIM", "Markup", "JSON", "ICalendarReading", "Reservations", "EventStore", "Trust", "WalletPass",
+                "Zip",
+            ]),
         // What the programs share without the argument parser: the pipeline built from plain
         // settings, output and exit codes, the filter hook.
         // What the programs show: banners, JSON, the filter's fields (RFC 8601 parse and format).
@@ -172,6 +179,7 @@ let package = Package(
         .testTarget(name: "ZipTests", dependencies: ["Zip", "PassTestSupport"]),
         .testTarget(name: "BCBPTests", dependencies: ["BCBP"]),
         .testTarget(name: "WalletPassTests", dependencies: ["WalletPass", "Zip", "JSON", "PassTestSupport"]),
+        .testTarget(name: "ICalendarReadingTests", dependencies: ["ICalendarReading", "TimeZones"], exclude: ["Fixtures"]),
         .target(
             name: "PipelineTestSupport", dependencies: ["Pipeline", "Trust", "Mailbox", "MIME", "DNS", "EventStore"],
             path: "Tests/PipelineTestSupport"),
@@ -185,7 +193,7 @@ let package = Package(
             name: "PipelineTests",
             dependencies: [
                 "PipelineTestSupport", "Pipeline", "Trust", "Mailbox", "MIME", "DNS", "DKIM", "Markup", "Reservations", "EventStore", "JSON",
-                "ICalendar", "PassTestSupport", "WalletPass",
+                "ICalendar", "PassTestSupport", "WalletPass", "ICalendarReading",
             ],
             exclude: ["Attacks"]),
         .testTarget(name: "CommandCoreTests", dependencies: ["CommandCore", "Pipeline", "Trust", "TOML"]),

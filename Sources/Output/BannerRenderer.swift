@@ -96,6 +96,8 @@ public struct BannerRenderer: Sendable {
         }
         if let change = item.change {
             out += line("Store", "\(BannerText.change(change))", indent: 4)
+        } else if let refusal = item.refusal {
+            out += line("Store", "not recorded (not trusted: \(refusal.sentence))", indent: 4)
         } else if !trusted {
             out += line("Store", "not recorded (not trusted)", indent: 4)
         }
@@ -228,8 +230,9 @@ public struct BannerRenderer: Sendable {
             ("endTimeZone", r.end.flatMap(placementJSON)),
             ("location", r.location.map(JSONValue.string)),
             ("details", detailsJSON(r.details)),
+            ("refusal", item.refusal.map { .string($0.code.rawValue) }),
             ("change", item.change.map { .string($0.kind) }),
-            ("source", .string(item.source == .markup ? "markup" : "pass")),
+            ("source", .string(item.source != .markup ? "pass" : r.invitation == nil ? "markup" : "calendar")),
             ("pass", passJSON(item.source)),
             ("sequence", item.change.map { .number(Double($0.stored.sequence)) }),
             ("schema", r.json),
@@ -363,6 +366,7 @@ public struct ScanSummary: Sendable {
         messages += 1
         if report.hasReservations {
             withReservations += 1
+            // A trusted message whose every item is refused on its own (an invitation's ORGANIZER) stored nothing.
             if report.hasTrustedReservations { trusted += 1 }
         }
         for item in report.items {

@@ -107,6 +107,7 @@ public final class ReservationPipeline {
         var items = extraction.reservations.filter(\.marks.isEmpty).map {
             ReportedReservation(reservation: $0, event: CalendarEvent($0), change: nil, source: .markup)
         }
+        if trust.trusted { checkOrganizers(&items, fromDomain: trust.fromDomain, diagnostics: &diagnostics) }
         if !items.isEmpty, !trust.trusted {
             // Each refusal has its own code, so a sender can see why the markup was not taken.
             diagnostics.append(ReportDiagnostic(.untrusted(trust.refusal?.code ?? .noSignature), message: trust.reason))
@@ -188,6 +189,10 @@ public final class ReservationPipeline {
                 provenance.messageDate = decision.signer?.signedAt
             }
             do {
+                if let older = try olderInvitation(report.items[index], in: store) {
+                    report.items[index].change = older
+                    continue
+                }
                 report.items[index].change = try store.apply(report.items[index].event, from: provenance)
             } catch {
                 report.diagnostics.append(ReportDiagnostic(.storeFailed, message: error.message))
@@ -219,9 +224,11 @@ public final class ReservationPipeline {
         return result
     }
 
-    /// Markup from every HTML part in message order, read as reservations. `listing` keeps
-    /// the ended ones, marked (`extract`); otherwise they are dropped unless ``includePast``.
-    /// The message's Date is evidence for dates whose day and month order is ambiguous.
+    /// Markup from every HTML part in message order, read as reservations; when the markup
+    /// describes none, the events of the calendar parts (``readCalendars(_:parts:listing:)``).
+    /// `listing` keeps the ended ones, marked (`extract`); otherwise they are dropped unless
+    /// ``includePast``. The message's Date is evidence for dates whose day and month order is
+    /// ambiguous.
     func readReservations(_ message: Message, listing: Bool) -> MessageExtraction {
         var items: [StructuredItem] = []
         var diagnostics: [ReportDiagnostic] = []
@@ -233,7 +240,18 @@ public final class ReservationPipeline {
         let read = ReservationReader.read(
             items, now: includePast && !listing ? nil : now, messageDate: message.date?.epochSeconds, keepEnded: listing)
         diagnostics += read.diagnostics.map { ReportDiagnostic(.reservations($0.code), message: $0.message, detail: $0.detail) }
-        return MessageExtraction(reservations: read.reservations, diagnostics: diagnostics)
+        // Calendar parts are looked for by media type only; none is decoded unless it is read.
+        let calendars = message.calendarParts
+        guard !calendars.isEmpty else { return MessageExtraction(reservations: read.reservations, diagnostics: diagnostics) }
+        guard read.reservations.isEmpty else {
+            diagnostics.append(
+                ReportDiagnostic(
+                    .calendarNotRead,
+                    message: "the markup describes the reservations; the \(calendars.count) calendar part(s) telling them again are not read"))
+            return MessageExtraction(reservations: read.reservations, diagnostics: diagnostics)
+        }
+        let calendar = readCalendars(message, parts: calendars, listing: listing)
+        return MessageExtraction(reservations: calendar.reservations, diagnostics: diagnostics + calendar.diagnostics)
     }
 
     /// The owner the store records for a pass's events: its pass type identifier, marked so it

@@ -65,6 +65,8 @@ extension TrustRefusal {
             "the pass type \(type) is not allowed (add it with --allow-pass-type)"
         case .passNotVerified(let failure):
             failure.sentence
+        case .organizerNotAligned(let organizer, let from):
+            "the invitation's ORGANIZER \(organizer) is not aligned with From domain \(from); the signer does not vouch for someone else's event"
         }
     }
 

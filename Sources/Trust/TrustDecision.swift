@@ -109,6 +109,11 @@ public enum TrustRefusal: Sendable, Equatable {
     case passNotVerified(PassVerificationFailure)
     /// A verified Wallet pass whose pass type identifier is not allowed (`--allow-pass-type`).
     case passTypeNotAllowed(String)
+    /// An event of a calendar object (RFC 5545) whose ORGANIZER's domain is not aligned with
+    /// the From domain (``TrustPolicy/organizerRefusal(organizer:organizerURI:fromDomain:)``): the signer
+    /// vouches for the message, not for an invitation it passes on from someone else. The
+    /// other events of the message stay trusted.
+    case organizerNotAligned(organizer: String, fromDomain: String)
 
     /// The refusal's kind without its details: a stable name for programs (JSON, notes, the
     /// attack corpus).
@@ -142,6 +147,7 @@ public enum TrustRefusal: Sendable, Equatable {
         case passSignerUnnamed = "pass-signer-unnamed"
         case passIdentityMismatch = "pass-identity-mismatch"
         case passTypeNotAllowed = "pass-type-not-allowed"
+        case organizerNotAligned = "organizer-not-aligned"
     }
 
     public var code: Code {
@@ -178,6 +184,7 @@ public enum TrustRefusal: Sendable, Equatable {
             case .signerUnnamed: .passSignerUnnamed
             case .identityMismatch: .passIdentityMismatch
             }
+        case .organizerNotAligned: .organizerNotAligned
         }
     }
 }

@@ -222,6 +222,18 @@ public struct TrustPolicy: Sendable {
         return nil
     }
 
+    /// The ORGANIZER rule for an event of a calendar object in a trusted message: its
+    /// `mailto:` address (`organizer`, nil when the ORGANIZER is no `mailto:` URI) must have a
+    /// domain aligned with the From domain as a DKIM `d=` must be (``isAligned(signingDomain:fromDomain:)``).
+    /// Nil when it is.
+    public func organizerRefusal(organizer: String?, organizerURI: String, fromDomain: String) -> TrustRefusal? {
+        guard let organizer, let at = organizer.lastIndex(of: "@") else {
+            return .organizerNotAligned(organizer: organizerURI, fromDomain: fromDomain)
+        }
+        let domain = String(organizer[organizer.index(after: at)...])
+        return isAligned(signingDomain: domain, fromDomain: fromDomain) ? nil : .organizerNotAligned(organizer: organizer, fromDomain: fromDomain)
+    }
+
     /// With `--me`, a signed To or Cc must name one of the addresses.
     func recipientRefusal(_ view: SignedView) -> TrustRefusal? {
         guard !recipients.isEmpty else { return nil }
