@@ -7,6 +7,7 @@ import Output
 package import Pipeline
 import ReservoirBase
 import Trust
+import WalletPass
 
 /// Builds the pipeline from the common settings and maps environment failures to exit codes
 /// (sysexits.h), in one place.
@@ -27,12 +28,22 @@ package struct CommandRunner {
         let trust = TrustPolicy(
             allowedDomains: allowed, allowAnyDomain: policy?.allowAnyDomain ?? false,
             allowUnverified: policy?.allowUnverified ?? false, publicSuffixes: PublicSuffixList.load(),
-            recipients: try Self.recipients(policy?.me ?? []), trustedAuthservID: policy?.trustAuthservID,
+            recipients: try Self.recipients(policy?.me ?? []), allowedPassTypes: policy?.allowPassType ?? [],
+            passAnchors: PassTrustAnchors(paths: try Self.passCAFiles(policy?.passCA ?? [])), trustedAuthservID: policy?.trustAuthservID,
             ownAuthservID: policy?.ownAuthservID ?? AuthenticationResults.defaultAuthservID(),
             trustedARCSealers: policy?.trustARCSealers ?? [])
         let eventStore = try store.location.map { try Self.openStore(at: $0) }
         pipeline = ReservationPipeline(resolver: resolver, policy: trust, store: eventStore, now: now, includePast: includePast)
         self.keys = keys
+    }
+
+    /// `--pass-ca` files, each readable now: they are read only when a pass arrives, and a
+    /// typo should fail the command, not a later message.
+    static func passCAFiles(_ paths: [String]) throws -> [String] {
+        for path in paths where access(path, R_OK) != 0 {
+            throw CommandFailure.unreadable(path, "cannot read the --pass-ca file")
+        }
+        return paths
     }
 
     /// `--me` values checked: an address (`local@domain`) or a whole domain (`@domain`).

@@ -52,8 +52,9 @@ package struct EffectiveSettings: Sendable, Equatable {
     package var policy: PolicySettings {
         PolicySettings(
             allowDomain: texts(.allowDomain), allowedDomainsFile: text(.allowedDomains), me: texts(.me),
-            allowAnyDomain: flag(.allowAnyDomain), allowUnverified: flag(.allowUnverified),
-            trustAuthservID: text(.trustAuthservID), ownAuthservID: text(.authservID), trustARCSealers: texts(.trustARCSealer))
+            allowAnyDomain: flag(.allowAnyDomain), allowUnverified: flag(.allowUnverified), passCA: texts(.passCA),
+            allowPassType: texts(.allowPassType), trustAuthservID: text(.trustAuthservID), ownAuthservID: text(.authservID),
+            trustARCSealers: texts(.trustARCSealer))
     }
 
     package var calendars: CalendarSettings {

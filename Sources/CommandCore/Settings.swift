@@ -24,6 +24,10 @@ package struct PolicySettings {
     package var me: [String] = []
     package var allowAnyDomain = false
     package var allowUnverified = false
+    /// `--pass-ca`: the PEM files a Wallet pass's signer must chain to.
+    package var passCA: [String] = []
+    /// `--allow-pass-type`: the pass type identifiers whose passes are trusted.
+    package var allowPassType: [String] = []
     /// `--trust-authserv-id`: the user's own verifier, for forwards.
     package var trustAuthservID: String?
     /// `--authserv-id`: the filter's own, never taken for the user's verifier's.
@@ -33,9 +37,11 @@ package struct PolicySettings {
 
     package init(
         allowDomain: [String] = [], allowedDomainsFile: String? = nil, me: [String] = [],
-        allowAnyDomain: Bool = false, allowUnverified: Bool = false, trustAuthservID: String? = nil,
-        ownAuthservID: String? = nil, trustARCSealers: [String] = []
+        allowAnyDomain: Bool = false, allowUnverified: Bool = false, passCA: [String] = [], allowPassType: [String] = [],
+        trustAuthservID: String? = nil, ownAuthservID: String? = nil, trustARCSealers: [String] = []
     ) {
+        self.passCA = passCA
+        self.allowPassType = allowPassType
         self.trustAuthservID = trustAuthservID
         self.ownAuthservID = ownAuthservID
         self.trustARCSealers = trustARCSealers

@@ -93,11 +93,11 @@ public enum FilterHeaders {
     public static func fields(report: MessageReport, authservID: String, lineEnding: String) -> String {
         var added = AuthenticationResults(report: report, authservID: authservID).field(lineEnding: lineEnding)
         for item in report.items {
-            added += fold(summaryFieldName, summary(item.reservation, trusted: report.trust.trusted), lineEnding: lineEnding)
+            added += fold(summaryFieldName, summary(item.reservation, trusted: report.isTrusted(item)), lineEnding: lineEnding)
         }
         for forwarded in report.forwarded {
             for item in forwarded.report.items {
-                let text = summary(item.reservation, trusted: forwarded.report.trust.trusted) + " (forwarded)"
+                let text = summary(item.reservation, trusted: forwarded.report.isTrusted(item)) + " (forwarded)"
                 added += fold(summaryFieldName, text, lineEnding: lineEnding)
             }
         }

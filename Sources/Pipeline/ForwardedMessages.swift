@@ -64,10 +64,11 @@ extension ReservationPipeline {
             let innerTrusted = report.trust.trusted
             if let refusal = check.refusal {
                 if innerTrusted {
-                    // The inner message passes on its own; the forward is what fails.
+                    // The inner message passes on its own; the forward is what fails. A Wallet
+                    // pass inside it keeps its own decision: its proof survives forwarding.
                     report.trust.trusted = false
                     report.trust.refusals.insert(refusal, at: 0)
-                    if !report.items.isEmpty {
+                    if report.hasMarkupReservations {
                         report.diagnostics.append(ReportDiagnostic(.untrusted(refusal.code), message: report.trust.reason))
                     }
                 } else {

@@ -1,10 +1,13 @@
 public import DKIM
 public import EventStore
+public import ICalendarReading
 public import MIME
 public import Mailbox
 public import Markup
 public import Reservations
 public import Trust
+public import WalletPass
+public import Zip
 
 /// Everything Reservoir learned about one message: what it is, who vouched for it, which
 /// reservations it carries, and what they did to the store.
@@ -34,9 +37,23 @@ public struct MessageReport: Sendable {
 
     public var fromDomain: String? { from.count == 1 ? from.first?.domain : nil }
     public var hasReservations: Bool { !items.isEmpty }
-    /// Reservations the trust policy accepted: what the store records.
+    /// Whether a message carries reservations the trust policy accepted: what the store records.
+    /// Forwarded messages' trusted reservations count too.
     public var hasTrustedReservations: Bool {
-        (trust.trusted && !items.isEmpty) || forwarded.contains { $0.report.hasTrustedReservations }
+        items.contains(where: isTrusted) || forwarded.contains { $0.report.hasTrustedReservations }
+    }
+    /// Whether any reservation is decided by the message's ``trust`` (markup, calendar parts);
+    /// a pass decides on its own.
+    public var hasMarkupReservations: Bool { items.contains { $0.source == .markup } }
+
+    /// Whether the policy accepted this reservation: the message's decision for markup and
+    /// calendar parts, unless the item is refused on its own (an invitation's ORGANIZER); the
+    /// pass's own for a Wallet pass.
+    public func isTrusted(_ item: ReportedReservation) -> Bool {
+        switch item.source {
+        case .markup: trust.trusted && item.refusal == nil
+        case .pass(let decision): decision.trusted
+        }
     }
 }
 
@@ -46,12 +63,38 @@ public struct ReportedReservation: Sendable {
     public var event: CalendarEvent
     /// Nil when nothing was stored: untrusted, or run without a store.
     public var change: EventChange?
+    /// Where it was read, which says what decides its trust.
+    public var source: ReservationSource = .markup
+    /// Why this reservation is not trusted in a message that is (an invitation's ORGANIZER not
+    /// aligned with From); nil when the message's decision stands for it.
+    public var refusal: TrustRefusal?
+
+    public init(
+        reservation: Reservation, event: CalendarEvent, change: EventChange?, source: ReservationSource = .markup,
+        refusal: TrustRefusal? = nil
+    ) {
+        self.reservation = reservation
+        self.event = event
+        self.change = change
+        self.source = source
+        self.refusal = refusal
+    }
+}
+
+/// Where a reservation was read: the source decides which trust rule applies.
+public enum ReservationSource: Sendable, Equatable {
+    /// schema.org markup in the message's HTML, or a calendar part (RFC 5545), trusted by the
+    /// message's ``TrustDecision`` (DKIM, allowed domain, recipient).
+    case markup
+    /// An Apple Wallet pass attached to the message, trusted by its own signature and pass
+    /// type, whoever sent the message.
+    case pass(PassTrustDecision)
 }
 
 /// A note about the message for people and programs: a stable code and a sentence.
 public struct ReportDiagnostic: Sendable, Equatable {
     public enum Stage: String, Sendable {
-        case mime, dkim, markup, reservations, trust, store
+        case mime, dkim, markup, calendar, pass, reservations, trust, store
     }
 
     /// Every code a report carries: each stage's own, and the pipeline's. ``all`` is the
@@ -59,6 +102,18 @@ public struct ReportDiagnostic: Sendable, Equatable {
     public enum Code: Sendable, Hashable, CustomStringConvertible {
         case mime(MIMEDiagnostic.Code)
         case markup(MarkupDiagnostic.Code)
+        /// A Wallet pass's archive could not be read whole.
+        case zip(ZipDiagnostic.Code)
+        /// A Wallet pass's content: not a reservation, unreadable, its bar code.
+        case pass(PassDiagnostic.Code)
+        /// A note of the calendar reader (RFC 5545 parts and `.ics` attachments).
+        case calendar(ICalendarDiagnostic.Code)
+        /// Calendar parts of a message whose markup describes its reservations: the markup is
+        /// read, the calendar parts (the same booking told again) are not.
+        case calendarNotRead
+        /// A trusted invitation without ORGANIZER: nothing ties the event to the From domain but
+        /// the DKIM signature of the message.
+        case calendarNoOrganizer
         case reservations(ReservationDiagnostic.Code)
         /// The markup is not trusted; the first refusal's code.
         case untrusted(TrustRefusal.Code)
@@ -80,6 +135,11 @@ public struct ReportDiagnostic: Sendable, Equatable {
             switch self {
             case .mime(let code): code.rawValue
             case .markup(let code): code.rawValue
+            case .zip(let code): code.rawValue
+            case .pass(let code): code.rawValue
+            case .calendar(let code): code.rawValue
+            case .calendarNotRead: "calendar-not-read"
+            case .calendarNoOrganizer: "calendar-no-organizer"
             case .reservations(let code): code.rawValue
             case .untrusted(let code): "untrusted-" + code.rawValue
             case .unsignedSubject: "unsigned-subject"
@@ -95,6 +155,9 @@ public struct ReportDiagnostic: Sendable, Equatable {
             switch self {
             case .mime, .unreadable, .headerTooLarge, .forwardTooDeep, .tooManyForwarded: .mime
             case .markup: .markup
+            case .zip, .pass: .pass
+            case .calendar, .calendarNotRead: .calendar
+            case .calendarNoOrganizer: .trust
             case .reservations: .reservations
             case .untrusted, .unsignedSubject: .trust
             case .storeFailed: .store
@@ -104,6 +167,8 @@ public struct ReportDiagnostic: Sendable, Equatable {
         /// The registry of every code.
         public static var all: [Code] {
             MIMEDiagnostic.Code.allCases.map(Code.mime) + MarkupDiagnostic.Code.allCases.map(Code.markup)
+                + ZipDiagnostic.Code.allCases.map(Code.zip) + PassDiagnostic.Code.allCases.map(Code.pass)
+                + ICalendarDiagnostic.Code.allCases.map(Code.calendar) + [.calendarNotRead, .calendarNoOrganizer]
                 + ReservationDiagnostic.Code.allCases.map(Code.reservations) + TrustRefusal.Code.allCases.map(Code.untrusted)
                 + [.unsignedSubject, .unreadable, .headerTooLarge, .storeFailed, .forwardTooDeep, .tooManyForwarded]
         }

@@ -8,6 +8,8 @@ public import Mailbox
 import Markup
 import Reservations
 public import Trust
+import WalletPass
+import Zip
 
 /// Runs one message through every stage: MIME → DKIM → markup → reservations → trust →
 /// store. Never throws for malformed mail; environment failures (the store) are reported in
@@ -110,12 +112,24 @@ public final class ReservationPipeline {
         let extraction = readReservations(outcome.signedView?.message ?? message, listing: false)
         diagnostics += extraction.diagnostics
         // Only what can become an event: an item whose date is not known stays out of the store.
-        let items = extraction.reservations.filter(\.marks.isEmpty).map {
-            ReportedReservation(reservation: $0, event: CalendarEvent($0), change: nil)
+        var items = extraction.reservations.filter(\.marks.isEmpty).map {
+            ReportedReservation(reservation: $0, event: CalendarEvent($0), change: nil, source: .markup)
         }
+        if trust.trusted { checkOrganizers(&items, fromDomain: trust.fromDomain, diagnostics: &diagnostics) }
         if !items.isEmpty, !trust.trusted {
             // Each refusal has its own code, so a sender can see why the markup was not taken.
             diagnostics.append(ReportDiagnostic(.untrusted(trust.refusal?.code ?? .noSignature), message: trust.reason))
+        }
+        // Wallet passes vouch for themselves: read from the message as it is, whoever signed it.
+        let passes = readPasses(message, listing: false, wholeMessage: wholeMessage)
+        diagnostics += passes.diagnostics
+        for pass in passes.passes {
+            let decision = policy.decide(pass: pass.verification)
+            let kept = pass.reservations.filter(\.marks.isEmpty)
+            if !kept.isEmpty, let refusal = decision.refusal {
+                diagnostics.append(ReportDiagnostic(.untrusted(refusal.code), message: "Wallet pass: " + refusal.sentence))
+            }
+            items += kept.map { ReportedReservation(reservation: $0, event: CalendarEvent($0), change: nil, source: .pass(decision)) }
         }
         var subjectSigned: Bool?
         if let view = outcome.signedView {
@@ -191,12 +205,22 @@ public final class ReservationPipeline {
                 report.diagnostics.append(failure)
             }
         }
-        guard report.trust.trusted else { return }
         let provenance = MessageProvenance(
             messageID: report.messageID, path: report.origin.path, signingDomain: report.trust.vouchingDomain,
             messageDate: report.orderingDate, arrival: now)
-        for index in report.items.indices {
+        for index in report.items.indices where report.isTrusted(report.items[index]) {
+            var provenance = provenance
+            if case .pass(let decision) = report.items[index].source {
+                // A pass's event belongs to its pass type, and is ordered by its signed signing
+                // time, never by the message's Date, which nothing signs here.
+                provenance.signingDomain = decision.signer.map { Self.passOwner($0.passTypeIdentifier) }
+                provenance.messageDate = decision.signer?.signedAt
+            }
             do {
+                if let older = try olderInvitation(report.items[index], in: store) {
+                    report.items[index].change = older
+                    continue
+                }
                 report.items[index].change = try store.apply(report.items[index].event, from: provenance)
             } catch {
                 report.diagnostics.append(ReportDiagnostic(.storeFailed, message: error.message))
@@ -221,13 +245,18 @@ public final class ReservationPipeline {
             message = Message(bytes: raw.bytes)
         }
         var result = readReservations(message, listing: true)
+        let passes = readPasses(message, listing: true, wholeMessage: raw.file == nil)
+        result.reservations += passes.passes.flatMap(\.reservations)
+        result.diagnostics += passes.diagnostics
         result.diagnostics = (skeletonDiagnostics + message.diagnostics(textPartsOnly: true)).map(Self.mimeDiagnostic) + result.diagnostics
         return result
     }
 
-    /// Markup from every HTML part in message order, read as reservations. `listing` keeps
-    /// the ended ones, marked (`extract`); otherwise they are dropped unless ``includePast``.
-    /// The message's Date is evidence for dates whose day and month order is ambiguous.
+    /// Markup from every HTML part in message order, read as reservations; when the markup
+    /// describes none, the events of the calendar parts (``readCalendars(_:parts:listing:)``).
+    /// `listing` keeps the ended ones, marked (`extract`); otherwise they are dropped unless
+    /// ``includePast``. The message's Date is evidence for dates whose day and month order is
+    /// ambiguous.
     func readReservations(_ message: Message, listing: Bool) -> MessageExtraction {
         var items: [StructuredItem] = []
         var diagnostics: [ReportDiagnostic] = []
@@ -239,6 +268,89 @@ public final class ReservationPipeline {
         let read = ReservationReader.read(
             items, now: includePast && !listing ? nil : now, messageDate: message.date?.epochSeconds, keepEnded: listing)
         diagnostics += read.diagnostics.map { ReportDiagnostic(.reservations($0.code), message: $0.message, detail: $0.detail) }
-        return MessageExtraction(reservations: read.reservations, diagnostics: diagnostics)
+        // Calendar parts are looked for by media type only; none is decoded unless it is read.
+        let calendars = message.calendarParts
+        guard !calendars.isEmpty else { return MessageExtraction(reservations: read.reservations, diagnostics: diagnostics) }
+        guard read.reservations.isEmpty else {
+            diagnostics.append(
+                ReportDiagnostic(
+                    .calendarNotRead,
+                    message: "the markup describes the reservations; the \(calendars.count) calendar part(s) telling them again are not read"))
+            return MessageExtraction(reservations: read.reservations, diagnostics: diagnostics)
+        }
+        let calendar = readCalendars(message, parts: calendars, listing: listing)
+        return MessageExtraction(reservations: calendar.reservations, diagnostics: diagnostics + calendar.diagnostics)
+    }
+
+    /// The owner the store records for a pass's events: its pass type identifier, marked so it
+    /// never equals a DKIM signing domain (a domain has no colon).
+    static func passOwner(_ passTypeIdentifier: String) -> String { "pass:" + passTypeIdentifier }
+
+    /// The passes of a message and what each vouches for.
+    struct PassReading {
+        struct Pass {
+            var verification: PassVerification
+            var reservations: [Reservation]
+        }
+        var passes: [Pass] = []
+        var diagnostics: [ReportDiagnostic] = []
+    }
+
+    /// Every Wallet pass attached to the message (``Message/walletPassParts``, at most
+    /// ``PassLimits/maxPassesPerMessage``), read, verified and read as reservations like markup.
+    /// Nothing here runs for a message without one. A message read in pieces (over 2 MB) holds
+    /// no attachment bodies: its passes are reported, not read.
+    func readPasses(_ message: Message, listing: Bool, wholeMessage: Bool) -> PassReading {
+        var reading = PassReading()
+        let parts = Self.walletPassParts(message)
+        guard !parts.isEmpty else { return reading }
+        guard wholeMessage else {
+            reading.diagnostics.append(
+                ReportDiagnostic(
+                    .pass(.passUnreadable), message: "the message is over 2 MB and its attachments are not read: its Wallet pass is not read"))
+            return reading
+        }
+        let messageDate = message.date?.epochSeconds
+        for (index, part) in parts.enumerated() {
+            guard index < PassLimits.maxPassesPerMessage else {
+                reading.diagnostics.append(
+                    ReportDiagnostic(
+                        .pass(.passUnreadable),
+                        message: "more than \(PassLimits.maxPassesPerMessage) Wallet passes in one message: the rest are not read"))
+                break
+            }
+            let pass = WalletPass.read(message.decodedBody(of: part), anchors: policy.passAnchors, now: now, messageDate: messageDate)
+            reading.diagnostics += pass.zipDiagnostics.map { ReportDiagnostic(.zip($0.code), message: "Wallet pass: " + $0.message) }
+            reading.diagnostics += pass.diagnostics.map { ReportDiagnostic(.pass($0.code), message: $0.message, detail: $0.detail) }
+            let items = pass.items.map { StructuredItem(value: $0, source: .jsonLD) }
+            let read = ReservationReader.read(items, now: includePast && !listing ? nil : now, messageDate: messageDate, keepEnded: listing)
+            reading.diagnostics += read.diagnostics.map { ReportDiagnostic(.reservations($0.code), message: $0.message, detail: $0.detail) }
+            reading.passes.append(PassReading.Pass(verification: pass.verification, reservations: read.reservations))
+        }
+        return reading
+    }
+
+    /// The leaves of the message's own body that are Wallet passes: `application/vnd.apple.pkpass`,
+    /// or a `.pkpass` file name on `application/octet-stream`. Parts inside an attached message
+    /// are its own.
+    static func walletPassParts(_ message: Message) -> [MIMEPart] {
+        var result: [MIMEPart] = []
+        func walk(_ part: MIMEPart) {
+            if part.contentType.type == "message", part.depth > 0 { return }
+            if part.contentType.isMultipart {
+                for child in part.children { walk(child) }
+            } else if isWalletPass(part) {
+                result.append(part)
+            }
+        }
+        walk(message.root)
+        return result
+    }
+
+    static func isWalletPass(_ part: MIMEPart) -> Bool {
+        let type = part.contentType.mediaType
+        if type == "application/vnd.apple.pkpass" { return true }
+        guard type == "application/octet-stream", let name = part.filename else { return false }
+        return name.lowercased().hasSuffix(".pkpass")
     }
 }

@@ -1,5 +1,6 @@
 public import ARC
 public import DKIM
+public import WalletPass
 
 /// The policy's verdict on one message's markup: trusted or not, who vouched, and every reason
 /// that stood against it. Words for people belong to the renderers, not here.
@@ -119,6 +120,15 @@ public enum TrustRefusal: Sendable, Equatable {
     case recipientNotSigned
     /// `--me` is configured and no signed To or Cc names one of its addresses.
     case recipientNotListed
+    /// A Wallet pass whose files, signature or signer do not verify (docs/SECURITY.md, "Wallet passes").
+    case passNotVerified(PassVerificationFailure)
+    /// A verified Wallet pass whose pass type identifier is not allowed (`--allow-pass-type`).
+    case passTypeNotAllowed(String)
+    /// An event of a calendar object (RFC 5545) whose ORGANIZER's domain is not aligned with
+    /// the From domain (``TrustPolicy/organizerRefusal(organizer:organizerURI:fromDomain:)``): the signer
+    /// vouches for the message, not for an invitation it passes on from someone else. The
+    /// other events of the message stay trusted.
+    case organizerNotAligned(organizer: String, fromDomain: String)
     /// A forwarded message whose outer From is not one of the `--me` addresses (or `--me` is
     /// not configured): anyone can forward a genuine confirmation.
     case forwardNotFromMe
@@ -153,6 +163,21 @@ public enum TrustRefusal: Sendable, Equatable {
         case domainNotAllowed = "domain-not-allowed"
         case recipientNotSigned = "recipient-not-signed"
         case recipientNotListed = "recipient-not-listed"
+        case passUnreadable = "pass-unreadable"
+        case passNoManifest = "pass-no-manifest"
+        case passManifestMismatch = "pass-manifest-mismatch"
+        case passNoSignature = "pass-no-signature"
+        case passSignatureInvalid = "pass-signature-invalid"
+        case passNoCA = "pass-no-ca"
+        case passCAUnreadable = "pass-ca-unreadable"
+        case passChainNotTrusted = "pass-chain-not-trusted"
+        case passCertificateNotValid = "pass-certificate-not-valid"
+        case passSigningTimeInFuture = "pass-signing-time-in-future"
+        case passWeakKey = "pass-weak-key"
+        case passSignerUnnamed = "pass-signer-unnamed"
+        case passIdentityMismatch = "pass-identity-mismatch"
+        case passTypeNotAllowed = "pass-type-not-allowed"
+        case organizerNotAligned = "organizer-not-aligned"
         case forwardNotFromMe = "forward-not-from-me"
         case forwarderNotVerified = "forwarder-not-verified"
         case arcNotValid = "arc-not-valid"
@@ -177,6 +202,24 @@ public enum TrustRefusal: Sendable, Equatable {
         case .domainNotAllowed: .domainNotAllowed
         case .recipientNotSigned: .recipientNotSigned
         case .recipientNotListed: .recipientNotListed
+        case .passTypeNotAllowed: .passTypeNotAllowed
+        case .passNotVerified(let failure):
+            switch failure {
+            case .unreadable: .passUnreadable
+            case .noManifest: .passNoManifest
+            case .manifestMismatch: .passManifestMismatch
+            case .noSignature: .passNoSignature
+            case .signatureInvalid: .passSignatureInvalid
+            case .noAnchors: .passNoCA
+            case .anchorsUnreadable: .passCAUnreadable
+            case .chainNotTrusted: .passChainNotTrusted
+            case .certificateNotValidAtTime: .passCertificateNotValid
+            case .signingTimeInFuture: .passSigningTimeInFuture
+            case .weakKey: .passWeakKey
+            case .signerUnnamed: .passSignerUnnamed
+            case .identityMismatch: .passIdentityMismatch
+            }
+        case .organizerNotAligned: .organizerNotAligned
         case .forwardNotFromMe: .forwardNotFromMe
         case .forwarderNotVerified: .forwarderNotVerified
         case .arcNotValid: .arcNotValid

@@ -1,6 +1,7 @@
 public import ARC
 public import DKIM
 public import MIME
+public import WalletPass
 
 /// Who may put events on the calendar: Apple's rules for reservation markup, made explicit.
 ///
@@ -29,6 +30,11 @@ public struct TrustPolicy: Sendable {
     /// The user's own addresses (`--me`), lowercased; `@domain` stands for a whole domain.
     /// When set, markup is trusted only if a signed To or Cc names one of them.
     public var recipients: [String]
+    /// Pass type identifiers whose Wallet passes are trusted (`--allow-pass-type`); an entry
+    /// ending in `.*` allows every identifier under it (``decide(pass:)``).
+    public var allowedPassTypes: [String]
+    /// The certificates a pass's signer must chain to (`--pass-ca`), read on first use.
+    public var passAnchors: PassTrustAnchors
     /// The authserv-id the user's own verifier writes (`--trust-authserv-id`): its topmost
     /// `Authentication-Results` field may show that a forward comes from the user
     /// (``forwarder(_:from:signatures:)``).
@@ -43,8 +49,11 @@ public struct TrustPolicy: Sendable {
     public init(
         allowedDomains: [String] = [], allowAnyDomain: Bool = false, allowUnverified: Bool = false,
         alignment: Alignment = .relaxed, publicSuffixes: PublicSuffixList? = nil, recipients: [String] = [],
+        allowedPassTypes: [String] = [], passAnchors: PassTrustAnchors = PassTrustAnchors(paths: []),
         trustedAuthservID: String? = nil, ownAuthservID: String? = nil, trustedARCSealers: [String] = []
     ) {
+        self.allowedPassTypes = allowedPassTypes
+        self.passAnchors = passAnchors
         self.trustedARCSealers = trustedARCSealers.map { $0.lowercased() }
         self.trustedAuthservID = trustedAuthservID
         self.ownAuthservID = ownAuthservID
@@ -252,6 +261,18 @@ public struct TrustPolicy: Sendable {
         // RFC 6376 §8.2: content after l= is not covered by the signature.
         if !signature.coversWholeBody { return .partialBody(domain: signature.domain, signedLength: signature.bodyLength ?? 0) }
         return nil
+    }
+
+    /// The ORGANIZER rule for an event of a calendar object in a trusted message: its
+    /// `mailto:` address (`organizer`, nil when the ORGANIZER is no `mailto:` URI) must have a
+    /// domain aligned with the From domain as a DKIM `d=` must be (``isAligned(signingDomain:fromDomain:)``).
+    /// Nil when it is.
+    public func organizerRefusal(organizer: String?, organizerURI: String, fromDomain: String) -> TrustRefusal? {
+        guard let organizer, let at = organizer.lastIndex(of: "@") else {
+            return .organizerNotAligned(organizer: organizerURI, fromDomain: fromDomain)
+        }
+        let domain = String(organizer[organizer.index(after: at)...])
+        return isAligned(signingDomain: domain, fromDomain: fromDomain) ? nil : .organizerNotAligned(organizer: organizer, fromDomain: fromDomain)
     }
 
     /// With `--me`, a signed To or Cc must name one of the addresses.

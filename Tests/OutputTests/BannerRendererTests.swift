@@ -1,5 +1,7 @@
 import Pipeline
+import PipelineTestSupport
 import Testing
+import Trust
 
 @testable import Output
 
@@ -19,5 +21,30 @@ struct BannerRendererTests {
         #expect(BannerRenderer.fileName(path) == name)
         // What the former String operations made of it.
         #expect(BannerRenderer.fileName(path) == path.split(separator: "/").suffix(2).joined(separator: "/"))
+    }
+}
+
+/// A reservation refused on its own in a trusted message (an invitation whose ORGANIZER is
+/// another domain's): shown, marked untrusted, not counted as trusted.
+@Suite("A reservation refused on its own")
+struct ItemRefusalTests {
+    static func report() throws -> MessageReport {
+        var report = try Samples.pipeline().analyze(try Samples.message(1))
+        report.items[0].refusal = .organizerNotAligned(organizer: "events@attacker.example", fromDomain: "epicsteak.example")
+        return report
+    }
+
+    @Test("the banner says why it is not recorded, JSON names the refusal, the summary does not count it trusted")
+    func shown() throws {
+        let report = try Self.report()
+        #expect(report.trust.trusted && !report.hasTrustedReservations)
+        let text = BannerRenderer(style: .plain).render(report)
+        #expect(text.contains("not recorded (not trusted: the invitation's ORGANIZER events@attacker.example"))
+        #expect(BannerRenderer.json(report).contains(#""refusal":"organizer-not-aligned""#))
+        var summary = ScanSummary()
+        summary.add(report)
+        #expect(summary.withReservations == 1 && summary.trusted == 0)
+        let fields = FilterHeaders.fields(report: report, authservID: "mx.test", lineEnding: "\n")
+        #expect(fields.contains("X-Reservation:") && fields.contains("(untrusted)"))
     }
 }

@@ -98,7 +98,9 @@ struct ReservationPipelineTests {
         #expect(report.items.allSatisfy { $0.reservation.category == .flight })
     }
 
-    @Test("hotel, Microdata train and a newsletter", arguments: [(5, ReservationCategory?.some(.lodging)), (6, .train), (7, nil)])
+    @Test(
+        "hotel, Microdata train, a newsletter and an invitation",
+        arguments: [(5, ReservationCategory?.some(.lodging)), (6, .train), (7, nil), (10, .event)])
     func otherSamples(number: Int, category: ReservationCategory?) throws {
         let report = try Samples.pipeline().process(try Samples.message(number))
         #expect(report.signatures.map(\.result) == [.pass])

@@ -83,7 +83,7 @@ extension ProcessSuites {
             let back = Self.request("GET", calendar)
             #expect(back.status == 200)
             #expect(Self.lines(back.body, "UID:") == Self.lines(ics, "UID:"))
-            #expect(Self.lines(back.body, "UID:").count == 5)
+            #expect(Self.lines(back.body, "UID:").count == 6)
             #expect(back.body.contains("UID:IWDSCA-1@reservoir"))
             #expect(Self.lines(back.body, "SEQUENCE:") == Self.lines(ics, "SEQUENCE:"))
             #expect(Self.lines(back.body, "STATUS:") == Self.lines(ics, "STATUS:"))

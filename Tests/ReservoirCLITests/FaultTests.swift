@@ -526,7 +526,7 @@ extension ProcessSuites {
             let clean = "sqlite:\(tmp.path)/clean.sqlite3"
             _ = try ReservoirBinary.run(["scan", ReservoirBinary.samples.path, "--store", clean] + Self.baseOptions)
             let expected = try Self.events(clean)
-            #expect(expected.count == 5)
+            #expect(expected.count == 6)
             var generator = SystemRandomNumberGenerator()
             for round in 0..<6 {
                 let store = "sqlite:\(tmp.path)/killed-\(round).sqlite3"

@@ -66,7 +66,7 @@ struct ICalendarExportCLITests {
         let rows = parsed.text.split(separator: "\n").map { $0.split(separator: "|", omittingEmptySubsequences: false).map(String.init) }
         // Every stored event, as the store lists it, is in the export with its title, status and sequence.
         let events = try #require(try JSONSerialization.jsonObject(with: json.stdout) as? [[String: Any]])
-        #expect(rows.count == 5)
+        #expect(rows.count == 6)
         #expect(rows.allSatisfy { $0.count == 6 })
         let fromStore = Set(
             events.map { "\($0["title"] ?? "")|\(($0["status"] as? String ?? "").uppercased())|\($0["sequence"] ?? "")" })

@@ -62,26 +62,29 @@ struct ReservoirCLITests {
         let scan = try ReservoirBinary.run([
             "scan", ReservoirBinary.samples.path, "--keys", ReservoirBinary.keys,
             "--allowed-domains", ReservoirBinary.allowed, "--now", ReservoirBinary.now, "--store", store,
+            "--pass-ca", ReservoirBinary.passCA, "--allow-pass-type", "pass.example.cascadia-air.*",
         ])
         #expect(scan.status == 0, "\(scan.stderr)")
-        #expect(scan.text.contains("Scanned: 9 messages read"))
+        #expect(scan.text.contains("Scanned: 11 messages read"))
         // The altered message, and the forwarded one without --me.
         #expect(scan.text.contains("2 untrusted"))
         #expect(scan.text.contains("untrusted-forward-not-from-me"))
-        #expect(scan.text.contains("Found:   5 Restaurant, 2 Flight, 1 Hotel, 1 Train"))
+        #expect(scan.text.contains("Found:   5 Restaurant, 3 Flight, 1 Event, 1 Hotel, 1 Train"))
         #expect(scan.text.contains("Time:    "))
         // Incremental: a second scan of the unchanged Maildir reads nothing again.
         let again = try ReservoirBinary.run([
             "scan", ReservoirBinary.samples.path, "--keys", ReservoirBinary.keys,
             "--allowed-domains", ReservoirBinary.allowed, "--now", ReservoirBinary.now, "--store", store,
+            "--pass-ca", ReservoirBinary.passCA, "--allow-pass-type", "pass.example.cascadia-air.*",
         ])
         #expect(again.text.contains("Scanned: 0 messages read"))
-        #expect(again.text.contains("9 unchanged since the last scan"))
+        #expect(again.text.contains("11 unchanged since the last scan"))
         let forced = try ReservoirBinary.run([
             "scan", ReservoirBinary.samples.path, "--keys", ReservoirBinary.keys, "--rescan",
             "--allowed-domains", ReservoirBinary.allowed, "--now", ReservoirBinary.now, "--store", store,
+            "--pass-ca", ReservoirBinary.passCA, "--allow-pass-type", "pass.example.cascadia-air.*",
         ])
-        #expect(forced.text.contains("Scanned: 9 messages read"))
+        #expect(forced.text.contains("Scanned: 11 messages read"))
         let ics = try ReservoirBinary.run(["events", "--ics", "--store", store, "--now", ReservoirBinary.now])
         #expect(ics.status == 0, "\(ics.stderr)")
         #expect(ics.text.hasPrefix("BEGIN:VCALENDAR\r\n"))
@@ -104,11 +107,11 @@ struct ReservoirCLITests {
         let ics = try ReservoirBinary.run(["events", "--ics", "--store", store, "--now", ReservoirBinary.now])
         #expect(ics.text.contains("Trattoria Lucca") && ics.text.contains("DTSTART:20310629T023000Z"), "\(ics.text)")
         let filter = try ReservoirBinary.run(
-            ["filter", "--me", "jane@home.example", "--authserv-id", "mx.test", "--no-store"] + common, stdin: try ReservoirBinary.sampleMessage(9))
+            ["filter", "--me", "jane@home.example", "--authserv-id", "mx.test", "--no-store"] + common, stdin: try ReservoirBinary.sampleMessage(11))
         #expect(filter.status == 0, "\(filter.stderr)")
         #expect(filter.text.contains("#TL-90417 (forwarded)") && !filter.text.contains("(untrusted) (forwarded)"), "\(filter.text.prefix(600))")
         let stranger = try ReservoirBinary.run(
-            ["filter", "--authserv-id", "mx.test", "--no-store"] + common, stdin: try ReservoirBinary.sampleMessage(9))
+            ["filter", "--authserv-id", "mx.test", "--no-store"] + common, stdin: try ReservoirBinary.sampleMessage(11))
         #expect(stranger.text.contains("#TL-90417 (untrusted) (forwarded)"), "\(stranger.text.prefix(600))")
     }
 
@@ -135,8 +138,8 @@ struct ReservoirCLITests {
             else { return nil }
             return reservations.compactMap { $0["change"] as? String }
         }
-        #expect(changes.count == 18)
-        #expect(changes.suffix(9).allSatisfy { $0.allSatisfy { $0 == "unchanged" } })
+        #expect(changes.count == 22)
+        #expect(changes.suffix(11).allSatisfy { $0.allSatisfy { $0 == "unchanged" } })
     }
 
     @Test("filter passes the message through byte for byte with fields added at the top")

@@ -201,7 +201,7 @@ extension ProcessSuites {
                     return "\(uid)|\(event["sequence"] ?? "")|\((event["status"] as? String ?? "").uppercased())"
                 })
             let served = Set(parsed.text.split(separator: "\n").map(String.init))
-            #expect(events.count == 5)
+            #expect(events.count == 6)
             #expect(served == expected)
             #expect(served.contains("IWDSCA-1@reservoir|2|CANCELLED"))
         }

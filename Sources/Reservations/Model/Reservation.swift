@@ -62,12 +62,15 @@ public struct Reservation: Sendable, Equatable {
     public var marks: [ReservationMark]
     /// When the sender last changed the booking (`modifiedTime`); nil when absent or unreadable.
     public var modifiedTime: DateTimeValue?
+    /// For an event read from a calendar object (``InvitationReader``): its iTIP ordering
+    /// evidence and ORGANIZER; nil for markup.
+    public var invitation: InvitationEvidence?
 
     public init(
         category: ReservationCategory, schemaType: String, reservationID: String, itemID: String,
         status: ReservationStatus, title: String, start: DateTimeValue?, end: DateTimeValue?,
         location: String?, details: [ReservationDetail], url: String?, checkinURL: String?, json: JSONValue,
-        marks: [ReservationMark] = [], modifiedTime: DateTimeValue? = nil
+        marks: [ReservationMark] = [], modifiedTime: DateTimeValue? = nil, invitation: InvitationEvidence? = nil
     ) {
         self.category = category
         self.schemaType = schemaType
@@ -84,6 +87,7 @@ public struct Reservation: Sendable, Equatable {
         self.json = json
         self.marks = marks
         self.modifiedTime = modifiedTime
+        self.invitation = invitation
     }
 }
 
