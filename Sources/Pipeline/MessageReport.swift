@@ -33,6 +33,11 @@ public struct MessageReport: Sendable {
     public var hasReservations: Bool { !items.isEmpty }
     /// Reservations the trust policy accepted: what the store records.
     public var hasTrustedReservations: Bool { trust.trusted && !items.isEmpty }
+    /// Reservations that trust refused while a DKIM key lookup failed for now
+    /// (`dkim=temperror`): the same message may be trusted once DNS answers.
+    public var untrustedForNow: Bool {
+        hasReservations && !trust.trusted && signatures.contains { $0.result == .temperror }
+    }
 }
 
 /// One reservation of a message, the event it maps to, and what happened in the store.

@@ -50,6 +50,9 @@ struct ReservoirBinary {
         try Data(contentsOf: URL(fileURLWithPath: try sample(number)))
     }
 
+    /// `XDG_STATE_HOME` of every run (unless a test gives its own): one directory per test process.
+    static let stateHome = NSTemporaryDirectory() + "reservoir-cli-state-\(getpid())"
+
     static func run(
         _ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:],
         executable: URL = Self.executable
@@ -59,6 +62,8 @@ struct ReservoirBinary {
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
         env["NO_COLOR"] = "1"
+        // Messages kept for `reservoir retry` go to a spool of the test run, never the user's.
+        env["XDG_STATE_HOME"] = Self.stateHome
         for (k, v) in environment { env[k] = v }
         process.environment = env
         let out = Pipe()

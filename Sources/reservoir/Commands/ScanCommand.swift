@@ -28,6 +28,7 @@ struct ScanCommand: ParsableCommand {
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var clock: ClockOptions
     @OptionGroup var calendarOptions: CalendarOptions
+    @OptionGroup var retry: RetryOptions
 
     @Flag(name: .customLong("json"), help: "Print one JSON object per message (JSON Lines).")
     var json = false
@@ -58,6 +59,12 @@ struct ScanCommand: ParsableCommand {
         let runner = try CommandRunner(
             keys: keys, policy: policy, store: storeOptions.choice, clock: clock, includePast: EffectiveSettings.includePast(includePast))
         let renderer = BannerRenderer(style: BannerStyle.forStandardOutput(), explain: explain)
+        // What earlier deliveries kept for a retry goes first (`reservoir retry`).
+        let spool = runner.pipeline.store == nil ? nil : retry.spool
+        if let spool, !spool.pending().isEmpty {
+            let outcomes = RetryRun(spool: spool, pipeline: runner.pipeline).run()
+            Output.error(RetryCommand.summary(outcomes, spool: spool))
+        }
         var summary = ScanSummary()
         var progress = ScanProgress()
         let scanner = MessageScanner(
@@ -103,6 +110,16 @@ struct ScanCommand: ParsableCommand {
                                 _ = Output.bytes(output)  // the group's banners so far, as before the failure
                                 throw error
                             }
+                        }
+                    }
+                    // A key lookup that failed for now: kept for `reservoir retry` by its path (a
+                    // store failure needs no record: the message is read again next scan).
+                    if let spool, !report.diagnostics.contains(where: { $0.stage == .store }), report.origin.path != nil,
+                        report.origin.mboxIndex == nil,
+                        let transient = TransientFailure.reason(report)
+                    {
+                        if case .refused(let why) = spool.keep(.path(RetrySpool.absolute(report.origin.path ?? ""))) {
+                            Output.error("scan: \(report.origin.path ?? ""): \(transient); not kept for retry: \(why)")
                         }
                     }
                     // Written once per recorded group: one write(2) for up to 64 banners.
