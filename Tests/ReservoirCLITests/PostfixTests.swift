@@ -118,8 +118,10 @@ extension ProcessSuites {
             // The reference: what a scan of the same samples records.
             let reference = "sqlite:\(tmp.path)/reference.sqlite3"
             _ = try ReservoirBinary.run(
-                ["scan", ReservoirBinary.samples.path, "--keys", ReservoirBinary.keys, "--allowed-domains", ReservoirBinary.allowed,
-                "--now", ReservoirBinary.now, "--store", reference])
+                [
+                    "scan", ReservoirBinary.samples.path, "--keys", ReservoirBinary.keys, "--allowed-domains", ReservoirBinary.allowed,
+                    "--now", ReservoirBinary.now, "--store", reference,
+                ])
             let expected = try Self.stored(reference)
             #expect(expected.count >= 5, "\(expected)")
             // Deliveries are asynchronous: wait until the queue is empty and every copy went through
