@@ -101,7 +101,7 @@ package struct CommandRunner {
         do {
             return file == "-" ? try MessageSource.standardInput() : try MessageSource.file(file)
         } catch {
-            throw CommandFailure.unreadable(file, "\(error)")
+            throw Self.unreadable(file, error)
         }
     }
 
@@ -110,8 +110,14 @@ package struct CommandRunner {
         do {
             return try MessageSource(path: path)
         } catch {
-            throw CommandFailure.unreadable(path, "\(error)")
+            throw Self.unreadable(path, error)
         }
+    }
+
+    /// The path once: a source error names the path it met, which may be one inside `path`.
+    static func unreadable(_ path: String, _ error: any Error) -> CommandFailure {
+        guard let error = error as? MessageSourceError else { return .unreadable(path, "\(error)") }
+        return .unreadable(error.path.isEmpty ? path : error.path, error.message)
     }
 
     package func check(_ report: MessageReport) throws {

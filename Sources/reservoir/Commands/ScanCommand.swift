@@ -127,6 +127,8 @@ struct ScanCommand: ParsableCommand {
                     output.append(0x0A)
                 },
                 groupEnd: {
+                    // The banners start on a clean line, not after the progress line.
+                    if !output.isEmpty { progress.clear() }
                     _ = Output.bytes(output)
                     output.removeAll(keepingCapacity: true)
                 })
