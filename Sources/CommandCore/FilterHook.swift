@@ -130,7 +130,7 @@ package struct FilterHook {
                 from: .memory(buffer))
             let analysis = planOutput(
                 RawMessage(bytes: original, origin: MessageOrigin(path: nil)), length: original.count,
-                forged: forged, lineEnding: lineEnding)
+                forged: forged, lineEnding: lineEnding, budget: budget)
             alarm(0)
             return (Self.writeOutput(analysis.output, from: .memory(buffer)), analysis)
         }
@@ -175,7 +175,7 @@ package struct FilterHook {
     /// Analyses the message, records its trusted reservations, and plans the output: the
     /// original of `length` bytes less the `forged` fields, with ours added. On an error
     /// nothing is added.
-    private func planOutput(_ raw: RawMessage, length: Int, forged: ForgedFields, lineEnding: String) -> Analysis {
+    private func planOutput(_ raw: RawMessage, length: Int, forged: ForgedFields, lineEnding: String, budget: Deadline) -> Analysis {
         if let configurationProblem {
             Output.error("filter: configuration: \(configurationProblem) (message passed through unanalysed, with \(FilterHeaders.errorFieldName))")
             let field = FilterHeaders.errorField("configuration: \(configurationProblem)", lineEnding: lineEnding)
@@ -190,7 +190,7 @@ package struct FilterHook {
             var storeProblem: String?
             if !noStore, report.hasTrustedReservations {
                 do {
-                    let eventStore = try CommandRunner.openStore(at: store)
+                    let eventStore = try CommandRunner.openStore(at: store, busyTimeoutMilliseconds: storeWait(budget))
                     runner.pipeline.record(&report, into: eventStore)
                     opened = eventStore
                 } catch {
@@ -208,6 +208,14 @@ package struct FilterHook {
             Output.error("filter: \(error) (message passed through without results)")
             return Analysis(output: FilterHeaders.plan(length: length, forged: forged, added: []))
         }
+    }
+
+    /// How long the store may wait for another writer: what the time budget leaves, less a
+    /// second to keep the message for a retry and write it out, so a store locked past the
+    /// budget ends in a retry record rather than in the time-budget handler, which keeps none.
+    private func storeWait(_ budget: Deadline) -> Int32 {
+        guard timeout > 0, let left = budget.remainingMilliseconds else { return SQLiteEventStore.busyTimeoutMilliseconds }
+        return Int32(clamping: max(100, min(Int64(SQLiteEventStore.busyTimeoutMilliseconds), left - 1000)))
     }
 
     /// Keeps a record of a message whose reservations met a passing failure, for `reservoir
@@ -287,7 +295,7 @@ package struct FilterHook {
         let lineEnding = FilterHeaders.detectLineEnding(first)
         armTimeout(FilterHeaders.plan(length: spool.size, forged: forged, added: Self.timeoutFields(id, lineEnding)), from: .spool(spool))
         let raw = RawMessage(file: MessageFile(.descriptor(spool.fd), size: spool.size), origin: MessageOrigin(path: nil))
-        let analysis = planOutput(raw, length: spool.size, forged: forged, lineEnding: lineEnding)
+        let analysis = planOutput(raw, length: spool.size, forged: forged, lineEnding: lineEnding, budget: budget)
         alarm(0)
         guard Self.writeOutput(analysis.output, from: .spool(spool)) else { throw ExitStatus(75) }
         deliver(analysis, budget: budget)

@@ -23,7 +23,11 @@ public enum EventStoreLocation {
     /// with `.unsupportedURL`.
     /// With `readOnlyFallback`, an SQLite store that cannot be opened for writing because its
     /// file or file system is read-only is opened for reading instead (commands that only read).
-    public static func open(_ url: String?, postgres: Opener? = nil, readOnlyFallback: Bool = false) throws(EventStoreError) -> any EventStore {
+    /// `busyTimeoutMilliseconds`: how long an SQLite store waits for another writer.
+    public static func open(
+        _ url: String?, postgres: Opener? = nil, readOnlyFallback: Bool = false,
+        busyTimeoutMilliseconds: Int32 = SQLiteEventStore.busyTimeoutMilliseconds
+    ) throws(EventStoreError) -> any EventStore {
         let path: String
         if let url, !url.isEmpty {
             if isPostgresURL(url) {
@@ -45,7 +49,7 @@ public enum EventStoreLocation {
             path = try defaultPath()
         }
         do {
-            return try SQLiteEventStore(path: path)
+            return try SQLiteEventStore(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         } catch  where readOnlyFallback && error.kind == .readOnly {
             // The first error says more than a failed fallback would.
             guard let store = try? SQLiteEventStore(readingAt: path) else { throw error }

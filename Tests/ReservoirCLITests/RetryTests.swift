@@ -211,7 +211,7 @@ extension ProcessSuites {
             let spool = tmp.path + "/retry"
             try FileManager.default.createDirectory(atPath: spool, withIntermediateDirectories: true)
             // The count limit (RetrySpool.maximumRecords), reached with empty records.
-            for n in 0..<1000 { FileManager.default.createFile(atPath: spool + "/\(n).M0P0R0.host.eml", contents: Data()) }
+            for n in 0..<1000 { _ = FileManager.default.createFile(atPath: spool + "/\(n).M0P0R0.host.eml", contents: Data()) }
             let message = try ReservoirBinary.sampleMessage(1)
             let r = try ReservoirBinary.run(
                 ["filter", "--dns-server", "127.0.0.1:9", "--dns-timeout", "1", "--store", "sqlite:\(tmp.path)/e.sqlite3", "--retry-spool", spool]
@@ -246,5 +246,44 @@ extension ProcessSuites {
             #expect(retried.status == 0, "\(retried.text)")
             #expect(try FaultTests.events(store).count == 3)
         }
+    }
+}
+
+extension ProcessSuites.RetryTests {
+    @Test(
+        "a store locked by another writer past the time budget: the record is kept before the budget runs out",
+        .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3"), "needs python3 to hold the lock"))
+    func lockedStore() throws {
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let spool = tmp.path + "/retry"
+        let path = tmp.path + "/events.sqlite3"
+        _ = try ProcessSuites.FaultTests.filter(try ReservoirBinary.sampleMessage(1), store: "sqlite:\(path)")
+        // Another writer holds the store's write lock for 6 s, longer than the filter's budget of 3.
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        holder.arguments = [
+            "-c",
+            "import sqlite3, sys, time\nc = sqlite3.connect(sys.argv[1], isolation_level=None)\nc.execute('BEGIN IMMEDIATE')\nprint('locked', flush=True)\ntime.sleep(6)",
+            path,
+        ]
+        let ready = Pipe()
+        holder.standardOutput = ready
+        try holder.run()
+        _ = ready.fileHandleForReading.availableData  // "locked"
+        let message = try ReservoirBinary.sampleMessage(4)
+        let started = Date()
+        let r = try ReservoirBinary.run(
+            ["filter", "--keys", ReservoirBinary.keys, "--store", "sqlite:\(path)", "--timeout", "3", "--retry-spool", spool] + Self.options,
+            stdin: message)
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(r.status == 0 && r.stdout.suffix(message.count) == message)
+        let added = String(decoding: r.stdout.prefix(r.stdout.count - message.count), as: UTF8.self)
+        #expect(added.contains("dkim=pass") && !added.contains("time budget"), "\(added)")
+        #expect(Self.records(spool).count == 1, "\(r.stderr)")
+        #expect(elapsed < 3, "took \(elapsed) s")
+        holder.waitUntilExit()
+        #expect(try Self.retry(spool, store: "sqlite:\(path)").status == 0)
+        #expect(try ProcessSuites.FaultTests.events("sqlite:\(path)").count == 3)
     }
 }
