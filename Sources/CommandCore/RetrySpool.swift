@@ -151,8 +151,16 @@ package struct RetrySpool: Sendable {
     }
 
     /// Records left in `claimed/` by runs that ended without finishing (killed, crashed): put
-    /// back, so they are not lost.
+    /// back, so they are not lost. Files in `tmp/` an hour old are records whose writer was
+    /// stopped half-way (a time budget that ran out while a large copy was written): removed.
     package func reclaimAbandoned() {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        for entry in Self.names(in: directory + "/tmp") {
+            var info = stat()
+            let path = directory + "/tmp/" + entry
+            if stat(path, &info) == 0, now.tv_sec - info.st_mtim.tv_sec > 3600 { unlink(path) }
+        }
         for entry in Self.names(in: directory + "/claimed") {
             guard let comma = entry.lastIndex(of: ","), let pid = Int32(entry[entry.index(after: comma)...]) else { continue }
             if kill(pid, 0) == 0 || errno == EPERM { continue }
