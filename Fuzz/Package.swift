@@ -12,6 +12,7 @@ let targets = [
     "fuzz-charsets", "fuzz-dkim-tags", "fuzz-dkim-key-record", "fuzz-canonicalization",
     "fuzz-json", "fuzz-jsonld", "fuzz-microdata", "fuzz-iso8601", "fuzz-sender-dates", "fuzz-keys-file", "fuzz-skeleton", "fuzz-scripts",
     "fuzz-signed-view", "fuzz-authentication-results", "fuzz-header-strip", "fuzz-caldav", "fuzz-feed", "fuzz-tzif", "fuzz-posix-tz", "fuzz-toml",
+    "fuzz-zone-placement",
 ]
 /// Targets of the time zone library, which need nothing else of the package.
 let timeZoneTargets: Set = ["fuzz-tzif", "fuzz-posix-tz"]
@@ -32,6 +33,7 @@ let package = Package(
                     .product(name: "Reservations", package: "Reservoir"), .product(name: "Trust", package: "Reservoir"),
                     .product(name: "JSON", package: "Reservoir"), .product(name: "CalDAV", package: "Reservoir"),
                     .product(name: "Feed", package: "Reservoir"), .product(name: "TOML", package: "Reservoir"),
+                    .product(name: "TimeZones", package: "Reservoir"),
                 ]
                     + (pipelineTargets.contains(name)
                         ? [.product(name: "Output", package: "Reservoir"), .product(name: "Pipeline", package: "Reservoir")] : []),

@@ -303,11 +303,35 @@ package struct FilterHook {
 
     /// Streams the message through unanalysed, less the forged fields: the spool (or `first`
     /// when there is none), `pending`, then the rest of standard input.
+    /// With an invalid configuration, the `X-Reservoir-Error` field saying so goes out where the
+    /// analysed path puts its fields (after an mbox envelope line, else first), as on every path.
     private func passThrough(_ why: String, spooled: FilterSpool?, first: [UInt8], pending: [UInt8] = []) throws(ExitStatus) {
         Output.error("filter: \(why): message passed through without analysis")
-        if let configurationProblem { Output.error("filter: configuration: \(configurationProblem)") }
+        var field: [UInt8] = []
+        var insertionPoint = 0
+        if let configurationProblem {
+            Output.error("filter: configuration: \(configurationProblem)")
+            let start = ForgedFieldScanner.find(in: first, authservID: resolvedAuthservID)
+            if start.hasHeaderField {
+                insertionPoint = start.insertionPoint
+                field = Array(
+                    FilterHeaders.errorField("configuration: \(configurationProblem)", lineEnding: FilterHeaders.detectLineEnding(first)).utf8)
+            }
+        }
         var stream = ForgedFieldStream(authservID: resolvedAuthservID)
-        let emit: (UnsafeBufferPointer<UInt8>) -> Bool = { Output.bytes($0) }
+        // The bytes before the insertion point (an envelope line) are always kept, so the field
+        // goes out once that many bytes have.
+        var emitted = 0
+        let emit: (UnsafeBufferPointer<UInt8>) -> Bool = { piece in
+            guard !field.isEmpty else { return Output.bytes(piece) }
+            let before = min(piece.count, insertionPoint - emitted)
+            guard Output.bytes(UnsafeBufferPointer(rebasing: piece[0..<before])) else { return false }
+            emitted += before
+            guard emitted == insertionPoint else { return true }
+            let added = field
+            field = []
+            return Output.bytes(added) && Output.bytes(UnsafeBufferPointer(rebasing: piece[before...]))
+        }
         var copied =
             spooled.map { spool in spool.forEachPiece(from: 0) { stream.push($0, emit: emit) } }
             ?? first.withUnsafeBufferPointer { stream.push($0, emit: emit) }

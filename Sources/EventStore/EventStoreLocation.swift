@@ -23,19 +23,35 @@ public enum EventStoreLocation {
     /// with `.unsupportedURL`.
     /// With `readOnlyFallback`, an SQLite store that cannot be opened for writing because its
     /// file or file system is read-only is opened for reading instead (commands that only read).
+    /// With `readOnlyFallback`, an SQLite store whose file does not exist is not created: an
+    /// empty store in memory stands for it, so a command that only reads leaves no file behind.
     /// `busyTimeoutMilliseconds`: how long an SQLite store waits for another writer.
     public static func open(
         _ url: String?, postgres: Opener? = nil, readOnlyFallback: Bool = false,
         busyTimeoutMilliseconds: Int32 = SQLiteEventStore.busyTimeoutMilliseconds
     ) throws(EventStoreError) -> any EventStore {
+        if let url, isPostgresURL(url) {
+            guard let postgres else {
+                throw EventStoreError(.unsupportedURL, "this build has no PostgreSQL store; use sqlite:PATH")
+            }
+            return try postgres(url)
+        }
+        let path = try sqlitePath(url)
+        if readOnlyFallback, access(path, F_OK) != 0 { return try SQLiteEventStore(path: ":memory:") }
+        do {
+            return try SQLiteEventStore(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        } catch  where readOnlyFallback && error.kind == .readOnly {
+            // The first error says more than a failed fallback would.
+            guard let store = try? SQLiteEventStore(readingAt: path) else { throw error }
+            return store
+        }
+    }
+
+    /// The file of an SQLite store URL (`sqlite:PATH`, `sqlite://PATH`, a bare path), or the
+    /// default store's without one.
+    public static func sqlitePath(_ url: String?) throws(EventStoreError) -> String {
         let path: String
         if let url, !url.isEmpty {
-            if isPostgresURL(url) {
-                guard let postgres else {
-                    throw EventStoreError(.unsupportedURL, "this build has no PostgreSQL store; use sqlite:PATH")
-                }
-                return try postgres(url)
-            }
             if url.hasPrefix("sqlite://") {
                 path = String(url.dropFirst("sqlite://".count))
             } else if url.hasPrefix("sqlite:") {
@@ -48,13 +64,7 @@ public enum EventStoreLocation {
         } else {
             path = try defaultPath()
         }
-        do {
-            return try SQLiteEventStore(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
-        } catch  where readOnlyFallback && error.kind == .readOnly {
-            // The first error says more than a failed fallback would.
-            guard let store = try? SQLiteEventStore(readingAt: path) else { throw error }
-            return store
-        }
+        return path
     }
 
     /// `$XDG_DATA_HOME/reservoir/events.sqlite3`, per the XDG Base Directory specification,

@@ -213,14 +213,36 @@ public struct BannerRenderer: Sendable {
             ("title", .string(r.title)),
             ("start", r.start.map { .string($0.text) }),
             ("end", r.end.map { .string($0.text) }),
+            ("startInstant", r.start.flatMap(instantJSON)),
+            ("endInstant", r.end.flatMap(instantJSON)),
             ("startTimeZone", r.start.flatMap(placementJSON)),
             ("endTimeZone", r.end.flatMap(placementJSON)),
             ("location", r.location.map(JSONValue.string)),
-            ("details", .object(JSONObject(pairs: r.details.map { ($0.label, JSONValue.string($0.value)) }))),
+            ("details", detailsJSON(r.details)),
             ("change", item.change.map { .string($0.kind) }),
             ("sequence", item.change.map { .number(Double($0.stored.sequence)) }),
             ("schema", r.json),
         ])
+    }
+
+    /// The details keyed by their schema.org property, in order; a property given twice (two
+    /// tickets) is a list. Counts are numbers.
+    static func detailsJSON(_ details: [ReservationDetail]) -> JSONValue {
+        var order: [String] = []
+        var values: [String: [JSONValue]] = [:]
+        for detail in details {
+            if values[detail.property] == nil { order.append(detail.property) }
+            let count = ["partySize", "numSeats"].contains(detail.property) ? Int(detail.value) : nil
+            values[detail.property, default: []].append(count.map { .number(Double($0)) } ?? .string(detail.value))
+        }
+        return .object(JSONObject(pairs: order.map { key in (key, values[key].map { $0.count == 1 ? $0[0] : .array($0) } ?? .null) }))
+    }
+
+    /// The instant of a time, `2031-06-15T18:00:00Z`, whatever form the sender wrote it in; nil
+    /// for floating time and for a date without a time (a whole day has no one instant).
+    static func instantJSON(_ value: DateTimeValue) -> JSONValue? {
+        guard !value.isDateOnly, let epoch = value.epochSeconds else { return nil }
+        return .string(CivilTime.iso8601UTC(epoch))
     }
 
     /// The zone a time without offset was read in: `{"name": "America/Los_Angeles", "evidence":
@@ -265,6 +287,27 @@ public struct BannerRenderer: Sendable {
     }
 
     private func twoDigits(_ n: Int) -> String { n < 10 ? "0" + String(n) : String(n) }
+
+    /// The last line of `scan --json`: `{"summary": {…}}` with the counts of the text summary
+    /// under stable keys (categories and notes by their codes); no time, so the same scan
+    /// prints the same bytes.
+    public static func json(_ summary: ScanSummary) -> String {
+        func counts(_ table: [String: Int]) -> JSONValue {
+            .object(JSONObject(pairs: table.sorted { $0.key < $1.key }.map { ($0.key, .number(Double($0.value))) }))
+        }
+        let body = JSONBuild.object([
+            ("messages", .number(Double(summary.messages))),
+            ("withReservations", .number(Double(summary.withReservations))),
+            ("trusted", .number(Double(summary.trusted))),
+            ("untrusted", .number(Double(summary.withReservations - summary.trusted))),
+            ("unchangedNotRead", .number(Double(summary.skippedUnchanged))),
+            ("events", counts(summary.changes)),
+            ("reservations", counts(summary.categoryCodes)),
+            ("dkim", counts(summary.dkimResults)),
+            ("notes", counts(summary.diagnostics)),
+        ])
+        return JSONBuild.object([("summary", body)]).serialized()
+    }
 }
 
 /// Counts over a scan, for the closing summary.
@@ -278,6 +321,8 @@ public struct ScanSummary: Sendable {
     public private(set) var dkimResults: [String: Int] = [:]
     /// Reservations found, by category ("Flight", "Hotel"…), trusted or not.
     public private(set) var categories: [String: Int] = [:]
+    /// The same by category code (`flight`, `lodging`), for `--json`.
+    public private(set) var categoryCodes: [String: Int] = [:]
     /// Diagnostics by stage and code ("reservations/ended"), MIME repairs left out.
     public private(set) var diagnostics: [String: Int] = [:]
     /// The first store failure, if any: a scan reports it and exits with EX_TEMPFAIL.
@@ -297,7 +342,10 @@ public struct ScanSummary: Sendable {
             if let change = item.change { changes[change.kind, default: 0] += 1 }
         }
         for signature in report.signatures { dkimResults[signature.result.rawValue, default: 0] += 1 }
-        for item in report.items { categories[item.reservation.category.displayName, default: 0] += 1 }
+        for item in report.items {
+            categories[item.reservation.category.displayName, default: 0] += 1
+            categoryCodes[item.reservation.category.rawValue, default: 0] += 1
+        }
         for d in report.diagnostics where d.stage != .mime { diagnostics[d.code.description, default: 0] += 1 }
         if storeFailure == nil, let failure = report.diagnostics.first(where: { $0.stage == .store }) {
             storeFailure = failure.message

@@ -57,6 +57,27 @@ public struct EventListRenderer: Sendable {
         return JSONValue.array(items).prettyPrinted()
     }
 
+    /// `events --history ID --json`: one object per change, oldest first; an empty list for an
+    /// ID the store does not know.
+    public static func historyJSON(_ entries: [HistoryEntry]) -> String {
+        let items = entries.map { h -> JSONValue in
+            JSONBuild.object([
+                ("key", .string(h.key.description)),
+                ("reservationId", .string(h.key.container)),
+                ("item", .string(h.key.item)),
+                ("sequence", .number(Double(h.sequence))),
+                ("change", .string(h.change.rawValue)),
+                ("summary", .string(h.summary)),
+                ("appliedAt", .string(CivilTime.iso8601UTC(h.appliedAt))),
+                ("signingDomain", h.signingDomain.map(JSONValue.string)),
+                ("messageId", h.messageID.map(JSONValue.string)),
+                ("messageDate", h.messageDate.map { .string(CivilTime.iso8601UTC($0)) }),
+                ("path", h.path.map(JSONValue.string)),
+            ])
+        }
+        return JSONValue.array(items).serialized()
+    }
+
     public static func history(_ entries: [HistoryEntry], id: String) -> String {
         if entries.isEmpty { return TerminalText("No history for \(id).\n").text }
         var out: TerminalText = ""

@@ -1,3 +1,5 @@
+internal import Glibc
+
 /// The time zone of an airport from its IATA location code, from the `airportsdata` table
 /// compiled into `Resources/AirportTable.swift` (scripts/airport-zones). The table is two string
 /// literals in the binary's read-only data: nothing is built or read at start-up.
@@ -48,5 +50,71 @@ public enum AirportTimeZones {
             guard offset < names.count, let end = names[offset...].firstIndex(of: UInt8(ascii: "\n")) else { return nil }
             return String(decoding: names[offset..<end], as: UTF8.self)
         }
+    }
+}
+
+/// An airport of the table near a point: its code, zone, and distance.
+public struct NearbyAirport: Sendable, Equatable {
+    public var iata: String
+    public var zone: String
+    public var kilometres: Double
+}
+
+extension AirportTimeZones {
+    /// Bytes per position: latitude and longitude, 4 hex digits each.
+    static let positionBytes = 8
+    /// Mean Earth radius (IUGG), for great-circle distances.
+    static let earthRadiusKilometres = 6371.0088
+
+    /// The airports within `kilometres` of a point (degrees, WGS 84), nearest first, at most
+    /// `limit` of them. A point outside ±90°/±180° has none. One pass over the table's 8-byte
+    /// positions; only airports inside the latitude band are measured.
+    public static func airports(nearLatitude latitude: Double, longitude: Double, within kilometres: Double, limit: Int) -> [NearbyAirport] {
+        guard latitude.isFinite, longitude.isFinite, abs(latitude) <= 90, abs(longitude) <= 180, kilometres > 0, limit > 0 else { return [] }
+        let band = kilometres / 111.0 + 0.01
+        var found: [(index: Int, kilometres: Double)] = []
+        positions.withUTF8Buffer { table in
+            let count = min(recordCount, table.count / positionBytes)
+            for index in 0..<count {
+                let at = index * positionBytes
+                guard let lat = hex(table[at..<(at + 4)]), let lon = hex(table[(at + 4)..<(at + 8)]) else { continue }
+                let airportLatitude = Double(lat - 9_000) / 100
+                guard abs(airportLatitude - latitude) <= band else { continue }
+                let distance = greatCircle(latitude, longitude, airportLatitude, Double(lon - 18_000) / 100)
+                if distance <= kilometres { found.append((index, distance)) }
+            }
+        }
+        found.sort { $0.kilometres < $1.kilometres }
+        return records.withUTF8Buffer { table in
+            found.prefix(limit).compactMap { entry -> NearbyAirport? in
+                let at = entry.index * recordBytes
+                guard at + recordBytes <= table.count else { return nil }
+                let code = String(decoding: table[at..<(at + 3)], as: UTF8.self)
+                guard let zone = zoneName(iata: code) else { return nil }
+                return NearbyAirport(iata: code, zone: zone, kilometres: entry.kilometres)
+            }
+        }
+    }
+
+    /// Four uppercase hex digits.
+    private static func hex(_ digits: Slice<UnsafeBufferPointer<UInt8>>) -> Int? {
+        var value = 0
+        for digit in digits {
+            switch digit {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): value = value << 4 | Int(digit - UInt8(ascii: "0"))
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): value = value << 4 | Int(digit - UInt8(ascii: "A") + 10)
+            default: return nil
+            }
+        }
+        return value
+    }
+
+    /// The haversine distance between two points in degrees.
+    static func greatCircle(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double {
+        let radians = Double.pi / 180
+        let dLat = (lat2 - lat1) * radians
+        let dLon = (lon2 - lon1) * radians
+        let a = sin(dLat / 2) * sin(dLat / 2) + cos(lat1 * radians) * cos(lat2 * radians) * sin(dLon / 2) * sin(dLon / 2)
+        return 2 * earthRadiusKilometres * asin(min(1, a.squareRoot()))
     }
 }

@@ -63,6 +63,9 @@ public struct CountryTimeZones: Sendable {
     /// The table of the default directory, read once per process; nil when it cannot be read.
     static let system: CountryTimeZones? = try? CountryTimeZones()
 
+    /// `zones(iso3166:)` on the default directory's `zone.tab`.
+    public static func zones(iso3166 code: String) -> [String] { system?.zones(iso3166: code) ?? [] }
+
     /// `singleZone(iso3166:)` on the default directory's `zone.tab`.
     public static func singleZone(iso3166 code: String) -> String? { system?.singleZone(iso3166: code) }
 }

@@ -13,7 +13,8 @@ struct Reservoir: ParsableCommand {
             events in a store you can export as iCalendar.
 
             Try it on the samples:
-              reservoir banner Maildir-samples/cur/* --keys Maildir-samples/keys.zone --allow-any-domain
+              cd Maildir-samples
+              reservoir banner cur/* --keys keys.zone --allowed-domains allowed-domains
             """,
         version: ReservoirVersion.current,
         subcommands: [

@@ -129,6 +129,28 @@ extension ProcessSuites {
             }
         }
 
+        @Test("a broken file and a message the filter cannot spool: still passed with X-Reservoir-Error, after the envelope line")
+        func filterFailsOpenUnspooled() throws {
+            let dir = try Self.directory()
+            defer { try? FileManager.default.removeItem(at: dir) }
+            let bad = try Self.write("timeout = \"five\"\n", in: dir)
+            // Past what the filter holds in memory, with no writable TMPDIR: streamed through.
+            let envelope = Data("From bookings@epicsteak.example Thu Nov 12 09:14:03 2026\n".utf8)
+            let message = try ReservoirBinary.sampleMessage(1) + Data(repeating: UInt8(ascii: "x"), count: 3 << 20) + Data("\n".utf8)
+            for executable in [nil, ReservoirBinary.filterExecutable] {
+                let r = try ReservoirBinary.run(
+                    (executable == nil ? ["filter"] : []) + ["--authserv-id", "mx.test"], stdin: envelope + message,
+                    environment: ["RESERVOIR_CONFIG": bad, "TMPDIR": "/nonexistent/reservoir-no-spool"],
+                    executable: executable ?? ReservoirBinary.executable)
+                #expect(r.status == 0, "\(r.stderr)")
+                #expect(r.stdout.prefix(envelope.count) == envelope)
+                let rest = r.stdout.dropFirst(envelope.count)
+                #expect(String(decoding: rest.prefix(40), as: UTF8.self).hasPrefix("X-Reservoir-Error: configuration:"))
+                #expect(rest.suffix(message.count) == message, "the message goes out unchanged")
+                #expect(r.stderr.contains("without analysis"), "\(r.stderr)")
+            }
+        }
+
         @Test("a sender's X-Reservoir-Error never leaves the filter, whatever its spelling")
         func forgedErrorField() throws {
             let message = try ReservoirBinary.sampleMessage(1)

@@ -25,6 +25,54 @@ struct ExitStatusTests {
         #expect(known.text.contains("cancelled"))
     }
 
+    @Test("events --history --json: the booking's changes in order, as JSON; an unknown ID is an empty list and exit 1")
+    func historyJSON() throws {
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let store = try ICalendarExportCLITests.scannedStore(tmp)
+        let known = try ReservoirBinary.run(["events", "--history", "IWDSCA", "--json", "--store", store])
+        #expect(known.status == 0)
+        let entries = try #require(try JSONSerialization.jsonObject(with: known.stdout) as? [[String: Any]])
+        #expect(entries.compactMap { $0["change"] as? String } == ["created", "updated", "cancelled"])
+        #expect(entries.compactMap { $0["sequence"] as? Int } == [0, 1, 2])
+        #expect(entries.allSatisfy { $0["signingDomain"] as? String == "epicsteak.example" })
+        let unknown = try ReservoirBinary.run(["events", "--history", "NOSUCH", "--json", "--store", store])
+        #expect(unknown.status == 1)
+        #expect(unknown.text == "[]\n")
+        #expect(try ReservoirBinary.run(["events", "--history", "IWDSCA", "--ics", "--store", store]).status == 64)
+    }
+
+    @Test("events on a store that does not exist yet lists nothing and creates nothing")
+    func eventsLeaveNoStore() throws {
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let path = tmp.path + "/not-yet/events.sqlite3"
+        for format in [[], ["--json"], ["--ics"], ["--history", "IWDSCA"]] {
+            let r = try ReservoirBinary.run(["events", "--store", "sqlite:" + path] + format)
+            #expect(r.status == (format.first == "--history" ? 1 : 0), "\(format): \(r.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: tmp.path + "/not-yet"))
+    }
+
+    @Test("scan --json ends with one summary object with the same counts as the text summary")
+    func scanJSONSummary() throws {
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let r = try ReservoirBinary.run([
+            "scan", ReservoirBinary.samples.path, "--json", "--keys", ReservoirBinary.keys, "--allowed-domains", ReservoirBinary.allowed,
+            "--now", ReservoirBinary.now, "--store", "sqlite:\(tmp.path)/store.db",
+        ])
+        #expect(r.status == 0, "\(r.stderr)")
+        let lines = r.text.split(separator: "\n")
+        let last = try #require(lines.last)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])
+        let summary = try #require(object["summary"] as? [String: Any])
+        #expect(summary["messages"] as? Int == lines.count - 1)
+        #expect((summary["trusted"] as? Int ?? 0) > 0)
+        #expect((summary["events"] as? [String: Int])?["created"] != nil)
+        #expect((summary["reservations"] as? [String: Int])?["food"] != nil)
+    }
+
     @Test("verify --exit-status: 0 when every signature passes, 1 for a failing one; without the flag always 0")
     func verifyExitStatus() throws {
         let good = try ReservoirBinary.run(["verify", "--exit-status", "--keys", ReservoirBinary.keys, try ReservoirBinary.sample(1)])

@@ -33,6 +33,23 @@ struct AirportTimeZonesTests {
         #expect(AirportTimeZones.records.utf8CodeUnitCount == AirportTimeZones.recordCount * AirportTimeZones.recordBytes)
     }
 
+    @Test("airports near a point, nearest first, with distances: Zurich's main station → ZRH about 10 km away")
+    func nearby() throws {
+        let found = AirportTimeZones.airports(nearLatitude: 47.378, longitude: 8.540, within: 15, limit: 4)
+        let nearest = try #require(found.first)
+        #expect(nearest.iata == "ZRH")
+        #expect(nearest.zone == "Europe/Zurich")
+        #expect(abs(nearest.kilometres - 10) < 2)
+        #expect(found.map(\.kilometres) == found.map(\.kilometres).sorted())
+        #expect(AirportTimeZones.positions.utf8CodeUnitCount == AirportTimeZones.recordCount * AirportTimeZones.positionBytes)
+        // Nothing in mid-ocean; nothing for a point that is not on Earth.
+        #expect(AirportTimeZones.airports(nearLatitude: 30, longitude: -40, within: 40, limit: 8).isEmpty)
+        #expect(AirportTimeZones.airports(nearLatitude: .nan, longitude: 0, within: 40, limit: 8).isEmpty)
+        #expect(AirportTimeZones.airports(nearLatitude: 91, longitude: 0, within: 40, limit: 8).isEmpty)
+        // Distances wrap at the date line.
+        #expect(AirportTimeZones.greatCircle(0, 179.9, 0, -179.9) < 23)
+    }
+
     @Test("the table is sorted, so binary search finds every code")
     func sorted() {
         AirportTimeZones.records.withUTF8Buffer { table in

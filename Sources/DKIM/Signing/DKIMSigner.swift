@@ -2,10 +2,18 @@ import MIME
 
 /// Signs messages with rsa-sha256 (RFC 6376) or ed25519-sha256 (RFC 8463).
 public struct DKIMSigner {
-    public enum Error: Swift.Error, Equatable {
+    public enum Error: Swift.Error, Equatable, CustomStringConvertible {
         case unusablePrivateKey
         case rsaKeyTooShort(bits: Int)
         case signingFailed
+
+        public var description: String {
+            switch self {
+            case .unusablePrivateKey: "not an RSA or Ed25519 private key in PEM (PKCS#8 or traditional)"
+            case .rsaKeyTooShort(let bits): "an RSA key of \(bits) bits; RFC 8301 requires at least \(DKIMLimits.minimumRSAKeyBits)"
+            case .signingFailed: "OpenSSL could not sign with this key"
+            }
+        }
     }
 
     /// Width at which the `b=` and `bh=` values are folded.

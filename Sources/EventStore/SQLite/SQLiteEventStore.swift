@@ -14,7 +14,8 @@ public final class SQLiteEventStore: EventStore {
     /// and missing parent directories are created (mode 0700). `busyTimeoutMilliseconds`: how
     /// long to wait for another writer (less in a hook with a time budget).
     public init(path: String, busyTimeoutMilliseconds: Int32 = SQLiteEventStore.busyTimeoutMilliseconds) throws(EventStoreError) {
-        try Self.prepareFile(path)
+        // SQLite's name for a database that lives in memory only: no file to prepare.
+        if path != ":memory:" { try Self.prepareFile(path) }
         database = try SQLiteDatabase(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         try migrate()
     }
@@ -31,14 +32,36 @@ public final class SQLiteEventStore: EventStore {
         }
     }
 
+    /// The mode of a new store file: 0600, private to its owner, unless its directory lets its
+    /// group write (a shared system store, `install -d -g reservoir -m 2770 /var/lib/reservoir`,
+    /// docs/CONFIGURATION.md): then 0660, so every member of that group can record. SQLite gives
+    /// the `-wal` and `-shm` files the database file's mode.
+    static func fileMode(inDirectoryWithMode directoryMode: mode_t) -> mode_t {
+        directoryMode & S_IWGRP != 0 ? 0o660 : 0o600
+    }
+
     private static func prepareFile(_ path: String) throws(EventStoreError) {
-        if let slash = path.lastIndex(of: "/"), slash != path.startIndex {
-            let directory = String(path[..<slash])
-            var status = stat()
-            if stat(directory, &status) != 0 || status.st_mode & S_IFMT != S_IFDIR { try makeDirectories(directory) }
+        let directory: String
+        if let slash = path.lastIndex(of: "/") {
+            directory = slash == path.startIndex ? "/" : String(path[..<slash])
+        } else {
+            directory = "."
         }
-        // Create the file 0600 before SQLite does (SQLite would use the umask).
-        let fd = open(path, O_RDWR | O_CREAT, 0o600)
+        var status = stat()
+        if stat(directory, &status) != 0 || status.st_mode & S_IFMT != S_IFDIR {
+            try makeDirectories(directory)
+            _ = stat(directory, &status)
+        }
+        let mode = fileMode(inDirectoryWithMode: status.st_mode)
+        // Create the file before SQLite does (SQLite would use the umask), and set its mode
+        // past the umask, which would take the group's write bit from a shared store.
+        let created = open(path, O_RDWR | O_CREAT | O_EXCL, mode)
+        if created >= 0 {
+            fchmod(created, mode)
+            close(created)
+            return
+        }
+        let fd = open(path, O_RDWR | O_CREAT, mode)
         if fd < 0 {
             let code = errno
             if code == EACCES || code == EROFS {

@@ -28,7 +28,7 @@ extension ReservationInterpreter {
         draft.itemID = Self.legKey([number?.compact, from, draft.start?.date])
 
         if let seat = node.text("airplaneSeat") {
-            draft.add("Seat", seat)
+            draft.add("Seat", seat, property: "airplaneSeat")
         }
         draft.add("Class", node.name(of: "airplaneSeatClass"))
         draft.add("Boarding group", node.text("boardingGroup"))

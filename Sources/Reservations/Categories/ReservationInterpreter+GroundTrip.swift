@@ -57,7 +57,7 @@ extension ReservationInterpreter {
         draft.endClues = ZoneClue.clues(of: trip.node(words.arrival), path: "reservationFor.\(words.arrival).")
         draft.itemID = Self.legKey([number ?? vehicle, from, draft.start?.date])
         draft.add("Platform", trip.text(words.platformKeys))
-        draft.add("Arrival", PlaceLine.line(trip.node(words.arrival)) ?? to)
+        draft.add("Arrival", PlaceLine.line(trip.node(words.arrival)) ?? to, property: words.arrival)
         return draft
     }
 }

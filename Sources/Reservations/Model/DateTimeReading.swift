@@ -71,6 +71,9 @@ public enum DateTimeRepair: String, Sendable, Equatable, CaseIterable {
     /// `02/03/2031` decided by the item's other date (checkout after checkin, arrival after
     /// departure, within ``DayMonthEvidence/longestSpanSeconds``).
     case dayMonthByOtherDate = "day-month-by-other-date"
+    /// `02/03/2031` decided by a booking or ticket number holding one reading's date year first
+    /// (`20310302`, `2031-03-02`), as rail and ticket sellers' numbers do.
+    case dayMonthByTicketNumber = "day-month-by-ticket-number"
     /// `02/03/2031` decided by the message's Date: the other reading is in the past or too far ahead.
     case dayMonthByMessageDate = "day-month-by-message-date"
     /// `2031-02-02T18:35 Europe/Berlin`, `…[Europe/Berlin]` (RFC 9557): an IANA zone name; the wall time is kept.

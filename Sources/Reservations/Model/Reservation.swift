@@ -6,11 +6,29 @@ public import Markup
 public struct ReservationDetail: Sendable, Equatable, CustomStringConvertible {
     public var label: String
     public var value: String
+    /// The schema.org property the value was read from (`partySize`, `airplaneSeat`, a
+    /// `potentialAction` type): the stable key programs read (`--json`'s `details`).
+    public var property: String
 
-    public init(label: String, value: String) {
+    public init(label: String, value: String, property: String? = nil) {
         self.label = label
         self.value = value
+        self.property = property ?? Self.properties[label] ?? label
     }
+
+    /// The property each label shows where one label always reads one property; a reader whose
+    /// label reads another (a flight's `Seat` is `airplaneSeat`) names it.
+    static let properties: [String: String] = [
+        "Guest": "underName", "Guests": "underName", "Booking reference": "reservationNumber",
+        "Ticket number": "ticketNumber", "Ticket code": "ticketToken", "Seat": "ticketedSeat", "Ticket holder": "ticketHolder",
+        "Total price": "totalPrice", "Frequent flyer": "programMembershipUsed", "Membership": "programMembershipUsed",
+        "Check-in URL": "checkinUrl", "Manage booking": "modifyReservationUrl", "Confirm booking": "ConfirmAction",
+        "Cancel booking": "CancelAction", "View": "ViewAction", "Movie": "workPresented", "Performer": "performer",
+        "Seats": "numSeats", "Class": "airplaneSeatClass", "Boarding group": "boardingGroup", "Terminal": "departureTerminal",
+        "Gate": "departureGate", "Boarding time": "boardingTime", "Operated by": "operatedBy", "Party size": "partySize",
+        "Car": "reservationFor", "Drop-off": "dropoffLocation", "Room": "lodgingUnitDescription", "Phone": "telephone",
+        "Platform": "departurePlatform", "Arrival": "arrivalAirport",
+    ]
 
     public var description: String { "\(label): \(value)" }
 }

@@ -10,6 +10,9 @@ public struct ReservationDiagnostic: Sendable, Equatable, CustomStringConvertibl
         /// A second item with the same container and item reference as one already seen in the
         /// message; dropped.
         case duplicateItemReference = "duplicate-item-reference"
+        /// One item described both in JSON-LD and in Microdata: read as one, the JSON-LD
+        /// preferred, gaps filled from the Microdata; detail: the properties where they disagree.
+        case descriptionsMerged = "descriptions-merged"
         /// An item that is not a reservation kind we know; ignored.
         case unsupportedType = "unsupported-type"
         /// A property a calendar event needs is absent (start, `reservationFor`); item dropped.
@@ -38,7 +41,10 @@ public struct ReservationDiagnostic: Sendable, Equatable, CustomStringConvertibl
         case timeZoneFromProperty = "timezone-from-property"
         /// A time without offset read in the zone of its airport's IATA code (detail: the zone).
         case timeZoneFromAirport = "timezone-from-airport"
-        /// A time without offset read in the one zone of its place's country (detail: the zone).
+        /// A time without offset read in the zone of the airports near its place's `geo` point
+        /// (detail: the zone).
+        case timeZoneFromCoordinates = "timezone-from-coordinates"
+        /// A time without offset read in its place's country's zone, the one it has or the first of several that agree then (detail: the zone).
         case timeZoneFromCountry = "timezone-from-country"
         /// A wall time the zone's clocks skip (spring forward): read past the gap, RFC 5545 §3.3.5.
         case timeInDSTGap = "time-in-dst-gap"

@@ -1,6 +1,5 @@
 /// Why a wall-clock time was read in a zone: the markup's own evidence, strongest first
-/// (docs/USAGE.md, "Where the time zone comes from"). `geo` coordinates are not evidence:
-/// without the zones' boundaries, a point names no zone.
+/// (docs/USAGE.md, "Where the time zone comes from").
 public enum TimeZoneEvidence: Sendable, Equatable {
     /// The date text names the zone (`2031-06-03T08:15 Europe/Berlin`).
     case written
@@ -8,15 +7,19 @@ public enum TimeZoneEvidence: Sendable, Equatable {
     case property(String)
     /// The IATA code of the departure airport (a start) or the arrival airport (an end).
     case airport(String)
-    /// The ISO 3166 code of the place's `address.addressCountry`, a country with one zone.
+    /// The place's `geo` coordinates, near airports whose zones all read the time alike: the
+    /// point and the nearest airport (`36.08,-115.15 near LAS, 2 km`).
+    case coordinates(String)
+    /// The ISO 3166 code of the place's `address.addressCountry`, a country with one zone or whose zones agree at that time.
     case country(String)
 
-    /// The word of the note codes and of `--json`: `name`, `property`, `airport`, `country`.
+    /// The word of the note codes and of `--json`: `name`, `property`, `airport`, `coordinates`, `country`.
     public var kind: String {
         switch self {
         case .written: "name"
         case .property: "property"
         case .airport: "airport"
+        case .coordinates: "coordinates"
         case .country: "country"
         }
     }
@@ -28,6 +31,7 @@ public enum TimeZoneEvidence: Sendable, Equatable {
         case .written: "the date's text"
         case .property(let path): path
         case .airport(let code): "airport " + code
+        case .coordinates(let point): "coordinates " + point
         case .country(let code): "country " + code
         }
     }

@@ -8,6 +8,11 @@ struct CandidateFinder {
     var diagnostics: [ReservationDiagnostic] = []
     private var visited = 0
     private var reportedLimit = false
+    /// Where the item being visited came from: merged descriptions prefer JSON-LD.
+    private var source: StructuredItem.Source = .jsonLD
+    /// The `@id`s of reservations already taken: a node reached twice (referenced from a
+    /// wrapper and listed in `@graph`) is one reservation, not a duplicate.
+    private var takenNodes: Set<String> = []
 
     /// Properties that hold the item a wrapper is about, by wrapper type. Other types are
     /// searched through all of them, so an unexpected wrapper still works.
@@ -22,7 +27,7 @@ struct CandidateFinder {
     ]
     static let anyWrapperProperties = [
         "about", "mainEntity", "orderedItem", "acceptedOffer", "itemOffered",
-        "itemListElement", "item",
+        "itemListElement", "item", "subjectOf",
     ]
 
     /// Booking-wide properties a `ReservationPackage` leg takes from its package when it lacks them.
@@ -33,7 +38,8 @@ struct CandidateFinder {
     ]
 
     /// One item of the message; an item that holds no reservation gets `unsupported-type`.
-    mutating func visitTopLevel(_ value: JSONValue) {
+    mutating func visitTopLevel(_ value: JSONValue, source: StructuredItem.Source = .jsonLD) {
+        self.source = source
         let before = candidates.count
         visit(value, depth: 0, inherited: nil)
         guard candidates.count == before, !reportedLimit else { return }
@@ -89,9 +95,14 @@ struct CandidateFinder {
     private mutating func addCandidates(
         _ node: SchemaNode, schemaType: String, category: (SchemaNode) -> ReservationCategory?
     ) {
+        if let id = NodeReferences.identifier(node.object) {
+            guard takenNodes.insert(id).inserted else { return }
+        }
         let things = node.values("reservationFor")
         guard things.count > 1 else {
-            if let found = category(node) { candidates.append(ReservationCandidate(node: node, category: found, schemaType: schemaType)) }
+            if let found = category(node) {
+                candidates.append(ReservationCandidate(node: node, category: found, schemaType: schemaType, source: source))
+            }
             return
         }
         if things.count > ReservationLimits.reservationsPerMessage {
@@ -107,7 +118,8 @@ struct CandidateFinder {
             object["reservationFor"] = thing
             let element = SchemaNode(object)
             if let found = category(element) {
-                candidates.append(ReservationCandidate(node: element, category: found, schemaType: schemaType, isReservationForElement: true))
+                candidates.append(
+                    ReservationCandidate(node: element, category: found, schemaType: schemaType, source: source, isReservationForElement: true))
             }
         }
     }
@@ -142,7 +154,24 @@ struct CandidateFinder {
             }
         }
         for key in properties {
-            if let inner = node.object[key] { visit(inner, depth: depth + 1, inherited: nil) }
+            guard let inner = node.object[key] else { continue }
+            visit(key == "subjectOf" ? Self.reservingThing(inner, node) : inner, depth: depth + 1, inherited: nil)
         }
+    }
+
+    /// A Thing that names its reservation in `subjectOf` (an event or a flight with its booking
+    /// nested inside): a reservation there without `reservationFor` is for that Thing.
+    static func reservingThing(_ value: JSONValue, _ thing: SchemaNode) -> JSONValue {
+        var reserved = thing.object
+        reserved["subjectOf"] = nil
+        func adopt(_ element: JSONValue) -> JSONValue {
+            guard var object = element.objectValue, object["reservationFor"] == nil,
+                SchemaNode(object).types.contains(where: { SchemaVocabulary.reservationTypes[$0] != nil || $0 == "Reservation" })
+            else { return element }
+            object["reservationFor"] = .object(reserved)
+            return .object(object)
+        }
+        if case .array(let elements) = value { return .array(elements.map(adopt)) }
+        return adopt(value)
     }
 }

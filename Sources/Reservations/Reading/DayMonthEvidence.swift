@@ -24,6 +24,21 @@ enum DayMonthEvidence {
         return from <= to && to - from <= longestSpanSeconds
     }
 
+    /// True for day-first, false for month-first, nil unless exactly one reading's date appears
+    /// year first (`20310302` or `2031-03-02`: the forms whose order is not itself in doubt) in
+    /// the item's booking or ticket numbers.
+    static func byIdentifiers(_ readings: DayMonthReadings, identifiers: [String]) -> Bool? {
+        guard !identifiers.isEmpty else { return nil }
+        func appears(_ value: DateTimeValue) -> Bool {
+            let date = value.date  // YYYY-MM-DD
+            let compact = String(date.filter { $0 != "-" })
+            return identifiers.contains { $0.contains(date) || $0.contains(compact) }
+        }
+        let dayFirst = appears(readings.dayFirst)
+        let monthFirst = appears(readings.monthFirst)
+        return dayFirst == monthFirst ? nil : dayFirst
+    }
+
     /// True for day-first, false for month-first, nil when the message's Date allows both or neither.
     static func byMessageDate(_ readings: DayMonthReadings, messageDate: Int64?) -> Bool? {
         guard let messageDate else { return nil }

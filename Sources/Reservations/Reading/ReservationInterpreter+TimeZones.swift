@@ -30,8 +30,12 @@ extension ReservationInterpreter {
         }
         var candidates = clues
         if let written { candidates.insert(ZoneClue(evidence: .written, named: written), at: 0) }
-        for clue in candidates {
-            guard let zone = clue.zone else { continue }
+        for var clue in candidates {
+            if let point = clue.point {
+                guard let found = coordinatesZone(point, value) else { continue }
+                clue = ZoneClue(evidence: .coordinates(found.words), named: found.zone)
+            }
+            guard let zone = clue.zone ?? clue.named ?? agreeingCountryZone(clue, value) else { continue }
             guard let rules = zones.rules(zone) else {
                 if clue.evidence == .written {
                     note(
@@ -46,6 +50,55 @@ extension ReservationInterpreter {
             note(.missingTimeZone, "\(property) \(value.text) has no UTC offset and nothing names its zone; kept as wall-clock (floating) time")
         }
         return value
+    }
+
+    /// The most zones of one country compared for ``agreeingCountryZone(_:_:)``: past it, the
+    /// country is too spread out for its zones to agree anyway (Russia, the United States).
+    static let maximumCountryZonesCompared = 8
+
+    /// A country with several zones settles a wall time when every zone it lists reads that time
+    /// at one offset (Germany's Europe/Berlin and Europe/Busingen, Spain's mainland zones in
+    /// winter do not: Canary Islands differ): then the first zone `zone.tab` lists, the country's
+    /// principal one. Nil for other clues, or when any zone differs or skips or repeats the time.
+    private func agreeingCountryZone(_ clue: ZoneClue, _ value: DateTimeValue) -> String? {
+        guard case .country(let code) = clue.evidence else { return nil }
+        let candidates = CountryTimeZones.zones(iso3166: code)
+        guard candidates.count > 1, candidates.count <= Self.maximumCountryZonesCompared,
+            let wall = Self.localDateTime(value.local)
+        else { return nil }
+        var agreed: Int32?
+        for zone in candidates {
+            guard let rules = zones.rules(zone), case .unique(_, let type) = rules.resolve(local: wall) else { return nil }
+            if let agreed, agreed != type.utcOffsetSeconds { return nil }
+            agreed = type.utcOffsetSeconds
+        }
+        return candidates[0]
+    }
+
+    /// How far from a `geo` point airports count as its neighbours: near enough to share its
+    /// clocks in nearly every case, far enough to find one near most towns with an airline.
+    static let coordinatesRadiusKilometres = 40.0
+    /// The most airports near a point compared for ``coordinatesZone(_:_:)``.
+    static let maximumNearbyAirportsCompared = 8
+
+    /// The zone of a `geo` point: the nearest airport's, when every airport of the table within
+    /// ``coordinatesRadiusKilometres`` reads the wall time at one offset (none near: no
+    /// evidence; neighbours that disagree, as across the Rio Grande at Laredo: none either). A
+    /// point does not name a zone by itself: without the zones' boundaries, the airports
+    /// around it are the evidence.
+    private func coordinatesZone(_ point: ZoneClue.GeoPoint, _ value: DateTimeValue) -> (zone: String, words: String)? {
+        let nearby = AirportTimeZones.airports(
+            nearLatitude: point.latitude, longitude: point.longitude, within: Self.coordinatesRadiusKilometres,
+            limit: Self.maximumNearbyAirportsCompared)
+        guard let nearest = nearby.first, let wall = Self.localDateTime(value.local) else { return nil }
+        var agreed: Int32?
+        for airport in nearby {
+            guard let rules = zones.rules(airport.zone), case .unique(_, let type) = rules.resolve(local: wall) else { return nil }
+            if let agreed, agreed != type.utcOffsetSeconds { return nil }
+            agreed = type.utcOffsetSeconds
+        }
+        let distance = Int(nearest.kilometres.rounded())
+        return (nearest.zone, "\(point.words) near \(nearest.iata), \(distance) km")
     }
 
     /// The value at its instant in `rules`' zone (RFC 5545 §3.3.5), with a note of the zone and
@@ -101,6 +154,7 @@ extension ReservationInterpreter {
         case .written: .timeZoneFromName
         case .property: .timeZoneFromProperty
         case .airport: .timeZoneFromAirport
+        case .coordinates: .timeZoneFromCoordinates
         case .country: .timeZoneFromCountry
         }
     }

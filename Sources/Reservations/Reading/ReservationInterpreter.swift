@@ -8,6 +8,9 @@ struct ReservationCandidate {
     var category: ReservationCategory
     /// Local name of the type that made it a reservation (`FlightReservation`, `Reservation`).
     var schemaType: String
+    /// The syntax the item was written in: JSON-LD is preferred where two descriptions of one
+    /// item disagree.
+    var source: StructuredItem.Source = .jsonLD
     /// One element of a `reservationFor` array: its item key must tell it from its siblings.
     var isReservationForElement = false
 }
@@ -45,9 +48,9 @@ struct ReservationDraft {
         endClues = clues
     }
 
-    mutating func add(_ label: String, _ value: String?) {
+    mutating func add(_ label: String, _ value: String?, property: String? = nil) {
         guard let value, !value.isEmpty else { return }
-        details.append(ReservationDetail(label: label, value: value))
+        details.append(ReservationDetail(label: label, value: value, property: property))
     }
 }
 
@@ -124,6 +127,7 @@ struct ReservationInterpreter {
         }
         guard var draft else { return nil }
         placeInZones(&draft)
+        normalizeCounts()
 
         let status = readStatus()
         var marks: [ReservationMark] = []
@@ -206,13 +210,16 @@ struct ReservationInterpreter {
     mutating func readReservationID(_ draft: ReservationDraft) -> String {
         if let id = node.text("reservationId", "reservationNumber", "@id") { return id }
         let basis = [category.rawValue, draft.title, draft.start?.date ?? ""].joined(separator: "\u{1F}")
-        let derived = "derived-" + Self.fnv1a(basis)
+        let derived = Self.derivedKeyPrefix + Self.fnv1a(basis)
         note(
-            .missingReservationID,
+            .missingReservationID, detail: derived,
             "no reservationId or reservationNumber; using \(derived) from the title and date, so a changed title or date will look like a new booking"
         )
         return derived
     }
+
+    /// How a key derived from the content begins, told from a sender's booking number.
+    static let derivedKeyPrefix = "derived-"
 
     /// FNV-1a 64-bit, hex: a stable short digest (not for security).
     static func fnv1a(_ text: String) -> String {
@@ -386,6 +393,11 @@ struct ReservationInterpreter {
             var evidence = DateTimeRepair.dayMonthByOtherDate
             if dayFirst != monthFirst {
                 first = dayFirst
+            } else if let byNumber = DayMonthEvidence.byIdentifiers(a, identifiers: identifiers)
+                ?? DayMonthEvidence.byIdentifiers(b, identifiers: identifiers)
+            {
+                first = byNumber
+                evidence = .dayMonthByTicketNumber
             } else if let byDate = DayMonthEvidence.byMessageDate(a, messageDate: messageDate) {
                 first = byDate
                 evidence = .dayMonthByMessageDate
@@ -418,6 +430,9 @@ struct ReservationInterpreter {
         if let dayFirst = fits(readings.dayFirst), let monthFirst = fits(readings.monthFirst), dayFirst != monthFirst {
             return chosen(readings, dayFirst: dayFirst, evidence: .dayMonthByOtherDate, property: property)
         }
+        if let dayFirst = DayMonthEvidence.byIdentifiers(readings, identifiers: identifiers) {
+            return chosen(readings, dayFirst: dayFirst, evidence: .dayMonthByTicketNumber, property: property)
+        }
         if let dayFirst = DayMonthEvidence.byMessageDate(readings, messageDate: messageDate) {
             return chosen(readings, dayFirst: dayFirst, evidence: .dayMonthByMessageDate, property: property)
         }
@@ -430,13 +445,33 @@ struct ReservationInterpreter {
         value.repairs.append(evidence)
         let order = dayFirst ? "day first" : "month first"
         let why =
-            evidence == .dayMonthByOtherDate
-            ? "the other reading does not fit the item's other date"
-            : "the other reading is before the message's Date or more than a year after it"
+            switch evidence {
+            case .dayMonthByOtherDate: "the other reading does not fit the item's other date"
+            case .dayMonthByTicketNumber: "a booking or ticket number holds that date"
+            default: "the other reading is before the message's Date or more than a year after it"
+            }
         note(
             .dateRepaired, detail: value.repairs.map(\.rawValue).joined(separator: ","),
             "\(property) \(value.text) could be day or month first; read \(order) as \(Self.written(value)) because \(why)")
         return value
+    }
+
+    /// `partySize` and `numSeats` are Integers in schema.org; senders write `"2"`. The
+    /// normalized JSON carries a whole number as a number, so programs read one type.
+    mutating func normalizeCounts() {
+        for key in ["partySize", "numSeats"] {
+            guard case .string(let text) = repaired[key], let count = Int(text.filter { $0 != " " }), count >= 0 else { continue }
+            repaired[key] = .number(Double(count))
+        }
+    }
+
+    /// The item's booking and ticket numbers, where senders' systems often put the travel date.
+    var identifiers: [String] {
+        var texts = ["reservationNumber", "reservationId", "ticketNumber"].compactMap { node.text($0) }
+        for ticket in node.nodes("reservedTicket") {
+            texts += ["ticketNumber", "ticketToken"].compactMap { ticket.text($0) }
+        }
+        return texts
     }
 
     mutating func undecided(_ readings: DayMonthReadings, property: String) {

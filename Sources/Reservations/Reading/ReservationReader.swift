@@ -48,13 +48,18 @@ public enum ReservationReader {
         -> ReservationExtraction
     {
         var finder = CandidateFinder()
-        for item in items {
-            finder.visitTopLevel(SchemaKeys.localized(item.value, depth: 0) ?? item.value)
+        let values = items.map { SchemaKeys.localized($0.value, depth: 0) ?? $0.value }
+        let references = NodeReferences(values)
+        for (item, value) in zip(items, values) {
+            // A node described on its own and referenced by another item is read there.
+            if references.isReferencedNode(value) { continue }
+            finder.visitTopLevel(references.resolving(value), source: item.source)
         }
         var diagnostics = finder.diagnostics
         var reservations: [Reservation] = []
         var seen: Set<String> = []
         var keptIndex: [String: Int] = [:]
+        var sources: [StructuredItem.Source] = []
 
         for candidate in finder.candidates {
             var interpreter = ReservationInterpreter(candidate, messageDate: messageDate, zones: zones)
@@ -64,7 +69,14 @@ public enum ReservationReader {
 
             let key = reservation.reservationID + "\u{0}" + reservation.itemID
             guard !seen.contains(key) else {
-                if let index = keptIndex[key], mergePassenger(reservation, into: &reservations[index]) { continue }
+                if let index = keptIndex[key] {
+                    if mergePassenger(reservation, into: &reservations[index]) { continue }
+                    if sources[index] != candidate.source {
+                        diagnostics += mergeDescriptions(
+                            &reservations[index], keptSource: &sources[index], reservation, source: candidate.source)
+                        continue
+                    }
+                }
                 diagnostics.append(
                     ReservationDiagnostic(
                         code: .duplicateItemReference,
@@ -96,8 +108,48 @@ public enum ReservationReader {
             }
             keptIndex[key] = reservations.count
             reservations.append(reservation)
+            sources.append(candidate.source)
         }
+        foldUnnumberedCopies(&reservations, sources: &sources, diagnostics: &diagnostics)
         return ReservationExtraction(reservations: reservations, diagnostics: diagnostics)
+    }
+
+    /// A Microdata copy that lacks the booking number its JSON-LD twin has gets a derived key,
+    /// so the keys cannot pair them: an item with a derived key is the same item as one from the
+    /// other syntax with a booking number, the same category and the same start.
+    static func foldUnnumberedCopies(
+        _ reservations: inout [Reservation], sources: inout [StructuredItem.Source], diagnostics: inout [ReservationDiagnostic]
+    ) {
+        guard Set(sources).count > 1 else { return }
+        var index = 0
+        while index < reservations.count {
+            let copy = reservations[index]
+            guard copy.reservationID.hasPrefix(ReservationInterpreter.derivedKeyPrefix), let start = copy.start,
+                let twin = reservations.indices.first(where: {
+                    $0 != index && sources[$0] != sources[index] && reservations[$0].category == copy.category
+                        && !reservations[$0].reservationID.hasPrefix(ReservationInterpreter.derivedKeyPrefix)
+                        && reservations[$0].start?.local == start.local
+                })
+            else {
+                index += 1
+                continue
+            }
+            var kept = reservations[twin]
+            var keptSource = sources[twin]
+            // The twin's booking number and item key stay: only the description is merged.
+            var described = copy
+            described.reservationID = kept.reservationID
+            described.itemID = kept.itemID
+            diagnostics += mergeDescriptions(&kept, keptSource: &keptSource, described, source: sources[index])
+            kept.reservationID = reservations[twin].reservationID
+            kept.itemID = reservations[twin].itemID
+            reservations[twin] = kept
+            sources[twin] = keptSource
+            reservations.remove(at: index)
+            sources.remove(at: index)
+            // Its twin has the booking number: nothing is keyed by the derived one.
+            diagnostics.removeAll { $0.code == .missingReservationID && $0.detail == copy.reservationID }
+        }
     }
 
     /// Gmail's markup gives each passenger of a booking their own reservation with the same
@@ -112,6 +164,72 @@ public enum ReservationReader {
             kept.details.append(detail)
         }
         return true
+    }
+
+    /// One item described both in JSON-LD and in Microdata (European airlines send both, and
+    /// they drift apart): one reservation, the JSON-LD description preferred as the typed one
+    /// Gmail reads first. What the preferred lacks is taken from the other; a time the other
+    /// places in a zone at the same wall-clock reading is taken with its zone; every property
+    /// where they disagree is named in the note (`descriptions-merged`, detail: the properties).
+    static func mergeDescriptions(
+        _ kept: inout Reservation, keptSource: inout StructuredItem.Source, _ other: Reservation, source: StructuredItem.Source
+    ) -> [ReservationDiagnostic] {
+        var preferred = kept
+        var second = other
+        if keptSource != .jsonLD, source == .jsonLD {
+            swap(&preferred, &second)
+            keptSource = source
+        }
+        var filled: [String] = []
+        var disagreeing: [String] = []
+        func time(_ name: String, _ mine: inout DateTimeValue?, _ theirs: DateTimeValue?) {
+            guard let theirs else { return }
+            guard let current = mine else {
+                mine = theirs
+                filled.append(name)
+                return
+            }
+            if current.epochSeconds == nil, theirs.epochSeconds != nil, current.local == theirs.local {
+                mine = theirs
+                filled.append("\(name) zone")
+            } else if current.local != theirs.local
+                || (current.epochSeconds != nil && theirs.epochSeconds != nil && current.epochSeconds != theirs.epochSeconds)
+            {
+                disagreeing.append(name)
+            }
+        }
+        time("start", &preferred.start, second.start)
+        time("end", &preferred.end, second.end)
+        if preferred.start != nil { preferred.marks.removeAll { $0 == .dateAmbiguous } }
+        func text(_ name: String, _ mine: inout String?, _ theirs: String?) {
+            guard let theirs else { return }
+            if mine == nil {
+                mine = theirs
+                filled.append(name)
+            } else if mine != theirs {
+                disagreeing.append(name)
+            }
+        }
+        text("location", &preferred.location, second.location)
+        text("url", &preferred.url, second.url)
+        text("checkinUrl", &preferred.checkinURL, second.checkinURL)
+        if preferred.modifiedTime == nil, let modified = second.modifiedTime {
+            preferred.modifiedTime = modified
+            filled.append("modifiedTime")
+        }
+        if preferred.status != second.status { disagreeing.append("reservationStatus") }
+        if preferred.title != second.title { disagreeing.append("title") }
+        for detail in second.details where !preferred.details.contains(where: { $0.label == detail.label }) {
+            preferred.details.append(detail)
+            filled.append(detail.label)
+        }
+        kept = preferred
+        var message =
+            "\(kept.schemaType) \(kept.reservationID) item \(kept.itemID) is described in JSON-LD and in Microdata: read as one, the JSON-LD preferred"
+        if !disagreeing.isEmpty { message += "; they disagree on \(disagreeing.joined(separator: ", ")) (the JSON-LD kept)" }
+        if !filled.isEmpty { message += "; from the Microdata: \(filled.joined(separator: ", "))" }
+        let detail = disagreeing.isEmpty ? nil : disagreeing.joined(separator: ",")
+        return [ReservationDiagnostic(code: .descriptionsMerged, message: message, detail: detail)]
     }
 
     /// The last instant the reservation can still be running: its end, else its start.

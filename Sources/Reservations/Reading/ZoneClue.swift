@@ -6,6 +6,13 @@ struct ZoneClue: Equatable {
     var evidence: TimeZoneEvidence
     /// The zone as the markup names it (a `timeZone` property, the date's text).
     var named: String?
+    /// The place's `geo` point, degrees: the zone depends on the airports near it and the time.
+    var point: GeoPoint?
+
+    struct GeoPoint: Equatable {
+        var latitude: Double
+        var longitude: Double
+    }
 
     /// The zone the clue points to, nil when it points to none (an airport the table lacks, a
     /// country with several zones).
@@ -14,6 +21,7 @@ struct ZoneClue: Equatable {
         case .written, .property: named
         case .airport(let code): AirportTimeZones.zoneName(iata: code)
         case .country(let code): CountryTimeZones.singleZone(iso3166: code)
+        case .coordinates: nil
         }
     }
 
@@ -36,10 +44,22 @@ struct ZoneClue: Equatable {
         if airport, let code = place.text("iataCode")?.uppercased(), code.utf8.count == 3 {
             clues.append(ZoneClue(evidence: .airport(code)))
         }
+        if let point = point(of: place) {
+            clues.append(ZoneClue(evidence: .coordinates(point.words), point: point))
+        }
         if let country = country(of: place) {
             clues.append(ZoneClue(evidence: .country(country)))
         }
         return clues
+    }
+
+    /// `geo.latitude` and `geo.longitude` (numbers or numeric text, WGS 84 degrees) within range.
+    static func point(of place: SchemaNode) -> GeoPoint? {
+        guard let geo = place.node("geo"), let latitude = geo.text("latitude").flatMap(Double.init),
+            let longitude = geo.text("longitude").flatMap(Double.init),
+            latitude.isFinite, longitude.isFinite, abs(latitude) <= 90, abs(longitude) <= 180
+        else { return nil }
+        return GeoPoint(latitude: latitude, longitude: longitude)
     }
 
     /// `address.addressCountry` as an ISO 3166-1 alpha-2 code (`CH`, `ch`, or a Country named
@@ -49,5 +69,16 @@ struct ZoneClue: Equatable {
         let code = text.uppercased()
         guard code.utf8.count == 2, code.utf8.allSatisfy({ $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) else { return nil }
         return code
+    }
+}
+
+extension ZoneClue.GeoPoint {
+    /// `36.08,-115.15`: two decimals, about a kilometre.
+    var words: String { Self.decimal(latitude) + "," + Self.decimal(longitude) }
+
+    static func decimal(_ value: Double) -> String {
+        let hundredths = Int((abs(value) * 100).rounded())
+        let fraction = hundredths % 100
+        return (value < 0 && hundredths > 0 ? "-" : "") + "\(hundredths / 100)." + (fraction < 10 ? "0" : "") + "\(fraction)"
     }
 }

@@ -15,7 +15,7 @@ struct BannerCommand: ParsableCommand {
 
             Examples:
               reservoir banner message.eml
-              reservoir banner - < message.eml --keys Maildir-samples/keys.zone --allow-any-domain
+              reservoir banner --keys Maildir-samples/keys.zone - < message.eml
             """)
 
     @Argument(help: ArgumentHelp("Message files, or - for standard input.", valueName: "file"))

@@ -11,10 +11,10 @@ struct EventsCommand: ParsableCommand {
         abstract: "List the stored events, or export them as iCalendar.",
         discussion: """
             Examples:
-              reservoir events                      upcoming events
-              reservoir events --all --json         every event as schema.org JSON-LD, cancelled ones too
-              reservoir events --ics > trips.ics    an RFC 5545 calendar to import or subscribe to
-              reservoir events --history IWDSCA     why an event looks as it does
+              reservoir events                    upcoming events
+              reservoir events --all --json       every event, cancelled ones too
+              reservoir events --ics > trips.ics  an RFC 5545 calendar to import
+              reservoir events --history IWDSCA   why an event looks as it does
             """)
 
     @OptionGroup var storeOptions: StoreOptions
@@ -33,8 +33,11 @@ struct EventsCommand: ParsableCommand {
     var history: String?
 
     func validate() throws {
-        if [json, ics, history != nil].filter({ $0 }).count > 1 {
-            throw ValidationError("choose one of --json, --ics and --history")
+        if json && ics {
+            throw ValidationError("choose one of --json and --ics")
+        }
+        if ics && history != nil {
+            throw ValidationError("--history is shown as text or --json, not --ics")
         }
     }
 
@@ -44,7 +47,11 @@ struct EventsCommand: ParsableCommand {
         do {
             if let history {
                 let entries = try store.history(history)
-                Output.write(EventListRenderer.history(entries, id: history))
+                if json {
+                    Output.line(EventListRenderer.historyJSON(entries))
+                } else {
+                    Output.write(EventListRenderer.history(entries, id: history))
+                }
                 // Like grep: an ID the store does not know is not success.
                 if entries.isEmpty { throw ExitStatus(1) }
                 return

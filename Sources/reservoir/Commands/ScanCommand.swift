@@ -16,8 +16,8 @@ struct ScanCommand: ParsableCommand {
             message. Trusted reservations are recorded in the store.
 
             Examples:
-              reservoir scan ~/Maildir --allowed-domains ~/.config/reservoir/allowed-domains
-              reservoir scan Maildir-samples --keys Maildir-samples/keys.zone --allow-any-domain
+              reservoir scan ~/Maildir --allowed-domains ~/.config/reservoir/domains
+              reservoir scan Maildir-samples --keys Maildir-samples/keys.zone
             """)
 
     @Argument(help: ArgumentHelp("Maildirs, mbox files or message files.", valueName: "path"))
@@ -136,7 +136,11 @@ struct ScanCommand: ParsableCommand {
         try flushRead()
         summary.skippedUnchanged = skipped
         progress.finish()
-        if !json { Output.write(renderer.render(summary, seconds: progress.elapsed)) }
+        if json {
+            Output.line(BannerRenderer.json(summary))
+        } else {
+            Output.write(renderer.render(summary, seconds: progress.elapsed))
+        }
         if let failure = summary.storeFailure { throw CommandFailure.store(failure) }
         // After recording: every event a calendar does not hold yet, this scan's and earlier ones'.
         if let store = runner.pipeline.store, let pusher = try CalendarPusher(calendarOptions.settings, store: store, clock: { runner.pipeline.now })

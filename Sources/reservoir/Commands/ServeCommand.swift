@@ -19,10 +19,10 @@ struct ServeCommand: ParsableCommand {
             Runs reservoir-serve, which must be installed beside reservoir.
 
             Examples:
-              reservoir serve                                   http://127.0.0.1:8645/
+              reservoir serve                         http://127.0.0.1:8645/
               openssl rand -hex 16 > token && chmod 600 token
               reservoir serve --listen 0.0.0.0:8645 --token-file token
-              reservoir serve --listen 192.0.2.7:8645 --netrc ~/.netrc --netrc-machine calendar
+              reservoir serve --netrc ~/.netrc --netrc-machine calendar
             """)
 
     @Option(name: .customLong(ServeOption.listen.rawValue), help: help(.listen))

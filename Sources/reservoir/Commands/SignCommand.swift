@@ -21,9 +21,11 @@ struct SignCommand: ParsableCommand {
             lists the names exactly as --headers gives them.
 
             Examples:
-              reservoir sign --key key.pem --domain example.com --selector s1 < msg > signed
-              reservoir sign --key key.pem --domain example.com --selector s1 --headers From:Subject:Date < msg > signed
-              reservoir sign --key key.pem --print-key-record --zone-name s1._domainkey.example.com
+              reservoir sign --key k.pem --domain example.com --selector s1 < m > out
+              reservoir sign --key k.pem --domain example.com --selector s1 \\
+                  --headers From:Subject:Date < m > out
+              reservoir sign --key k.pem --print-key-record \\
+                  --zone-name s1._domainkey.example.com
             """)
 
     @Option(name: .customLong("key"), help: ArgumentHelp("The private key, PEM (PKCS#8 or traditional).", valueName: "pem"))
@@ -75,7 +77,7 @@ struct SignCommand: ParsableCommand {
         do {
             signer = try DKIMSigner(privateKeyPEM: pem)
         } catch {
-            throw CommandFailure.unreadable(key, "not a usable private key: \(error)")
+            throw CommandFailure.unreadable(key, "\(error)")
         }
         if printKeyRecord {
             Output.line(KeyRecordLine.format(name: zoneName ?? "selector._domainkey.example.com", record: signer.publicKeyRecord()))

@@ -227,6 +227,24 @@ struct SQLiteEventStoreTests {
         #expect(try reopened.events().count == 1)
     }
 
+    @Test("a store created in a directory its group may write (a shared system store) is 0660, past the umask")
+    func sharedStoreMode() throws {
+        let tmp = TemporaryStore()
+        defer { tmp.remove() }
+        let shared = tmp.directory + "/shared"
+        try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: true)
+        #expect(chmod(shared, 0o2770) == 0)
+        // The test process's umask (022 here) would take the group's write bit.
+        do {
+            let store = try SQLiteEventStore(path: shared + "/events.sqlite3")
+            _ = try store.apply(dinner(at: "2031-05-12T19:30:00"), from: message("<a@x>", date: 1000))
+        }
+        let attributes = try FileManager.default.attributesOfItem(atPath: shared + "/events.sqlite3")
+        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o660)
+        #expect(SQLiteEventStore.fileMode(inDirectoryWithMode: 0o700) == 0o600)
+        #expect(SQLiteEventStore.fileMode(inDirectoryWithMode: 0o2775) == 0o660)
+    }
+
     @Test("a released store is closed and its WAL emptied: the next process has nothing to read back")
     func closedStoreCheckpoints() throws {
         let tmp = TemporaryStore()

@@ -59,6 +59,30 @@ struct DayMonthEvidenceTests {
         #expect(extraction.diagnostics.filter { $0.code == .dateRepaired }.count == 2)
     }
 
+    static func train(_ departure: String, ticket: String) -> String {
+        """
+        {"@type": "TrainReservation", "reservationNumber": "R-1", "reservationStatus": "ReservationConfirmed",
+         "reservedTicket": {"@type": "Ticket", "ticketNumber": "\(ticket)"},
+         "reservationFor": {"@type": "TrainTrip", "trainNumber": "IC 5", "departureStation": {"@type": "TrainStation", "name": "Bern"},
+           "departureTime": "\(departure)"}}
+        """
+    }
+
+    @Test("a ticket number holding the date year first decides, before the message's Date")
+    func ticketNumberDecides() throws {
+        // 03/02/2031: 3 February or March 2; the ticket number holds 20310302. The message's
+        // Date (20 February) would say March 2 as well, but the ticket is asked first.
+        let extraction = try Self.read(Self.train("03/02/2031 08:02", ticket: "TK-20310302-0042"))
+        let r = try #require(extraction.reservations.first)
+        #expect(r.start?.local == "2031-03-02T08:02:00")
+        #expect(extraction.diagnostics.first { $0.code == .dateRepaired }?.detail == "day-month-by-ticket-number")
+        // A number holding both readings, or neither, decides nothing.
+        let both = try Self.read(Self.train("03/02/2031 08:02", ticket: "20310302-20310203"))
+        #expect(both.codes.contains("date-ambiguous"))
+        let neither = try Self.read(Self.train("03/02/2031 08:02", ticket: "0042"))
+        #expect(neither.codes.contains("date-ambiguous"))
+    }
+
     @Test("the message's Date decides when one reading is already past")
     func messageDateDecides() throws {
         // 03/02/2031: 3 February (past on 20 February) or March 2.

@@ -121,6 +121,53 @@ struct TimeZonePlacementTests {
         #expect(extraction.codes.filter { $0 == "missing-timezone" }.count == 2)
     }
 
+    static func hotel(latitude: String, longitude: String, country: String = "US") -> String {
+        """
+        {"@context": "https://schema.org", "@type": "LodgingReservation", "reservationNumber": "H2",
+         "reservationStatus": "https://schema.org/ReservationConfirmed",
+         "checkinDate": "2031-06-03T15:00:00", "checkoutDate": "2031-06-05T11:00:00",
+         "reservationFor": {"@type": "Hotel", "name": "Plains Lodge", "geo": {"@type": "GeoCoordinates", "latitude": \(latitude), "longitude": \(longitude)},
+           "address": {"@type": "PostalAddress", "addressCountry": "\(country)"}}}
+        """
+    }
+
+    @Test("geo coordinates whose nearby airports agree name the zone: downtown Denver → America/Denver")
+    func coordinatesDecide() throws {
+        let extraction = try JSONFixture.read(Self.hotel(latitude: "39.74", longitude: "\"-104.99\""))
+        let r = try #require(extraction.reservations.first)
+        #expect(r.start?.placement?.zone == "America/Denver")
+        #expect(r.start?.placement?.evidence.kind == "coordinates")
+        #expect(r.start?.epochSeconds == (try Self.instant("2031-06-03T15:00:00-06:00")))
+        #expect(Self.details(extraction, .timeZoneFromCoordinates) == ["America/Denver", "America/Denver"])
+    }
+
+    @Test("coordinates between airports whose clocks differ (Laredo and Nuevo Laredo), or far from any, are no evidence")
+    func coordinatesUndecided() throws {
+        let border = try JSONFixture.read(Self.hotel(latitude: "27.52", longitude: "-99.49"))
+        #expect(border.reservations.first?.start?.epochSeconds == nil)
+        #expect(border.codes.filter { $0 == "missing-timezone" }.count == 2)
+        let ocean = try JSONFixture.read(Self.hotel(latitude: "30.0", longitude: "-40.0"))
+        #expect(ocean.reservations.first?.start?.epochSeconds == nil)
+        let nonsense = try JSONFixture.read(Self.hotel(latitude: "123.0", longitude: "-40.0"))
+        #expect(nonsense.reservations.first?.start?.epochSeconds == nil)
+    }
+
+    @Test("a country whose zones agree at that time settles it: DE (Europe/Berlin, Europe/Busingen) → Europe/Berlin")
+    func agreeingCountryZones() throws {
+        let extraction = try JSONFixture.read(Self.hotel(country: "DE"))
+        let r = try #require(extraction.reservations.first)
+        #expect(r.start?.placement == TimeZonePlacement(zone: "Europe/Berlin", evidence: .country("DE")))
+        #expect(r.start?.epochSeconds == (try Self.instant("2031-06-03T15:00:00+02:00")))
+        #expect(Self.details(extraction, .timeZoneFromCountry) == ["Europe/Berlin", "Europe/Berlin"])
+    }
+
+    @Test("a country whose zones read the time differently does not: ES (Madrid, Canary Islands) stays floating")
+    func disagreeingCountryZones() throws {
+        let extraction = try JSONFixture.read(Self.hotel(country: "ES"))
+        #expect(extraction.reservations.first?.start?.epochSeconds == nil)
+        #expect(extraction.codes.filter { $0 == "missing-timezone" }.count == 2)
+    }
+
     @Test("an explicit offset the departure airport's zone does not show is kept, and noted")
     func disagreeingOffset() throws {
         let extraction = try JSONFixture.read(
