@@ -59,8 +59,12 @@ struct ScanCommand: ParsableCommand {
         let runner = try CommandRunner(
             keys: keys, policy: policy, store: storeOptions.choice, clock: clock, includePast: EffectiveSettings.includePast(includePast))
         let renderer = BannerRenderer(style: BannerStyle.forStandardOutput(), explain: explain)
-        // What earlier deliveries kept for a retry goes first (`reservoir retry`).
-        let spool = runner.pipeline.store == nil ? nil : retry.spool
+        // What earlier deliveries kept for a retry goes first (`reservoir retry`), into the store
+        // they were kept for: the configured one. A scan into another store (`--store` other
+        // than the configuration's) leaves them, unless --retry-spool names the spool.
+        let configured = EffectiveSettings.process(commandLine: [:]).store
+        let ownsSpool = retry.retrySpool != nil || storeOptions.storeArgument == nil || storeOptions.storeArgument == configured
+        let spool = runner.pipeline.store == nil || !ownsSpool ? nil : retry.spool
         if let spool, !spool.pending().isEmpty {
             let outcomes = RetryRun(spool: spool, pipeline: runner.pipeline).run()
             Output.error(RetryCommand.summary(outcomes, spool: spool))
