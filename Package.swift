@@ -31,6 +31,9 @@ let package = Package(
         .library(name: "Feed", targets: ["Feed"]),
         .library(name: "TimeZones", targets: ["TimeZones"]),
         .library(name: "TOML", targets: ["TOML"]),
+        .library(name: "Zip", targets: ["Zip"]),
+        .library(name: "BCBP", targets: ["BCBP"]),
+        .library(name: "WalletPass", targets: ["WalletPass"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -53,6 +56,8 @@ let package = Package(
             name: "CLibIDN2", path: "Sources/CLibIDN2", pkgConfig: "libidn2",
             providers: [.apt(["libidn2-dev"])]),
         .systemLibrary(name: "CResolv", path: "Sources/CResolv"),
+        // zlib's inflate for the zip reader (zlib1g-dev, which libssl-dev already needs).
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
         // libpq's declarations only; CLibPQLoader defines the functions and loads libpq.so.5 on
         // first use, so processes that never touch PostgreSQL never load it.
@@ -82,6 +87,12 @@ let package = Package(
         // The configuration file's reader: TOML 1.0.0, on the standard library alone.
         .target(name: "TOML"),
         .target(name: "Markup", dependencies: ["ReservoirBase", "JSON", "CLibXML2"]),
+        // Zip archives read from memory: the central directory, stored and deflated entries, limits.
+        .target(name: "Zip", dependencies: ["CZlib"]),
+        // IATA Resolution 792 boarding pass bar codes.
+        .target(name: "BCBP", dependencies: ["ReservoirBase"]),
+        // Apple Wallet passes: the archive, the manifest, the CMS signature, the reservations.
+        .target(name: "WalletPass", dependencies: ["ReservoirBase", "Zip", "BCBP", "JSON", "COpenSSL"]),
         .target(name: "Reservations", dependencies: ["ReservoirBase", "Markup", "JSON", "TimeZones"]),
         .target(name: "EventStore", dependencies: ["ReservoirBase", "CSQLite"]),
         .target(name: "EventStorePostgres", dependencies: ["EventStore", "CLibPQ", "CLibPQLoader"]),
@@ -92,24 +103,26 @@ let package = Package(
         // (RFC 4791) through libcurl, loaded on first use.
         .target(name: "CalDAV", dependencies: ["ReservoirBase", "CLibCurl", "CLibCurlLoader"]),
         // Who may put events on the calendar: the policy and the signed view it reads.
-        .target(name: "Trust", dependencies: ["ReservoirBase", "MIME", "DKIM", "CLibIDN2"]),
+        .target(name: "Trust", dependencies: ["ReservoirBase", "MIME", "DKIM", "CLibIDN2", "WalletPass"]),
         // The subscription feed and the page of upcoming reservations, without an HTTP server:
         // entity tags, conditional requests, access checks, netrc, the HTML page.
         .target(name: "Feed", dependencies: ["ReservoirBase", "EventStore", "ICalendar", "COpenSSL"]),
         .target(
             name: "Pipeline",
-            dependencies: ["Mailbox", "MIME", "DNS", "DKIM", "Markup", "JSON", "Reservations", "EventStore", "Trust"]),
+            dependencies: ["Mailbox", "MIME", "DNS", "DKIM", "Markup", "JSON", "Reservations", "EventStore", "Trust", "WalletPass", "Zip"]),
         // What the programs share without the argument parser: the pipeline built from plain
         // settings, output and exit codes, the filter hook.
         // What the programs show: banners, JSON, the filter's fields (RFC 8601 parse and format).
         .target(
             name: "Output",
-            dependencies: ["ReservoirBase", "Pipeline", "Mailbox", "Trust", "MIME", "DKIM", "JSON", "Markup", "Reservations", "EventStore"]),
+            dependencies: [
+                "ReservoirBase", "Pipeline", "Mailbox", "Trust", "MIME", "DKIM", "JSON", "Markup", "Reservations", "EventStore", "WalletPass",
+            ]),
         .target(
             name: "CommandCore",
             dependencies: [
                 "ReservoirBase", "Pipeline", "Output", "Mailbox", "MIME", "DNS", "EventStore", "Trust", "EventStorePostgres", "Delivery",
-                "TOML",
+                "TOML", "WalletPass",
             ]),
         .executableTarget(
             name: "reservoir",
@@ -153,7 +166,12 @@ let package = Package(
         .testTarget(name: "CalDAVTests", dependencies: ["CalDAV"]),
         .testTarget(name: "FeedTests", dependencies: ["Feed", "EventStore", "ICalendar"]),
         .testTarget(name: "TimeZonesTests", dependencies: ["TimeZones"]),
-        .testTarget(name: "TrustTests", dependencies: ["Trust", "MIME", "DKIM"]),
+        .testTarget(name: "TrustTests", dependencies: ["Trust", "MIME", "DKIM", "WalletPass"]),
+        // Zip archives and signed Wallet passes made with openssl, for the tests of passes.
+        .target(name: "PassTestSupport", dependencies: ["CZlib"], path: "Tests/PassTestSupport"),
+        .testTarget(name: "ZipTests", dependencies: ["Zip", "PassTestSupport"]),
+        .testTarget(name: "BCBPTests", dependencies: ["BCBP"]),
+        .testTarget(name: "WalletPassTests", dependencies: ["WalletPass", "Zip", "JSON", "PassTestSupport"]),
         .target(
             name: "PipelineTestSupport", dependencies: ["Pipeline", "Trust", "Mailbox", "MIME", "DNS", "EventStore"],
             path: "Tests/PipelineTestSupport"),
@@ -167,7 +185,7 @@ let package = Package(
             name: "PipelineTests",
             dependencies: [
                 "PipelineTestSupport", "Pipeline", "Trust", "Mailbox", "MIME", "DNS", "DKIM", "Markup", "Reservations", "EventStore", "JSON",
-                "ICalendar",
+                "ICalendar", "PassTestSupport", "WalletPass",
             ],
             exclude: ["Attacks"]),
         .testTarget(name: "CommandCoreTests", dependencies: ["CommandCore", "Pipeline", "Trust", "TOML"]),

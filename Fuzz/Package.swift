@@ -12,10 +12,12 @@ let targets = [
     "fuzz-charsets", "fuzz-dkim-tags", "fuzz-dkim-key-record", "fuzz-canonicalization",
     "fuzz-json", "fuzz-jsonld", "fuzz-microdata", "fuzz-iso8601", "fuzz-sender-dates", "fuzz-keys-file", "fuzz-skeleton", "fuzz-scripts",
     "fuzz-signed-view", "fuzz-authentication-results", "fuzz-header-strip", "fuzz-caldav", "fuzz-feed", "fuzz-tzif", "fuzz-posix-tz", "fuzz-toml",
-    "fuzz-zone-placement",
+    "fuzz-zone-placement", "fuzz-zip", "fuzz-bcbp", "fuzz-pkpass",
 ]
 /// Targets of the time zone library, which need nothing else of the package.
 let timeZoneTargets: Set = ["fuzz-tzif", "fuzz-posix-tz"]
+/// Targets of Wallet passes: the zip reader, the bar code, the pass.
+let passTargets: Set = ["fuzz-zip", "fuzz-bcbp", "fuzz-pkpass"]
 /// Targets of the filter's output stage, which lives in the Pipeline library.
 let pipelineTargets: Set = ["fuzz-authentication-results", "fuzz-header-strip"]
 
@@ -27,16 +29,21 @@ let package = Package(
             name: name,
             dependencies: timeZoneTargets.contains(name)
                 ? [.product(name: "TimeZones", package: "Reservoir")]
-                : [
-                    .product(name: "MIME", package: "Reservoir"), .product(name: "DKIM", package: "Reservoir"),
-                    .product(name: "DNS", package: "Reservoir"), .product(name: "Markup", package: "Reservoir"),
-                    .product(name: "Reservations", package: "Reservoir"), .product(name: "Trust", package: "Reservoir"),
-                    .product(name: "JSON", package: "Reservoir"), .product(name: "CalDAV", package: "Reservoir"),
-                    .product(name: "Feed", package: "Reservoir"), .product(name: "TOML", package: "Reservoir"),
-                    .product(name: "TimeZones", package: "Reservoir"),
-                ]
-                    + (pipelineTargets.contains(name)
-                        ? [.product(name: "Output", package: "Reservoir"), .product(name: "Pipeline", package: "Reservoir")] : []),
+                : passTargets.contains(name)
+                    ? [
+                        .product(name: "Zip", package: "Reservoir"), .product(name: "BCBP", package: "Reservoir"),
+                        .product(name: "WalletPass", package: "Reservoir"), .product(name: "JSON", package: "Reservoir"),
+                    ]
+                    : [
+                        .product(name: "MIME", package: "Reservoir"), .product(name: "DKIM", package: "Reservoir"),
+                        .product(name: "DNS", package: "Reservoir"), .product(name: "Markup", package: "Reservoir"),
+                        .product(name: "Reservations", package: "Reservoir"), .product(name: "Trust", package: "Reservoir"),
+                        .product(name: "JSON", package: "Reservoir"), .product(name: "CalDAV", package: "Reservoir"),
+                        .product(name: "Feed", package: "Reservoir"), .product(name: "TOML", package: "Reservoir"),
+                        .product(name: "TimeZones", package: "Reservoir"),
+                    ]
+                        + (pipelineTargets.contains(name)
+                            ? [.product(name: "Output", package: "Reservoir"), .product(name: "Pipeline", package: "Reservoir")] : []),
             path: "Sources/\(name)",
             swiftSettings: [.unsafeFlags(["-parse-as-library"])])
     }

@@ -11,6 +11,9 @@
 #include <openssl/param_build.h>
 #include <openssl/asn1.h>
 #include <openssl/crypto.h>
+#include <openssl/cms.h>
+#include <openssl/x509_vfy.h>
+#include <openssl/objects.h>
 
 /* EVP_MD_CTX_size and friends are macros in OpenSSL 3; Swift cannot call macros. */
 static inline int reservoir_EVP_PKEY_bits(const EVP_PKEY *key) { return EVP_PKEY_get_bits(key); }
@@ -56,4 +59,117 @@ static inline EVP_PKEY *reservoir_rsa_public_key(const unsigned char *n, size_t 
     BN_free(modulus);
     return key;
 }
+/* Wallet passes (WalletPass's PassSignatureVerifier): a detached CMS SignedData over manifest.json.
+   The STACK_OF accessors are macros or inline generics Swift does not import as such. */
+
+/* reservoir_openssl_init leaves the table of digest names empty, and CMS matches a SignerInfo's
+   digest algorithm by the NID a fetched digest takes from that table (ossl_cms_DigestAlgorithm_find_ctx);
+   without the names CMS_verify fails with CMS_R_NO_MATCHING_DIGEST. A digest fetched before the
+   names are added keeps no NID in its library context's cache (DKIM fetches SHA-256 first), so
+   passes are read in a library context of their own (reservoir_cms_read), after this has run
+   once: a process without passes never adds them. */
+static inline int reservoir_openssl_add_cms_digests(void) {
+    return EVP_add_digest(EVP_sha1()) && EVP_add_digest(EVP_sha256()) && EVP_add_digest(EVP_sha384())
+           && EVP_add_digest(EVP_sha512());
+}
+
+/* A DER CMS ContentInfo read into `context`; NULL when it does not parse. */
+static inline CMS_ContentInfo *reservoir_cms_read(OSSL_LIB_CTX *context, const unsigned char *der, size_t length) {
+    CMS_ContentInfo *cms = CMS_ContentInfo_new_ex(context, NULL);
+    if (!cms) return NULL;
+    const unsigned char *cursor = der;
+    /* On failure the ASN.1 decoder frees *cms and sets it to NULL. */
+    if (!d2i_CMS_ContentInfo(&cms, &cursor, (long)length)) {
+        CMS_ContentInfo_free(cms);
+        return NULL;
+    }
+    return cms;
+}
+
+/* The number of SignerInfos, or -1 when the structure is not SignedData. */
+static inline int reservoir_cms_signer_count(CMS_ContentInfo *cms) {
+    STACK_OF(CMS_SignerInfo) *infos = CMS_get0_SignerInfos(cms);
+    return infos ? sk_CMS_SignerInfo_num(infos) : -1;
+}
+
+/* The first signer's signing-time attribute (RFC 5652 §11.3) as seconds since 1970; returns 1
+   when present and readable, 0 otherwise. */
+static inline int reservoir_cms_signing_time(CMS_ContentInfo *cms, long long *seconds) {
+    STACK_OF(CMS_SignerInfo) *infos = CMS_get0_SignerInfos(cms);
+    if (!infos || sk_CMS_SignerInfo_num(infos) < 1) return 0;
+    CMS_SignerInfo *signer = sk_CMS_SignerInfo_value(infos, 0);
+    int index = CMS_signed_get_attr_by_NID(signer, NID_pkcs9_signingTime, -1);
+    if (index < 0) return 0;
+    X509_ATTRIBUTE *attribute = CMS_signed_get_attr(signer, index);
+    ASN1_TYPE *value = attribute ? X509_ATTRIBUTE_get0_type(attribute, 0) : NULL;
+    if (!value) return 0;
+    const ASN1_TIME *time = NULL;
+    if (value->type == V_ASN1_UTCTIME) time = value->value.utctime;
+    else if (value->type == V_ASN1_GENERALIZEDTIME) time = value->value.generalizedtime;
+    if (!time || ASN1_TIME_check(time) != 1) return 0;
+    ASN1_TIME *epoch = ASN1_TIME_set(NULL, 0);
+    int days = 0, rest = 0;
+    int ok = epoch && ASN1_TIME_diff(&days, &rest, epoch, time);
+    ASN1_TIME_free(epoch);
+    if (!ok) return 0;
+    *seconds = (long long)days * 86400 + rest;
+    return 1;
+}
+
+/* Checks the signature of every SignerInfo over the detached content (with the signed
+   attributes' message digest), without checking any certificate; on success the one signer's
+   certificate (a new reference) goes to *signer. Returns 1 when valid, 0 when not, -1 when the
+   signature names no certificate it carries or more than one signer. */
+static inline int reservoir_cms_verify_signature(CMS_ContentInfo *cms, const unsigned char *content, size_t length, X509 **signer) {
+    BIO *data = BIO_new_mem_buf(content, (int)length);
+    if (!data) return 0;
+    int ok = CMS_verify(cms, NULL, NULL, data, NULL, CMS_BINARY | CMS_NO_SIGNER_CERT_VERIFY);
+    BIO_free(data);
+    if (ok != 1) return 0;
+    STACK_OF(X509) *signers = CMS_get0_signers(cms);
+    int result = -1;
+    if (signers && sk_X509_num(signers) == 1) {
+        *signer = sk_X509_value(signers, 0);
+        X509_up_ref(*signer);
+        result = 1;
+    }
+    sk_X509_free(signers);
+    return result;
+}
+
+/* Verifies `signer` up to a certificate of `anchors` (any of them, intermediates included:
+   X509_V_FLAG_PARTIAL_CHAIN), through the certificates the CMS structure carries, at `at`
+   seconds since 1970. Returns X509_V_OK or the X509_V_ERR_* code. */
+static inline int reservoir_verify_chain(CMS_ContentInfo *cms, X509 *signer, X509 **anchors, int count, long long at) {
+    X509_STORE *store = X509_STORE_new();
+    X509_STORE_CTX *context = X509_STORE_CTX_new();
+    STACK_OF(X509) *carried = CMS_get1_certs(cms);
+    int result = X509_V_ERR_UNSPECIFIED;
+    if (store && context) {
+        for (int i = 0; i < count; i++) X509_STORE_add_cert(store, anchors[i]);
+        if (X509_STORE_CTX_init(context, store, signer, carried) == 1) {
+            X509_STORE_CTX_set_flags(context, X509_V_FLAG_PARTIAL_CHAIN);
+            X509_STORE_CTX_set_time(context, 0, (time_t)at);
+            result = X509_verify_cert(context) == 1 ? X509_V_OK : X509_STORE_CTX_get_error(context);
+        }
+    }
+    sk_X509_pop_free(carried, X509_free);
+    X509_STORE_CTX_free(context);
+    X509_STORE_free(store);
+    return result;
+}
+
+/* The text of the one entry of `nid` in a certificate's subject: its length, -1 when absent,
+   -2 when the subject holds more than one. */
+static inline int reservoir_subject_entry(X509 *certificate, int nid, char *buffer, int size) {
+    X509_NAME *name = X509_get_subject_name(certificate);
+    int first = X509_NAME_get_index_by_NID(name, nid, -1);
+    if (first < 0) return -1;
+    if (X509_NAME_get_index_by_NID(name, nid, first) >= 0) return -2;
+    return X509_NAME_get_text_by_NID(name, nid, buffer, size);
+}
+
+static inline int reservoir_NID_userId(void) { return NID_userId; }
+static inline int reservoir_NID_organizationalUnitName(void) { return NID_organizationalUnitName; }
+static inline int reservoir_NID_organizationName(void) { return NID_organizationName; }
 #endif

@@ -6,6 +6,7 @@ package import Mailbox
 package import Pipeline
 import ReservoirBase
 import Trust
+import WalletPass
 
 /// Builds the pipeline from the common settings and maps environment failures to exit codes
 /// (sysexits.h), in one place.
@@ -26,10 +27,20 @@ package struct CommandRunner {
         let trust = TrustPolicy(
             allowedDomains: allowed, allowAnyDomain: policy?.allowAnyDomain ?? false,
             allowUnverified: policy?.allowUnverified ?? false, publicSuffixes: PublicSuffixList.load(),
-            recipients: try Self.recipients(policy?.me ?? []))
+            recipients: try Self.recipients(policy?.me ?? []), allowedPassTypes: policy?.allowPassType ?? [],
+            passAnchors: PassTrustAnchors(paths: try Self.passCAFiles(policy?.passCA ?? [])))
         let eventStore = try store.location.map { try Self.openStore(at: $0) }
         pipeline = ReservationPipeline(resolver: resolver, policy: trust, store: eventStore, now: now, includePast: includePast)
         self.keys = keys
+    }
+
+    /// `--pass-ca` files, each readable now: they are read only when a pass arrives, and a
+    /// typo should fail the command, not a later message.
+    static func passCAFiles(_ paths: [String]) throws -> [String] {
+        for path in paths where access(path, R_OK) != 0 {
+            throw CommandFailure.unreadable(path, "cannot read the --pass-ca file")
+        }
+        return paths
     }
 
     /// `--me` values checked: an address (`local@domain`) or a whole domain (`@domain`).

@@ -195,6 +195,18 @@ package struct ConfigurationFile: Sendable, Equatable {
                 }
                 value = .text(resolved)
             }
+            if option.namesFile, case .texts(let names) = value {
+                var resolvedNames: [String] = []
+                for name in names {
+                    let resolved = Self.resolve(name, relativeTo: path, home: home)
+                    guard access(resolved, R_OK) == 0 else {
+                        return .failure(
+                            problem(.unreadableFile, entry.position, "\(key) names \(resolved), which cannot be read (\(FileReadError.text(errno)))"))
+                    }
+                    resolvedNames.append(resolved)
+                }
+                value = .texts(resolvedNames)
+            }
             file.values[option] = value
             file.lines[option] = entry.position.line
         }

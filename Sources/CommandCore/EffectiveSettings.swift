@@ -52,7 +52,8 @@ package struct EffectiveSettings: Sendable, Equatable {
     package var policy: PolicySettings {
         PolicySettings(
             allowDomain: texts(.allowDomain), allowedDomainsFile: text(.allowedDomains), me: texts(.me),
-            allowAnyDomain: flag(.allowAnyDomain), allowUnverified: flag(.allowUnverified))
+            allowAnyDomain: flag(.allowAnyDomain), allowUnverified: flag(.allowUnverified), passCA: texts(.passCA),
+            allowPassType: texts(.allowPassType))
     }
 
     package var calendars: CalendarSettings {

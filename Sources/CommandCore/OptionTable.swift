@@ -10,6 +10,8 @@ package enum CommonOption: String, CaseIterable, Sendable {
     case allowDomain = "allow-domain"
     case allowedDomains = "allowed-domains"
     case me
+    case passCA = "pass-ca"
+    case allowPassType = "allow-pass-type"
     case allowAnyDomain = "allow-any-domain"
     case allowUnverified = "allow-unverified"
     case store
@@ -35,6 +37,8 @@ package enum CommonOption: String, CaseIterable, Sendable {
         case .dnsTimeout, .timeout: "seconds"
         case .allowDomain: "domain"
         case .me: "address"
+        case .passCA: "file"
+        case .allowPassType: "identifier"
         case .store: "url"
         case .now: "time"
         case .authservID: "name"
@@ -54,6 +58,9 @@ package enum CommonOption: String, CaseIterable, Sendable {
         case .allowDomain: "Accept markup from this From domain (repeatable; a leading dot includes subdomains)."
         case .allowedDomains: "Accept markup from the domains listed in this file, one a line."
         case .me: "Trust markup only in mail whose signed To or Cc names this address (repeatable; @domain for a whole domain)."
+        case .passCA: "Trust Wallet passes signed under this CA certificate file (PEM; repeatable), e.g. Apple's WWDR and root certificates."
+        case .allowPassType:
+            "Trust Wallet passes of this pass type identifier (repeatable; pass.com.example.* for every identifier under it), whoever sent the mail."
         case .allowAnyDomain: "Testing: accept markup from any From domain with an aligned DKIM signature."
         case .allowUnverified: "Testing: accept markup without a valid aligned DKIM signature."
         case .store: "Where events are kept: sqlite:PATH (default: $XDG_DATA_HOME/reservoir/events.sqlite3) or postgres://user@host/db."
@@ -76,7 +83,7 @@ package enum CommonOption: String, CaseIterable, Sendable {
     package var fileType: ConfigurationType? {
         switch self {
         case .keys, .dnsServer, .allowedDomains, .store, .authservID, .netrc, .calendarCA, .retrySpool: .string
-        case .allowDomain, .me, .calendar: .strings
+        case .allowDomain, .me, .calendar, .passCA, .allowPassType: .strings
         case .dnsTimeout, .timeout: .integer
         case .deleteCancelled, .includePast: .boolean
         case .now, .noStore, .allowAnyDomain, .allowUnverified: nil
@@ -99,7 +106,7 @@ package enum CommonOption: String, CaseIterable, Sendable {
     /// The option's value names a file that must be readable when the settings are used.
     package var namesFile: Bool {
         switch self {
-        case .keys, .allowedDomains, .netrc, .calendarCA: true
+        case .keys, .allowedDomains, .netrc, .calendarCA, .passCA: true
         default: false
         }
     }

@@ -24,11 +24,17 @@ package struct PolicySettings {
     package var me: [String] = []
     package var allowAnyDomain = false
     package var allowUnverified = false
+    /// `--pass-ca`: the PEM files a Wallet pass's signer must chain to.
+    package var passCA: [String] = []
+    /// `--allow-pass-type`: the pass type identifiers whose passes are trusted.
+    package var allowPassType: [String] = []
 
     package init(
         allowDomain: [String] = [], allowedDomainsFile: String? = nil, me: [String] = [],
-        allowAnyDomain: Bool = false, allowUnverified: Bool = false
+        allowAnyDomain: Bool = false, allowUnverified: Bool = false, passCA: [String] = [], allowPassType: [String] = []
     ) {
+        self.passCA = passCA
+        self.allowPassType = allowPassType
         self.allowDomain = allowDomain
         self.allowedDomainsFile = allowedDomainsFile
         self.me = me

@@ -8,6 +8,7 @@ public import Pipeline
 import Reservations
 import ReservoirBase
 import Trust
+import WalletPass
 
 /// Draws the one-glance summary of a message: what, when, where, status, and who vouched for
 /// it, for people (`render`) and programs (`json`).
@@ -30,11 +31,11 @@ public struct BannerRenderer: Sendable {
     public func render(_ report: MessageReport) -> String {
         var out = headline(report) + "\n"
         for item in report.items {
-            out += reservationLines(item, trusted: report.trust.trusted)
+            out += reservationLines(item, trusted: report.isTrusted(item))
         }
         out += line("From", fromText(report))
         out += line("DKIM", dkimText(report.signatures))
-        if report.hasReservations {
+        if report.hasMarkupReservations {
             let verdict =
                 report.trust.trusted
                 ? style.paint(style.symbol("✔ trusted", "trusted"), .boldGreen) + ": \(report.trust.reason)"
@@ -81,6 +82,14 @@ public struct BannerRenderer: Sendable {
             out += line("When", "\(when)", indent: 4)
         }
         if let location = r.location, !location.isEmpty { out += line("Where", "\(location)", indent: 4) }
+        if case .pass(let decision) = item.source {
+            // A pass vouches for itself: its verdict stands beside it, not in the message's.
+            let verdict =
+                decision.trusted
+                ? style.paint(style.symbol("✔ trusted", "trusted"), .boldGreen) + ": \(decision.reason)"
+                : style.paint(style.symbol("✘ NOT TRUSTED", "NOT TRUSTED"), .boldRed) + ": \(decision.reason)"
+            out += line("Pass", verdict, indent: 4)
+        }
         // The booking number is already in the title line.
         for detail in r.details.filter({ $0.value != r.reservationID }).prefix(Self.maxDetails) {
             out += line(detail.label, "\(detail.value)", indent: 4)
@@ -220,6 +229,8 @@ public struct BannerRenderer: Sendable {
             ("location", r.location.map(JSONValue.string)),
             ("details", detailsJSON(r.details)),
             ("change", item.change.map { .string($0.kind) }),
+            ("source", .string(item.source == .markup ? "markup" : "pass")),
+            ("pass", passJSON(item.source)),
             ("sequence", item.change.map { .number(Double($0.stored.sequence)) }),
             ("schema", r.json),
         ])
@@ -243,6 +254,22 @@ public struct BannerRenderer: Sendable {
     static func instantJSON(_ value: DateTimeValue) -> JSONValue? {
         guard !value.isDateOnly, let epoch = value.epochSeconds else { return nil }
         return .string(CivilTime.iso8601UTC(epoch))
+    }
+
+    /// A pass reservation's own verdict: `{"trusted": true, "reason": "…", "passType": "…",
+    /// "teamIdentifier": "…", "organization": "…", "signedAt": "…Z", "refusal": "pass-…"}`;
+    /// nil for markup, which the message's `trust` decides.
+    static func passJSON(_ source: ReservationSource) -> JSONValue? {
+        guard case .pass(let decision) = source else { return nil }
+        return JSONBuild.object([
+            ("trusted", .bool(decision.trusted)),
+            ("reason", .string(decision.reason)),
+            ("passType", decision.signer.map { .string($0.passTypeIdentifier) }),
+            ("teamIdentifier", decision.signer.map { .string($0.teamIdentifier) }),
+            ("organization", decision.signer?.organization.map(JSONValue.string)),
+            ("signedAt", decision.signer?.signedAt.map { .string(CivilTime.iso8601UTC($0)) }),
+            ("refusal", decision.refusal.map { .string($0.code.rawValue) }),
+        ])
     }
 
     /// The zone a time without offset was read in: `{"name": "America/Los_Angeles", "evidence":
@@ -336,7 +363,7 @@ public struct ScanSummary: Sendable {
         messages += 1
         if report.hasReservations {
             withReservations += 1
-            if report.trust.trusted { trusted += 1 }
+            if report.hasTrustedReservations { trusted += 1 }
         }
         for item in report.items {
             if let change = item.change { changes[change.kind, default: 0] += 1 }

@@ -92,7 +92,7 @@ public enum FilterHeaders {
     public static func fields(report: MessageReport, authservID: String, lineEnding: String) -> String {
         var added = AuthenticationResults(report: report, authservID: authservID).field(lineEnding: lineEnding)
         for item in report.items {
-            added += fold(summaryFieldName, summary(item.reservation, trusted: report.trust.trusted), lineEnding: lineEnding)
+            added += fold(summaryFieldName, summary(item.reservation, trusted: report.isTrusted(item)), lineEnding: lineEnding)
         }
         return added
     }

@@ -5,6 +5,8 @@ public import Mailbox
 public import Markup
 public import Reservations
 public import Trust
+public import WalletPass
+public import Zip
 
 /// Everything Reservoir learned about one message: what it is, who vouched for it, which
 /// reservations it carries, and what they did to the store.
@@ -31,12 +33,24 @@ public struct MessageReport: Sendable {
 
     public var fromDomain: String? { from.count == 1 ? from.first?.domain : nil }
     public var hasReservations: Bool { !items.isEmpty }
-    /// Reservations the trust policy accepted: what the store records.
-    public var hasTrustedReservations: Bool { trust.trusted && !items.isEmpty }
-    /// Reservations that trust refused while a DKIM key lookup failed for now
+    /// Whether a message carries reservations the trust policy accepted: what the store records.
+    public var hasTrustedReservations: Bool { items.contains(where: isTrusted) }
+    /// Whether any reservation comes from the message's markup, which the message's
+    /// ``trust`` decides on (a pass decides on its own).
+    public var hasMarkupReservations: Bool { items.contains { $0.source == .markup } }
+    /// Markup reservations that trust refused while a DKIM key lookup failed for now
     /// (`dkim=temperror`): the same message may be trusted once DNS answers.
     public var untrustedForNow: Bool {
-        hasReservations && !trust.trusted && signatures.contains { $0.result == .temperror }
+        hasMarkupReservations && !trust.trusted && signatures.contains { $0.result == .temperror }
+    }
+
+    /// Whether the policy accepted this reservation: the message's decision for markup, the
+    /// pass's own for a Wallet pass.
+    public func isTrusted(_ item: ReportedReservation) -> Bool {
+        switch item.source {
+        case .markup: trust.trusted
+        case .pass(let decision): decision.trusted
+        }
     }
 }
 
@@ -46,12 +60,24 @@ public struct ReportedReservation: Sendable {
     public var event: CalendarEvent
     /// Nil when nothing was stored: untrusted, or run without a store.
     public var change: EventChange?
+    /// Where it was read, which says what decides its trust.
+    public var source: ReservationSource = .markup
+}
+
+/// Where a reservation was read: the source decides which trust rule applies.
+public enum ReservationSource: Sendable, Equatable {
+    /// schema.org markup in the message's HTML, trusted by the message's ``TrustDecision``
+    /// (DKIM, allowed domain, recipient).
+    case markup
+    /// An Apple Wallet pass attached to the message, trusted by its own signature and pass
+    /// type, whoever sent the message.
+    case pass(PassTrustDecision)
 }
 
 /// A note about the message for people and programs: a stable code and a sentence.
 public struct ReportDiagnostic: Sendable, Equatable {
     public enum Stage: String, Sendable {
-        case mime, dkim, markup, reservations, trust, store
+        case mime, dkim, markup, pass, reservations, trust, store
     }
 
     /// Every code a report carries: each stage's own, and the pipeline's. ``all`` is the
@@ -59,6 +85,10 @@ public struct ReportDiagnostic: Sendable, Equatable {
     public enum Code: Sendable, Hashable, CustomStringConvertible {
         case mime(MIMEDiagnostic.Code)
         case markup(MarkupDiagnostic.Code)
+        /// A Wallet pass's archive could not be read whole.
+        case zip(ZipDiagnostic.Code)
+        /// A Wallet pass's content: not a reservation, unreadable, its bar code.
+        case pass(PassDiagnostic.Code)
         case reservations(ReservationDiagnostic.Code)
         /// The markup is not trusted; the first refusal's code.
         case untrusted(TrustRefusal.Code)
@@ -76,6 +106,8 @@ public struct ReportDiagnostic: Sendable, Equatable {
             switch self {
             case .mime(let code): code.rawValue
             case .markup(let code): code.rawValue
+            case .zip(let code): code.rawValue
+            case .pass(let code): code.rawValue
             case .reservations(let code): code.rawValue
             case .untrusted(let code): "untrusted-" + code.rawValue
             case .unsignedSubject: "unsigned-subject"
@@ -89,6 +121,7 @@ public struct ReportDiagnostic: Sendable, Equatable {
             switch self {
             case .mime, .unreadable, .headerTooLarge: .mime
             case .markup: .markup
+            case .zip, .pass: .pass
             case .reservations: .reservations
             case .untrusted, .unsignedSubject: .trust
             case .storeFailed: .store
@@ -98,6 +131,7 @@ public struct ReportDiagnostic: Sendable, Equatable {
         /// The registry of every code.
         public static var all: [Code] {
             MIMEDiagnostic.Code.allCases.map(Code.mime) + MarkupDiagnostic.Code.allCases.map(Code.markup)
+                + ZipDiagnostic.Code.allCases.map(Code.zip) + PassDiagnostic.Code.allCases.map(Code.pass)
                 + ReservationDiagnostic.Code.allCases.map(Code.reservations) + TrustRefusal.Code.allCases.map(Code.untrusted)
                 + [.unsignedSubject, .unreadable, .headerTooLarge, .storeFailed]
         }

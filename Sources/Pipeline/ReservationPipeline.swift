@@ -7,6 +7,8 @@ public import Mailbox
 import Markup
 import Reservations
 public import Trust
+import WalletPass
+import Zip
 
 /// Runs one message through every stage: MIME → DKIM → markup → reservations → trust →
 /// store. Never throws for malformed mail; environment failures (the store) are reported in
@@ -102,12 +104,23 @@ public final class ReservationPipeline {
         let extraction = readReservations(outcome.signedView?.message ?? message, listing: false)
         diagnostics += extraction.diagnostics
         // Only what can become an event: an item whose date is not known stays out of the store.
-        let items = extraction.reservations.filter(\.marks.isEmpty).map {
-            ReportedReservation(reservation: $0, event: CalendarEvent($0), change: nil)
+        var items = extraction.reservations.filter(\.marks.isEmpty).map {
+            ReportedReservation(reservation: $0, event: CalendarEvent($0), change: nil, source: .markup)
         }
         if !items.isEmpty, !trust.trusted {
             // Each refusal has its own code, so a sender can see why the markup was not taken.
             diagnostics.append(ReportDiagnostic(.untrusted(trust.refusal?.code ?? .noSignature), message: trust.reason))
+        }
+        // Wallet passes vouch for themselves: read from the message as it is, whoever signed it.
+        let passes = readPasses(message, listing: false, wholeMessage: wholeMessage)
+        diagnostics += passes.diagnostics
+        for pass in passes.passes {
+            let decision = policy.decide(pass: pass.verification)
+            let kept = pass.reservations.filter(\.marks.isEmpty)
+            if !kept.isEmpty, let refusal = decision.refusal {
+                diagnostics.append(ReportDiagnostic(.untrusted(refusal.code), message: "Wallet pass: " + refusal.sentence))
+            }
+            items += kept.map { ReportedReservation(reservation: $0, event: CalendarEvent($0), change: nil, source: .pass(decision)) }
         }
         var subjectSigned: Bool?
         if let view = outcome.signedView {
@@ -163,11 +176,17 @@ public final class ReservationPipeline {
     /// `record(_:)` into a store opened by the caller, for a hook that opens it only once a
     /// message turns out to carry trusted reservations.
     public func record(_ report: inout MessageReport, into store: any EventStore) {
-        guard report.trust.trusted else { return }
         let provenance = MessageProvenance(
             messageID: report.messageID, path: report.origin.path, signingDomain: report.trust.vouchingDomain,
             messageDate: report.orderingDate, arrival: now)
-        for index in report.items.indices {
+        for index in report.items.indices where report.isTrusted(report.items[index]) {
+            var provenance = provenance
+            if case .pass(let decision) = report.items[index].source {
+                // A pass's event belongs to its pass type, and is ordered by its signed signing
+                // time, never by the message's Date, which nothing signs here.
+                provenance.signingDomain = decision.signer.map { Self.passOwner($0.passTypeIdentifier) }
+                provenance.messageDate = decision.signer?.signedAt
+            }
             do {
                 report.items[index].change = try store.apply(report.items[index].event, from: provenance)
             } catch {
@@ -193,6 +212,9 @@ public final class ReservationPipeline {
             message = Message(bytes: raw.bytes)
         }
         var result = readReservations(message, listing: true)
+        let passes = readPasses(message, listing: true, wholeMessage: raw.file == nil)
+        result.reservations += passes.passes.flatMap(\.reservations)
+        result.diagnostics += passes.diagnostics
         result.diagnostics = (skeletonDiagnostics + message.diagnostics(textPartsOnly: true)).map(Self.mimeDiagnostic) + result.diagnostics
         return result
     }
@@ -212,5 +234,77 @@ public final class ReservationPipeline {
             items, now: includePast && !listing ? nil : now, messageDate: message.date?.epochSeconds, keepEnded: listing)
         diagnostics += read.diagnostics.map { ReportDiagnostic(.reservations($0.code), message: $0.message, detail: $0.detail) }
         return MessageExtraction(reservations: read.reservations, diagnostics: diagnostics)
+    }
+
+    /// The owner the store records for a pass's events: its pass type identifier, marked so it
+    /// never equals a DKIM signing domain (a domain has no colon).
+    static func passOwner(_ passTypeIdentifier: String) -> String { "pass:" + passTypeIdentifier }
+
+    /// The passes of a message and what each vouches for.
+    struct PassReading {
+        struct Pass {
+            var verification: PassVerification
+            var reservations: [Reservation]
+        }
+        var passes: [Pass] = []
+        var diagnostics: [ReportDiagnostic] = []
+    }
+
+    /// Every Wallet pass attached to the message (``Message/walletPassParts``, at most
+    /// ``PassLimits/maxPassesPerMessage``), read, verified and read as reservations like markup.
+    /// Nothing here runs for a message without one. A message read in pieces (over 2 MB) holds
+    /// no attachment bodies: its passes are reported, not read.
+    func readPasses(_ message: Message, listing: Bool, wholeMessage: Bool) -> PassReading {
+        var reading = PassReading()
+        let parts = Self.walletPassParts(message)
+        guard !parts.isEmpty else { return reading }
+        guard wholeMessage else {
+            reading.diagnostics.append(
+                ReportDiagnostic(
+                    .pass(.passUnreadable), message: "the message is over 2 MB and its attachments are not read: its Wallet pass is not read"))
+            return reading
+        }
+        let messageDate = message.date?.epochSeconds
+        for (index, part) in parts.enumerated() {
+            guard index < PassLimits.maxPassesPerMessage else {
+                reading.diagnostics.append(
+                    ReportDiagnostic(
+                        .pass(.passUnreadable),
+                        message: "more than \(PassLimits.maxPassesPerMessage) Wallet passes in one message: the rest are not read"))
+                break
+            }
+            let pass = WalletPass.read(message.decodedBody(of: part), anchors: policy.passAnchors, now: now, messageDate: messageDate)
+            reading.diagnostics += pass.zipDiagnostics.map { ReportDiagnostic(.zip($0.code), message: "Wallet pass: " + $0.message) }
+            reading.diagnostics += pass.diagnostics.map { ReportDiagnostic(.pass($0.code), message: $0.message, detail: $0.detail) }
+            let items = pass.items.map { StructuredItem(value: $0, source: .jsonLD) }
+            let read = ReservationReader.read(items, now: includePast && !listing ? nil : now, messageDate: messageDate, keepEnded: listing)
+            reading.diagnostics += read.diagnostics.map { ReportDiagnostic(.reservations($0.code), message: $0.message, detail: $0.detail) }
+            reading.passes.append(PassReading.Pass(verification: pass.verification, reservations: read.reservations))
+        }
+        return reading
+    }
+
+    /// The leaves of the message's own body that are Wallet passes: `application/vnd.apple.pkpass`,
+    /// or a `.pkpass` file name on `application/octet-stream`. Parts inside an attached message
+    /// are its own.
+    static func walletPassParts(_ message: Message) -> [MIMEPart] {
+        var result: [MIMEPart] = []
+        func walk(_ part: MIMEPart) {
+            if part.contentType.type == "message", part.depth > 0 { return }
+            if part.contentType.isMultipart {
+                for child in part.children { walk(child) }
+            } else if isWalletPass(part) {
+                result.append(part)
+            }
+        }
+        walk(message.root)
+        return result
+    }
+
+    static func isWalletPass(_ part: MIMEPart) -> Bool {
+        let type = part.contentType.mediaType
+        if type == "application/vnd.apple.pkpass" { return true }
+        guard type == "application/octet-stream", let name = part.filename else { return false }
+        return name.lowercased().hasSuffix(".pkpass")
     }
 }

@@ -1,5 +1,6 @@
 import DKIM
 public import Trust
+public import WalletPass
 
 /// The words people read for a trust decision; the policy itself speaks in ``TrustRefusal``
 /// values.
@@ -60,6 +61,10 @@ extension TrustRefusal {
             "To or Cc is not covered by the DKIM signature, so it cannot show the message was sent to you (--me)"
         case .recipientNotListed:
             "no signed To or Cc names you (--me)"
+        case .passTypeNotAllowed(let type):
+            "the pass type \(type) is not allowed (add it with --allow-pass-type)"
+        case .passNotVerified(let failure):
+            failure.sentence
         }
     }
 
@@ -72,5 +77,43 @@ extension TrustRefusal {
         case "bcc": "Bcc"
         default: name.split(separator: "-").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined(separator: "-")
         }
+    }
+}
+
+extension PassVerificationFailure {
+    /// The reason a pass is not verified, as a person reads it.
+    public var sentence: String {
+        switch self {
+        case .unreadable: "the pass archive could not be read whole"
+        case .noManifest: "the pass has no readable manifest.json"
+        case .manifestMismatch(let file): "\(file) is not in the pass as its manifest lists it (changed, added or missing)"
+        case .noSignature: "the pass has no readable signature"
+        case .signatureInvalid: "the pass's signature does not verify over its manifest"
+        case .noAnchors: "no certificate authority for passes is configured (--pass-ca)"
+        case .anchorsUnreadable(let path): "the --pass-ca file \(path) holds no readable certificate"
+        case .chainNotTrusted(let code): "the pass's signer does not chain to a --pass-ca certificate (OpenSSL verify error \(code))"
+        case .certificateNotValidAtTime(let code):
+            "the pass's signer certificate or its chain was not valid when the pass was signed (OpenSSL verify error \(code))"
+        case .signingTimeInFuture: "the pass's signing time lies in the future"
+        case .weakKey(let bits): "the pass is signed with a \(bits)-bit RSA key; at least 2048 bits are required"
+        case .signerUnnamed: "the pass's signer certificate names no single pass type (UID) and team (OU)"
+        case .identityMismatch(let pass, let certificate): "pass.json names \(pass) but the certificate was issued to \(certificate)"
+        }
+    }
+}
+
+extension PassTrustDecision {
+    /// One sentence: who issued the pass, or why it is not trusted.
+    public var reason: String {
+        if let refusal { return refusal.sentence }
+        guard let signer else { return "no decision" }
+        return "vouched by \(signer.issuerText)"
+    }
+}
+
+extension PassSigner {
+    /// `pass type pass.com.airline.example (team A1B2C3, Airline Example Ltd)`.
+    public var issuerText: String {
+        "pass type \(passTypeIdentifier) (team \(teamIdentifier)" + (organization.map { ", " + $0 } ?? "") + ")"
     }
 }

@@ -1,4 +1,5 @@
 public import DKIM
+public import WalletPass
 
 /// The policy's verdict on one message's markup: trusted or not, who vouched, and every reason
 /// that stood against it. Words for people belong to the renderers, not here.
@@ -104,6 +105,10 @@ public enum TrustRefusal: Sendable, Equatable {
     case recipientNotSigned
     /// `--me` is configured and no signed To or Cc names one of its addresses.
     case recipientNotListed
+    /// A Wallet pass whose files, signature or signer do not verify (docs/SECURITY.md, "Wallet passes").
+    case passNotVerified(PassVerificationFailure)
+    /// A verified Wallet pass whose pass type identifier is not allowed (`--allow-pass-type`).
+    case passTypeNotAllowed(String)
 
     /// The refusal's kind without its details: a stable name for programs (JSON, notes, the
     /// attack corpus).
@@ -123,6 +128,20 @@ public enum TrustRefusal: Sendable, Equatable {
         case domainNotAllowed = "domain-not-allowed"
         case recipientNotSigned = "recipient-not-signed"
         case recipientNotListed = "recipient-not-listed"
+        case passUnreadable = "pass-unreadable"
+        case passNoManifest = "pass-no-manifest"
+        case passManifestMismatch = "pass-manifest-mismatch"
+        case passNoSignature = "pass-no-signature"
+        case passSignatureInvalid = "pass-signature-invalid"
+        case passNoCA = "pass-no-ca"
+        case passCAUnreadable = "pass-ca-unreadable"
+        case passChainNotTrusted = "pass-chain-not-trusted"
+        case passCertificateNotValid = "pass-certificate-not-valid"
+        case passSigningTimeInFuture = "pass-signing-time-in-future"
+        case passWeakKey = "pass-weak-key"
+        case passSignerUnnamed = "pass-signer-unnamed"
+        case passIdentityMismatch = "pass-identity-mismatch"
+        case passTypeNotAllowed = "pass-type-not-allowed"
     }
 
     public var code: Code {
@@ -142,6 +161,23 @@ public enum TrustRefusal: Sendable, Equatable {
         case .domainNotAllowed: .domainNotAllowed
         case .recipientNotSigned: .recipientNotSigned
         case .recipientNotListed: .recipientNotListed
+        case .passTypeNotAllowed: .passTypeNotAllowed
+        case .passNotVerified(let failure):
+            switch failure {
+            case .unreadable: .passUnreadable
+            case .noManifest: .passNoManifest
+            case .manifestMismatch: .passManifestMismatch
+            case .noSignature: .passNoSignature
+            case .signatureInvalid: .passSignatureInvalid
+            case .noAnchors: .passNoCA
+            case .anchorsUnreadable: .passCAUnreadable
+            case .chainNotTrusted: .passChainNotTrusted
+            case .certificateNotValidAtTime: .passCertificateNotValid
+            case .signingTimeInFuture: .passSigningTimeInFuture
+            case .weakKey: .passWeakKey
+            case .signerUnnamed: .passSignerUnnamed
+            case .identityMismatch: .passIdentityMismatch
+            }
         }
     }
 }

@@ -1,5 +1,6 @@
 public import DKIM
 public import MIME
+public import WalletPass
 
 /// Who may put events on the calendar: Apple's rules for reservation markup, made explicit.
 ///
@@ -28,11 +29,19 @@ public struct TrustPolicy: Sendable {
     /// The user's own addresses (`--me`), lowercased; `@domain` stands for a whole domain.
     /// When set, markup is trusted only if a signed To or Cc names one of them.
     public var recipients: [String]
+    /// Pass type identifiers whose Wallet passes are trusted (`--allow-pass-type`); an entry
+    /// ending in `.*` allows every identifier under it (``decide(pass:)``).
+    public var allowedPassTypes: [String]
+    /// The certificates a pass's signer must chain to (`--pass-ca`), read on first use.
+    public var passAnchors: PassTrustAnchors
 
     public init(
         allowedDomains: [String] = [], allowAnyDomain: Bool = false, allowUnverified: Bool = false,
-        alignment: Alignment = .relaxed, publicSuffixes: PublicSuffixList? = nil, recipients: [String] = []
+        alignment: Alignment = .relaxed, publicSuffixes: PublicSuffixList? = nil, recipients: [String] = [],
+        allowedPassTypes: [String] = [], passAnchors: PassTrustAnchors = PassTrustAnchors(paths: [])
     ) {
+        self.allowedPassTypes = allowedPassTypes
+        self.passAnchors = passAnchors
         self.allowedDomains = allowedDomains.map { $0.lowercased() }
         self.recipients = recipients.map { $0.lowercased() }
         self.allowAnyDomain = allowAnyDomain

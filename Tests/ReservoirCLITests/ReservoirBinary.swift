@@ -14,6 +14,8 @@ struct ReservoirBinary {
     static let samples = packageRoot.appendingPathComponent("Maildir-samples")
     static let keys = samples.appendingPathComponent("keys.zone").path
     static let allowed = samples.appendingPathComponent("allowed-domains").path
+    /// The CA the sample Wallet pass is signed under (`--pass-ca`).
+    static let passCA = samples.appendingPathComponent("pass-ca.pem").path
     static let now = "2026-11-22T12:00:00Z"
 
     /// The executable sits beside the test bundle in the build products folder;

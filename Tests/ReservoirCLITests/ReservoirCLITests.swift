@@ -62,24 +62,27 @@ struct ReservoirCLITests {
         let scan = try ReservoirBinary.run([
             "scan", ReservoirBinary.samples.path, "--keys", ReservoirBinary.keys,
             "--allowed-domains", ReservoirBinary.allowed, "--now", ReservoirBinary.now, "--store", store,
+            "--pass-ca", ReservoirBinary.passCA, "--allow-pass-type", "pass.example.cascadia-air.*",
         ])
         #expect(scan.status == 0, "\(scan.stderr)")
-        #expect(scan.text.contains("Scanned: 8 messages read"))
+        #expect(scan.text.contains("Scanned: 9 messages read"))
         #expect(scan.text.contains("1 untrusted"))
-        #expect(scan.text.contains("Found:   4 Restaurant, 2 Flight, 1 Hotel, 1 Train"))
+        #expect(scan.text.contains("Found:   4 Restaurant, 3 Flight, 1 Hotel, 1 Train"))
         #expect(scan.text.contains("Time:    "))
         // Incremental: a second scan of the unchanged Maildir reads nothing again.
         let again = try ReservoirBinary.run([
             "scan", ReservoirBinary.samples.path, "--keys", ReservoirBinary.keys,
             "--allowed-domains", ReservoirBinary.allowed, "--now", ReservoirBinary.now, "--store", store,
+            "--pass-ca", ReservoirBinary.passCA, "--allow-pass-type", "pass.example.cascadia-air.*",
         ])
         #expect(again.text.contains("Scanned: 0 messages read"))
-        #expect(again.text.contains("8 unchanged since the last scan"))
+        #expect(again.text.contains("9 unchanged since the last scan"))
         let forced = try ReservoirBinary.run([
             "scan", ReservoirBinary.samples.path, "--keys", ReservoirBinary.keys, "--rescan",
             "--allowed-domains", ReservoirBinary.allowed, "--now", ReservoirBinary.now, "--store", store,
+            "--pass-ca", ReservoirBinary.passCA, "--allow-pass-type", "pass.example.cascadia-air.*",
         ])
-        #expect(forced.text.contains("Scanned: 8 messages read"))
+        #expect(forced.text.contains("Scanned: 9 messages read"))
         let ics = try ReservoirBinary.run(["events", "--ics", "--store", store, "--now", ReservoirBinary.now])
         #expect(ics.status == 0, "\(ics.stderr)")
         #expect(ics.text.hasPrefix("BEGIN:VCALENDAR\r\n"))
@@ -112,8 +115,8 @@ struct ReservoirCLITests {
             else { return nil }
             return reservations.compactMap { $0["change"] as? String }
         }
-        #expect(changes.count == 16)
-        #expect(changes.suffix(8).allSatisfy { $0.allSatisfy { $0 == "unchanged" } })
+        #expect(changes.count == 18)
+        #expect(changes.suffix(9).allSatisfy { $0.allSatisfy { $0 == "unchanged" } })
     }
 
     @Test("filter passes the message through byte for byte with fields added at the top")

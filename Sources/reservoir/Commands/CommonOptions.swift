@@ -52,6 +52,12 @@ struct PolicyOptions: ParsableArguments {
     @Option(name: .long(.me), help: ArgumentHelp(.me))
     var me: [String] = []
 
+    @Option(name: .long(.passCA), help: ArgumentHelp(.passCA))
+    var passCA: [String] = []
+
+    @Option(name: .long(.allowPassType), help: ArgumentHelp(.allowPassType))
+    var allowPassType: [String] = []
+
     @Flag(name: .long(.allowAnyDomain), help: ArgumentHelp(.allowAnyDomain))
     var allowAnyDomain = false
 
@@ -63,6 +69,8 @@ struct PolicyOptions: ParsableArguments {
         if !allowDomain.isEmpty { given[.allowDomain] = .texts(allowDomain) }
         if let allowedDomainsFile { given[.allowedDomains] = .text(allowedDomainsFile) }
         if !me.isEmpty { given[.me] = .texts(me) }
+        if !passCA.isEmpty { given[.passCA] = .texts(passCA) }
+        if !allowPassType.isEmpty { given[.allowPassType] = .texts(allowPassType) }
         if allowAnyDomain { given[.allowAnyDomain] = .flag(true) }
         if allowUnverified { given[.allowUnverified] = .flag(true) }
         return given

@@ -92,7 +92,7 @@ struct ConfigCommand: ParsableCommand {
         switch option {
         case .dnsTimeout, .timeout: "5"
         case .deleteCancelled, .includePast: "false"
-        case .allowDomain, .me, .calendar: "[]"
+        case .allowDomain, .me, .calendar, .passCA, .allowPassType: "[]"
         case .store: "(sqlite:$XDG_DATA_HOME/reservoir/events.sqlite3)"
         case .keys: "(DNS)"
         case .authservID: "(the host name)"

@@ -1,0 +1,173 @@
+import Foundation
+import Mailbox
+import PassTestSupport
+import PipelineTestSupport
+import Reservations
+import Testing
+import Trust
+import WalletPass
+
+@testable import EventStore
+@testable import Pipeline
+
+/// Mail carrying a Wallet pass, through the whole pipeline: a pass of an allowed pass type under
+/// the configured CA becomes a trusted event whoever sent the mail; every broken pass is shown,
+/// untrusted, with its reason, and stores nothing.
+@Suite("Wallet passes in mail", .enabled(if: PassFactory.available))
+struct WalletPassPipelineTests {
+    static let factory = Result { try PassFactory() }
+    static let signer = Result {
+        try factory.get().signer(passType: SamplePassJSON.passType, team: SamplePassJSON.team, organization: "Cascadia Air")
+    }
+    /// The real time: openssl stamps the signing time with it. The reservations lie in 2031.
+    static let now = Int64(Date().timeIntervalSince1970)
+
+    static func policy(allowedPassTypes: [String] = ["pass.com.cascadia-air.*"]) throws -> TrustPolicy {
+        TrustPolicy(allowedPassTypes: allowedPassTypes, passAnchors: PassTrustAnchors(paths: [try factory.get().caPath]))
+    }
+
+    /// An unsigned message from a stranger carrying `pass` as its only attachment.
+    static func message(_ pass: [UInt8], contentType: String = "application/vnd.apple.pkpass") -> RawMessage {
+        let text = """
+            From: Someone <someone@elsewhere.example>\r
+            To: jane@home.example\r
+            Subject: your pass\r
+            Date: Sun, 22 Nov 2026 06:15:30 +0000\r
+            MIME-Version: 1.0\r
+            Content-Type: multipart/mixed; boundary="b"\r
+            \r
+            --b\r
+            Content-Type: text/plain\r
+            \r
+            Attached.\r
+            --b\r
+            Content-Type: \(contentType)\r
+            Content-Disposition: attachment; filename="pass.pkpass"\r
+            Content-Transfer-Encoding: base64\r
+            \r
+            \(Data(pass).base64EncodedString(options: .lineLength76Characters))\r
+            --b--\r
+
+            """
+        return RawMessage(bytes: Array(text.utf8), origin: MessageOrigin(path: nil))
+    }
+
+    static func process(_ pass: [UInt8], policy: TrustPolicy? = nil, store: (any EventStore)?) throws -> MessageReport {
+        try Samples.pipeline(store: store, policy: policy ?? Self.policy(), now: now).process(message(pass))
+    }
+
+    @Test("a pass of an allowed type under the configured CA: a trusted flight in the store, owned by its pass type")
+    func trustedFlight() throws {
+        let tmp = TemporaryStore()
+        defer { tmp.remove() }
+        let store = try tmp.open()
+        let report = try Self.process(try Self.factory.get().pass(json: SamplePassJSON.boarding(), signer: Self.signer.get()), store: store)
+        #expect(!report.trust.trusted)  // the message itself vouches for nothing
+        let item = try #require(report.items.first)
+        guard case .pass(let decision) = item.source else {
+            Issue.record("not a pass item")
+            return
+        }
+        #expect(decision.trusted)
+        #expect(decision.signer?.teamIdentifier == SamplePassJSON.team)
+        #expect(report.hasTrustedReservations)
+        #expect(item.reservation.category == .flight)
+        #expect(item.reservation.reservationID == "7Q2XKD")
+        #expect(item.reservation.start?.local == "2031-03-14T08:40:00")
+        #expect(item.change?.kind == "created")
+        let stored = try store.events()
+        #expect(stored.count == 1)
+        #expect(stored.first?.ownerDomain == "pass:" + SamplePassJSON.passType)
+        #expect(!report.diagnostics.contains { $0.stage == .trust })
+    }
+
+    @Test("a voided pass of the same type cancels the event")
+    func voided() throws {
+        let tmp = TemporaryStore()
+        defer { tmp.remove() }
+        let store = try tmp.open()
+        let factory = try Self.factory.get()
+        _ = try Self.process(try factory.pass(json: SamplePassJSON.boarding(), signer: Self.signer.get()), store: store)
+        let report = try Self.process(try factory.pass(json: SamplePassJSON.boarding(voided: true), signer: Self.signer.get()), store: store)
+        #expect(report.items.first?.change?.kind == "cancelled")
+    }
+
+    @Test(
+        "broken passes are shown, untrusted, with their refusal code, and store nothing",
+        arguments: ["tampered", "other CA", "unknown type", "team mismatch", "zip bomb"])
+    func refused(_ kind: String) throws {
+        let factory = try Self.factory.get()
+        let signer = try Self.signer.get()
+        var policy = try Self.policy()
+        let bytes: [UInt8]
+        let expected: String
+        switch kind {
+        case "tampered":
+            bytes = try factory.pass(json: SamplePassJSON.boarding(), signer: signer) { files in
+                files["pass.json"] = Array(SamplePassJSON.boarding(relevantDate: "2031-03-15T08:40:00-07:00").utf8)
+            }
+            expected = "untrusted-pass-manifest-mismatch"
+        case "other CA":
+            let other = try PassFactory(caName: "Another CA")
+            bytes = try other.pass(
+                json: SamplePassJSON.boarding(),
+                signer: try other.signer(passType: SamplePassJSON.passType, team: SamplePassJSON.team, organization: "X"))
+            expected = "untrusted-pass-chain-not-trusted"
+        case "unknown type":
+            bytes = try factory.pass(json: SamplePassJSON.boarding(), signer: signer)
+            policy = try Self.policy(allowedPassTypes: ["pass.com.cascadia-air.boarding.*", "pass.com.other"])
+            expected = "untrusted-pass-type-not-allowed"
+        case "team mismatch":
+            bytes = try factory.pass(json: SamplePassJSON.boarding(team: "OTHERTEAM1"), signer: signer)
+            expected = "untrusted-pass-identity-mismatch"
+        default:
+            bytes = try factory.pass(json: SamplePassJSON.boarding(), signer: signer, files: ["strip.png": [UInt8](repeating: 0, count: 4 << 20)])
+            expected = "untrusted-pass-unreadable"
+        }
+        let tmp = TemporaryStore()
+        defer { tmp.remove() }
+        let store = try tmp.open()
+        let report = try Self.process(bytes, policy: policy, store: store)
+        #expect(report.items.count == 1)
+        #expect(!report.hasTrustedReservations)
+        #expect(report.items.allSatisfy { $0.change == nil })
+        #expect(report.diagnostics.map(\.code.description).contains(expected), "\(report.diagnostics.map(\.code.description))")
+        #expect(try store.events().isEmpty)
+    }
+
+    @Test("a truncated pass: notes, no reservation, no trap")
+    func truncated() throws {
+        let bytes = try Self.factory.get().pass(json: SamplePassJSON.boarding(), signer: Self.signer.get())
+        let report = try Self.process(Array(bytes.prefix(bytes.count / 2)), store: nil)
+        #expect(report.items.isEmpty)
+        #expect(report.diagnostics.map(\.code.description).contains("zip-no-directory"))
+        #expect(report.diagnostics.map(\.code.description).contains("pass-unreadable"))
+    }
+
+    @Test("a .pkpass file name on application/octet-stream is a pass; another file name is not")
+    func octetStream() throws {
+        let bytes = try Self.factory.get().pass(json: SamplePassJSON.boarding(), signer: Self.signer.get())
+        let pipeline = try Samples.pipeline(store: nil, policy: Self.policy(), now: Self.now)
+        #expect(pipeline.process(Self.message(bytes, contentType: "application/octet-stream")).items.count == 1)
+        let renamed = Self.message(bytes, contentType: "application/octet-stream")
+        let other = RawMessage(
+            bytes: Array(String(decoding: renamed.bytes, as: UTF8.self).replacingOccurrences(of: "pass.pkpass", with: "pass.zip").utf8),
+            origin: renamed.origin)
+        #expect(pipeline.process(other).items.isEmpty)
+    }
+
+    @Test("the sample boarding pass mail: trusted by its pass, stored")
+    func sample() throws {
+        let tmp = TemporaryStore()
+        defer { tmp.remove() }
+        let policy = TrustPolicy(
+            allowedDomains: ["cascadia-air.example"], allowedPassTypes: ["pass.example.cascadia-air.*"],
+            passAnchors: PassTrustAnchors(paths: [Samples.maildir.appendingPathComponent("pass-ca.pem").path]))
+        let report = try Samples.pipeline(store: try tmp.open(), policy: policy).process(try Samples.message(9))
+        let item = try #require(report.items.first)
+        #expect(report.isTrusted(item))
+        #expect(item.reservation.reservationID == "M4XT9B")
+        #expect(item.reservation.start?.local == "2031-06-10T17:05:00")
+        #expect(item.change?.kind == "created")
+    }
+}
