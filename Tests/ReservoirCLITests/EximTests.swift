@@ -76,15 +76,15 @@ extension ProcessSuites {
 
                 """
             try config.write(toFile: tmp.path + "/exim.conf", atomically: true, encoding: .utf8)
-            for number in 1...8 {
+            let samples = try PostfixTests.allSamples()
+            for sample in samples {
                 let r = try ChildProcess.capture(
-                    [exim, "-C", tmp.path + "/exim.conf", "-odi", "-f", "sender@example.com", "jane@home.example"],
-                    stdin: try ReservoirBinary.sample(number))
-                #expect(r.status == 0, "exim \(number): \(String(decoding: r.stderr, as: UTF8.self))")
+                    [exim, "-C", tmp.path + "/exim.conf", "-odi", "-f", "sender@example.com", "jane@home.example"], stdin: sample)
+                #expect(r.status == 0, "exim \(sample): \(String(decoding: r.stderr, as: UTF8.self))")
             }
             let log = (try? String(contentsOfFile: tmp.path + "/log/mainlog", encoding: .utf8)) ?? ""
             let piped = log.split(separator: "\n").filter { $0.contains("R=reservoir T=reservoir") }
-            #expect(piped.count == 8, "\(piped.count) of 8 copies went through the pipe:\n\(log.suffix(4000))")
+            #expect(piped.count == samples.count, "\(piped.count) of \(samples.count) copies went through the pipe:\n\(log.suffix(4000))")
             let reference = "sqlite:\(tmp.path)/reference.sqlite3"
             _ = try ReservoirBinary.run([
                 "scan", ReservoirBinary.samples.path, "--keys", ReservoirBinary.keys, "--allowed-domains", ReservoirBinary.allowed,

@@ -26,6 +26,14 @@ extension ProcessSuites {
             return (r.status, String(decoding: r.stdout + r.stderr, as: UTF8.self))
         }
 
+        /// Every message of `Maildir-samples`, `cur/` then `new/`.
+        static func allSamples() throws -> [String] {
+            try ["cur", "new"].flatMap { folder in
+                let dir = ReservoirBinary.samples.appendingPathComponent(folder).path
+                return try FileManager.default.contentsOfDirectory(atPath: dir).sorted().map { dir + "/" + $0 }
+            }
+        }
+
         /// The stored events as keys with their item, from `events --all --json`.
         static func stored(_ store: String) throws -> [String] {
             let r = try ReservoirBinary.run(["events", "--all", "--json", "--store", store, "--now", ReservoirBinary.now])
@@ -109,10 +117,9 @@ extension ProcessSuites {
             defer { _ = try? Self.run([Self.postfix, "-c", config, "stop"]) }
 
             var submitted = 0
-            for number in 1...8 {
-                let sample = try ReservoirBinary.sample(number)
+            for sample in try Self.allSamples() {
                 let r = try ChildProcess.capture([Self.sendmail, "-C", config, "-f", "sender@example.com", "-i", "jane@home.example"], stdin: sample)
-                #expect(r.status == 0, "sendmail \(number): \(String(decoding: r.stderr, as: UTF8.self))")
+                #expect(r.status == 0, "sendmail \(sample): \(String(decoding: r.stderr, as: UTF8.self))")
                 submitted += 1
             }
             // The reference: what a scan of the same samples records.
