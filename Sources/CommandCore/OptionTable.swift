@@ -24,6 +24,7 @@ package enum CommonOption: String, CaseIterable, Sendable {
     case calendarCA = "calendar-ca"
     case deleteCancelled = "delete-cancelled"
     case includePast = "include-past"
+    case retrySpool = "retry-spool"
 
     /// The long name as typed, `--` included.
     package var flag: String { "--" + rawValue }
@@ -43,6 +44,7 @@ package enum CommonOption: String, CaseIterable, Sendable {
         case .authservID: "name"
         case .calendar: "url"
         case .netrc, .calendarCA: "file"
+        case .retrySpool: "directory"
         case .allowAnyDomain, .allowUnverified, .noStore, .deleteCancelled, .includePast: nil
         }
     }
@@ -71,6 +73,8 @@ package enum CommonOption: String, CaseIterable, Sendable {
         case .calendarCA: "Trust this CA certificate file for CalDAV servers (self-signed servers), besides the system's."
         case .deleteCancelled: "Remove cancelled events from calendars instead of keeping them marked cancelled."
         case .includePast: "Store reservations that already ended (archives, replays); normally they are skipped with the note ended."
+        case .retrySpool:
+            "Keep messages whose reservations met a passing failure (DNS, store, full disk) here for reservoir retry (default: $XDG_STATE_HOME/reservoir/retry)."
         }
     }
 
@@ -78,7 +82,7 @@ package enum CommonOption: String, CaseIterable, Sendable {
     /// nil for an option the file may not set, for the reason ``fileExclusion`` gives.
     package var fileType: ConfigurationType? {
         switch self {
-        case .keys, .dnsServer, .allowedDomains, .store, .authservID, .netrc, .calendarCA: .string
+        case .keys, .dnsServer, .allowedDomains, .store, .authservID, .netrc, .calendarCA, .retrySpool: .string
         case .allowDomain, .me, .calendar, .passCA, .allowPassType: .strings
         case .dnsTimeout, .timeout: .integer
         case .deleteCancelled, .includePast: .boolean
@@ -95,6 +99,9 @@ package enum CommonOption: String, CaseIterable, Sendable {
         default: nil
         }
     }
+
+    /// The file takes the value as a path: relative to the file's directory, `~/` from `$HOME`.
+    package var takesPath: Bool { namesFile || self == .retrySpool }
 
     /// The option's value names a file that must be readable when the settings are used.
     package var namesFile: Bool {
