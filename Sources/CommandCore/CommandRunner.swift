@@ -68,9 +68,13 @@ package struct CommandRunner {
 
     /// The store at `location` (sqlite:PATH or postgres://…; nil: the embedded default), opened and migrated.
     /// `readOnlyFallback`: for commands that only read (see `EventStoreLocation.open`).
-    package static func openStore(at location: String?, readOnlyFallback: Bool = false) throws -> any EventStore {
+    package static func openStore(
+        at location: String?, readOnlyFallback: Bool = false, busyTimeoutMilliseconds: Int32 = SQLiteEventStore.busyTimeoutMilliseconds
+    ) throws -> any EventStore {
         do {
-            return try EventStoreLocation.open(location, postgres: PostgresEventStore.init(url:), readOnlyFallback: readOnlyFallback)
+            return try EventStoreLocation.open(
+                location, postgres: PostgresEventStore.init(url:), readOnlyFallback: readOnlyFallback,
+                busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         } catch {
             // A URL that names no store, or no default location: a setting to fix, which a
             // retry would meet again (EX_CONFIG, not EX_TEMPFAIL, so an MTA does not retry forever).
@@ -115,7 +119,7 @@ package struct CommandRunner {
         do {
             return file == "-" ? try MessageSource.standardInput() : try MessageSource.file(file)
         } catch {
-            throw CommandFailure.unreadable(file, "\(error)")
+            throw Self.unreadable(file, error)
         }
     }
 
@@ -124,8 +128,14 @@ package struct CommandRunner {
         do {
             return try MessageSource(path: path)
         } catch {
-            throw CommandFailure.unreadable(path, "\(error)")
+            throw Self.unreadable(path, error)
         }
+    }
+
+    /// The path once: a source error names the path it met, which may be one inside `path`.
+    static func unreadable(_ path: String, _ error: any Error) -> CommandFailure {
+        guard let error = error as? MessageSourceError else { return .unreadable(path, "\(error)") }
+        return .unreadable(error.path.isEmpty ? path : error.path, error.message)
     }
 
     package func check(_ report: MessageReport) throws {

@@ -182,7 +182,9 @@ package struct ConfigurationFile: Sendable, Equatable {
             default:
                 return .failure(wrongType)
             }
-            if option.namesFile, case .text(let name) = value {
+            if option.takesPath, !option.namesFile, case .text(let name) = value {
+                value = .text(Self.resolve(name, relativeTo: path, home: home))
+            } else if option.namesFile, case .text(let name) = value {
                 let resolved = Self.resolve(name, relativeTo: path, home: home)
                 if access(resolved, F_OK) != 0, let misuse = option.misuse(of: name, spelled: { $0.rawValue }) {
                     return .failure(problem(.wrongValue, entry.position, misuse))

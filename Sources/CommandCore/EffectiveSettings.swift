@@ -62,6 +62,8 @@ package struct EffectiveSettings: Sendable, Equatable {
     }
 
     package var store: String? { text(.store) }
+    /// `retry-spool`, else the default (``RetrySpool/locate(_:environment:)``); nil without a home.
+    package var retrySpool: RetrySpool? { RetrySpool.locate(text(.retrySpool)) }
     package var timeout: Int { number(.timeout) ?? FilterHook.defaultTimeout }
 }
 

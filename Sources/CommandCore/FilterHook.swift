@@ -37,6 +37,9 @@ package struct FilterHook {
     /// The configuration file is invalid: every message passes through unanalysed, the forged
     /// fields removed, with an `X-Reservoir-Error` field and a line on stderr saying why.
     package var configurationProblem: ConfigurationProblem?
+    /// `retry-spool`: where a message whose reservations met a passing failure waits for
+    /// `reservoir retry`; nil for the default (``RetrySpool/locate(_:environment:)``).
+    package var retrySpool: String?
 
     package init(
         keys: KeySettings, policy: PolicySettings, store: String? = nil, now: String? = nil,
@@ -88,6 +91,7 @@ package struct FilterHook {
             authservID: settings.text(.authservID), timeout: settings.timeout, noStore: settings.flag(.noStore),
             calendars: settings.calendars, includePast: settings.flag(.includePast))
         self.configurationProblem = configurationProblem
+        self.retrySpool = settings.text(.retrySpool)
     }
 
     /// Seconds before the message is passed through with a temperror result, unless `--timeout`
@@ -126,7 +130,7 @@ package struct FilterHook {
                 from: .memory(buffer))
             let analysis = planOutput(
                 RawMessage(bytes: original, origin: MessageOrigin(path: nil)), length: original.count,
-                forged: forged, lineEnding: lineEnding)
+                forged: forged, lineEnding: lineEnding, budget: budget)
             alarm(0)
             return (Self.writeOutput(analysis.output, from: .memory(buffer)), analysis)
         }
@@ -171,7 +175,7 @@ package struct FilterHook {
     /// Analyses the message, records its trusted reservations, and plans the output: the
     /// original of `length` bytes less the `forged` fields, with ours added. On an error
     /// nothing is added.
-    private func planOutput(_ raw: RawMessage, length: Int, forged: ForgedFields, lineEnding: String) -> Analysis {
+    private func planOutput(_ raw: RawMessage, length: Int, forged: ForgedFields, lineEnding: String, budget: Deadline) -> Analysis {
         if let configurationProblem {
             Output.error("filter: configuration: \(configurationProblem) (message passed through unanalysed, with \(FilterHeaders.errorFieldName))")
             let field = FilterHeaders.errorField("configuration: \(configurationProblem)", lineEnding: lineEnding)
@@ -183,21 +187,54 @@ package struct FilterHook {
             // Most mail carries no trusted reservation: the store is opened only when there is
             // something to record, which keeps SQLite or libpq out of the common hook run.
             var opened: (any EventStore)?
+            var storeProblem: String?
             if !noStore, report.hasTrustedReservations {
-                let eventStore = try CommandRunner.openStore(at: store)
-                runner.pipeline.record(&report, into: eventStore)
-                opened = eventStore
+                do {
+                    let eventStore = try CommandRunner.openStore(at: store, busyTimeoutMilliseconds: storeWait(budget))
+                    runner.pipeline.record(&report, into: eventStore)
+                    opened = eventStore
+                } catch {
+                    storeProblem = "\(error)"
+                }
             }
-            for diagnostic in report.diagnostics where diagnostic.stage == .store {
-                Output.error("filter: \(diagnostic.message) (message passed through)")
+            var added = FilterHeaders.fields(report: report, authservID: resolvedAuthservID, lineEnding: lineEnding)
+            if !noStore, let transient = TransientFailure.reason(report, storeProblem: storeProblem) {
+                added += keepForRetry(raw, because: transient, lineEnding: lineEnding)
             }
-            let added = FilterHeaders.fields(report: report, authservID: resolvedAuthservID, lineEnding: lineEnding)
             return Analysis(
                 output: FilterHeaders.plan(length: length, forged: forged, added: Array(added.utf8)),
                 changed: CalendarPusher.changedKeys(report), store: opened)
         } catch {
             Output.error("filter: \(error) (message passed through without results)")
             return Analysis(output: FilterHeaders.plan(length: length, forged: forged, added: []))
+        }
+    }
+
+    /// How long the store may wait for another writer: what the time budget leaves, less a
+    /// second to keep the message for a retry and write it out, so a store locked past the
+    /// budget ends in a retry record rather than in the time-budget handler, which keeps none.
+    private func storeWait(_ budget: Deadline) -> Int32 {
+        guard timeout > 0, let left = budget.remainingMilliseconds else { return SQLiteEventStore.busyTimeoutMilliseconds }
+        return Int32(clamping: max(100, min(Int64(SQLiteEventStore.busyTimeoutMilliseconds), left - 1000)))
+    }
+
+    /// Keeps a record of a message whose reservations met a passing failure, for `reservoir
+    /// retry`, and says so in one line on stderr. The message goes out as it would have; when
+    /// no record can be kept (no spool, the spool full) an `X-Reservoir-Error` field says so
+    /// too, and that field is what this returns.
+    private func keepForRetry(_ raw: RawMessage, because transient: String, lineEnding: String) -> String {
+        guard let spool = RetrySpool.locate(retrySpool) else {
+            let why = "retry: not kept (no retry spool without a home directory; set retry-spool)"
+            Output.error("filter: \(transient) (message passed through; \(why))")
+            return FilterHeaders.errorField(why, lineEnding: lineEnding)
+        }
+        switch spool.keep(raw) {
+        case .kept(let record):
+            Output.error("filter: \(transient) (message passed through; kept for reservoir retry as \(record))")
+            return ""
+        case .refused(let why):
+            Output.error("filter: \(transient) (message passed through; not kept for retry: \(why))")
+            return FilterHeaders.errorField("retry: not kept: \(why)", lineEnding: lineEnding)
         }
     }
 
@@ -258,7 +295,7 @@ package struct FilterHook {
         let lineEnding = FilterHeaders.detectLineEnding(first)
         armTimeout(FilterHeaders.plan(length: spool.size, forged: forged, added: Self.timeoutFields(id, lineEnding)), from: .spool(spool))
         let raw = RawMessage(file: MessageFile(.descriptor(spool.fd), size: spool.size), origin: MessageOrigin(path: nil))
-        let analysis = planOutput(raw, length: spool.size, forged: forged, lineEnding: lineEnding)
+        let analysis = planOutput(raw, length: spool.size, forged: forged, lineEnding: lineEnding, budget: budget)
         alarm(0)
         guard Self.writeOutput(analysis.output, from: .spool(spool)) else { throw ExitStatus(75) }
         deliver(analysis, budget: budget)

@@ -24,6 +24,7 @@ package enum CommonOption: String, CaseIterable, Sendable {
     case calendarCA = "calendar-ca"
     case deleteCancelled = "delete-cancelled"
     case includePast = "include-past"
+    case retrySpool = "retry-spool"
     case trustAuthservID = "trust-authserv-id"
     case trustARCSealer = "trust-arc-sealer"
 
@@ -46,6 +47,7 @@ package enum CommonOption: String, CaseIterable, Sendable {
         case .trustARCSealer: "domain"
         case .calendar: "url"
         case .netrc, .calendarCA: "file"
+        case .retrySpool: "directory"
         case .allowAnyDomain, .allowUnverified, .noStore, .deleteCancelled, .includePast: nil
         }
     }
@@ -74,6 +76,8 @@ package enum CommonOption: String, CaseIterable, Sendable {
         case .calendarCA: "Trust this CA certificate file for CalDAV servers (self-signed servers), besides the system's."
         case .deleteCancelled: "Remove cancelled events from calendars instead of keeping them marked cancelled."
         case .includePast: "Store reservations that already ended (archives, replays); normally they are skipped with the note ended."
+        case .retrySpool:
+            "Keep messages whose reservations met a passing failure (DNS, store, full disk) here for reservoir retry (default: $XDG_STATE_HOME/reservoir/retry)."
         case .trustAuthservID:
             "The authserv-id your own mail server's verifier writes: its topmost Authentication-Results can show a forward came from you (--me)."
         case .trustARCSealer:
@@ -85,7 +89,7 @@ package enum CommonOption: String, CaseIterable, Sendable {
     /// nil for an option the file may not set, for the reason ``fileExclusion`` gives.
     package var fileType: ConfigurationType? {
         switch self {
-        case .keys, .dnsServer, .allowedDomains, .store, .authservID, .netrc, .calendarCA, .trustAuthservID: .string
+        case .keys, .dnsServer, .allowedDomains, .store, .authservID, .netrc, .calendarCA, .retrySpool, .trustAuthservID: .string
         case .allowDomain, .me, .calendar, .passCA, .allowPassType, .trustARCSealer: .strings
         case .dnsTimeout, .timeout: .integer
         case .deleteCancelled, .includePast: .boolean
@@ -102,6 +106,9 @@ package enum CommonOption: String, CaseIterable, Sendable {
         default: nil
         }
     }
+
+    /// The file takes the value as a path: relative to the file's directory, `~/` from `$HOME`.
+    package var takesPath: Bool { namesFile || self == .retrySpool }
 
     /// The option's value names a file that must be readable when the settings are used.
     package var namesFile: Bool {

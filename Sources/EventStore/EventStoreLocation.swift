@@ -25,7 +25,11 @@ public enum EventStoreLocation {
     /// file or file system is read-only is opened for reading instead (commands that only read).
     /// With `readOnlyFallback`, an SQLite store whose file does not exist is not created: an
     /// empty store in memory stands for it, so a command that only reads leaves no file behind.
-    public static func open(_ url: String?, postgres: Opener? = nil, readOnlyFallback: Bool = false) throws(EventStoreError) -> any EventStore {
+    /// `busyTimeoutMilliseconds`: how long an SQLite store waits for another writer.
+    public static func open(
+        _ url: String?, postgres: Opener? = nil, readOnlyFallback: Bool = false,
+        busyTimeoutMilliseconds: Int32 = SQLiteEventStore.busyTimeoutMilliseconds
+    ) throws(EventStoreError) -> any EventStore {
         if let url, isPostgresURL(url) {
             guard let postgres else {
                 throw EventStoreError(.unsupportedURL, "this build has no PostgreSQL store; use sqlite:PATH")
@@ -35,7 +39,7 @@ public enum EventStoreLocation {
         let path = try sqlitePath(url)
         if readOnlyFallback, access(path, F_OK) != 0 { return try SQLiteEventStore(path: ":memory:") }
         do {
-            return try SQLiteEventStore(path: path)
+            return try SQLiteEventStore(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         } catch  where readOnlyFallback && error.kind == .readOnly {
             // The first error says more than a failed fallback would.
             guard let store = try? SQLiteEventStore(readingAt: path) else { throw error }

@@ -45,6 +45,11 @@ public struct MessageReport: Sendable {
     /// Whether any reservation is decided by the message's ``trust`` (markup, calendar parts);
     /// a pass decides on its own.
     public var hasMarkupReservations: Bool { items.contains { $0.source == .markup } }
+    /// Markup reservations that trust refused while a DKIM key lookup failed for now
+    /// (`dkim=temperror`): the same message may be trusted once DNS answers.
+    public var untrustedForNow: Bool {
+        hasMarkupReservations && !trust.trusted && signatures.contains { $0.result == .temperror }
+    }
 
     /// Whether the policy accepted this reservation: the message's decision for markup and
     /// calendar parts, unless the item is refused on its own (an invitation's ORGANIZER); the

@@ -112,9 +112,17 @@ extension ProcessSuites {
             #expect(r.stdout.suffix(message.count) == message)
             #expect(r.stderr.contains("reservoir: filter:"))
             #expect(r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
-            // ingest asks the MTA to retry instead (EX_TEMPFAIL) or reports the unusable store (EX_CANTCREAT).
-            let ingest = try ReservoirBinary.run(["ingest", "-", "--store", "sqlite:/dev/null/events.sqlite3"] + Self.baseOptions, stdin: message)
-            #expect([73, 75].contains(ingest.status), "ingest exit \(ingest.status): \(ingest.stderr)")
+            // ingest keeps the message for `reservoir retry` (exit 0); without a spool to keep it in
+            // it asks the MTA to retry instead (EX_TEMPFAIL).
+            let spool = try TemporaryDirectory()
+            defer { spool.remove() }
+            let ingest = try ReservoirBinary.run(
+                ["ingest", "-", "--store", "sqlite:/dev/null/events.sqlite3", "--retry-spool", spool.path] + Self.baseOptions, stdin: message)
+            #expect(ingest.status == 0 && ingest.stderr.contains("kept for reservoir retry"), "ingest exit \(ingest.status): \(ingest.stderr)")
+            let unkept = try ReservoirBinary.run(
+                ["ingest", "-", "--store", "sqlite:/dev/null/events.sqlite3", "--retry-spool", "/dev/null/retry"] + Self.baseOptions,
+                stdin: message)
+            #expect(unkept.status == 75, "ingest exit \(unkept.status): \(unkept.stderr)")
         }
 
         @Test("the filter opens the store only for a trusted reservation: mail without one is annotated even when the store is unusable")
@@ -223,7 +231,8 @@ extension ProcessSuites {
             #expect(r.status == 0)
             #expect(r.stdout.suffix(flight.count) == flight)
             #expect(r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
-            let ingest = try ReservoirBinary.run(["ingest", "-", "--store", store] + Self.baseOptions, stdin: flight)
+            let ingest = try ReservoirBinary.run(
+                ["ingest", "-", "--store", store, "--retry-spool", "/dev/null/retry"] + Self.baseOptions, stdin: flight)
             #expect([73, 74, 75].contains(ingest.status), "ingest exit \(ingest.status): \(ingest.stderr)")
             // A WAL store cannot get its -shm index there; events reads it as immutable.
             let listed = try Self.events(store)

@@ -52,6 +52,9 @@ struct ReservoirBinary {
         try Data(contentsOf: URL(fileURLWithPath: try sample(number)))
     }
 
+    /// Where each run's `XDG_STATE_HOME` is made (unless a test gives its own), removed after the run.
+    static let stateHome = NSTemporaryDirectory() + "reservoir-cli-state-\(getpid())"
+
     static func run(
         _ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:],
         executable: URL = Self.executable
@@ -61,6 +64,11 @@ struct ReservoirBinary {
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
         env["NO_COLOR"] = "1"
+        // Messages kept for `reservoir retry` go to a spool of this run alone, never the user's,
+        // nor one another test's scan would find and apply.
+        let state = environment["XDG_STATE_HOME"] == nil ? Self.stateHome + "/" + UUID().uuidString : nil
+        if let state { env["XDG_STATE_HOME"] = state }
+        defer { if let state { try? FileManager.default.removeItem(atPath: state) } }
         for (k, v) in environment { env[k] = v }
         process.environment = env
         let out = Pipe()

@@ -11,11 +11,12 @@ public final class SQLiteEventStore: EventStore {
     public var path: String { database.path }
 
     /// Opens or creates the store at `path`; a new file is created readable by its owner only,
-    /// and missing parent directories are created (mode 0700).
-    public init(path: String) throws(EventStoreError) {
+    /// and missing parent directories are created (mode 0700). `busyTimeoutMilliseconds`: how
+    /// long to wait for another writer (less in a hook with a time budget).
+    public init(path: String, busyTimeoutMilliseconds: Int32 = SQLiteEventStore.busyTimeoutMilliseconds) throws(EventStoreError) {
         // SQLite's name for a database that lives in memory only: no file to prepare.
         if path != ":memory:" { try Self.prepareFile(path) }
-        database = try SQLiteDatabase(path: path, busyTimeoutMilliseconds: Self.busyTimeoutMilliseconds)
+        database = try SQLiteDatabase(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         try migrate()
     }
 

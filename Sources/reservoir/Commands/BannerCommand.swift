@@ -1,5 +1,6 @@
 import ArgumentParser
 import CommandCore
+import Glibc
 import Output
 import Pipeline
 
@@ -40,6 +41,10 @@ struct BannerCommand: ParsableCommand {
             // a suspicious mail): only a store named by --store or the configuration is written.
             keys: keys, policy: policy, store: noStore || storeOptions.store == nil ? .none : storeOptions.choice, clock: clock,
             includePast: EffectiveSettings.includePast(includePast))
+        // Waiting on a terminal with no word would look like a hang.
+        if files.contains("-"), isatty(STDIN_FILENO) == 1 {
+            Output.error("banner: reading a message from standard input (end it with Ctrl-D), or give a file: reservoir banner FILE")
+        }
         let style = BannerStyle.forStandardOutput()
         var first = true
         for file in files {

@@ -158,3 +158,15 @@ struct CalendarOptions: ParsableArguments {
     /// The command line over the configuration file.
     var settings: CalendarSettings { EffectiveSettings.process(commandLine: given).calendars }
 }
+
+/// Where messages wait for `reservoir retry` (docs/HOOKS.md, "Nothing lost").
+struct RetryOptions: ParsableArguments {
+    @Option(name: .long(.retrySpool), help: ArgumentHelp(.retrySpool))
+    var retrySpool: String?
+
+    var given: [CommonOption: SettingValue] { retrySpool.map { [.retrySpool: .text($0)] } ?? [:] }
+
+    /// `--retry-spool`, else the configuration file's `retry-spool`, else the default; nil
+    /// without a home directory.
+    var spool: RetrySpool? { EffectiveSettings.process(commandLine: given).retrySpool }
+}

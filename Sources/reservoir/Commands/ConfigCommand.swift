@@ -27,6 +27,7 @@ struct ConfigCommand: ParsableCommand {
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var calendarOptions: CalendarOptions
     @OptionGroup var past: PastOptions
+    @OptionGroup var retry: RetryOptions
 
     @Option(name: .long(.authservID), help: ArgumentHelp(.authservID))
     var authservID: String?
@@ -55,6 +56,7 @@ struct ConfigCommand: ParsableCommand {
             return
         }
         var given = keys.given.merging(policy.given) { $1 }.merging(storeOptions.given) { $1 }.merging(calendarOptions.given) { $1 }
+            .merging(retry.given) { $1 }
         if let authservID { given[.authservID] = .text(authservID) }
         if let timeout { given[.timeout] = .number(timeout) }
         if past.includePastFlag { given[.includePast] = .flag(true) }
@@ -95,6 +97,7 @@ struct ConfigCommand: ParsableCommand {
         case .keys: "(DNS)"
         case .authservID: "(the host name)"
         case .netrc: "(~/.netrc)"
+        case .retrySpool: "($XDG_STATE_HOME/reservoir/retry)"
         default: "(none)"
         }
     }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CommandCore
 import Delivery
+import EventStore
 import Pipeline
 
 struct FilterCommand: ParsableCommand {
@@ -36,9 +37,11 @@ struct FilterCommand: ParsableCommand {
 
     @OptionGroup var past: PastOptions
     @OptionGroup var calendarOptions: CalendarOptions
+    @OptionGroup var retry: RetryOptions
 
     func run() throws {
         var given = keys.given.merging(policy.given) { $1 }.merging(storeOptions.given) { $1 }.merging(calendarOptions.given) { $1 }
+            .merging(retry.given) { $1 }
         if let now = clock.now { given[.now] = .text(now) }
         if let authservID { given[.authservID] = .text(authservID) }
         if let timeout { given[.timeout] = .number(timeout) }
@@ -58,8 +61,10 @@ struct IngestCommand: ParsableCommand {
         abstract: "Record a message's trusted reservations; print nothing (pipe/execute hooks).",
         discussion: """
             Like filter without the output. Exit status per sysexits.h: 0 done (also for mail \
-            without reservations or malformed mail), 66 unreadable input, 75 the store failed \
-            (the MTA should retry).
+            without reservations or malformed mail, and for a message kept for reservoir retry \
+            after a DNS temporary failure or a store failure), 66 unreadable input, 75 the \
+            store failed and the message could not be kept for retry (the MTA should retry), \
+            78 a store URL of no known kind.
             """)
 
     @Argument(help: ArgumentHelp("A message file, or - for standard input.", valueName: "file"))
@@ -72,13 +77,43 @@ struct IngestCommand: ParsableCommand {
     @OptionGroup var past: PastOptions
     @OptionGroup var calendarOptions: CalendarOptions
 
+    @OptionGroup var retry: RetryOptions
+
     func run() throws {
-        let runner = try CommandRunner(keys: keys, policy: policy, store: storeOptions.choice, clock: clock, includePast: past.includePast)
-        let report = runner.pipeline.process(try runner.read(file))
-        try runner.check(report)
+        let runner = try CommandRunner(keys: keys, policy: policy, store: .none, clock: clock, includePast: past.includePast)
+        let raw = try runner.read(file)
+        var report = runner.pipeline.analyze(raw)
+        // The store is opened for a trusted reservation only; a store that cannot be used then
+        // (locked, unreachable, read-only, a full disk) is a passing failure: the message is
+        // kept for `reservoir retry`. A store URL of no known kind stays a configuration error.
+        var opened: (any EventStore)?
+        var storeProblem: String?
+        if report.hasTrustedReservations {
+            do {
+                let store = try CommandRunner.openStore(at: storeOptions.store)
+                runner.pipeline.record(&report, into: store)
+                opened = store
+            } catch let failure as CommandFailure where failure.exitCode == 75 {
+                storeProblem = failure.description
+            }
+        }
+        if let transient = TransientFailure.reason(report, storeProblem: storeProblem) {
+            // Kept: exit 0, the record is the retry. Not kept: 75, the MTA keeps the message.
+            guard let spool = retry.spool else {
+                Output.error("ingest: \(transient); not kept for retry (no retry spool without a home directory; set retry-spool)")
+                throw ExitStatus(75)
+            }
+            switch spool.keep(raw) {
+            case .kept(let record):
+                Output.error("ingest: \(transient) (kept for reservoir retry as \(record))")
+                return
+            case .refused(let why):
+                Output.error("ingest: \(transient); not kept for retry: \(why)")
+                throw ExitStatus(75)
+            }
+        }
         // Recorded first; the push is bounded, and what it leaves waits for `reservoir sync`.
-        if let store = runner.pipeline.store, let pusher = try CalendarPusher(calendarOptions.settings, store: store, clock: { runner.pipeline.now })
-        {
+        if let store = opened, let pusher = try CalendarPusher(calendarOptions.settings, store: store, clock: { runner.pipeline.now }) {
             pusher.push(
                 CalendarPusher.changedKeys(report), deadline: .after(milliseconds: CalendarPusher.hookPushMilliseconds), command: "ingest")
         }

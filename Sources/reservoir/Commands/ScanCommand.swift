@@ -28,6 +28,7 @@ struct ScanCommand: ParsableCommand {
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var clock: ClockOptions
     @OptionGroup var calendarOptions: CalendarOptions
+    @OptionGroup var retry: RetryOptions
 
     @Flag(name: .customLong("json"), help: "Print one JSON object per message (JSON Lines).")
     var json = false
@@ -58,6 +59,16 @@ struct ScanCommand: ParsableCommand {
         let runner = try CommandRunner(
             keys: keys, policy: policy, store: storeOptions.choice, clock: clock, includePast: EffectiveSettings.includePast(includePast))
         let renderer = BannerRenderer(style: BannerStyle.forStandardOutput(), explain: explain)
+        // What earlier deliveries kept for a retry goes first (`reservoir retry`), into the store
+        // they were kept for: the configured one. A scan into another store (`--store` other
+        // than the configuration's) leaves them, unless --retry-spool names the spool.
+        let configured = EffectiveSettings.process(commandLine: [:]).store
+        let ownsSpool = retry.retrySpool != nil || storeOptions.storeArgument == nil || storeOptions.storeArgument == configured
+        let spool = runner.pipeline.store == nil || !ownsSpool ? nil : retry.spool
+        if let spool, !spool.pending().isEmpty {
+            let outcomes = RetryRun(spool: spool, pipeline: runner.pipeline).run()
+            Output.error(RetryCommand.summary(outcomes, spool: spool))
+        }
         var summary = ScanSummary()
         var progress = ScanProgress()
         let scanner = MessageScanner(
@@ -105,11 +116,23 @@ struct ScanCommand: ParsableCommand {
                             }
                         }
                     }
+                    // A key lookup that failed for now: kept for `reservoir retry` by its path (a
+                    // store failure needs no record: the message is read again next scan).
+                    if let spool, !report.diagnostics.contains(where: { $0.stage == .store }), report.origin.path != nil,
+                        report.origin.mboxIndex == nil,
+                        let transient = TransientFailure.reason(report)
+                    {
+                        if case .refused(let why) = spool.keep(.path(RetrySpool.absolute(report.origin.path ?? ""))) {
+                            Output.error("scan: \(report.origin.path ?? ""): \(transient); not kept for retry: \(why)")
+                        }
+                    }
                     // Written once per recorded group: one write(2) for up to 64 banners.
                     output += (json ? BannerRenderer.json(report) : renderer.render(report)).utf8
                     output.append(0x0A)
                 },
                 groupEnd: {
+                    // The banners start on a clean line, not after the progress line.
+                    if !output.isEmpty { progress.clear() }
                     _ = Output.bytes(output)
                     output.removeAll(keepingCapacity: true)
                 })

@@ -33,11 +33,14 @@ struct ScanProgress {
 
     var elapsed: Double { Self.monotonic() - started }
 
-    func finish() {
+    /// Takes the line off the terminal: before banners are written (the next message draws it
+    /// again), and at the end, where the summary takes its place.
+    func clear() {
         guard enabled else { return }
-        draw(Self.monotonic())
-        _ = Output.bytes(Array("\n".utf8), to: STDERR_FILENO)
+        _ = Output.bytes(Array("\r\u{1B}[2K".utf8), to: STDERR_FILENO)
     }
+
+    func finish() { clear() }
 
     private func draw(_ now: Double) {
         let elapsed = max(now - started, 0.001)

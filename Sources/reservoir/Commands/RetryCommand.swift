@@ -1,0 +1,75 @@
+import ArgumentParser
+import CommandCore
+import JSON
+
+struct RetryCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "retry",
+        abstract: "Record the messages kept after a passing failure (DNS, store, full disk), each once.",
+        discussion: """
+            The filter, ingest and scan keep a record of a message whose reservations could not \
+            be recorded for a reason that passes: a DKIM key lookup that failed for now \
+            (dkim=temperror), a store that could not be used, a full disk. retry reads each \
+            pending record of the retry spool ($XDG_STATE_HOME/reservoir/retry, or retry-spool) \
+            once: a record whose reservations the store applied is removed, one that fails again \
+            for a passing reason stays, one that cannot succeed moves to failed/ with its reason. \
+            Every scan does this first.
+
+            Exit status: 0 when no record stayed, 75 (EX_TEMPFAIL) when some stayed for a later \
+            run, 75 as well when the store cannot be opened (the records are left as they are).
+
+            Example (cron, hourly):
+              reservoir retry
+            """)
+
+    @OptionGroup var keys: KeyOptions
+    @OptionGroup var policy: PolicyOptions
+    @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var clock: ClockOptions
+    @OptionGroup var past: PastOptions
+    @OptionGroup var retry: RetryOptions
+
+    @Flag(name: .customLong("json"), help: "Print one JSON object: the spool and each record's outcome.")
+    var json = false
+
+    func run() throws {
+        guard let spool = retry.spool else {
+            throw CommandFailure.configuration("no retry spool without a home directory (HOME is unset, relative or /): give --retry-spool DIRECTORY")
+        }
+        let runner = try CommandRunner(keys: keys, policy: policy, store: storeOptions.choice, clock: clock, includePast: past.includePast)
+        let outcomes = RetryRun(spool: spool, pipeline: runner.pipeline).run()
+        if json {
+            let records: [JSONValue] = outcomes.map { outcome in
+                var object: [(String, JSONValue)] = [("record", .string(outcome.record)), ("outcome", .string(outcome.kind.rawValue))]
+                object.append(("changed", .number(Double(outcome.changed))))
+                if let reason = outcome.reason { object.append(("reason", .string(reason))) }
+                return .object(JSONObject(pairs: object))
+            }
+            Output.line(
+                JSONValue.object(
+                    JSONObject(pairs: [
+                        ("spool", .string(spool.directory)), ("records", .array(records)),
+                        ("pending", .number(Double(spool.pending().count))), ("failed", .number(Double(spool.failed().count))),
+                    ])
+                ).serialized())
+        } else {
+            for outcome in outcomes {
+                switch outcome.kind {
+                case .applied: Output.line("\(outcome.record): applied (\(Self.events(outcome.changed)) changed)")
+                case .kept: Output.line("\(outcome.record): kept for a later run: \(outcome.reason ?? "")")
+                case .failed: Output.line("\(outcome.record): failed, moved to failed/: \(outcome.reason ?? "")")
+                }
+            }
+            Output.line(Self.summary(outcomes, spool: spool))
+        }
+        if outcomes.contains(where: { $0.kind == .kept }) { throw ExitStatus(75) }
+    }
+
+    static func events(_ n: Int) -> String { n == 1 ? "1 event" : "\(n) events" }
+
+    static func summary(_ outcomes: [RetryOutcome], spool: RetrySpool) -> String {
+        let count = { (kind: RetryOutcome.Kind) in outcomes.filter { $0.kind == kind }.count }
+        let records = { (n: Int) in n == 1 ? "1 record" : "\(n) records" }
+        return "retry: \(records(outcomes.count)) in \(spool.directory): \(count(.applied)) applied, \(count(.kept)) kept, \(count(.failed)) failed"
+    }
+}
