@@ -1,4 +1,3 @@
-
 /// HTML §13.2.6.4.7: a `<div>`, `<table>` or other block start tag closes an open `<p>`, so
 /// `<p itemscope><div itemprop="name">…</div></p>` parses as an empty item followed by
 /// properties that belong to no item. Senders write this; the repair lets an item on a `<p>`
@@ -33,7 +32,9 @@ struct SplitItemRepair {
             diagnostics.append(
                 MarkupDiagnostic(
                     code: .microdataRepaired,
-                    message: "an item on a <p> closed early by the HTML parser takes \(taken.count == 1 ? "the element that follows" : "the \(taken.count) elements that follow") it"))
+                    message:
+                        "an item on a <p> closed early by the HTML parser takes \(taken.count == 1 ? "the element that follows" : "the \(taken.count) elements that follow") it"
+                ))
         }
     }
 }
