@@ -1,4 +1,5 @@
 import JSON
+import ReservoirBase
 
 /// Reads the schema.org items of one HTML part: JSON-LD scripts and Microdata, in document
 /// order, the same item given both ways once.
@@ -150,7 +151,9 @@ private struct DocumentOutline {
         diagnostics.append(
             MarkupDiagnostic(
                 code: .microdataOrphanProperty,
-                message: "\(count) itemprop element(s) belong to no item and are ignored"))
+                message:
+                    "\(EnglishCount.of(count, "itemprop element")) \(count == 1 ? "belongs" : "belong") to no item and \(count == 1 ? "is" : "are") ignored"
+            ))
     }
 }
 

@@ -31,7 +31,7 @@ public struct EventListRenderer: Sendable {
             var line: TerminalText = "\(when)  " + style.paint("\(e.title)", e.status == .cancelled ? .strike : .bold)
             if e.status != .confirmed { line += "  " + style.paint("\(e.status.rawValue.lowercased())", e.status == .cancelled ? .red : .yellow) }
             out += line + "\n"
-            var sub: TerminalText = "    #\(e.key.container) item \(e.key.item) · \(e.category.rawValue) · revision \(stored.sequence)"
+            var sub: TerminalText = "    #\(e.key.container) item \(e.key.item) · \(e.category.rawValue) · sequence \(stored.sequence)"
             if let owner = stored.ownerDomain { sub += " · by \(owner)" }
             out += style.paint(sub, .dim) + "\n"
             if let location = e.location, !location.isEmpty { out += style.paint("    \(location)", .dim) + "\n" }

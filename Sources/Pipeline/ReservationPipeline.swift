@@ -275,7 +275,9 @@ public final class ReservationPipeline {
             diagnostics.append(
                 ReportDiagnostic(
                     .calendarNotRead,
-                    message: "the markup describes the reservations; the \(calendars.count) calendar part(s) telling them again are not read"))
+                    message:
+                        "the markup describes the reservations; \(calendars.count == 1 ? "its calendar part, telling them again, is" : "its \(calendars.count) calendar parts, telling them again, are") not read"
+                ))
             return MessageExtraction(reservations: read.reservations, diagnostics: diagnostics)
         }
         let calendar = readCalendars(message, parts: calendars, listing: listing)

@@ -1,3 +1,5 @@
+import ReservoirBase
+
 /// The base64 Content-Transfer-Encoding (RFC 2045 §6.8), decoded leniently.
 ///
 /// Line breaks and white space are ignored. Other characters outside the alphabet and stray `=`
@@ -90,7 +92,7 @@ public enum Base64 {
             diagnostics.insert(
                 MIMEDiagnostic(
                     .invalidBase64, at: max(firstInvalid, range.lowerBound),
-                    "skipped \(invalidCount) invalid symbol(s) and \(strayPads) stray pad(s)"), at: 0)
+                    "skipped \(EnglishCount.of(invalidCount, "invalid symbol")) and \(EnglishCount.of(strayPads, "stray pad"))"), at: 0)
         }
         return TransferDecoding(bytes: out, diagnostics: diagnostics)
     }

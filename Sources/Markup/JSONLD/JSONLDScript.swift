@@ -1,4 +1,5 @@
 import JSON
+import ReservoirBase
 
 /// The JSON-LD of one `<script type="application/ld+json">` element
 /// (JSON-LD 1.1 §7.2 "Embedding JSON-LD in HTML Documents").
@@ -47,7 +48,8 @@ struct JSONLDScript {
         if ignoredValues > 0 {
             diagnostics.append(
                 MarkupDiagnostic(
-                    code: .jsonLDNotObject, message: "\(ignoredValues) JSON-LD value(s) that are not objects ignored"))
+                    code: .jsonLDNotObject,
+                    message: "\(EnglishCount.of(ignoredValues, "JSON-LD value")) that \(ignoredValues == 1 ? "is" : "are") not an object ignored"))
         }
     }
 

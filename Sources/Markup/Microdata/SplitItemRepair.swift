@@ -32,7 +32,9 @@ struct SplitItemRepair {
             diagnostics.append(
                 MarkupDiagnostic(
                     code: .microdataRepaired,
-                    message: "an item on a <p> closed early by the HTML parser takes the \(taken.count) element(s) that follow it"))
+                    message:
+                        "an item on a <p> closed early by the HTML parser takes \(taken.count == 1 ? "the element that follows" : "the \(taken.count) elements that follow") it"
+                ))
         }
     }
 }

@@ -92,7 +92,7 @@ func serializedItems(_ extraction: MarkupExtraction) -> [String] {
         #expect(numbers.items.isEmpty)
         #expect(
             numbers.diagnostics == [
-                MarkupDiagnostic(code: .jsonLDNotObject, message: "JSON-LD script 1: 50001 JSON-LD value(s) that are not objects ignored")
+                MarkupDiagnostic(code: .jsonLDNotObject, message: "JSON-LD script 1: 50001 JSON-LD values that are not an object ignored")
             ])
     }
 
