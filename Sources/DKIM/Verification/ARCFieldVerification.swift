@@ -35,24 +35,7 @@ extension DKIMVerifier {
             return report
         }
         report.timestamp = signature.timestamp
-        let key: VerificationKey
-        switch fetchKey(for: signature) {
-        case .failure(let failure):
-            report.result = failure.result
-            report.code = failure.code
-            report.reason = failure.reason
-            return report
-        case .success(let found):
-            key = found
-        }
-        report.testing = key.testing
-        report.keyBits = key.publicKey.bits
-        if let problem = key.problem {
-            report.result = .permerror
-            report.code = problem.code
-            report.reason = problem.reason
-            return report
-        }
+        guard let key = usableKey(for: signature, reporting: &report) else { return report }
         var data: [UInt8] = []
         for index in sealedFields where message.header.fields.indices.contains(index) {
             HeaderCanonicalizer.canonicalize(message.bytes, message.header.fields[index], relaxed: true, into: &data)

@@ -55,24 +55,7 @@ public final class DKIMVerifier {
         report.bodyLength = signature.bodyLength
         report.canonicalization = signature.canonicalization
         report.timestamp = signature.timestamp
-        let key: VerificationKey
-        switch fetchKey(for: signature) {
-        case .failure(let failure):
-            report.result = failure.result
-            report.code = failure.code
-            report.reason = failure.reason
-            return report
-        case .success(let found):
-            key = found
-        }
-        report.testing = key.testing
-        report.keyBits = key.publicKey.bits
-        if let problem = key.problem {
-            report.result = .permerror
-            report.code = problem.code
-            report.reason = problem.reason
-            return report
-        }
+        guard let key = usableKey(for: signature, reporting: &report) else { return report }
         guard let body = hashes.hash(for: signature) else {
             report.result = .temperror
             report.code = .bodyUnreadable
@@ -135,6 +118,28 @@ public final class DKIMVerifier {
     /// a failed lookup is TEMPFAIL. With several TXT records the first that reads as a key
     /// record is used (§3.6.2.2 leaves the choice open; parseable-first tolerates a stray
     /// SPF-like record published beside the key).
+    /// The signature's key, its size and testing flag put in `report`; nil, with the result,
+    /// code and reason put in `report`, when there is none or it cannot be used.
+    func usableKey(for signature: DKIMSignature, reporting report: inout DKIMVerification) -> VerificationKey? {
+        switch fetchKey(for: signature) {
+        case .failure(let failure):
+            report.result = failure.result
+            report.code = failure.code
+            report.reason = failure.reason
+            return nil
+        case .success(let key):
+            report.testing = key.testing
+            report.keyBits = key.publicKey.bits
+            if let problem = key.problem {
+                report.result = .permerror
+                report.code = problem.code
+                report.reason = problem.reason
+                return nil
+            }
+            return key
+        }
+    }
+
     func fetchKey(for signature: DKIMSignature) -> Result<VerificationKey, KeyFailure> {
         let name = signature.selector + "._domainkey." + signature.domain
         let records: [String]
