@@ -27,23 +27,11 @@ public enum InvitationReader {
                         code: .duplicateItemReference, message: "event \(event.uid) appears again in the calendar object; the first is kept"))
                 continue
             }
-            if let now, let ending = ReservationReader.latestInstant(of: reservation), ending < now {
-                diagnostics.append(
-                    ReservationDiagnostic(
-                        code: .ended,
-                        message:
-                            "event \(event.uid) (\(reservation.title)) ended \(reservation.end?.text ?? reservation.start?.text ?? ""), before now; \(keepEnded ? "listed as ended, not stored" : "skipped")"
-                    ))
-                guard keepEnded else { continue }
-                reservation.marks.append(.ended)
-            }
-            guard reservations.count < ReservationLimits.reservationsPerMessage else {
-                diagnostics.append(
-                    ReservationDiagnostic(
-                        code: .limitExceeded,
-                        message: "more than \(ReservationLimits.reservationsPerMessage) reservations in one message; the rest are ignored"))
-                break
-            }
+            guard
+                ReservationReader.keepIfNotEnded(
+                    &reservation, now: now, keepEnded: keepEnded, label: "event \(event.uid)", diagnostics: &diagnostics)
+            else { continue }
+            guard ReservationReader.hasRoom(after: reservations.count, diagnostics: &diagnostics) else { break }
             reservations.append(reservation)
         }
         return ReservationExtraction(reservations: reservations, diagnostics: diagnostics)

@@ -87,25 +87,9 @@ public enum ReservationReader {
             }
             seen.insert(key)
 
-            if let now, let ending = latestInstant(of: reservation), ending < now {
-                let which = reservation.end == nil ? "started" : "ended"
-                diagnostics.append(
-                    ReservationDiagnostic(
-                        code: .ended,
-                        message:
-                            "\(reservation.schemaType) \(reservation.reservationID) (\(reservation.title)) \(which) \(reservation.end?.text ?? reservation.start?.text ?? ""), before now; \(keepEnded ? "listed as ended, not stored" : "skipped")"
-                    ))
-                guard keepEnded else { continue }
-                reservation.marks.append(.ended)
-            }
-
-            guard reservations.count < ReservationLimits.reservationsPerMessage else {
-                diagnostics.append(
-                    ReservationDiagnostic(
-                        code: .limitExceeded,
-                        message: "more than \(ReservationLimits.reservationsPerMessage) reservations in one message; the rest are ignored"))
-                break
-            }
+            let label = "\(reservation.schemaType) \(reservation.reservationID)"
+            guard keepIfNotEnded(&reservation, now: now, keepEnded: keepEnded, label: label, diagnostics: &diagnostics) else { continue }
+            guard hasRoom(after: reservations.count, diagnostics: &diagnostics) else { break }
             keptIndex[key] = reservations.count
             reservations.append(reservation)
             sources.append(candidate.source)
@@ -150,6 +134,34 @@ public enum ReservationReader {
             // Its twin has the booking number: nothing is keyed by the derived one.
             diagnostics.removeAll { $0.code == .missingReservationID && $0.detail == copy.reservationID }
         }
+    }
+
+    /// False, with an `ended` note, for a reservation that ended (or, without an end, started)
+    /// before `now`; with `keepEnded` it is kept instead, marked ``ReservationMark/ended``.
+    static func keepIfNotEnded(
+        _ reservation: inout Reservation, now: Int64?, keepEnded: Bool, label: String, diagnostics: inout [ReservationDiagnostic]
+    ) -> Bool {
+        guard let now, let ending = latestInstant(of: reservation), ending < now else { return true }
+        let which = reservation.end == nil ? "started" : "ended"
+        diagnostics.append(
+            ReservationDiagnostic(
+                code: .ended,
+                message:
+                    "\(label) (\(reservation.title)) \(which) \(reservation.end?.text ?? reservation.start?.text ?? ""), before now; \(keepEnded ? "listed as ended, not stored" : "skipped")"
+            ))
+        guard keepEnded else { return false }
+        reservation.marks.append(.ended)
+        return true
+    }
+
+    /// False, with `limit-exceeded`, once a message holds ``ReservationLimits/reservationsPerMessage``.
+    static func hasRoom(after count: Int, diagnostics: inout [ReservationDiagnostic]) -> Bool {
+        guard count >= ReservationLimits.reservationsPerMessage else { return true }
+        diagnostics.append(
+            ReservationDiagnostic(
+                code: .limitExceeded,
+                message: "more than \(ReservationLimits.reservationsPerMessage) reservations in one message; the rest are ignored"))
+        return false
     }
 
     /// Gmail's markup gives each passenger of a booking their own reservation with the same
