@@ -204,7 +204,7 @@ let package = Package(
         .testTarget(name: "ArchitectureTests"),
         .testTarget(
             name: "ReservoirCLITests", dependencies: ["reservoir", "reservoir-filter", "reservoir-serve", "PostgresTestSupport"],
-            exclude: ["Extraction"]),
+            exclude: ["Extraction", "Corpus"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,7 +1,7 @@
 import JSON
 import Markup
 public import Pipeline
-public import Reservations
+import Reservations
 
 /// What `reservoir extract` shows: the reservations the markup describes, whether or not
 /// they are trusted, and with `--explain` every repair and every item dropped. A reservation
