@@ -229,7 +229,8 @@ public final class ReservationPipeline {
         }
     }
 
-    /// The reservations a message's markup describes, trusted or not (`reservoir extract`).
+    /// The reservations a message's markup, calendar parts and passes describe, and those of the
+    /// messages it forwards as attachments, trusted or not (`reservoir extract`).
     public func extract(_ raw: RawMessage) -> MessageExtraction {
         var skeletonDiagnostics: [MIMEDiagnostic] = []
         let message: Message
@@ -248,6 +249,17 @@ public final class ReservationPipeline {
         let passes = readPasses(message, listing: true, wholeMessage: raw.file == nil)
         result.reservations += passes.passes.flatMap(\.reservations)
         result.diagnostics += passes.diagnostics
+        // Forwarded messages (one level, as `analyze` reads them): what their markup and passes
+        // describe is listed after the message's own. A large message's skeleton holds none.
+        if raw.file == nil {
+            for part in Self.attachedMessages(message.root).prefix(ForwardLimits.maxMessages) {
+                let inner = Message(bytes: message.decodedBody(of: part))
+                let read = readReservations(inner, listing: true)
+                let innerPasses = readPasses(inner, listing: true, wholeMessage: true)
+                result.reservations += read.reservations + innerPasses.passes.flatMap(\.reservations)
+                result.diagnostics += read.diagnostics + innerPasses.diagnostics
+            }
+        }
         result.diagnostics = (skeletonDiagnostics + message.diagnostics(textPartsOnly: true)).map(Self.mimeDiagnostic) + result.diagnostics
         return result
     }

@@ -113,6 +113,12 @@ struct ReservoirCLITests {
         let stranger = try ReservoirBinary.run(
             ["filter", "--authserv-id", "mx.test", "--no-store"] + common, stdin: try ReservoirBinary.sampleMessage(11))
         #expect(stranger.text.contains("#TL-90417 (untrusted) (forwarded)"), "\(stranger.text.prefix(600))")
+        // extract lists what the forwarded message describes, trusted or not.
+        let extract = try ReservoirBinary.run(["extract", try ReservoirBinary.sample(11), "--json", "--now", ReservoirBinary.now])
+        #expect(extract.status == 0, "\(extract.stderr)")
+        let listed = try #require(try JSONSerialization.jsonObject(with: extract.stdout) as? [String: Any])
+        let numbers = (listed["reservations"] as? [[String: Any]] ?? []).compactMap { ($0["reservationId"] ?? $0["reservationNumber"]) as? String }
+        #expect(numbers == ["TL-90417"])
     }
 
     @Test("a scan on several threads prints and stores exactly what a one-thread scan does")
