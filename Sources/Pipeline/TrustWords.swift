@@ -82,6 +82,8 @@ extension TrustRefusal {
             "the ARC chain is not sealed by a trusted sealer (--trust-arc-sealer) from its first trusted instance up"
         case .arcNoAlignedPass:
             "the trusted ARC sealer recorded no DKIM pass aligned with the From domain"
+        case .arcOriginalNotFound(let domain):
+            "the trusted ARC sealer recorded a DKIM pass of \(domain), but the message holds no readable signature of \(domain) to say what it covered"
         }
     }
 

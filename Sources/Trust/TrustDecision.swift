@@ -144,6 +144,9 @@ public enum TrustRefusal: Sendable, Equatable {
     /// The trusted sealer's ARC-Authentication-Results records no `dkim=pass` with a
     /// `header.d` aligned with the From domain.
     case arcNoAlignedPass
+    /// The trusted sealer records a `dkim=pass` of `domain`, but the message holds no readable
+    /// DKIM-Signature of that domain whose rules (`h=`, `l=`, `c=`) could be applied.
+    case arcOriginalNotFound(domain: String)
 
     /// The refusal's kind without its details: a stable name for programs (JSON, notes, the
     /// attack corpus).
@@ -183,6 +186,7 @@ public enum TrustRefusal: Sendable, Equatable {
         case arcNotValid = "arc-not-valid"
         case arcSealerNotTrusted = "arc-sealer-not-trusted"
         case arcNoAlignedPass = "arc-no-aligned-pass"
+        case arcOriginalNotFound = "arc-original-signature-missing"
     }
 
     public var code: Code {
@@ -225,6 +229,7 @@ public enum TrustRefusal: Sendable, Equatable {
         case .arcNotValid: .arcNotValid
         case .arcSealerNotTrusted: .arcSealerNotTrusted
         case .arcNoAlignedPass: .arcNoAlignedPass
+        case .arcOriginalNotFound: .arcOriginalNotFound
         }
     }
 }

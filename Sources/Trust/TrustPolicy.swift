@@ -202,18 +202,27 @@ public struct TrustPolicy: Sendable {
             switch arcVouch(arc, fromDomain: fromDomain) {
             case .none: break
             case .refused(let refusal): refusals.append(refusal)
-            case .vouched(let domain, let sealer, let instance, let messageSignature):
-                switch view(messageSignature) {
-                case .signatureAlone:
-                    vouchingDomain = domain
-                    path = .arc(sealer: sealer, instance: instance)
+            case .vouched(let domain, let selector, let sealer, let instance, let messageSignature):
+                // The sealer's word replaces the original signature's cryptographic result only:
+                // its h=, l= and c= still decide what it covered, as on the DKIM path.
+                switch arcOriginalView(
+                    arcOriginals(of: signatures, domain: domain, selector: selector), domain: domain, view: view)
+                {
                 case .refused(let refusal):
                     refusals.append(refusal)
-                case .read(let signed):
-                    if let problem = recipientRefusal(signed) {
-                        refusals.append(problem)
-                    } else {
-                        vouching = signed
+                case let original:
+                    switch (original, view(messageSignature)) {
+                    case (_, .refused(let refusal)):
+                        refusals.append(refusal)
+                    case (.read(let signed), _), (.signatureAlone, .read(let signed)):
+                        if let problem = recipientRefusal(signed) {
+                            refusals.append(problem)
+                        } else {
+                            vouching = signed
+                            vouchingDomain = domain
+                            path = .arc(sealer: sealer, instance: instance)
+                        }
+                    default:
                         vouchingDomain = domain
                         path = .arc(sealer: sealer, instance: instance)
                     }
@@ -241,6 +250,24 @@ public struct TrustPolicy: Sendable {
             decision: TrustDecision(
                 trusted: true, vouchingDomain: nil, fromDomain: fromDomain, refusals: refusals,
                 overrides: overrides, recipient: recipientCheck(recipients())))
+    }
+
+    /// The original signatures' view for the ARC path: each DKIM-Signature of the vouched
+    /// domain must allow what the sealer vouches for (an attacker may add a field of that domain
+    /// beside the genuine one, and the sealer's result does not say which one passed), and the
+    /// first one's view is read. Refused when there is none.
+    private func arcOriginalView(
+        _ originals: [DKIMVerification], domain: String, view: (DKIMVerification) -> ViewCheck
+    ) -> ViewCheck {
+        guard !originals.isEmpty else { return .refused(.arcOriginalNotFound(domain: domain)) }
+        var first: ViewCheck?
+        for original in originals {
+            if let refusal = arcOriginalRefusal(original, domain: domain) { return .refused(refusal) }
+            let check = view(original)
+            if case .refused = check { return check }
+            if first == nil { first = check }
+        }
+        return first ?? .refused(.arcOriginalNotFound(domain: domain))
     }
 
     /// What a signature's view of the message allows.

@@ -28,6 +28,10 @@ struct AttackCorpusTests {
         let forbidden: [String]
         let control: String?
         let me: [String]
+        /// `--trust-arc-sealer` for the case (the ARC path); absent: off.
+        let arcSealers: [String]?
+        /// Refusal codes that must be among the message's refusals besides the first.
+        let alsoRefused: [String]?
     }
 
     static func names() -> [String] {
@@ -42,7 +46,9 @@ struct AttackCorpusTests {
     }
 
     static func pipeline(_ expected: Expectation, store: (any EventStore)? = nil) throws -> ReservationPipeline {
-        let policy = TrustPolicy(allowedDomains: ["epicsteak.example"], publicSuffixes: PublicSuffixList.load(), recipients: expected.me)
+        let policy = TrustPolicy(
+            allowedDomains: ["epicsteak.example"], publicSuffixes: PublicSuffixList.load(), recipients: expected.me,
+            trustedARCSealers: expected.arcSealers ?? [])
         return try Samples.pipeline(store: store, policy: policy)
     }
 
@@ -62,9 +68,12 @@ struct AttackCorpusTests {
     func verdict(_ name: String) throws {
         let (raw, expected) = try Self.load(name)
         let report = try Self.pipeline(expected).analyze(raw)
-        #expect(report.signatures.first?.result.rawValue == expected.dkim, "\(name): \(report.signatures.map(\.reason))")
+        #expect((report.signatures.first?.result ?? .none).rawValue == expected.dkim, "\(name): \(report.signatures.map(\.reason))")
         #expect(report.trust.trusted == expected.trusted, "\(name): \(report.trust.reason)")
         #expect(report.trust.refusal?.code.rawValue == (expected.trusted ? nil : expected.refusal), "\(name): \(report.trust.reason)")
+        for code in expected.alsoRefused ?? [] {
+            #expect(report.trust.refusals.map(\.code.rawValue).contains(code), "\(name): \(code) not among \(report.trust.reason)")
+        }
         // An item may be refused on its own in a trusted message (an invitation's ORGANIZER).
         let trusted = report.trust.trusted ? report.items.filter { $0.refusal == nil }.map(\.reservation.reservationID) : []
         #expect(trusted == expected.reservations, "\(name)")

@@ -13,6 +13,7 @@ extension ProcessSuites {
             let refusal: String?
             let forbidden: [String]
             let me: [String]
+            let arcSealers: [String]?
         }
 
         static func names() -> [String] {
@@ -26,7 +27,7 @@ extension ProcessSuites {
 
         static func options(_ expected: Expectation) -> [String] {
             ["--keys", ReservoirBinary.keys, "--allow-domain", "epicsteak.example", "--now", ReservoirBinary.now]
-                + expected.me.flatMap { ["--me", $0] }
+                + expected.me.flatMap { ["--me", $0] } + (expected.arcSealers ?? []).flatMap { ["--trust-arc-sealer", $0] }
         }
 
         @Test("banner --json and reservoir-filter reach the corpus's verdict", arguments: names())
@@ -80,7 +81,8 @@ extension ProcessSuites {
             let scan = try ReservoirBinary.run([
                 "scan", tmp.path + "/Maildir", "--json", "--store", "sqlite:\(tmp.path)/events.sqlite3",
                 "--keys", ReservoirBinary.keys, "--allow-domain", "epicsteak.example",
-                "--now", ReservoirBinary.now,
+                // The ARC cases' sealer; a message without ARC fields is not read by that path.
+                "--trust-arc-sealer", "home.example", "--now", ReservoirBinary.now,
             ])
             #expect(scan.status == 0, "\(scan.stderr)")
             var seen = 0
