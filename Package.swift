@@ -197,7 +197,7 @@ let package = Package(
             name: "PipelineTests",
             dependencies: [
                 "PipelineTestSupport", "Pipeline", "Trust", "Mailbox", "MIME", "DNS", "DKIM", "Markup", "Reservations", "EventStore", "JSON",
-                "ICalendar", "PassTestSupport", "WalletPass", "ICalendarReading", "ARC",
+                "ICalendar", "PassTestSupport", "WalletPass", "ICalendarReading", "ARC", "EventStorePostgres", "PostgresTestSupport",
             ],
             exclude: ["Attacks"]),
         .testTarget(name: "CommandCoreTests", dependencies: ["CommandCore", "Pipeline", "Trust", "TOML"]),

@@ -57,7 +57,7 @@ package struct CalendarPusher {
                 guard let change = item.change else { return nil }
                 switch change {
                 case .created, .updated, .cancelled: return change.stored.event.key
-                case .unchanged, .olderThanStored, .refusedOtherDomain: return nil
+                case .unchanged, .olderThanStored: return nil
                 }
             }
     }

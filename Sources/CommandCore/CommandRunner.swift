@@ -28,7 +28,7 @@ package struct CommandRunner {
         let trust = TrustPolicy(
             allowedDomains: allowed, allowAnyDomain: policy?.allowAnyDomain ?? false,
             allowUnverified: policy?.allowUnverified ?? false, publicSuffixes: PublicSuffixList.load(),
-            recipients: try Self.recipients(policy?.me ?? []), allowedPassTypes: policy?.allowPassType ?? [],
+            recipients: try Self.recipients(policy?.me ?? []), allowedPassTypes: try Self.passTypes(policy?.allowPassType ?? []),
             passAnchors: PassTrustAnchors(paths: try Self.passCAFiles(policy?.passCA ?? [])), trustedAuthservID: policy?.trustAuthservID,
             ownAuthservID: policy?.ownAuthservID ?? AuthenticationResults.defaultAuthservID(),
             trustedARCSealers: policy?.trustARCSealers ?? [])
@@ -44,6 +44,17 @@ package struct CommandRunner {
             throw CommandFailure.unreadable(path, "cannot read the --pass-ca file")
         }
         return paths
+    }
+
+    /// `--allow-pass-type` values checked: an identifier, a prefix ending in `.*`, either with
+    /// `=DOMAIN` linking it to the organisation's mail domain.
+    static func passTypes(_ values: [String]) throws(UsageError) -> [String] {
+        for value in values {
+            if let problem = TrustPolicy.passTypeEntryProblem(value) {
+                throw UsageError("--allow-pass-type takes TYPE or TYPE=DOMAIN (pass.com.airline.boarding=airline.example): \(problem)")
+            }
+        }
+        return values
     }
 
     /// `--me` values checked: an address (`local@domain`) or a whole domain (`@domain`).

@@ -117,16 +117,19 @@ public struct CalendarDelivery {
         let key = record.key
         func attempt(_ outcome: DeliveryOutcome) -> DeliveryAttempt {
             DeliveryAttempt(
-                destination: destination, key: key, uid: ICalendarWriter.uid(for: key), sequence: record.deliveredSequence,
+                destination: destination, key: key, uid: record.uid, sequence: record.deliveredSequence,
                 outcome: outcome)
         }
         if deadline.hasPassed { return attempt(.failed(DeliveryFailure(.outOfTime, "the time budget ended first"))) }
         do {
             let now = clock()
-            guard try ledger.claimDelivery(of: key, to: destination.name, by: owner, now: now, until: now + Self.claimSeconds) else {
+            guard
+                try ledger.claimDelivery(
+                    of: key, uid: record.uid, to: destination.name, by: owner, now: now, until: now + Self.claimSeconds)
+            else {
                 return attempt(.claimedElsewhere)
             }
-            let name = Self.resourceName(key)
+            let name = Self.resourceName(uid: record.uid)
             // The tag of the copy pushed first; when the copy changed there since, it goes anyway.
             var answer = collection.delete(name, etag: record.etag, deadline: deadline)
             if answer == .preconditionFailed { answer = collection.delete(name, etag: nil, deadline: deadline) }
@@ -175,16 +178,22 @@ public struct CalendarDelivery {
         _ key: EventKey, pending known: PendingDelivery?, to destination: CalendarDestination, _ collection: any CalendarCollection,
         deadline: Deadline
     ) -> DeliveryAttempt? {
+        var known = known
         func attempt(_ outcome: DeliveryOutcome, _ event: StoredEvent?) -> DeliveryAttempt {
             DeliveryAttempt(
-                destination: destination, key: key, uid: ICalendarWriter.uid(for: key), sequence: event?.sequence, outcome: outcome)
+                destination: destination, key: key, uid: event?.uid ?? key.calendarUID, sequence: event?.sequence, outcome: outcome)
         }
         if deadline.hasPassed {
             return attempt(.failed(DeliveryFailure(.outOfTime, "the time budget ended first")), known?.event)
         }
         do {
+            // The record keeps the copy's UID, which the event was created with.
+            if known == nil { known = try ledger.pendingDelivery(of: key, to: destination.name) }
+            guard let uid = known?.event.uid else { return nil }
             let now = clock()
-            guard try ledger.claimDelivery(of: key, to: destination.name, by: owner, now: now, until: now + Self.claimSeconds) else {
+            guard
+                try ledger.claimDelivery(of: key, uid: uid, to: destination.name, by: owner, now: now, until: now + Self.claimSeconds)
+            else {
                 return attempt(.claimedElsewhere, known?.event)
             }
             // Read under the claim: another process may have pushed it since the list was made.
@@ -205,7 +214,7 @@ public struct CalendarDelivery {
         -> (DeliveryOutcome, DeliveryResult)
     {
         let stored = pending.event
-        let name = Self.resourceName(stored.event.key)
+        let name = Self.resourceName(uid: stored.uid)
         let sequence = stored.sequence
         let knownTag = pending.record?.etag
         let heldBefore = pending.record?.deliveredSequence != nil
@@ -299,8 +308,8 @@ public struct CalendarDelivery {
 
     /// The resource name of an event: its UID and `.ics` (RFC 4791 §4.1 leaves the name to the
     /// client; vdirsyncer and most servers use the UID).
-    public static func resourceName(_ key: EventKey) -> String {
-        ICalendarWriter.uid(for: key) + ".ics"
+    public static func resourceName(uid: String) -> String {
+        uid + ".ics"
     }
 
     /// Names this process in claims: host, process and a random part.

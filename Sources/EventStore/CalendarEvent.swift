@@ -1,20 +1,61 @@
 import ReservoirBase
 
-/// Identifies one calendar event: the booking (container) and the part of it (item), as
-/// Apple's reservation API does with a container and an item reference.
+/// Identifies one calendar event: who vouched for the booking (its owner), the booking
+/// (container) and the part of it (item), as Apple's reservation API does with a container and
+/// an item reference. Bookings are keyed per owner, so no owner can create, update or cancel
+/// another's booking by using its number (docs/SECURITY.md, "Ownership of a booking").
 public struct EventKey: Hashable, Sendable, Comparable, CustomStringConvertible {
+    /// The proof's owner: the vouching DKIM domain (the pass type's linked domain), `pass:TYPE`
+    /// for a Wallet pass type with no linked domain, or empty for a booking trusted without a
+    /// proof (`--allow-unverified`).
+    public let owner: String
     public let container: String
     public let item: String
 
-    public init(container: String, item: String) {
+    public init(owner: String, container: String, item: String) {
+        self.owner = owner
         self.container = container
         self.item = item
     }
 
+    /// `container/item`, the name people use (`reservoir forget`, `history`).
     public var description: String { "\(container)/\(item)" }
 
+    /// The same booking item under `owner`.
+    public func owned(by owner: String) -> EventKey {
+        EventKey(owner: owner, container: container, item: item)
+    }
+
+    /// A globally unique, stable identifier for a new event (RFC 5545 §3.8.4.7). Each part keeps
+    /// ASCII letters, digits, `.` and `_`; every other byte of its UTF-8 form is written `%XX`,
+    /// the `-` that joins the parts included, so two different keys never share a UID. An
+    /// event keeps the UID it was created with (``StoredEvent/uid``).
+    public var calendarUID: String {
+        owner.isEmpty ? legacyCalendarUID : "\(Self.uidPart(container))-\(Self.uidPart(item))-\(Self.uidPart(owner))@reservoir"
+    }
+
+    /// The UID of events stored before bookings were keyed per owner (schema 4 and earlier):
+    /// the booking and the item only. Those events keep it, so calendars holding them are
+    /// updated in place rather than given a second copy.
+    public var legacyCalendarUID: String { "\(Self.uidPart(container))-\(Self.uidPart(item))@reservoir" }
+
+    static func uidPart(_ s: String) -> String {
+        var out = ""
+        for byte in s.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "_"):
+                out.unicodeScalars.append(UnicodeScalar(byte))
+            default:
+                let hex = String(byte, radix: 16, uppercase: true)
+                out += (hex.count == 1 ? "%0" : "%") + hex
+            }
+        }
+        return out
+    }
+
     public static func < (lhs: Self, rhs: Self) -> Bool {
-        (lhs.container, lhs.item) < (rhs.container, rhs.item)
+        (lhs.container, lhs.item, lhs.owner) < (rhs.container, rhs.item, rhs.owner)
     }
 }
 
@@ -94,11 +135,24 @@ public struct CalendarEvent: Sendable, Equatable {
     }
 }
 
+extension CalendarEvent {
+    /// The event keyed under the owner of `message`: every store applies an event under the
+    /// owner of the proof that vouched for it, so a caller cannot file one owner's booking
+    /// under another.
+    public func owned(by message: MessageProvenance) -> CalendarEvent {
+        var event = self
+        event.key = key.owned(by: message.signingDomain ?? "")
+        return event
+    }
+}
+
 /// The message a change came from, recorded with every change.
 public struct MessageProvenance: Sendable, Equatable {
     public var messageID: String?
     public var path: String?
-    /// The DKIM `d=` domain that vouched for the message; nil when trusted without DKIM.
+    /// Who vouched for the message, and so owns what it books (``EventKey/owner``): the DKIM
+    /// `d=` domain, `pass:TYPE` or the domain a pass type is linked to; nil when trusted
+    /// without a proof.
     public var signingDomain: String?
     /// When the message was sent by signed evidence (the signed `Date:`, else the signature's
     /// `t=`), as Unix seconds; orders versions of one reservation. Nil when nothing signed says.
@@ -119,18 +173,21 @@ public struct MessageProvenance: Sendable, Equatable {
 public struct StoredEvent: Sendable, Equatable {
     public var event: CalendarEvent
     public var sequence: Int
-    /// The signing domain of the message that created the event; only it may change it.
-    public var ownerDomain: String?
+    /// The event's iCalendar UID, fixed when it was created (``EventKey/calendarUID``).
+    public var uid: String
     public var createdAt: Int64
     public var updatedAt: Int64
 
-    public init(event: CalendarEvent, sequence: Int, ownerDomain: String?, createdAt: Int64, updatedAt: Int64) {
+    public init(event: CalendarEvent, sequence: Int, uid: String? = nil, createdAt: Int64, updatedAt: Int64) {
         self.event = event
         self.sequence = sequence
-        self.ownerDomain = ownerDomain
+        self.uid = uid ?? event.key.calendarUID
         self.createdAt = createdAt
         self.updatedAt = updatedAt
     }
+
+    /// Who vouched for the booking (``EventKey/owner``); nil when nothing did.
+    public var ownerDomain: String? { event.key.owner.isEmpty ? nil : event.key.owner }
 }
 
 extension Sequence<StoredEvent> {
@@ -151,13 +208,11 @@ public enum EventChange: Sendable, Equatable {
     case unchanged(StoredEvent)
     /// The message is older than the one the event was last changed by.
     case olderThanStored(StoredEvent)
-    /// A domain other than the one that created the event tried to change it.
-    case refusedOtherDomain(StoredEvent, domain: String?)
 
     public var stored: StoredEvent {
         switch self {
         case .created(let e), .updated(let e, _), .cancelled(let e, _), .unchanged(let e),
-            .olderThanStored(let e), .refusedOtherDomain(let e, _):
+            .olderThanStored(let e):
             return e
         }
     }
@@ -170,7 +225,6 @@ public enum EventChange: Sendable, Equatable {
         case .cancelled: .cancelled
         case .unchanged: .unchanged
         case .olderThanStored: .olderThanStored
-        case .refusedOtherDomain: .refusedOtherDomain
         }
     }
 

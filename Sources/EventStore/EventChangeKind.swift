@@ -8,7 +8,8 @@ public enum EventChangeKind: String, Sendable, Equatable, CaseIterable, CustomSt
     case unchanged
     /// The message is older than the one the event was last changed by.
     case olderThanStored = "older-than-stored"
-    /// A domain other than the one that created the event tried to change it.
+    /// A domain other than the one that created the event tried to change it: recorded by
+    /// stores written before bookings were keyed per owner, and read from their history.
     case refusedOtherDomain = "refused-other-domain"
     /// The user removed the event (`reservoir forget`); its history stays.
     case forgotten

@@ -77,7 +77,8 @@ public final class PostgresEventStore: EventStore {
     // MARK: EventStore
 
     public func apply(_ event: CalendarEvent, from message: MessageProvenance) throws(EventStoreError) -> EventChange {
-        try transaction { () throws(PostgresFailure) -> EventChange in
+        let event = event.owned(by: message)
+        return try transaction { () throws(PostgresFailure) -> EventChange in
             let key = event.key
             var stored = try lockedRow(key)
             if stored == nil {
@@ -87,7 +88,7 @@ public final class PostgresEventStore: EventStore {
                 if let row = step.write,
                     try connection.execute(
                         "INSERT INTO events (\(EventRow.layout.names)) VALUES (\(Self.placeholders(EventRow.layout))) "
-                            + "ON CONFLICT (container, item) DO NOTHING RETURNING 1",
+                            + "ON CONFLICT (owner, container, item) DO NOTHING RETURNING 1",
                         row.values.map(\.parameter)
                     ).rowCount == 1
                 {
@@ -104,8 +105,8 @@ public final class PostgresEventStore: EventStore {
             if let messageID = message.messageID {
                 alreadyApplied =
                     try connection.execute(
-                        "SELECT 1 FROM history WHERE container = $1 AND item = $2 AND message_id = $3 LIMIT 1",
-                        [key.container, key.item, messageID]
+                        "SELECT 1 FROM history WHERE owner = $1 AND container = $2 AND item = $3 AND message_id = $4 LIMIT 1",
+                        [key.owner, key.container, key.item, messageID]
                     ).rowCount > 0
             }
             let step = EventRevision.step(stored: stored, alreadyApplied: alreadyApplied, new: event, from: message)
@@ -129,7 +130,8 @@ public final class PostgresEventStore: EventStore {
             }
             for stored in forgotten {
                 _ = try connection.execute(
-                    "DELETE FROM events WHERE container = $1 AND item = $2", [stored.event.key.container, stored.event.key.item])
+                    "DELETE FROM events WHERE owner = $1 AND container = $2 AND item = $3",
+                    [stored.event.key.owner, stored.event.key.container, stored.event.key.item])
                 try record(EventRevision.forgotten(stored, at: time))
             }
             return forgotten.sortedByStart()
@@ -144,8 +146,8 @@ public final class PostgresEventStore: EventStore {
 
     public func event(_ key: EventKey) throws(EventStoreError) -> StoredEvent? {
         let result = try query(
-            "SELECT \(EventRow.layout.names) FROM events WHERE container = $1 AND item = $2",
-            [key.container, key.item])
+            "SELECT \(EventRow.layout.names) FROM events WHERE owner = $1 AND container = $2 AND item = $3",
+            [key.owner, key.container, key.item])
         return result.rowCount > 0 ? try EventRow(values: result.values(0, EventRow.layout)).stored : nil
     }
 
@@ -162,15 +164,17 @@ public final class PostgresEventStore: EventStore {
 
     /// Rewrites every column but the key, from the same parameter list as the insert.
     private static let update: String = {
-        let assignments = EventRow.layout.columns.enumerated().dropFirst(2).map { "\($0.element.name) = $\($0.offset + 1)" }
-        return "UPDATE events SET \(assignments.joined(separator: ", ")) WHERE container = $1 AND item = $2"
+        let assignments = EventRow.layout.columns.enumerated().dropFirst(EventKey.columns.count).map {
+            "\($0.element.name) = $\($0.offset + 1)"
+        }
+        return "UPDATE events SET \(assignments.joined(separator: ", ")) WHERE owner = $1 AND container = $2 AND item = $3"
     }()
 
     /// The event's row, locked until the transaction ends; nil when none is stored.
     private func lockedRow(_ key: EventKey) throws(PostgresFailure) -> EventRow? {
         let result = try connection.execute(
-            "SELECT \(EventRow.layout.names) FROM events WHERE container = $1 AND item = $2 FOR UPDATE",
-            [key.container, key.item])
+            "SELECT \(EventRow.layout.names) FROM events WHERE owner = $1 AND container = $2 AND item = $3 FOR UPDATE",
+            [key.owner, key.container, key.item])
         guard result.rowCount > 0 else { return nil }
         do {
             return try EventRow(values: result.values(0, EventRow.layout))
@@ -297,10 +301,10 @@ extension PostgresEventStore: DeliveryLedger {
     }
 
     public func pendingDelivery(of key: EventKey, to destination: String) throws(EventStoreError) -> PendingDelivery? {
-        try pendingRows(try query(Self.numbered(DeliverySQL.pendingOne), [destination, key.container, key.item])).first
+        try pendingRows(try query(Self.numbered(DeliverySQL.pendingOne), [destination, key.owner, key.container, key.item])).first
     }
 
-    public func claimDelivery(of key: EventKey, to destination: String, by owner: String, now: Int64, until: Int64)
+    public func claimDelivery(of key: EventKey, uid: String, to destination: String, by owner: String, now: Int64, until: Int64)
         throws(EventStoreError) -> Bool
     {
         // One statement: the row lock of INSERT … ON CONFLICT DO UPDATE makes concurrent
@@ -308,7 +312,7 @@ extension PostgresEventStore: DeliveryLedger {
         try transaction { () throws(PostgresFailure) -> Bool in
             try connection.execute(
                 Self.numbered(DeliverySQL.claim),
-                [destination, key.container, key.item, owner, String(until), String(now)]
+                [destination, key.owner, key.container, key.item, uid, owner, String(until), String(now)]
             ).rowCount == 1
         }
     }

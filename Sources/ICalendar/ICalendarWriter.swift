@@ -78,7 +78,7 @@ public struct ICalendarWriter: Sendable {
         let event = stored.event
         var lines = [
             "BEGIN:VEVENT",
-            "UID:\(Self.uid(for: event.key))",
+            "UID:\(stored.uid)",
             "DTSTAMP:\(CivilTime.utcStamp(stored.updatedAt))",
             "SEQUENCE:\(stored.sequence)",
             "STATUS:\(event.status.rawValue)",
@@ -178,29 +178,6 @@ public struct ICalendarWriter: Sendable {
         }
         guard let lat = number("latitude"), let lon = number("longitude") else { return nil }
         return "\(lat);\(lon)"
-    }
-
-    /// A globally unique, stable identifier per item (RFC 5545 §3.8.4.7), built from the
-    /// booking and item so it survives re-exports and store rebuilds. Each part keeps ASCII
-    /// letters, digits, `.` and `_`; every other byte of its UTF-8 form is written `%XX`, the
-    /// `-` that joins the two parts included, so two different keys never share a UID
-    /// (`A-B` + `C` and `A` + `B-C` differ, as do `âD` and `อ`).
-    public static func uid(for key: EventKey) -> String {
-        func clean(_ s: String) -> String {
-            var out = ""
-            for byte in s.utf8 {
-                switch byte {
-                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                    UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "_"):
-                    out.unicodeScalars.append(UnicodeScalar(byte))
-                default:
-                    let hex = String(byte, radix: 16, uppercase: true)
-                    out += (hex.count == 1 ? "%0" : "%") + hex
-                }
-            }
-            return out
-        }
-        return "\(clean(key.container))-\(clean(key.item))@reservoir"
     }
 
     /// `;TZID=Europe/Zurich:20310714T093300` for a time with a zone whose rules are known (RFC

@@ -51,8 +51,6 @@ enum BannerText {
         case .cancelled(let e, _): "event cancelled (sequence \(e.sequence))"
         case .unchanged: "already up to date"
         case .olderThanStored: "ignored: a newer message already changed this event"
-        case .refusedOtherDomain(let e, let domain):
-            "refused: the event belongs to \(e.ownerDomain ?? "another sender"), not \(domain ?? "an unverified sender")"
         }
     }
 }

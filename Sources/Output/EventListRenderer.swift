@@ -46,6 +46,7 @@ public struct EventListRenderer: Sendable {
                 ("status", .string(stored.event.status.rawValue.lowercased())),
                 ("sequence", .number(Double(stored.sequence))),
                 ("ownerDomain", stored.ownerDomain.map(JSONValue.string)),
+                ("uid", .string(stored.uid)),
                 ("title", .string(stored.event.title)),
                 ("start", stored.event.start.map { .string($0.text) }),
                 ("end", stored.event.end.map { .string($0.text) }),

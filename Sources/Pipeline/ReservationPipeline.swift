@@ -211,11 +211,14 @@ public final class ReservationPipeline {
         for index in report.items.indices where report.isTrusted(report.items[index]) {
             var provenance = provenance
             if case .pass(let decision) = report.items[index].source {
-                // A pass's event belongs to its pass type, and is ordered by its signed signing
-                // time, never by the message's Date, which nothing signs here.
-                provenance.signingDomain = decision.signer.map { Self.passOwner($0.passTypeIdentifier) }
+                // A pass's event belongs to its pass type (or the domain the configuration links
+                // it to), and is ordered by its signed signing time, never by the message's Date,
+                // which nothing signs here.
+                provenance.signingDomain = decision.signer.map { policy.passOwner($0.passTypeIdentifier) }
                 provenance.messageDate = decision.signer?.signedAt
             }
+            // Bookings are keyed per owner: the proof's owner, never a name the message chose.
+            report.items[index].event.key = report.items[index].event.key.owned(by: provenance.signingDomain ?? "")
             do {
                 if let older = try olderInvitation(report.items[index], in: store) {
                     report.items[index].change = older
@@ -295,10 +298,6 @@ public final class ReservationPipeline {
         let calendar = readCalendars(message, parts: calendars, listing: listing)
         return MessageExtraction(reservations: calendar.reservations, diagnostics: diagnostics + calendar.diagnostics)
     }
-
-    /// The owner the store records for a pass's events: its pass type identifier, marked so it
-    /// never equals a DKIM signing domain (a domain has no colon).
-    static func passOwner(_ passTypeIdentifier: String) -> String { "pass:" + passTypeIdentifier }
 
     /// The passes of a message and what each vouches for.
     struct PassReading {

@@ -37,14 +37,50 @@ extension TrustPolicy {
     /// Whether `--allow-pass-type` lists the identifier: equal, or under an entry ending in
     /// `.*` (`pass.com.airline.example.*` allows `pass.com.airline.example.boarding`, not
     /// `pass.com.airline.example` itself nor `pass.com.airline.examples.x`). Identifiers are
-    /// compared as written: Apple's are case-sensitive reverse-DNS strings.
+    /// compared as written: Apple's are case-sensitive reverse-DNS strings. An entry may link
+    /// the pass type to a domain (`TYPE=DOMAIN`, ``passOwner(_:)``).
     public func isAllowed(passType: String) -> Bool {
-        allowedPassTypes.contains { entry in
-            if entry.hasSuffix(".*") {
-                let prefix = entry.dropLast()
+        allowedPassTypes.contains { Self.passTypeEntry($0).matches(passType) }
+    }
+
+    /// The owner of a trusted pass's bookings: the domain an `--allow-pass-type TYPE=DOMAIN`
+    /// entry links its pass type to, so that the organisation's signed mail and its passes
+    /// update one event; otherwise `pass:TYPE`, which no DKIM domain can equal (a domain has
+    /// no colon). Only the user's configuration links two proofs: nothing in a pass (its
+    /// `organizationName`, its team) does.
+    public func passOwner(_ passType: String) -> String {
+        for entry in allowedPassTypes.map(Self.passTypeEntry) where entry.matches(passType) {
+            if let domain = entry.domain { return domain }
+        }
+        return "pass:" + passType
+    }
+
+    /// Why an `--allow-pass-type` entry cannot be used, or nil: the domain after `=` must be a
+    /// host name libidn2 accepts.
+    public static func passTypeEntryProblem(_ entry: String) -> String? {
+        guard let equals = entry.firstIndex(of: "=") else { return entry.isEmpty ? "an empty pass type" : nil }
+        let domain = String(entry[entry.index(after: equals)...])
+        guard let ascii = IDNA.asciiDomain(domain), isHostName(ascii) else { return "\(domain) is not a domain name" }
+        return entry[..<equals].isEmpty ? "no pass type before =" : nil
+    }
+
+    struct PassTypeEntry {
+        var pattern: Substring
+        /// The linked domain, in A-labels and lowercased.
+        var domain: String?
+
+        func matches(_ passType: String) -> Bool {
+            if pattern.hasSuffix(".*") {
+                let prefix = pattern.dropLast()
                 return passType.count > prefix.count && passType.hasPrefix(prefix)
             }
-            return entry == passType
+            return pattern == passType
         }
+    }
+
+    static func passTypeEntry(_ entry: String) -> PassTypeEntry {
+        guard let equals = entry.firstIndex(of: "=") else { return PassTypeEntry(pattern: entry[...], domain: nil) }
+        let domain = IDNA.asciiDomain(String(entry[entry.index(after: equals)...]))
+        return PassTypeEntry(pattern: entry[..<equals], domain: domain.flatMap { isHostName($0) ? $0 : nil })
     }
 }

@@ -78,16 +78,62 @@ struct ARCValidatorTests {
                 results: try? AuthenticationResultsPayload.parse("mx.\(sealer); " + results).get())
         }
         let signature = DKIMVerification(
-            result: .pass, reason: "", domain: sealers.last ?? "", selector: "arc", algorithm: "rsa-sha256", signedHeaders: ["from"])
+            result: .pass, reason: "", domain: sealers.last ?? "", selector: "arc", algorithm: "rsa-sha256",
+            signedHeaders: ["from", "content-type"])
         return ARCValidation(result: .pass, instances: instances, latestMessageSignature: signature)
     }
 
     static let policy = TrustPolicy(allowedDomains: ["b.example"], trustedARCSealers: ["provider.example", ".relay.example"])
 
+    /// The original signature of b.example as a forwarder left it: its header hash broken (a
+    /// subject tag), its tags readable.
+    static func original(
+        selector: String = "s1", bodyLength: Int? = nil, coversWholeBody: Bool = true, testing: Bool = false,
+        code: DKIMVerification.Code = .signatureMismatch, signedHeaders: [String] = ["from", "subject"]
+    ) -> DKIMVerification {
+        DKIMVerification(
+            result: .fail, code: code, reason: "", domain: "b.example", selector: selector, algorithm: "rsa-sha256",
+            testing: testing, bodyLength: bodyLength, coversWholeBody: coversWholeBody, signedHeaders: signedHeaders,
+            canonicalization: DKIMCanonicalization(tag: "relaxed/relaxed"))
+    }
+
+    @Test("the sealer's pass stands for the original signature's result only: its l=, key and h= still rule")
+    func originalSignatureRules() {
+        let message = Message(bytes: Array("From: a@b.example\nContent-Type: text/html\n\nx\n".utf8))
+        let arc = Self.chain(["provider.example"], results: "dkim=pass header.d=b.example header.s=s1")
+        func outcome(_ signatures: [DKIMVerification]) -> TrustDecision {
+            Self.policy.decide(message, signatures: signatures, arc: arc).decision
+        }
+        let covered = Self.original(signedHeaders: ["from", "subject", "content-type"])
+        #expect(outcome([covered]).trusted)
+        #expect(outcome([]).refusals.last?.code == .arcOriginalNotFound)
+        #expect(outcome([Self.original(selector: "s2", signedHeaders: ["from", "content-type"])]).refusals.last?.code == .arcOriginalNotFound)
+        #expect(outcome([Self.original(signedHeaders: ["from"])]).refusals.last?.code == .unsignedStructure, "Content-Type not in h=")
+        var partial = covered
+        partial.bodyLength = 10
+        partial.coversWholeBody = false
+        #expect(outcome([partial]).refusals.last?.code == .partialBody)
+        var unhashed = covered
+        unhashed.bodyLength = 10
+        unhashed.code = .keyNotFound
+        #expect(outcome([unhashed]).refusals.last?.code == .partialBody, "l= with a body never hashed here")
+        var whole = covered
+        whole.bodyLength = 1
+        #expect(outcome([whole]).trusted, "l= covering the whole body hashed here")
+        var testing = covered
+        testing.testing = true
+        #expect(outcome([testing]).refusals.last?.code == .testingKey)
+        var unreadable = covered
+        unreadable.canonicalization = nil
+        #expect(outcome([unreadable]).refusals.last?.code == .arcOriginalNotFound)
+        #expect(!outcome([covered, partial]).trusted, "every field of the domain must allow it")
+    }
+
     @Test("the first trusted instance and every later one sealed by trusted sealers, with an aligned pass")
     func trustedSealerRules() {
         let trusted = Self.policy.decide(
-            Message(bytes: Array("From: a@b.example\n\nx\n".utf8)), signatures: [], arc: Self.chain(["other.example", "provider.example"]))
+            Message(bytes: Array("From: a@b.example\n\nx\n".utf8)), signatures: [Self.original()],
+            arc: Self.chain(["other.example", "provider.example"]))
         #expect(trusted.decision.trusted)
         #expect(trusted.decision.path == .arc(sealer: "provider.example", instance: 2))
         #expect(trusted.decision.vouchingDomain == "b.example")

@@ -6,7 +6,7 @@ import Testing
 /// holds its current SEQUENCE, and one claim at a time pushes it.
 @Suite("Delivery ledger contract")
 struct DeliveryLedgerContractTests {
-    static let key = EventKey(container: "IWDSCA", item: "1")
+    static let key = EventKey(owner: "epicsteak.example", container: "IWDSCA", item: "1")
     static let radicale = "caldav:https://cal.example/jane/calendar/"
     static let vdir = "vdir:/home/jane/calendars/reservations"
 
@@ -22,7 +22,7 @@ struct DeliveryLedgerContractTests {
             #expect(pending.map(\.event.event.key) == [Self.key])
             #expect(pending.first?.record == nil)
         }
-        #expect(try ledger.claimDelivery(of: Self.key, to: Self.radicale, by: "host/1", now: 100, until: 220))
+        #expect(try ledger.claimDelivery(of: Self.key, uid: Self.key.calendarUID, to: Self.radicale, by: "host/1", now: 100, until: 220))
         try ledger.finishDelivery(of: Self.key, to: Self.radicale, by: "host/1", result: .delivered(sequence: 0, etag: "\"e1\""), at: 101)
         #expect(try ledger.pendingDeliveries(to: Self.radicale).isEmpty)
         #expect(try ledger.pendingDelivery(of: Self.key, to: Self.radicale) == nil)
@@ -49,8 +49,8 @@ struct DeliveryLedgerContractTests {
         let other = try #require(try fresh.reopen() as? any DeliveryLedger)
         _ = try fresh.store.apply(dinner(at: "2031-05-12T19:30:00"), from: message("<a@x>", date: 1000))
 
-        #expect(try ledger.claimDelivery(of: Self.key, to: Self.radicale, by: "a", now: 100, until: 220))
-        #expect(try !other.claimDelivery(of: Self.key, to: Self.radicale, by: "b", now: 150, until: 270))
+        #expect(try ledger.claimDelivery(of: Self.key, uid: Self.key.calendarUID, to: Self.radicale, by: "a", now: 100, until: 220))
+        #expect(try !other.claimDelivery(of: Self.key, uid: Self.key.calendarUID, to: Self.radicale, by: "b", now: 150, until: 270))
         // A finish by someone who does not hold the claim records nothing.
         try other.finishDelivery(of: Self.key, to: Self.radicale, by: "b", result: .delivered(sequence: 0, etag: "x"), at: 151)
         #expect(try ledger.pendingDeliveries(to: Self.radicale).count == 1)
@@ -62,11 +62,11 @@ struct DeliveryLedgerContractTests {
         #expect(record.lastError == "unreachable: refused")
         #expect(record.lastAttempt == 160)
         #expect(record.deliveredSequence == nil)
-        #expect(try other.claimDelivery(of: Self.key, to: Self.radicale, by: "b", now: 170, until: 290))
+        #expect(try other.claimDelivery(of: Self.key, uid: Self.key.calendarUID, to: Self.radicale, by: "b", now: 170, until: 290))
 
         // A claim whose holder died expires.
-        #expect(try !ledger.claimDelivery(of: Self.key, to: Self.radicale, by: "a", now: 289, until: 400))
-        #expect(try ledger.claimDelivery(of: Self.key, to: Self.radicale, by: "a", now: 291, until: 400))
+        #expect(try !ledger.claimDelivery(of: Self.key, uid: Self.key.calendarUID, to: Self.radicale, by: "a", now: 289, until: 400))
+        #expect(try ledger.claimDelivery(of: Self.key, uid: Self.key.calendarUID, to: Self.radicale, by: "a", now: 291, until: 400))
         try ledger.finishDelivery(of: Self.key, to: Self.radicale, by: "a", result: .delivered(sequence: 0, etag: nil), at: 292)
         let done = try ledger.deliveryRecords()
         #expect(done.count == 1)
@@ -90,8 +90,8 @@ struct DeliveryLedgerContractTests {
                 group.addTask {
                     var mine: [String] = []
                     for item in 1...5 {
-                        let key = EventKey(container: "IWDSCA", item: String(item))
-                        if try ledger.claimDelivery(of: key, to: Self.radicale, by: "p\(index)", now: 100, until: 200) {
+                        let key = EventKey(owner: "epicsteak.example", container: "IWDSCA", item: String(item))
+                        if try ledger.claimDelivery(of: key, uid: key.calendarUID, to: Self.radicale, by: "p\(index)", now: 100, until: 200) {
                             mine.append(String(item))
                         }
                     }
@@ -118,7 +118,7 @@ struct DeliveryLedgerContractTests {
         }
         _ = try store.apply(dinner(at: "2031-05-12T19:30:00", container: "OTHER"), from: message("<o@x>", date: 1000))
         // Item 1 is in the calendar, item 2 is not yet.
-        #expect(try ledger.claimDelivery(of: Self.key, to: Self.radicale, by: "a", now: 100, until: 200))
+        #expect(try ledger.claimDelivery(of: Self.key, uid: Self.key.calendarUID, to: Self.radicale, by: "a", now: 100, until: 200))
         try ledger.finishDelivery(of: Self.key, to: Self.radicale, by: "a", result: .delivered(sequence: 0, etag: "\"e1\""), at: 101)
 
         #expect(try store.forget("NOSUCH", at: 500).isEmpty)
@@ -133,7 +133,7 @@ struct DeliveryLedgerContractTests {
         #expect(removals.first?.etag == "\"e1\"")
         #expect(try ledger.pendingDeliveries(to: Self.radicale).map(\.event.event.key.container) == ["OTHER"])
 
-        #expect(try ledger.claimDelivery(of: Self.key, to: Self.radicale, by: "a", now: 600, until: 700))
+        #expect(try ledger.claimDelivery(of: Self.key, uid: Self.key.calendarUID, to: Self.radicale, by: "a", now: 600, until: 700))
         try ledger.finishDelivery(of: Self.key, to: Self.radicale, by: "a", result: .removed, at: 601)
         #expect(try ledger.forgottenDeliveries(to: Self.radicale).isEmpty)
         #expect(try ledger.deliveryRecords().isEmpty)

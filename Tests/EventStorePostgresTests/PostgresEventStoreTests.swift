@@ -7,7 +7,7 @@ import Testing
 
 @Suite("PostgreSQL event store", .enabled(if: PostgresServer.isAvailable, Comment(rawValue: PostgresServer.skipReason)))
 struct PostgresEventStoreTests {
-    static let key = EventKey(container: "IWDSCA", item: "1")
+    static let key = EventKey(owner: "epicsteak.example", container: "IWDSCA", item: "1")
 
     @Test("eight writers applying the same new reservation at once create it exactly once")
     func concurrentFirstWriters() throws {
@@ -108,20 +108,55 @@ struct PostgresEventStoreTests {
         }
         let again = try PostgresEventStore(url: url)
         #expect(try again.events().count == 1)
-        #expect(try PostgresServer.shared.get().psqlColumn(url: url, "SELECT max(version) FROM schema_version") == ["4"])
+        #expect(try PostgresServer.shared.get().psqlColumn(url: url, "SELECT max(version) FROM schema_version") == ["5"])
     }
 
-    /// A database holding one event, taken back to an older schema by `downgrade` (statements
-    /// that undo the later migrations), as an older reservoir left it.
+    /// Statements taking a database back to schema 4, before bookings were keyed per owner:
+    /// the owner back in `owner_domain` (empty: NULL), the key (container, item), no UIDs.
+    static let toSchema4 = [
+        "ALTER TABLE events ADD COLUMN owner_domain text",
+        "UPDATE events SET owner_domain = NULLIF(owner, '')",
+        "ALTER TABLE events DROP CONSTRAINT events_pkey",
+        "ALTER TABLE events DROP COLUMN owner, DROP COLUMN uid",
+        "ALTER TABLE events ADD PRIMARY KEY (container, item)",
+        "DROP INDEX history_key", "ALTER TABLE history DROP COLUMN owner", "CREATE INDEX history_key ON history (container, item)",
+        "ALTER TABLE deliveries DROP CONSTRAINT deliveries_pkey", "ALTER TABLE deliveries DROP COLUMN owner, DROP COLUMN uid",
+        "ALTER TABLE deliveries ADD PRIMARY KEY (destination, container, item)",
+        "DELETE FROM schema_version WHERE version >= 5",
+    ]
+
+    /// A database holding one event (and one stored without a proof, and a delivery of the
+    /// first), taken back to schema 4 and further by `downgrade` (statements that undo the
+    /// later migrations), as an older reservoir left it.
     static func databaseAsLeftBy(_ downgrade: [String]) throws -> (server: PostgresServer, url: String) {
         let server = try PostgresServer.shared.get()
         let url = try server.makeDatabase()
         do {
             let store = try PostgresEventStore(url: url)
             _ = try store.apply(dinner(at: "2031-05-12T19:30:00"), from: message("<a@x>", date: 1000))
+            _ = try store.apply(dinner(at: "2031-05-13T19:30:00", container: "LOCAL"), from: message("<u@x>", date: nil, domain: nil))
+            #expect(try store.claimDelivery(of: Self.key, uid: Self.key.legacyCalendarUID, to: "vdir:/cal", by: "a", now: 1, until: 100))
+            try store.finishDelivery(of: Self.key, to: "vdir:/cal", by: "a", result: .delivered(sequence: 0, etag: nil), at: 2)
         }
-        for statement in downgrade { _ = try server.psqlColumn(url: url, statement) }
+        for statement in Self.toSchema4 + downgrade { _ = try server.psqlColumn(url: url, statement) }
         return (server, url)
+    }
+
+    @Test("a store of schema 4 is keyed per owner in place: owners from owner_domain, UIDs and deliveries kept")
+    func upgradeFromFour() throws {
+        let (server, url) = try Self.databaseAsLeftBy([])
+        let upgraded = try PostgresEventStore(url: url)
+        #expect(try server.psqlColumn(url: url, "SELECT max(version) FROM schema_version") == ["5"])
+        let events = try upgraded.events()
+        #expect(events.map(\.event.key.owner) == ["epicsteak.example", ""])
+        #expect(events.map(\.uid) == ["IWDSCA-1@reservoir", "LOCAL-1@reservoir"])
+        #expect(try upgraded.history("IWDSCA").map(\.key.owner) == ["epicsteak.example"])
+        #expect(try upgraded.deliveryRecords().map(\.key) == [Self.key])
+        #expect(try upgraded.deliveryRecords().map(\.uid) == ["IWDSCA-1@reservoir"])
+        #expect(try upgraded.pendingDeliveries(to: "vdir:/cal").map(\.event.event.key.container) == ["LOCAL"])
+        let moved = try upgraded.apply(dinner(at: "2031-05-12T20:30:00"), from: message("<b@x>", date: 2000))
+        #expect(moved.kind == "updated")
+        #expect(moved.stored.uid == "IWDSCA-1@reservoir")
     }
 
     @Test("a store of schema 2 (before calendar delivery) is upgraded in place: its events kept, all of them waiting for a calendar")
@@ -131,9 +166,9 @@ struct PostgresEventStoreTests {
             "DELETE FROM schema_version WHERE version >= 3",
         ])
         let upgraded = try PostgresEventStore(url: url)
-        #expect(try server.psqlColumn(url: url, "SELECT max(version) FROM schema_version") == ["4"])
-        #expect(try upgraded.events().count == 1)
-        #expect(try upgraded.pendingDeliveries(to: "vdir:/cal").map(\.event.event.key.container) == ["IWDSCA"])
+        #expect(try server.psqlColumn(url: url, "SELECT max(version) FROM schema_version") == ["5"])
+        #expect(try upgraded.events().count == 2)
+        #expect(try upgraded.pendingDeliveries(to: "vdir:/cal").map(\.event.event.key.container) == ["IWDSCA", "LOCAL"])
     }
 
     @Test("a store of schema 3 (before time zones) is upgraded in place: its events kept without a zone, new ones keep theirs")
@@ -142,12 +177,12 @@ struct PostgresEventStoreTests {
             "ALTER TABLE events DROP COLUMN start_zone, DROP COLUMN end_zone", "DELETE FROM schema_version WHERE version >= 4",
         ])
         let upgraded = try PostgresEventStore(url: url)
-        #expect(try server.psqlColumn(url: url, "SELECT max(version) FROM schema_version") == ["4"])
+        #expect(try server.psqlColumn(url: url, "SELECT max(version) FROM schema_version") == ["5"])
         let kept = try #require(try upgraded.events().first)
         #expect(kept.event.start?.zone == nil)
         #expect(kept.event.start?.local == "2031-05-12T19:30:00")
         var zoned = dinner(at: "2031-05-12T19:30:00")
-        zoned.key = EventKey(container: "ZONED", item: "1")
+        zoned.key = EventKey(owner: "epicsteak.example", container: "ZONED", item: "1")
         zoned.start = EventTime(
             text: "2031-05-12T19:30:00", local: "2031-05-12T19:30:00", offsetSeconds: -25_200, epochSeconds: 1_936_492_200,
             zone: "America/Los_Angeles")

@@ -60,7 +60,7 @@ func dinner(
     let hours = abs(offset) / 3600
     let text = local + sign + (hours < 10 ? "0" : "") + String(hours) + ":00"
     return CalendarEvent(
-        key: EventKey(container: container, item: item), category: .food, title: title,
+        key: EventKey(owner: "epicsteak.example", container: container, item: item), category: .food, title: title,
         start: EventTime(text: text, local: local, offsetSeconds: offset, epochSeconds: epoch),
         end: nil, location: "EPIC Steak, 369 The Embarcadero, San Francisco", notes: "Party of 2",
         url: nil, status: status, reservationJSON: "{}")

@@ -11,9 +11,9 @@ func storedEvent(
     let local = offset.map { civilText(epoch + Int64($0)) } ?? civilText(epoch)
     let start = EventTime(text: local, local: local, offsetSeconds: offset, epochSeconds: offset == nil ? nil : epoch)
     let event = CalendarEvent(
-        key: EventKey(container: container, item: item), category: .food, title: title, start: start, end: nil,
+        key: EventKey(owner: owner ?? "", container: container, item: item), category: .food, title: title, start: start, end: nil,
         location: location, notes: "", url: nil, status: status, reservationJSON: "{}")
-    return StoredEvent(event: event, sequence: 0, ownerDomain: owner, createdAt: updatedAt, updatedAt: updatedAt)
+    return StoredEvent(event: event, sequence: 0, createdAt: updatedAt, updatedAt: updatedAt)
 }
 
 /// `YYYY-MM-DDTHH:MM:SS` of a Unix time.

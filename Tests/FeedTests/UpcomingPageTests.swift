@@ -22,7 +22,7 @@ struct UpcomingPageTests {
     func hostileStore() {
         var event = storedEvent(
             container: Self.hostile, title: Self.hostile, start: Self.now + 3600, location: Self.hostile, owner: Self.hostile)
-        event.event.key = EventKey(container: Self.hostile, item: "1")
+        event.event.key = EventKey(owner: "", container: Self.hostile, item: "1")
         let history = HistoryEntry(
             key: event.event.key, sequence: 0, change: .created, messageID: nil, path: nil, signingDomain: nil,
             messageDate: nil, appliedAt: Self.now, summary: Self.hostile)

@@ -14,10 +14,10 @@ func stored(
     let start = EventTime(text: local, local: local, offsetSeconds: offset, epochSeconds: epoch)
     let end = EventTime(text: local, local: local, offsetSeconds: offset, epochSeconds: epoch.map { $0 + 7200 })
     let event = CalendarEvent(
-        key: EventKey(container: "IWDSCA", item: "1"), category: .food, title: title,
+        key: EventKey(owner: "", container: "IWDSCA", item: "1"), category: .food, title: title,
         start: start, end: offset == nil ? nil : end, location: location, notes: notes,
         url: "https://epicsteak.example/r/IWDSCA", status: status, reservationJSON: "{}")
-    return StoredEvent(event: event, sequence: sequence, ownerDomain: "epicsteak.example", createdAt: 1_900_000_000, updatedAt: 1_900_000_100)
+    return StoredEvent(event: event, sequence: sequence, createdAt: 1_900_000_000, updatedAt: 1_900_000_100)
 }
 
 @Suite("iCalendar writer")
@@ -39,17 +39,23 @@ struct ICalendarWriterTests {
 
     @Test("UIDs are distinct for distinct keys: dashes inside a part and non-ASCII letters are escaped as UTF-8")
     func uids() {
-        #expect(ICalendarWriter.uid(for: EventKey(container: "IWDSCA", item: "1")) == "IWDSCA-1@reservoir")
+        #expect(EventKey(owner: "", container: "IWDSCA", item: "1").calendarUID == "IWDSCA-1@reservoir")
+        #expect(EventKey(owner: "epicsteak.example", container: "IWDSCA", item: "1").calendarUID == "IWDSCA-1-epicsteak.example@reservoir")
+        #expect(EventKey(owner: "pass:pass.x", container: "A", item: "1").calendarUID == "A-1-pass%3Apass.x@reservoir")
         #expect(
-            ICalendarWriter.uid(for: EventKey(container: "RA-9F3Z7K", item: "ZürichHB"))
+            EventKey(owner: "", container: "RA-9F3Z7K", item: "ZürichHB").calendarUID
                 == "RA%2D9F3Z7K-Z%C3%BCrichHB@reservoir")
         let pairs: [(EventKey, EventKey)] = [
-            (EventKey(container: "A-B", item: "C"), EventKey(container: "A", item: "B-C")),
-            (EventKey(container: "\u{E2}D", item: "1"), EventKey(container: "\u{E2D}", item: "1")),
-            (EventKey(container: "a%2D", item: "1"), EventKey(container: "a-", item: "1")),
+            (EventKey(owner: "", container: "A-B", item: "C"), EventKey(owner: "", container: "A", item: "B-C")),
+            (EventKey(owner: "", container: "\u{E2}D", item: "1"), EventKey(owner: "", container: "\u{E2D}", item: "1")),
+            (EventKey(owner: "", container: "a%2D", item: "1"), EventKey(owner: "", container: "a-", item: "1")),
+            // Two owners' bookings with one number are two events.
+            (EventKey(owner: "a.example", container: "X", item: "1"), EventKey(owner: "b.example", container: "X", item: "1")),
+            (EventKey(owner: "a.example", container: "X", item: "1"), EventKey(owner: "", container: "X", item: "1")),
+            (EventKey(owner: "1-a.example", container: "X", item: ""), EventKey(owner: "a.example", container: "X", item: "1")),
         ]
         for (a, b) in pairs {
-            #expect(ICalendarWriter.uid(for: a) != ICalendarWriter.uid(for: b), "\(a) and \(b)")
+            #expect(a.calendarUID != b.calendarUID, "\(a) and \(b)")
         }
     }
 
@@ -176,9 +182,9 @@ struct ICalendarWriterTests {
             text: "2031-06-03T16:45:00", local: "2031-06-03T16:45:00", offsetSeconds: -14_400, epochSeconds: 1_938_285_900,
             zone: "America/New_York")
         let event = CalendarEvent(
-            key: EventKey(container: "TZ1", item: "ZA7-SFO-2031-06-03"), category: .flight, title: "Flight: ZA 7 from SFO to JFK",
+            key: EventKey(owner: "", container: "TZ1", item: "ZA7-SFO-2031-06-03"), category: .flight, title: "Flight: ZA 7 from SFO to JFK",
             start: start, end: end ? arrival : nil, location: "SFO", notes: "", url: nil, status: .confirmed, reservationJSON: "{}")
-        return StoredEvent(event: event, sequence: 0, ownerDomain: "zone-air.example", createdAt: 1_900_000_000, updatedAt: 1_900_000_100)
+        return StoredEvent(event: event, sequence: 0, createdAt: 1_900_000_000, updatedAt: 1_900_000_100)
     }
 
     @Test("a time with a zone is written with its TZID, and the calendar carries each zone's VTIMEZONE once, before the events")

@@ -10,6 +10,9 @@ public struct DeliveryRecord: Sendable, Equatable {
     /// The destination's stable name (`caldav:https://…/` or `vdir:/path`).
     public var destination: String
     public var key: EventKey
+    /// The UID of the destination's copy (its resource name is built from it), kept so that a
+    /// forgotten event's copy can still be found.
+    public var uid: String
     /// The event's SEQUENCE the destination holds; nil when it holds none yet.
     public var deliveredSequence: Int?
     /// The destination's entity tag of its copy (RFC 7232 §2.3), sent in `If-Match` with the
@@ -23,11 +26,12 @@ public struct DeliveryRecord: Sendable, Equatable {
     public var lastAttempt: Int64?
 
     public init(
-        destination: String, key: EventKey, deliveredSequence: Int?, etag: String?, failures: Int,
+        destination: String, key: EventKey, uid: String? = nil, deliveredSequence: Int?, etag: String?, failures: Int,
         lastError: String?, lastAttempt: Int64?
     ) {
         self.destination = destination
         self.key = key
+        self.uid = uid ?? key.calendarUID
         self.deliveredSequence = deliveredSequence
         self.etag = etag
         self.failures = failures
@@ -39,8 +43,9 @@ public struct DeliveryRecord: Sendable, Equatable {
     public static let layout = RowLayout(
         table: "deliveries",
         columns: [
-            StoreColumn("destination", .text), StoreColumn("container", .text), StoreColumn("item", .text),
-            StoreColumn("delivered_sequence", .integer), StoreColumn("etag", .text), StoreColumn("failures", .integer),
+            StoreColumn("destination", .text), StoreColumn("owner", .text), StoreColumn("container", .text),
+            StoreColumn("item", .text), StoreColumn("uid", .text), StoreColumn("delivered_sequence", .integer), StoreColumn("etag", .text),
+            StoreColumn("failures", .integer),
             StoreColumn("last_error", .text), StoreColumn("last_attempt", .integer),
         ])
 
@@ -48,7 +53,9 @@ public struct DeliveryRecord: Sendable, Equatable {
     public init(values: [ColumnValue]) throws(EventStoreError) {
         var row = try Self.layout.cursor(values)
         destination = try row.text()
-        key = EventKey(container: try row.text(), item: try row.text())
+        key = try EventKey(&row)
+        // NULL: a record written before UIDs were kept, for an event with the legacy UID.
+        uid = try row.optionalText() ?? key.legacyCalendarUID
         deliveredSequence = try row.optionalInteger().map { Int($0) }
         etag = try row.optionalText()
         failures = Int(try row.integer())
@@ -94,10 +101,11 @@ public protocol DeliveryLedger: AnyObject {
     /// when no such event is stored.
     func pendingDelivery(of key: EventKey, to destination: String) throws(EventStoreError) -> PendingDelivery?
 
-    /// Takes the delivery of `key` to `destination` for `owner` until `until` (Unix seconds).
-    /// False when another owner holds an unexpired claim: that process is pushing it.
-    func claimDelivery(of key: EventKey, to destination: String, by owner: String, now: Int64, until: Int64) throws(EventStoreError)
-        -> Bool
+    /// Takes the delivery of `key` (whose copy has `uid`) to `destination` for `owner` until
+    /// `until` (Unix seconds). False when another owner holds an unexpired claim: that process
+    /// is pushing it.
+    func claimDelivery(of key: EventKey, uid: String, to destination: String, by owner: String, now: Int64, until: Int64)
+        throws(EventStoreError) -> Bool
 
     /// Records how `owner`'s attempt ended and gives back its claim. A claim that expired and
     /// was taken by another owner meanwhile is left to that owner, and nothing is recorded.
@@ -119,55 +127,67 @@ public enum DeliverySQL {
     /// the record's columns after the event's.
     public static let pending =
         "SELECT \(prefixed(EventRow.layout, "e")), \(prefixed(DeliveryRecord.layout, "d")) FROM events e "
-        + "LEFT JOIN deliveries d ON d.destination = ? AND d.container = e.container AND d.item = e.item "
-        + "WHERE d.delivered_sequence IS NULL OR d.delivered_sequence < e.sequence ORDER BY e.updated_at, e.container, e.item"
+        + "LEFT JOIN deliveries d ON d.destination = ? AND \(sameKey("d", "e")) "
+        + "WHERE d.delivered_sequence IS NULL OR d.delivered_sequence < e.sequence ORDER BY e.updated_at, e.container, e.item, e.owner"
 
-    /// One event (parameters 2 and 3) if `destination` (parameter 1) does not hold it.
+    /// One event (parameters 2 to 4: owner, container, item) if `destination` (parameter 1)
+    /// does not hold it.
     public static let pendingOne =
         "SELECT \(prefixed(EventRow.layout, "e")), \(prefixed(DeliveryRecord.layout, "d")) FROM events e "
-        + "LEFT JOIN deliveries d ON d.destination = ? AND d.container = e.container AND d.item = e.item "
-        + "WHERE e.container = ? AND e.item = ? AND (d.delivered_sequence IS NULL OR d.delivered_sequence < e.sequence)"
+        + "LEFT JOIN deliveries d ON d.destination = ? AND \(sameKey("d", "e")) "
+        + "WHERE \(keyIs("e")) AND (d.delivered_sequence IS NULL OR d.delivered_sequence < e.sequence)"
 
-    /// Takes the claim (destination, container, item, owner, until, now): a new record, or an
-    /// existing one whose claim is free or expired. Returns a row when the claim was taken.
+    /// Takes the claim (destination, owner, container, item, uid, claimer, until, now): a new
+    /// record, or an existing one whose claim is free or expired. Returns a row when the claim
+    /// was taken.
     public static let claim =
-        "INSERT INTO deliveries (destination, container, item, failures, claimed_by, claimed_until) VALUES (?, ?, ?, 0, ?, ?) "
-        + "ON CONFLICT (destination, container, item) DO UPDATE SET claimed_by = excluded.claimed_by, "
-        + "claimed_until = excluded.claimed_until "
+        "INSERT INTO deliveries (destination, owner, container, item, uid, failures, claimed_by, claimed_until) "
+        + "VALUES (?, ?, ?, ?, ?, 0, ?, ?) "
+        + "ON CONFLICT (destination, owner, container, item) DO UPDATE SET claimed_by = excluded.claimed_by, "
+        + "claimed_until = excluded.claimed_until, uid = excluded.uid "
         + "WHERE deliveries.claimed_until IS NULL OR deliveries.claimed_until < ? RETURNING 1"
 
-    /// Records a delivery (sequence, etag, now, destination, container, item, owner).
+    /// Records a delivery (sequence, etag, now, destination, owner, container, item, claimer).
     public static let delivered =
         "UPDATE deliveries SET delivered_sequence = ?, etag = ?, failures = 0, last_error = NULL, last_attempt = ?, "
-        + "claimed_by = NULL, claimed_until = NULL WHERE destination = ? AND container = ? AND item = ? AND claimed_by = ?"
+        + "claimed_by = NULL, claimed_until = NULL WHERE destination = ? AND \(keyIs()) AND claimed_by = ?"
 
-    /// Records a failure (reason, now, destination, container, item, owner).
+    /// Records a failure (reason, now, destination, owner, container, item, claimer).
     public static let failed =
         "UPDATE deliveries SET failures = failures + 1, last_error = ?, last_attempt = ?, "
-        + "claimed_by = NULL, claimed_until = NULL WHERE destination = ? AND container = ? AND item = ? AND claimed_by = ?"
+        + "claimed_by = NULL, claimed_until = NULL WHERE destination = ? AND \(keyIs()) AND claimed_by = ?"
 
-    /// Gives back a claim (destination, container, item, owner).
+    /// Gives back a claim (destination, owner, container, item, claimer).
     public static let release =
-        "UPDATE deliveries SET claimed_by = NULL, claimed_until = NULL WHERE destination = ? AND container = ? AND item = ? "
-        + "AND claimed_by = ?"
+        "UPDATE deliveries SET claimed_by = NULL, claimed_until = NULL WHERE destination = ? AND \(keyIs()) AND claimed_by = ?"
 
-    /// Removes a record once its copy is gone (destination, container, item, owner).
-    public static let removed = "DELETE FROM deliveries WHERE destination = ? AND container = ? AND item = ? AND claimed_by = ?"
+    /// Removes a record once its copy is gone (destination, owner, container, item, claimer).
+    public static let removed = "DELETE FROM deliveries WHERE destination = ? AND \(keyIs()) AND claimed_by = ?"
 
     /// The records of `destination` (parameter 1) whose event is no longer stored.
     public static let forgotten =
         "SELECT \(prefixed(DeliveryRecord.layout, "d")) FROM deliveries d LEFT JOIN events e "
-        + "ON e.container = d.container AND e.item = d.item WHERE d.destination = ? AND e.container IS NULL "
-        + "ORDER BY d.container, d.item"
+        + "ON \(sameKey("e", "d")) WHERE d.destination = ? AND e.container IS NULL "
+        + "ORDER BY d.container, d.item, d.owner"
 
     /// Every record, in a stable order.
-    public static let records = "SELECT \(DeliveryRecord.layout.names) FROM deliveries ORDER BY destination, container, item"
+    public static let records = "SELECT \(DeliveryRecord.layout.names) FROM deliveries ORDER BY destination, container, item, owner"
+
+    /// `a.owner = b.owner AND a.container = b.container AND a.item = b.item`.
+    static func sameKey(_ a: String, _ b: String) -> String {
+        EventKey.columns.map { "\(a).\($0) = \(b).\($0)" }.joined(separator: " AND ")
+    }
+
+    /// `owner = ? AND container = ? AND item = ?`, with `alias.` before each name when given.
+    public static func keyIs(_ alias: String? = nil) -> String {
+        EventKey.columns.map { "\(alias.map { $0 + "." } ?? "")\($0) = ?" }.joined(separator: " AND ")
+    }
 
     /// The parameters of ``delivered``, ``failed`` or ``release`` for `result`, with the SQL.
     public static func finish(
         _ result: DeliveryResult, key: EventKey, destination: String, owner: String, now: Int64
     ) -> (sql: String, values: [ColumnValue]) {
-        let tail: [ColumnValue] = [.text(destination), .text(key.container), .text(key.item), .text(owner)]
+        let tail: [ColumnValue] = [.text(destination)] + key.values + [.text(owner)]
         switch result {
         case .delivered(let sequence, let etag):
             return (delivered, [.integer(Int64(sequence)), ColumnValue(etag), .integer(now)] + tail)

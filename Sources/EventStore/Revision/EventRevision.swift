@@ -6,7 +6,6 @@ public enum EventRevision {
         case update
         case unchanged
         case olderThanStored
-        case refusedOtherDomain
     }
 
     /// What one `apply` does: the row to write, the history line to record, the change to
@@ -33,9 +32,7 @@ public enum EventRevision {
         from message: MessageProvenance
     ) -> Step {
         guard let row else {
-            let created = StoredEvent(
-                event: event, sequence: 0, ownerDomain: message.signingDomain,
-                createdAt: message.arrival, updatedAt: message.arrival)
+            let created = StoredEvent(event: event, sequence: 0, createdAt: message.arrival, updatedAt: message.arrival)
             let isCancel = event.status == .cancelled
             return Step(
                 write: EventRow(created, after: message),
@@ -49,8 +46,7 @@ public enum EventRevision {
         {
         case .update:
             let updated = StoredEvent(
-                event: event, sequence: stored.sequence + 1, ownerDomain: stored.ownerDomain,
-                createdAt: stored.createdAt, updatedAt: message.arrival)
+                event: event, sequence: stored.sequence + 1, uid: stored.uid, createdAt: stored.createdAt, updatedAt: message.arrival)
             let isCancel = event.status == .cancelled && stored.event.status != .cancelled
             return Step(
                 write: EventRow(updated, after: message),
@@ -62,11 +58,6 @@ public enum EventRevision {
             return Step(
                 write: nil, record: entry(stored, .olderThanStored, message, "older than the stored version; not applied"),
                 change: .olderThanStored(stored))
-        case .refusedOtherDomain:
-            let summary = "signed by \(message.signingDomain ?? "no domain"), not by \(stored.ownerDomain ?? "?"); not applied"
-            return Step(
-                write: nil, record: entry(stored, .refusedOtherDomain, message, summary),
-                change: .refusedOtherDomain(stored, domain: message.signingDomain))
         }
     }
 
@@ -75,8 +66,8 @@ public enum EventRevision {
         alreadyApplied: Bool, new event: CalendarEvent,
         from message: MessageProvenance
     ) -> Decision {
-        // Only the domain that vouched for the booking may change it.
-        if let owner = stored.ownerDomain, owner != message.signingDomain { return .refusedOtherDomain }
+        // Only the owner that vouched for the booking may change it: the key holds the owner,
+        // so another owner's message never reaches this row.
         if alreadyApplied { return .unchanged }
         if let storedDate = storedMessageDate, let date = message.messageDate {
             if date < storedDate { return .olderThanStored }

@@ -18,7 +18,7 @@ public struct EventRow: Sendable, Equatable {
     public static let layout = RowLayout(
         table: "events",
         columns: [
-            StoreColumn("container", .text), StoreColumn("item", .text),
+            StoreColumn("owner", .text), StoreColumn("container", .text), StoreColumn("item", .text),
             StoreColumn("category", .text), StoreColumn("title", .text),
             StoreColumn("start_text", .text), StoreColumn("start_local", .text),
             StoreColumn("start_offset", .integer), StoreColumn("start_epoch", .integer), StoreColumn("start_zone", .text),
@@ -26,7 +26,7 @@ public struct EventRow: Sendable, Equatable {
             StoreColumn("end_offset", .integer), StoreColumn("end_epoch", .integer), StoreColumn("end_zone", .text),
             StoreColumn("location", .text), StoreColumn("notes", .text), StoreColumn("url", .text),
             StoreColumn("status", .text), StoreColumn("checkin_opens", .integer), StoreColumn("checkin_closes", .integer),
-            StoreColumn("reservation_json", .text), StoreColumn("sequence", .integer), StoreColumn("owner_domain", .text),
+            StoreColumn("reservation_json", .text), StoreColumn("sequence", .integer), StoreColumn("uid", .text),
             StoreColumn("created_at", .integer), StoreColumn("updated_at", .integer),
             StoreColumn("last_message_date", .integer), StoreColumn("last_arrival", .integer),
         ])
@@ -34,7 +34,7 @@ public struct EventRow: Sendable, Equatable {
     /// The row's values in ``layout`` order.
     public var values: [ColumnValue] {
         let e = stored.event
-        var values: [ColumnValue] = [.text(e.key.container), .text(e.key.item), .text(e.category.rawValue), .text(e.title)]
+        var values: [ColumnValue] = e.key.values + [.text(e.category.rawValue), .text(e.title)]
         for time in [e.start, e.end] {
             values += [
                 ColumnValue(time?.text), ColumnValue(time?.local), ColumnValue(time?.offsetSeconds), ColumnValue(time?.epochSeconds),
@@ -44,7 +44,7 @@ public struct EventRow: Sendable, Equatable {
         values += [
             ColumnValue(e.location), .text(e.notes), ColumnValue(e.url), .text(e.status.rawValue),
             ColumnValue(e.checkinOpens), ColumnValue(e.checkinCloses), .text(e.reservationJSON),
-            .integer(Int64(stored.sequence)), ColumnValue(stored.ownerDomain),
+            .integer(Int64(stored.sequence)), .text(stored.uid),
             .integer(stored.createdAt), .integer(stored.updatedAt), ColumnValue(lastMessageDate), ColumnValue(lastArrival),
         ]
         return values
@@ -54,7 +54,7 @@ public struct EventRow: Sendable, Equatable {
     /// status this build does not know, is an `.invalidRow` error.
     public init(values: [ColumnValue]) throws(EventStoreError) {
         var row = try Self.layout.cursor(values)
-        let key = EventKey(container: try row.text(), item: try row.text())
+        let key = try EventKey(&row)
         let category = try row.word(EventCategory.init(rawValue:))
         let title = try row.text()
         let start = try Self.time(&row)
@@ -69,9 +69,9 @@ public struct EventRow: Sendable, Equatable {
         guard let revision = Int(exactly: sequence), revision >= 0 else {
             throw EventStoreError(.invalidRow, "events.sequence of \(key) is \(sequence)")
         }
-        stored = StoredEvent(
-            event: event, sequence: revision, ownerDomain: try row.optionalText(),
-            createdAt: try row.integer(), updatedAt: try row.integer())
+        // A NULL uid is an event stored before UIDs were kept: it keeps the UID it was pushed with.
+        let uid = try row.optionalText() ?? key.legacyCalendarUID
+        stored = StoredEvent(event: event, sequence: revision, uid: uid, createdAt: try row.integer(), updatedAt: try row.integer())
         lastMessageDate = try row.optionalInteger()
         lastArrival = try row.optionalInteger()
     }
@@ -105,8 +105,8 @@ extension HistoryEntry {
     public static let layout = RowLayout(
         table: "history",
         columns: [
-            StoreColumn("container", .text), StoreColumn("item", .text), StoreColumn("sequence", .integer),
-            StoreColumn("change", .text), StoreColumn("message_id", .text), StoreColumn("path", .text),
+            StoreColumn("owner", .text), StoreColumn("container", .text), StoreColumn("item", .text),
+            StoreColumn("sequence", .integer), StoreColumn("change", .text), StoreColumn("message_id", .text), StoreColumn("path", .text),
             StoreColumn("signing_domain", .text), StoreColumn("message_date", .integer),
             StoreColumn("applied_at", .integer), StoreColumn("summary", .text),
         ])
@@ -114,7 +114,7 @@ extension HistoryEntry {
     /// The entry's values in ``layout`` order.
     public var values: [ColumnValue] {
         [
-            .text(key.container), .text(key.item), .integer(Int64(sequence)), .text(change.rawValue),
+            .text(key.owner), .text(key.container), .text(key.item), .integer(Int64(sequence)), .text(change.rawValue),
             ColumnValue(messageID), ColumnValue(path), ColumnValue(signingDomain), ColumnValue(messageDate),
             .integer(appliedAt), .text(summary),
         ]
@@ -124,7 +124,7 @@ extension HistoryEntry {
     /// spellings (``EventChangeKind/init(storedWord:)``).
     public init(values: [ColumnValue]) throws(EventStoreError) {
         var row = try Self.layout.cursor(values)
-        let key = EventKey(container: try row.text(), item: try row.text())
+        let key = try EventKey(&row)
         let sequence = try row.integer()
         guard let revision = Int(exactly: sequence), revision >= 0 else {
             throw EventStoreError(.invalidRow, "history.sequence of \(key) is \(sequence)")
@@ -133,5 +133,18 @@ extension HistoryEntry {
             key: key, sequence: revision, change: try row.word(EventChangeKind.init(storedWord:)),
             messageID: try row.optionalText(), path: try row.optionalText(), signingDomain: try row.optionalText(),
             messageDate: try row.optionalInteger(), appliedAt: try row.integer(), summary: try row.text())
+    }
+}
+
+extension EventKey {
+    /// The key's columns (`owner`, `container`, `item`), in every table that holds a key.
+    public static let columns = ["owner", "container", "item"]
+
+    /// The key's values in ``columns`` order.
+    public var values: [ColumnValue] { [.text(owner), .text(container), .text(item)] }
+
+    /// Reads the key's three columns.
+    init(_ row: inout RowCursor) throws(EventStoreError) {
+        self.init(owner: try row.text(), container: try row.text(), item: try row.text())
     }
 }

@@ -5,7 +5,7 @@ public final class SQLiteEventStore: EventStore {
     /// How long a writer waits for another process's transaction before giving up.
     public static let busyTimeoutMilliseconds: Int32 = 30_000
     /// The schema version this build writes (PRAGMA user_version).
-    public static let schemaVersion: Int64 = 4
+    public static let schemaVersion: Int64 = 5
 
     private let database: SQLiteDatabase
     public var path: String { database.path }
@@ -136,6 +136,7 @@ public final class SQLiteEventStore: EventStore {
                 }
                 try database.execute("PRAGMA user_version = 4")
             }
+            if current < 5 { try migrateToVersion5() }
         }
     }
 
@@ -181,7 +182,76 @@ public final class SQLiteEventStore: EventStore {
             """)
     }
 
-    private static let selectEvent = "SELECT \(EventRow.layout.names) FROM events WHERE container = ? AND item = ?"
+    /// Version 5: bookings keyed per owner (docs/SECURITY.md, "Ownership of a booking"). The
+    /// key of `events` and `deliveries` becomes (owner, container, item), which SQLite can only
+    /// do by copying the table; an event's owner is the `owner_domain` it was created with, and
+    /// its UID stays the one calendars hold (NULL: the legacy form, ``EventKey/legacyCalendarUID``).
+    /// History lines take the owner of their event, else the domain that signed them.
+    private func migrateToVersion5() throws(EventStoreError) {
+        let eventColumns = EventRow.layout.columns.map(\.name).filter { $0 != "owner" && $0 != "uid" }
+        let deliveryColumns =
+            DeliveryRecord.layout.columns.map(\.name).filter { $0 != "owner" && $0 != "uid" }
+            + ["claimed_by", "claimed_until"]
+        try database.execute(
+            """
+            CREATE TABLE events_v5 (
+                owner TEXT NOT NULL,
+                container TEXT NOT NULL,
+                item TEXT NOT NULL,
+                uid TEXT,
+                category TEXT NOT NULL,
+                title TEXT NOT NULL,
+                start_text TEXT, start_local TEXT, start_offset INTEGER, start_epoch INTEGER, start_zone TEXT,
+                end_text TEXT, end_local TEXT, end_offset INTEGER, end_epoch INTEGER, end_zone TEXT,
+                location TEXT,
+                notes TEXT NOT NULL,
+                url TEXT,
+                status TEXT NOT NULL,
+                checkin_opens INTEGER, checkin_closes INTEGER,
+                reservation_json TEXT NOT NULL,
+                sequence INTEGER NOT NULL,
+                last_message_date INTEGER,
+                last_arrival INTEGER,
+                created_at INTEGER NOT NULL,
+                updated_at INTEGER NOT NULL,
+                PRIMARY KEY (owner, container, item)
+            );
+            INSERT INTO events_v5 (owner, \(eventColumns.joined(separator: ", ")))
+                SELECT COALESCE(owner_domain, ''), \(eventColumns.joined(separator: ", ")) FROM events;
+            DROP TABLE events;
+            ALTER TABLE events_v5 RENAME TO events;
+            ALTER TABLE history ADD COLUMN owner TEXT NOT NULL DEFAULT '';
+            UPDATE history SET owner = COALESCE(
+                (SELECT e.owner FROM events e WHERE e.container = history.container AND e.item = history.item),
+                signing_domain, '');
+            DROP INDEX IF EXISTS history_key;
+            CREATE INDEX history_key ON history (owner, container, item);
+            CREATE INDEX IF NOT EXISTS history_item ON history (item);
+            CREATE TABLE deliveries_v5 (
+                destination TEXT NOT NULL,
+                owner TEXT NOT NULL,
+                container TEXT NOT NULL,
+                item TEXT NOT NULL,
+                uid TEXT,
+                delivered_sequence INTEGER,
+                etag TEXT,
+                failures INTEGER NOT NULL DEFAULT 0,
+                last_error TEXT,
+                last_attempt INTEGER,
+                claimed_by TEXT,
+                claimed_until INTEGER,
+                PRIMARY KEY (destination, owner, container, item)
+            );
+            INSERT INTO deliveries_v5 (owner, \(deliveryColumns.joined(separator: ", ")))
+                SELECT COALESCE((SELECT e.owner FROM events e WHERE e.container = d.container AND e.item = d.item), ''),
+                    \(deliveryColumns.map { "d." + $0 }.joined(separator: ", ")) FROM deliveries d;
+            DROP TABLE deliveries;
+            ALTER TABLE deliveries_v5 RENAME TO deliveries;
+            PRAGMA user_version = 5;
+            """)
+    }
+
+    private static let selectEvent = "SELECT \(EventRow.layout.names) FROM events WHERE \(DeliverySQL.keyIs())"
     private static let insertEvent = "INSERT OR REPLACE INTO events (\(EventRow.layout.names)) VALUES (\(placeholders(EventRow.layout)))"
     private static let insertHistory = "INSERT INTO history (\(HistoryEntry.layout.names)) VALUES (\(placeholders(HistoryEntry.layout)))"
 
@@ -190,15 +260,15 @@ public final class SQLiteEventStore: EventStore {
     }
 
     public func apply(_ event: CalendarEvent, from message: MessageProvenance) throws(EventStoreError) -> EventChange {
-        try database.transaction { () throws(EventStoreError) -> EventChange in
-            let stored = try database.cached(Self.selectEvent)
-                .rows([.text(event.key.container), .text(event.key.item)]).first.map(Self.eventRow)
+        let event = event.owned(by: message)
+        return try database.transaction { () throws(EventStoreError) -> EventChange in
+            let stored = try database.cached(Self.selectEvent).rows(event.key.values).first.map(Self.eventRow)
             var alreadyApplied = false
             if stored != nil, let messageID = message.messageID {
                 alreadyApplied = try !database.cached(
-                    "SELECT 1 FROM history WHERE container = ? AND item = ? AND message_id = ? LIMIT 1"
+                    "SELECT 1 FROM history WHERE \(DeliverySQL.keyIs()) AND message_id = ? LIMIT 1"
                 )
-                .rows([.text(event.key.container), .text(event.key.item), .text(messageID)]).isEmpty
+                .rows(event.key.values + [.text(messageID)]).isEmpty
             }
             let step = EventRevision.step(stored: stored, alreadyApplied: alreadyApplied, new: event, from: message)
             if let row = step.write { try database.cached(Self.insertEvent).run(row.values) }
@@ -218,8 +288,7 @@ public final class SQLiteEventStore: EventStore {
             )
             .rows([.text(id), .text(id)]).map { row throws(EventStoreError) in try Self.eventRow(row).stored }
             for stored in forgotten {
-                try database.cached("DELETE FROM events WHERE container = ? AND item = ?")
-                    .run([.text(stored.event.key.container), .text(stored.event.key.item)])
+                try database.cached("DELETE FROM events WHERE \(DeliverySQL.keyIs())").run(stored.event.key.values)
                 try database.cached(Self.insertHistory).run(EventRevision.forgotten(stored, at: time).values)
             }
             return forgotten.sortedByStart()
@@ -233,7 +302,7 @@ public final class SQLiteEventStore: EventStore {
     }
 
     public func event(_ key: EventKey) throws(EventStoreError) -> StoredEvent? {
-        try database.cached(Self.selectEvent).rows([.text(key.container), .text(key.item)]).first.map(Self.eventRow)?.stored
+        try database.cached(Self.selectEvent).rows(key.values).first.map(Self.eventRow)?.stored
     }
 
     public func history(_ id: String) throws(EventStoreError) -> [HistoryEntry] {
@@ -281,17 +350,17 @@ extension SQLiteEventStore: DeliveryLedger {
     }
 
     public func pendingDelivery(of key: EventKey, to destination: String) throws(EventStoreError) -> PendingDelivery? {
-        try database.cached(DeliverySQL.pendingOne).rows([.text(destination), .text(key.container), .text(key.item)]).first
+        try database.cached(DeliverySQL.pendingOne).rows([.text(destination)] + key.values).first
             .map { row throws(EventStoreError) in try DeliverySQL.pendingRow(row.values) }
     }
 
-    public func claimDelivery(of key: EventKey, to destination: String, by owner: String, now: Int64, until: Int64)
+    public func claimDelivery(of key: EventKey, uid: String, to destination: String, by owner: String, now: Int64, until: Int64)
         throws(EventStoreError) -> Bool
     {
         try database.transaction { () throws(EventStoreError) -> Bool in
-            try !database.cached(DeliverySQL.claim).rows([
-                .text(destination), .text(key.container), .text(key.item), .text(owner), .integer(until), .integer(now),
-            ]).isEmpty
+            try !database.cached(DeliverySQL.claim).rows(
+                [.text(destination)] + key.values + [.text(uid), .text(owner), .integer(until), .integer(now)]
+            ).isEmpty
         }
     }
 

@@ -45,13 +45,14 @@ extension EventCategory {
 }
 
 extension CalendarEvent {
-    /// The calendar event of one reservation item: keyed by (reservationID, itemID), titled
+    /// The calendar event of one reservation item: keyed by (reservationID, itemID) — the owner
+    /// is set when it is recorded, from the proof that vouched for it — titled
     /// as Apple's event suggestions title it (``eventTitle(_:)``), details as `Label: value`
     /// lines in the notes (a check-in link as `Check-in URL: …`), the normalized
     /// JSON-LD kept for output.
     public init(_ reservation: Reservation) {
         self.init(
-            key: EventKey(container: reservation.reservationID, item: reservation.itemID),
+            key: EventKey(owner: "", container: reservation.reservationID, item: reservation.itemID),
             category: EventCategory(reservation.category),
             title: Self.eventTitle(reservation),
             start: reservation.start.map(EventTime.init),

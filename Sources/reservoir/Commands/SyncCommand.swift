@@ -78,7 +78,7 @@ struct SyncCommand: ParsableCommand {
             return .object(
                 JSONObject(pairs: [
                     ("calendar", .string(entry.destination.description)),
-                    ("uid", .string(CalendarDelivery.resourceName(entry.pending.event.event.key).replacingSuffix(".ics"))),
+                    ("uid", .string(entry.pending.event.uid)),
                     ("sequence", number(entry.pending.event.sequence)),
                     ("delivered_sequence", number(record?.deliveredSequence)),
                     ("failures", number(record?.failures ?? 0)),
@@ -89,7 +89,7 @@ struct SyncCommand: ParsableCommand {
             .object(
                 JSONObject(pairs: [
                     ("calendar", .string(entry.destination.description)),
-                    ("uid", .string(CalendarDelivery.resourceName(entry.record.key).replacingSuffix(".ics"))),
+                    ("uid", .string(entry.record.uid)),
                     ("remove", .bool(true)), ("failures", number(entry.record.failures)),
                     ("last_error", entry.record.lastError.map(JSONValue.string) ?? .null),
                 ]))

@@ -8,7 +8,7 @@ struct EventRevisionTests {
         date: Int64? = 1000, arrival: Int64? = 100
     ) -> EventRow {
         EventRow(
-            stored: StoredEvent(event: event, sequence: sequence, ownerDomain: owner, createdAt: 100, updatedAt: 100),
+            stored: StoredEvent(event: event, sequence: sequence, createdAt: 100, updatedAt: 100),
             lastMessageDate: date, lastArrival: arrival)
     }
 
@@ -26,7 +26,7 @@ struct EventRevisionTests {
             written
                 == EventRow(
                     stored: StoredEvent(
-                        event: event, sequence: 0, ownerDomain: "epicsteak.example",
+                        event: event, sequence: 0,
                         createdAt: 7, updatedAt: 7),
                     lastMessageDate: 1000, lastArrival: 7))
         #expect(
@@ -52,7 +52,7 @@ struct EventRevisionTests {
         #expect(step.change == .updated(try #require(step.write).stored, previous: stored.stored))
     }
 
-    @Test("nothing is written for an older message, another domain, a replay or the same content")
+    @Test("nothing is written for an older message, a replay or the same content")
     func notWritten() {
         let stored = Self.row(dinner(at: "2031-05-12T19:30:00"), date: 2000, arrival: 100)
         let other = dinner(at: "2031-05-12T20:30:00")
@@ -64,12 +64,6 @@ struct EventRevisionTests {
             (
                 EventRevision.step(stored: stored, alreadyApplied: false, new: other, from: message("<a@x>", date: 2000, arrival: 99)),
                 .olderThanStored, .olderThanStored
-            ),
-            (
-                EventRevision.step(
-                    stored: stored, alreadyApplied: false, new: other,
-                    from: message("<e@x>", date: 3000, domain: "attacker.example")),
-                .refusedOtherDomain, .refusedOtherDomain
             ),
             (
                 EventRevision.step(stored: stored, alreadyApplied: true, new: other, from: message("<a@x>", date: 3000)),

@@ -4,7 +4,7 @@ import Testing
 @Suite("Stored rows")
 struct EventRowTests {
     static let row = EventRow(
-        stored: StoredEvent(event: dinner(at: "2031-05-12T19:30:00"), sequence: 2, ownerDomain: nil, createdAt: 5, updatedAt: 6),
+        stored: StoredEvent(event: dinner(at: "2031-05-12T19:30:00"), sequence: 2, createdAt: 5, updatedAt: 6),
         lastMessageDate: nil, lastArrival: 6)
 
     @Test("a row reads back as written, one value per column")

@@ -26,7 +26,7 @@ func dinner(
     let sign = offset < 0 ? "-" : "+"
     let text = local + sign + CivilTime.pad(abs(offset) / 3600, 2) + ":00"
     return CalendarEvent(
-        key: EventKey(container: container, item: item), category: .food, title: "Reservation: EPIC Steak",
+        key: EventKey(owner: "epicsteak.example", container: container, item: item), category: .food, title: "Reservation: EPIC Steak",
         start: EventTime(text: text, local: local, offsetSeconds: offset, epochSeconds: epoch),
         end: nil, location: "EPIC Steak, 369 The Embarcadero, San Francisco", notes: "Party of 2",
         url: nil, status: status, reservationJSON: "{}")
@@ -160,8 +160,8 @@ struct SQLiteEventStoreTests {
         // Replaying the first message must not move the dinner back.
         let replay = try store.apply(dinner(at: "2031-05-12T19:30:00"), from: message("<a@x>", date: 1000, arrival: 500))
         #expect(replay.kind == "unchanged")
-        #expect(try store.event(EventKey(container: "IWDSCA", item: "1"))?.event.start?.local == "2031-05-12T18:30:00")
-        #expect(try store.event(EventKey(container: "IWDSCA", item: "1"))?.sequence == 1)
+        #expect(try store.event(EventKey(owner: "epicsteak.example", container: "IWDSCA", item: "1"))?.event.start?.local == "2031-05-12T18:30:00")
+        #expect(try store.event(EventKey(owner: "epicsteak.example", container: "IWDSCA", item: "1"))?.sequence == 1)
     }
 
     @Test("an older message processed after a newer one does not overwrite it")
@@ -172,7 +172,7 @@ struct SQLiteEventStoreTests {
         _ = try store.apply(dinner(at: "2031-05-12T18:30:00", status: .cancelled), from: message("<c@x>", date: 3000))
         let older = try store.apply(dinner(at: "2031-05-12T19:30:00"), from: message("<a@x>", date: 1000))
         #expect(older.kind == "older-than-stored")
-        let stored = try #require(try store.event(EventKey(container: "IWDSCA", item: "1")))
+        let stored = try #require(try store.event(EventKey(owner: "epicsteak.example", container: "IWDSCA", item: "1")))
         #expect(stored.event.status == .cancelled)
         #expect(stored.sequence == 0)
     }
@@ -188,7 +188,7 @@ struct SQLiteEventStoreTests {
         #expect(again.stored.sequence == 0)
     }
 
-    @Test("only the domain that created a booking may change it")
+    @Test("another domain's cancellation is its own booking: the owner's stays confirmed")
     func otherDomain() throws {
         let tmp = TemporaryStore()
         defer { tmp.remove() }
@@ -197,9 +197,8 @@ struct SQLiteEventStoreTests {
         let forged = try store.apply(
             dinner(at: "2031-05-12T19:30:00", status: .cancelled),
             from: message("<evil@x>", date: 2000, domain: "attacker.example"))
-        #expect(forged.kind == "refused-other-domain")
-        #expect(try store.event(EventKey(container: "IWDSCA", item: "1"))?.event.status == .confirmed)
-        #expect(try store.history("IWDSCA").last?.change == .refusedOtherDomain)
+        #expect(forged.stored.event.key.owner == "attacker.example")
+        #expect(try store.event(EventKey(owner: "epicsteak.example", container: "IWDSCA", item: "1"))?.event.status == .confirmed)
     }
 
     @Test("items of one booking are separate events")
@@ -302,47 +301,111 @@ struct SQLiteEventStoreTests {
         #expect(text.contains(needle) == expected)
     }
 
-    /// A store holding one event, taken back to an older schema by `downgrade` (SQL that
-    /// undoes the later migrations), as an older reservoir left it: its directory and path.
-    static func storeAsLeftBy(_ downgrade: String) throws -> (directory: String, path: String) {
+    /// A store as reservoir's schema 4 left it (before bookings were keyed per owner), copied
+    /// from that schema: one event of epicsteak.example with its history line, one created
+    /// without a proof (`--allow-unverified`), and a delivery of the first to a vdir.
+    static let schema4 = """
+        CREATE TABLE events (
+            container TEXT NOT NULL, item TEXT NOT NULL, category TEXT NOT NULL, title TEXT NOT NULL,
+            start_text TEXT, start_local TEXT, start_offset INTEGER, start_epoch INTEGER,
+            end_text TEXT, end_local TEXT, end_offset INTEGER, end_epoch INTEGER,
+            location TEXT, notes TEXT NOT NULL, url TEXT, status TEXT NOT NULL,
+            checkin_opens INTEGER, checkin_closes INTEGER, reservation_json TEXT NOT NULL,
+            sequence INTEGER NOT NULL, owner_domain TEXT, last_message_date INTEGER, last_arrival INTEGER,
+            created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, start_zone TEXT, end_zone TEXT,
+            PRIMARY KEY (container, item)
+        );
+        CREATE TABLE history (
+            id INTEGER PRIMARY KEY AUTOINCREMENT, container TEXT NOT NULL, item TEXT NOT NULL,
+            sequence INTEGER NOT NULL, change TEXT NOT NULL, message_id TEXT, path TEXT, signing_domain TEXT,
+            message_date INTEGER, applied_at INTEGER NOT NULL, summary TEXT NOT NULL
+        );
+        CREATE INDEX history_key ON history (container, item);
+        CREATE TABLE scanned_files (key TEXT PRIMARY KEY, size INTEGER NOT NULL, modified INTEGER NOT NULL);
+        CREATE TABLE deliveries (
+            destination TEXT NOT NULL, container TEXT NOT NULL, item TEXT NOT NULL, delivered_sequence INTEGER,
+            etag TEXT, failures INTEGER NOT NULL DEFAULT 0, last_error TEXT, last_attempt INTEGER,
+            claimed_by TEXT, claimed_until INTEGER, PRIMARY KEY (destination, container, item)
+        );
+        INSERT INTO events (container, item, category, title, start_text, start_local, start_offset, start_epoch,
+            notes, status, reservation_json, sequence, owner_domain, last_message_date, last_arrival, created_at, updated_at)
+            VALUES ('IWDSCA', '1', 'food', 'Reservation: EPIC Steak', '2031-05-12T19:30:00-07:00', '2031-05-12T19:30:00',
+                -25200, 1936492200, '', 'CONFIRMED', '{}', 0, 'epicsteak.example', 1000, 1000, 1000, 1000),
+            ('LOCAL', '1', 'food', 'Reservation: Corner', '2031-05-13T19:30:00-07:00', '2031-05-13T19:30:00',
+                -25200, 1936578600, '', 'CONFIRMED', '{}', 0, NULL, NULL, 1000, 1000, 1000);
+        INSERT INTO history (container, item, sequence, change, message_id, signing_domain, message_date, applied_at, summary)
+            VALUES ('IWDSCA', '1', 0, 'created', '<a@x>', 'epicsteak.example', 1000, 1000, 'created');
+        INSERT INTO deliveries (destination, container, item, delivered_sequence, etag, failures)
+            VALUES ('vdir:/cal', 'IWDSCA', '1', 0, NULL, 0);
+        PRAGMA user_version = 4;
+        """
+
+    /// A store as an older reservoir left it: the schema-4 copy taken further back by
+    /// `downgrade` (SQL that undoes migrations). Its directory and path.
+    static func storeAsLeftBy(_ downgrade: String = "") throws -> (directory: String, path: String) {
         let directory = NSTemporaryDirectory() + "reservoir-upgrade-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let path = directory + "/events.sqlite3"
-        do {
-            let store = try SQLiteEventStore(path: path)
-            _ = try store.apply(
-                Self.upgradeEvent,
-                from: MessageProvenance(messageID: "<a@x>", path: nil, signingDomain: "epicsteak.example", messageDate: 1000, arrival: 1000))
-        }
-        try SQLiteDatabase(path: path, busyTimeoutMilliseconds: 1000).execute(downgrade)
+        try SQLiteDatabase(path: path, busyTimeoutMilliseconds: 1000).execute(Self.schema4 + downgrade)
         return (directory, path)
+    }
+
+    @Test("a store of schema 4 is keyed per owner in place: owners from owner_domain, UIDs and deliveries kept")
+    func upgradeFromFour() throws {
+        let (directory, path) = try Self.storeAsLeftBy()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        #expect(throws: EventStoreError.self) { _ = try SQLiteEventStore(readingAt: path) }
+        let upgraded = try SQLiteEventStore(path: path)
+        let events = try upgraded.events()
+        #expect(events.map(\.event.key.owner) == ["epicsteak.example", ""])
+        // The UID calendars already hold: the legacy form, so the next push updates that copy.
+        #expect(events.map(\.uid) == ["IWDSCA-1@reservoir", "LOCAL-1@reservoir"])
+        #expect(try upgraded.history("IWDSCA").map(\.key.owner) == ["epicsteak.example"])
+        let record = try #require(try upgraded.deliveryRecords().first)
+        #expect(record.key.owner == "epicsteak.example")
+        #expect(record.uid == "IWDSCA-1@reservoir")
+        // Delivered at sequence 0: nothing waits for it; the unverified one waits.
+        #expect(try upgraded.pendingDeliveries(to: "vdir:/cal").map(\.event.event.key.container) == ["LOCAL"])
+        // The same booking goes on updating the migrated event, keeping its UID.
+        var moved = Self.upgradeEvent
+        moved.start = EventTime(
+            text: "2031-05-12T20:30:00-07:00", local: "2031-05-12T20:30:00", offsetSeconds: -25_200, epochSeconds: 1_936_495_800)
+        let change = try upgraded.apply(
+            moved, from: MessageProvenance(messageID: "<b@x>", path: nil, signingDomain: "epicsteak.example", messageDate: 2000, arrival: 2000))
+        #expect(change.kind == "updated")
+        #expect(change.stored.uid == "IWDSCA-1@reservoir")
+        #expect(change.stored.sequence == 1)
+        let version = try SQLiteDatabase(path: path, busyTimeoutMilliseconds: 1000).prepare("PRAGMA user_version").rows().first?.integer(0)
+        #expect(version == 5)
     }
 
     @Test("a store of schema 2 (before calendar delivery) is upgraded in place: its events kept, all of them waiting for a calendar")
     func upgradeFromTwo() throws {
-        let (directory, path) = try Self.storeAsLeftBy("DROP TABLE deliveries; PRAGMA user_version = 2")
+        let (directory, path) = try Self.storeAsLeftBy("DROP TABLE deliveries; PRAGMA user_version = 2;")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         // Read-only, a schema-2 store is refused rather than misread.
         #expect(throws: EventStoreError.self) { _ = try SQLiteEventStore(readingAt: path) }
         let upgraded = try SQLiteEventStore(path: path)
-        #expect(try upgraded.events().count == 1)
-        #expect(try upgraded.pendingDeliveries(to: "vdir:/cal").count == 1)
+        #expect(try upgraded.events().count == 2)
+        #expect(try upgraded.pendingDeliveries(to: "vdir:/cal").count == 2)
         let version = try SQLiteDatabase(path: path, busyTimeoutMilliseconds: 1000).prepare("PRAGMA user_version").rows().first?.integer(0)
         #expect(version == SQLiteEventStore.schemaVersion)
-        #expect(SQLiteEventStore.schemaVersion == 4)
+        #expect(SQLiteEventStore.schemaVersion == 5)
     }
 
     @Test("a store of schema 3 (before time zones) is upgraded in place: its events kept without a zone, new ones keep theirs")
     func upgradeFromThree() throws {
         let (directory, path) = try Self.storeAsLeftBy(
-            "ALTER TABLE events DROP COLUMN start_zone; ALTER TABLE events DROP COLUMN end_zone; PRAGMA user_version = 3")
+            "ALTER TABLE events DROP COLUMN start_zone; ALTER TABLE events DROP COLUMN end_zone; PRAGMA user_version = 3;")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         #expect(throws: EventStoreError.self) { _ = try SQLiteEventStore(readingAt: path) }
         let upgraded = try SQLiteEventStore(path: path)
         let kept = try #require(try upgraded.events().first)
         #expect(kept.event.start == Self.upgradeEvent.start)
+        #expect(kept.event.key.owner == "epicsteak.example")
         #expect(kept.event.start?.zone == nil)
         var zoned = Self.upgradeEvent
-        zoned.key = EventKey(container: "ZONED", item: "1")
+        zoned.key = EventKey(owner: "epicsteak.example", container: "ZONED", item: "1")
         zoned.start = EventTime(
             text: "2031-05-12T19:30:00", local: "2031-05-12T19:30:00", offsetSeconds: -25_200, epochSeconds: 1_936_492_200,
             zone: "America/Los_Angeles")
@@ -351,11 +414,11 @@ struct SQLiteEventStoreTests {
         let read = try #require(try SQLiteEventStore(readingAt: path).events().first { $0.event.key.container == "ZONED" })
         #expect(read.event.start == zoned.start)
         let version = try SQLiteDatabase(path: path, busyTimeoutMilliseconds: 1000).prepare("PRAGMA user_version").rows().first?.integer(0)
-        #expect(version == 4)
+        #expect(version == SQLiteEventStore.schemaVersion)
     }
 
     static let upgradeEvent = CalendarEvent(
-        key: EventKey(container: "IWDSCA", item: "1"), category: .food, title: "Reservation: EPIC Steak",
+        key: EventKey(owner: "epicsteak.example", container: "IWDSCA", item: "1"), category: .food, title: "Reservation: EPIC Steak",
         start: EventTime(text: "2031-05-12T19:30:00-07:00", local: "2031-05-12T19:30:00", offsetSeconds: -25_200, epochSeconds: 1_936_492_200),
         end: nil, location: nil, notes: "", url: nil, status: .confirmed, reservationJSON: "{}")
 }

@@ -19,7 +19,7 @@ struct ICalendarExportTests {
         let reservation = try #require(
             ReservationReader.read([StructuredItem(value: value, source: .jsonLD)], now: nil).reservations.first)
         let stored = StoredEvent(
-            event: CalendarEvent(reservation), sequence: sequence, ownerDomain: "example.com",
+            event: CalendarEvent(reservation), sequence: sequence,
             createdAt: 1_900_000_000, updatedAt: 1_900_000_100)
         let ics = ICalendarWriter().write([stored]).replacingOccurrences(of: "\r\n ", with: "")
         let lines = ics.split(separator: "\r\n").map(String.init)
@@ -357,7 +357,7 @@ struct ICalendarExportTests {
         let reservation = try #require(read.reservations.first)
         let event = CalendarEvent(reservation)
         let ics = ICalendarWriter().write([
-            StoredEvent(event: event, sequence: 1, ownerDomain: nil, createdAt: 1_900_000_000, updatedAt: 1_900_000_100)
+            StoredEvent(event: event, sequence: 1, createdAt: 1_900_000_000, updatedAt: 1_900_000_100)
         ])
         for line in ics.split(separator: "\r\n") { #expect(line.utf8.count <= ICalendarWriter.maxLineOctets) }
         let unfolded = ics.replacingOccurrences(of: "\r\n ", with: "")

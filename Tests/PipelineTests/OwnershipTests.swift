@@ -1,0 +1,197 @@
+import DKIM
+import EventStorePostgres
+import Foundation
+import JSON
+import Mailbox
+import PassTestSupport
+import PipelineTestSupport
+import PostgresTestSupport
+import Reservations
+import Testing
+import Trust
+import WalletPass
+
+@testable import EventStore
+@testable import Pipeline
+
+/// Bookings are keyed per owner (docs/SECURITY.md, "Ownership of a booking"), through the whole
+/// pipeline and on both store backends: signed mail of one allowed domain cannot squat, move or
+/// cancel another's booking number; the airline's signed mail and its Wallet pass for one flight
+/// are one event only when the configuration links the pass type to the domain, in either order.
+@Suite("Ownership of a booking", .serialized)
+struct OwnershipTests {
+    enum Backend: String, CaseIterable, CustomTestStringConvertible, Sendable {
+        case sqlite, postgres
+        static var available: [Backend] { PostgresServer.isAvailable ? allCases : [.sqlite] }
+        var testDescription: String { rawValue }
+
+        /// A fresh store and what removes it.
+        func open() throws -> (store: any EventStore, remove: () -> Void) {
+            switch self {
+            case .sqlite:
+                let temporary = TemporaryStore()
+                return (try temporary.open(), temporary.remove)
+            case .postgres:
+                return (try PostgresEventStore(url: try PostgresServer.shared.get().makeDatabase()), {})
+            }
+        }
+    }
+
+    static let key = Result {
+        try String(contentsOf: Samples.root.appendingPathComponent("scripts/samples/sample-dkim-key.pem"), encoding: .utf8)
+    }
+
+    /// A confirmation signed by `domain` (every sample domain publishes the sample key) whose
+    /// HTML carries `markup` as JSON-LD; `date` orders it.
+    static func signed(_ markup: String, from domain: String, date: String, id: String) throws -> RawMessage {
+        let header =
+            "From: Bookings <bookings@\(domain)>\r\nTo: jane@home.example\r\nSubject: Your booking\r\n"
+            + "Date: \(date)\r\nMessage-ID: <\(id)@\(domain)>\r\nMIME-Version: 1.0\r\n"
+            + "Content-Type: text/html; charset=utf-8\r\n\r\n"
+        let body = "<html><body><script type=\"application/ld+json\">\(markup)</script></body></html>\r\n"
+        let signer = try DKIMSigner(privateKeyPEM: try key.get())
+        let field = try signer.sign(
+            Array((header + body).utf8), domain: domain, selector: "s2026",
+            headers: ["From", "To", "Subject", "Date", "Message-ID", "MIME-Version", "Content-Type"],
+            canonicalization: try #require(DKIMCanonicalization(tag: "relaxed/relaxed")), timestamp: Samples.now - 3600,
+            expiration: nil)
+        return RawMessage(bytes: Array((field + header + body).utf8), origin: MessageOrigin())
+    }
+
+    static func dinner(status: String = "ReservationConfirmed", at time: String = "2031-05-12T19:30:00-07:00") -> String {
+        """
+        {"@context":"https://schema.org","@type":"FoodEstablishmentReservation","reservationNumber":"IWDSCA",
+        "reservationStatus":"https://schema.org/\(status)","startTime":"\(time)","partySize":2,
+        "reservationFor":{"@type":"FoodEstablishment","name":"EPIC Steak"}}
+        """
+    }
+
+    static func pipeline(_ store: any EventStore, passTypes: [String] = []) throws -> ReservationPipeline {
+        var anchors: [String] = []
+        if !passTypes.isEmpty { anchors = [try WalletPassFixtures.factory.get().caPath] }
+        return try Samples.pipeline(
+            store: store,
+            policy: TrustPolicy(
+                allowedDomains: ["epicsteak.example", "trattorialucca.example", "cascadia-air.example"],
+                publicSuffixes: PublicSuffixList.load(), allowedPassTypes: passTypes,
+                passAnchors: PassTrustAnchors(paths: anchors)),
+            now: WalletPassFixtures.now)
+    }
+
+    @Test("another allowed sender squatting a booking number first does not block the owner's", arguments: Backend.available)
+    func squatting(_ backend: Backend) throws {
+        let (store, remove) = try backend.open()
+        defer { remove() }
+        let pipeline = try Self.pipeline(store)
+        let squat = try pipeline.process(
+            try Self.signed(
+                Self.dinner(at: "2031-06-01T20:00:00-07:00"), from: "trattorialucca.example", date: "Fri, 20 Nov 2026 10:00:00 +0000", id: "s"))
+        #expect(squat.items.first?.change?.kind == "created")
+        let genuine = try pipeline.process(
+            try Self.signed(Self.dinner(), from: "epicsteak.example", date: "Sat, 21 Nov 2026 10:00:00 +0000", id: "g"))
+        #expect(genuine.items.first?.change?.kind == "created", "not refused as another owner's")
+        let events = try store.events()
+        #expect(Set(events.map(\.event.key.owner)) == ["trattorialucca.example", "epicsteak.example"])
+        #expect(events.first { $0.event.key.owner == "epicsteak.example" }?.event.start?.local == "2031-05-12T19:30:00")
+    }
+
+    @Test("a cancellation signed by another allowed domain cancels nothing of the owner's", arguments: Backend.available)
+    func crossOwnerCancel(_ backend: Backend) throws {
+        let (store, remove) = try backend.open()
+        defer { remove() }
+        let pipeline = try Self.pipeline(store)
+        _ = try pipeline.process(try Self.signed(Self.dinner(), from: "epicsteak.example", date: "Sat, 21 Nov 2026 10:00:00 +0000", id: "g"))
+        let cancel = try pipeline.process(
+            try Self.signed(
+                Self.dinner(status: "ReservationCancelled"), from: "trattorialucca.example", date: "Sun, 22 Nov 2026 10:00:00 +0000", id: "c"))
+        #expect(cancel.items.first?.event.key.owner == "trattorialucca.example")
+        let owners = try store.events().filter { $0.event.key.owner == "epicsteak.example" }
+        #expect(owners.map(\.event.status) == [.confirmed])
+        // The owner's own cancellation still works.
+        let own = try pipeline.process(
+            try Self.signed(Self.dinner(status: "ReservationCancelled"), from: "epicsteak.example", date: "Mon, 23 Nov 2026 10:00:00 +0000", id: "o"))
+        #expect(own.items.first?.change?.kind == "cancelled")
+    }
+
+    /// The airline's signed mail for the flight a pass describes: the pass's own reservation
+    /// (its normalized schema.org JSON) as markup, so both describe one booking item.
+    static func markupTwin(of pass: [UInt8], status: String? = nil) throws -> String {
+        let report = try Samples.pipeline(store: nil, policy: Self.passPolicy(["pass.com.cascadia-air.*"]), now: WalletPassFixtures.now)
+            .analyze(WalletPassPipelineTests.message(pass))
+        let reservation = try #require(report.items.first?.reservation)
+        var json = reservation.json
+        if let status, case .object(var object) = json {
+            object["reservationStatus"] = .string("https://schema.org/" + status)
+            json = .object(object)
+        }
+        return json.serialized()
+    }
+
+    /// An RFC 5322 date `seconds` after the tests' clock.
+    static func mailDate(_ seconds: Int64) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss Z"
+        return formatter.string(from: Date(timeIntervalSince1970: TimeInterval(WalletPassFixtures.now + seconds)))
+    }
+
+    static func passPolicy(_ types: [String]) throws -> TrustPolicy {
+        TrustPolicy(allowedPassTypes: types, passAnchors: PassTrustAnchors(paths: [try WalletPassFixtures.factory.get().caPath]))
+    }
+
+    @Test(
+        "markup and a pass for one flight: two owners' events unless the pass type is linked, then one, in both orders",
+        .enabled(if: PassFactory.available), arguments: Backend.available, [false, true])
+    func markupAndPass(_ backend: Backend, passFirst: Bool) throws {
+        let pass = try WalletPassFixtures.factory.get().pass(json: SamplePassJSON.boarding(), signer: WalletPassFixtures.signer.get())
+        let markup = try Self.markupTwin(of: pass)
+        let cancelled = try Self.markupTwin(of: pass, status: "ReservationCancelled")
+        for linked in [false, true] {
+            let (store, remove) = try backend.open()
+            defer { remove() }
+            let types = linked ? ["pass.com.cascadia-air.*=cascadia-air.example"] : ["pass.com.cascadia-air.*"]
+            let pipeline = try Self.pipeline(store, passTypes: types)
+            // The pass is signed now (openssl stamps the real time): the mail comes after it.
+            let mail = try Self.signed(markup, from: "cascadia-air.example", date: Self.mailDate(60), id: "m")
+            let steps = passFirst ? [WalletPassPipelineTests.message(pass), mail] : [mail, WalletPassPipelineTests.message(pass)]
+            let reports = try steps.map { try pipeline.process($0) }
+            #expect(reports.allSatisfy { $0.items.first.map { $0.change?.kind != nil } ?? false }, "both trusted and recorded")
+            let owners = try store.events().map(\.event.key.owner).sorted()
+            if linked {
+                #expect(owners == ["cascadia-air.example"], "one event, updated by either proof")
+                // The second proof reached the first one's event (applied, or older by its signed time).
+                #expect(["unchanged", "updated", "older-than-stored"].contains(reports.last?.items.first?.change?.kind ?? ""))
+            } else {
+                #expect(owners == ["cascadia-air.example", "pass:" + SamplePassJSON.passType])
+            }
+            // The airline's later signed cancellation reaches the pass's event only when linked.
+            _ = try pipeline.process(
+                try Self.signed(cancelled, from: "cascadia-air.example", date: Self.mailDate(120), id: "x"))
+            let statuses = try store.events().map(\.event.status)
+            #expect(statuses.filter { $0 == .confirmed }.count == (linked ? 0 : 1))
+        }
+    }
+
+    @Test("a pass type linked to a domain that is not a domain name is a usage error")
+    func linkValidation() {
+        #expect(TrustPolicy.passTypeEntryProblem("pass.x=airline.example") == nil)
+        #expect(TrustPolicy.passTypeEntryProblem("pass.x.*=Airline.Example") == nil)
+        #expect(TrustPolicy.passTypeEntryProblem("pass.x") == nil)
+        #expect(TrustPolicy.passTypeEntryProblem("pass.x=") != nil)
+        #expect(TrustPolicy.passTypeEntryProblem("pass.x=not a domain") != nil)
+        #expect(TrustPolicy.passTypeEntryProblem("=airline.example") != nil)
+        let policy = TrustPolicy(allowedPassTypes: ["pass.x.*=Airline.Example", "pass.y"])
+        #expect(policy.passOwner("pass.x.boarding") == "airline.example")
+        #expect(policy.passOwner("pass.y") == "pass:pass.y")
+        #expect(policy.isAllowed(passType: "pass.x.boarding"))
+        #expect(!policy.isAllowed(passType: "pass.x"))
+    }
+}
+
+/// The pass factory and signer of the Wallet pass tests, shared.
+enum WalletPassFixtures {
+    static let factory = WalletPassPipelineTests.factory
+    static let signer = WalletPassPipelineTests.signer
+    static let now = WalletPassPipelineTests.now
+}
