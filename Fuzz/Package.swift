@@ -13,6 +13,7 @@ let targets = [
     "fuzz-json", "fuzz-jsonld", "fuzz-microdata", "fuzz-iso8601", "fuzz-sender-dates", "fuzz-keys-file", "fuzz-skeleton", "fuzz-scripts",
     "fuzz-signed-view", "fuzz-authentication-results", "fuzz-header-strip", "fuzz-caldav", "fuzz-feed", "fuzz-tzif", "fuzz-posix-tz", "fuzz-toml",
     "fuzz-zone-placement", "fuzz-zip", "fuzz-bcbp", "fuzz-pkpass", "fuzz-icalendar", "fuzz-arc",
+    "fuzz-arc-signed-view",
 ]
 /// Targets of the time zone library, which need nothing else of the package.
 let timeZoneTargets: Set = ["fuzz-tzif", "fuzz-posix-tz"]
