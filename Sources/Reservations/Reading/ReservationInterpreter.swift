@@ -162,6 +162,7 @@ struct ReservationInterpreter {
         // Read like the item's times (an unreadable one is `invalid-value`); not used for ordering.
         let modifiedTime = time(node, ["modifiedTime"])
         let url = links[2] ?? Self.url(of: "EditAction", in: actions) ?? Self.url(of: "UpdateAction", in: actions) ?? links[3]
+        normalizeDates(draft, modifiedTime: modifiedTime)
 
         return Reservation(
             category: category, schemaType: candidate.schemaType, reservationID: reservationID,
@@ -347,13 +348,54 @@ struct ReservationInterpreter {
         }
     }
 
-    /// `2031-02-02T18:35:00+01:00`, `2031-02-02T18:35:00 (floating)`, `2031-02-02`.
+    /// `2031-02-02T18:35:00+01:00`, `2031-02-02T18:35:00 (wall-clock)`, `2031-02-02`.
     static func written(_ value: DateTimeValue) -> String {
+        value.offsetSeconds == nil && !value.isDateOnly ? value.local + " (wall-clock)" : isoText(value)
+    }
+
+    /// The value as ISO 8601 (RFC 3339 §5.6 with its offset): `2031-02-02T18:35:00+01:00`,
+    /// `…Z`; `2031-02-02T18:35:00` for wall-clock time, `2031-02-02` for a date.
+    static func isoText(_ value: DateTimeValue) -> String {
         if value.isDateOnly { return value.date }
-        guard let offset = value.offsetSeconds else { return value.local + " (wall-clock)" }
+        guard let offset = value.offsetSeconds else { return value.local }
         if offset == 0 { return value.local + "Z" }
         let magnitude = abs(offset)
         return value.local + (offset < 0 ? "-" : "+") + CivilTime.pad(magnitude / 3600, 2) + ":" + CivilTime.pad(magnitude % 3600 / 60, 2)
+    }
+
+    /// The prefix of the members that keep a sender's text beside a normalized value
+    /// (`reservoir:originalStartTime`): not a schema.org term, so a reader of schema.org
+    /// ignores them.
+    static let originalPrefix = "reservoir:original"
+
+    /// The dates the reader read, written into the normalized JSON as ISO 8601 with the offset
+    /// they were read with (``isoText(_:)``), so a program reading it never meets
+    /// `02-02-2031 18:35`: each value not in strict ISO 8601, or placed in a zone it did not
+    /// name, is replaced, and the sender's text kept beside it under ``originalPrefix`` and the
+    /// property's name. A value that is not a plain string where it was read is left alone.
+    mutating func normalizeDates(_ draft: ReservationDraft, modifiedTime: DateTimeValue?) {
+        let dates = [(draft.start, draft.startProperty), (draft.end, draft.endProperty), (modifiedTime, "modifiedTime")]
+        for case (let value?, let property?) in dates where !value.repairs.isEmpty || value.placement != nil {
+            let iso = Self.isoText(value)
+            guard iso != value.text else { continue }
+            var path = property.split(separator: ".").map(String.init)
+            guard let key = path.popLast() else { continue }
+            repaired = Self.replacing(in: repaired, path: path[...], key: key, with: iso)
+        }
+    }
+
+    /// `object` with the string at `path` + `key` replaced by `iso`, the string kept beside it.
+    static func replacing(in object: JSONObject, path: ArraySlice<String>, key: String, with iso: String) -> JSONObject {
+        var object = object
+        if let first = path.first {
+            guard case .object(let inner)? = object[first] else { return object }
+            object[first] = .object(replacing(in: inner, path: path.dropFirst(), key: key, with: iso))
+            return object
+        }
+        guard case .string(let original)? = object[key] else { return object }
+        object[key] = .string(iso)
+        object[originalPrefix + key.prefix(1).uppercased() + key.dropFirst()] = .string(original)
+        return object
     }
 
     static func words(_ refusal: DateTimeRefusal) -> String {
