@@ -92,6 +92,9 @@ struct ReservationInterpreter {
     let messageDate: Int64?
     /// The zones' rules, asked only for a time without offset that has evidence.
     let zones: TimeZoneBook
+    /// Date properties whose text was not read as a date (`invalid-value`), by path: moved
+    /// aside in the normalized JSON (``normalizeDates(_:modifiedTime:)``).
+    var unreadDates: [String] = []
 
     init(_ candidate: ReservationCandidate, messageDate: Int64? = nil, zones: TimeZoneBook = .system) {
         self.candidate = candidate
@@ -323,6 +326,7 @@ struct ReservationInterpreter {
                 noteForm(of: readings.dayFirst, property: path + key, zoneOnly: true)
                 return .ambiguous(readings, property: path + key)
             case .refused(let refusal):
+                unreadDates.append(path + key)
                 note(
                     .invalidValue, detail: refusal.rawValue,
                     "\(path)\(key) \"\(raw)\" is not a date Reservoir reads (\(Self.words(refusal))); ignored")
@@ -372,20 +376,30 @@ struct ReservationInterpreter {
     /// they were read with (``isoText(_:)``), so a program reading it never meets
     /// `02-02-2031 18:35`: each value not in strict ISO 8601, or placed in a zone it did not
     /// name, is replaced, and the sender's text kept beside it under ``originalPrefix`` and the
-    /// property's name. A value that is not a plain string where it was read is left alone.
+    /// property's name. A date that was not used (unreadable, its day and month undecided, an end
+    /// before the start) is moved there, its property left out. A value that is not a plain
+    /// string where it was read is left alone.
     mutating func normalizeDates(_ draft: ReservationDraft, modifiedTime: DateTimeValue?) {
         let dates = [(draft.start, draft.startProperty), (draft.end, draft.endProperty), (modifiedTime, "modifiedTime")]
         for case (let value?, let property?) in dates where !value.repairs.isEmpty || value.placement != nil {
             let iso = Self.isoText(value)
-            guard iso != value.text else { continue }
-            var path = property.split(separator: ".").map(String.init)
-            guard let key = path.popLast() else { continue }
-            repaired = Self.replacing(in: repaired, path: path[...], key: key, with: iso)
+            if iso != value.text { replace(property, with: iso) }
         }
+        var unused = unreadDates
+        if draft.start == nil, let property = draft.startProperty { unused.append(property) }
+        if draft.end == nil, let property = draft.endProperty { unused.append(property) }
+        for property in unused { replace(property, with: nil) }
     }
 
-    /// `object` with the string at `path` + `key` replaced by `iso`, the string kept beside it.
-    static func replacing(in object: JSONObject, path: ArraySlice<String>, key: String, with iso: String) -> JSONObject {
+    /// The string at `property` (a dotted path) replaced by `iso`, or left out for nil; the
+    /// sender's text kept beside it.
+    mutating func replace(_ property: String, with iso: String?) {
+        var path = property.split(separator: ".").map(String.init)
+        guard let key = path.popLast() else { return }
+        repaired = Self.replacing(in: repaired, path: path[...], key: key, with: iso)
+    }
+
+    static func replacing(in object: JSONObject, path: ArraySlice<String>, key: String, with iso: String?) -> JSONObject {
         var object = object
         if let first = path.first {
             guard case .object(let inner)? = object[first] else { return object }
@@ -393,7 +407,7 @@ struct ReservationInterpreter {
             return object
         }
         guard case .string(let original)? = object[key] else { return object }
-        object[key] = .string(iso)
+        object[key] = iso.map(JSONValue.string)
         object[originalPrefix + key.prefix(1).uppercased() + key.dropFirst()] = .string(original)
         return object
     }
