@@ -1,8 +1,8 @@
 import ReservoirBase
 
 /// The calendar date of a bar code's day of the year. The year is not in the bar code: it is
-/// the one that puts the day nearest to the evidence (a pass's relevant date, the message's
-/// Date), searched in the evidence's year and the years before and after.
+/// the one that puts the day nearest to the evidence (a pass's relevant date, its signing time),
+/// searched in the evidence's year and the years before and after.
 public enum FlightDate {
     /// `dayOfYear` (1–366) as year, month and day, in the year that puts it nearest to
     /// `evidence` (Unix seconds); nil when no such year has that day (366 outside leap years).

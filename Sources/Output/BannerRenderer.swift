@@ -187,8 +187,12 @@ public struct BannerRenderer: Sendable {
         jsonValue(report).serialized()
     }
 
-    static func jsonValue(_ report: MessageReport) -> JSONValue {
-        JSONBuild.object([
+    /// `verdict` gives each reservation's verdict: the report's own, or the forward's for an
+    /// attached message (``ForwardedMessage/verdict(of:)``).
+    static func jsonValue(_ report: MessageReport, verdict: ((ReportedReservation) -> ReservationVerdict)? = nil) -> JSONValue {
+        let verdict = verdict ?? report.verdict(of:)
+        let policy = AuthenticationResults.policyRefusal(report.trust)
+        return JSONBuild.object([
             ("file", report.origin.path.map(JSONValue.string)),
             ("subject", report.subject.map(JSONValue.string)),
             (
@@ -197,8 +201,10 @@ public struct BannerRenderer: Sendable {
             ),
             ("messageId", report.messageID.map(JSONValue.string)),
             ("date", report.date.map { .string(CivilTime.iso8601UTC($0)) }),
-            ("dkim", .array(report.signatures.map(VerificationRenderer.jsonValue))),
+            ("dkim", .array(report.signatures.map { VerificationRenderer.jsonValue($0, policy: policy) })),
             (
+                // The message's DKIM decision: what markup and calendar parts rest on. Each
+                // reservation carries its own verdict (`trusted`, `refusal`, `proof`).
                 "trust",
                 JSONBuild.object([
                     ("trusted", .bool(report.trust.trusted)),
@@ -211,36 +217,36 @@ public struct BannerRenderer: Sendable {
                     ("path", Self.pathJSON(report.trust.path)),
                 ])
             ),
-            ("reservations", .array(report.items.map(reservationJSON))),
+            ("reservations", .array(report.items.map { reservationJSON($0, verdict: verdict($0)) })),
             ("diagnostics", .array(report.diagnostics.map(JSONBuild.diagnostic))),
             ("forwarded", report.forwarded.isEmpty ? nil : Self.forwardedJSON(report)),
         ])
     }
 
-    static func reservationJSON(_ item: ReportedReservation) -> JSONValue {
+    static func reservationJSON(_ item: ReportedReservation, verdict: ReservationVerdict) -> JSONValue {
         let r = item.reservation
-        return JSONBuild.object([
-            ("category", .string(r.category.rawValue)),
-            ("type", .string(r.schemaType)),
-            ("reservationId", .string(r.reservationID)),
-            ("item", .string(r.itemID)),
-            ("status", .string(r.status.rawValue)),
-            ("title", .string(r.title)),
-            ("start", r.start.map { .string($0.text) }),
-            ("end", r.end.map { .string($0.text) }),
-            ("startInstant", r.start.flatMap(instantJSON)),
-            ("endInstant", r.end.flatMap(instantJSON)),
-            ("startTimeZone", r.start.flatMap(placementJSON)),
-            ("endTimeZone", r.end.flatMap(placementJSON)),
-            ("location", r.location.map(JSONValue.string)),
-            ("details", detailsJSON(r.details)),
-            ("refusal", item.refusal.map { .string($0.code.rawValue) }),
-            ("change", item.change.map { .string($0.kind) }),
-            ("source", .string(item.source != .markup ? "pass" : r.invitation == nil ? "markup" : "calendar")),
-            ("pass", passJSON(item.source)),
-            ("sequence", item.change.map { .number(Double($0.stored.sequence)) }),
-            ("schema", r.json),
-        ])
+        return JSONBuild.object(
+            JSONBuild.verdictMembers(verdict) + [
+                ("category", .string(r.category.rawValue)),
+                ("type", .string(r.schemaType)),
+                ("reservationId", .string(r.reservationID)),
+                ("item", .string(r.itemID)),
+                ("status", .string(r.status.rawValue)),
+                ("title", .string(r.title)),
+                ("start", r.start.map { .string($0.text) }),
+                ("end", r.end.map { .string($0.text) }),
+                ("startInstant", r.start.flatMap(instantJSON)),
+                ("endInstant", r.end.flatMap(instantJSON)),
+                ("startTimeZone", r.start.flatMap(placementJSON)),
+                ("endTimeZone", r.end.flatMap(placementJSON)),
+                ("location", r.location.map(JSONValue.string)),
+                ("details", detailsJSON(r.details)),
+                ("change", item.change.map { .string($0.kind) }),
+                ("source", .string(item.source != .markup ? "pass" : r.invitation == nil ? "markup" : "calendar")),
+                ("pass", passJSON(item.source)),
+                ("sequence", item.change.map { .number(Double($0.stored.sequence)) }),
+                ("schema", r.json),
+            ])
     }
 
     /// The details keyed by their schema.org property, in order; a property given twice (two
@@ -399,6 +405,49 @@ enum JSONBuild {
     /// An object of the members that have a value; nil members are left out.
     static func object(_ pairs: [(String, JSONValue?)]) -> JSONValue {
         .object(JSONObject(pairs: pairs.compactMap { key, value in value.map { (key, $0) } }))
+    }
+
+    /// A reservation's own verdict, the same members in every output (`banner`, `scan`,
+    /// `extract`): `trusted`; when false, `refusal` `{"code", "reason"}`; and `proof` when it has
+    /// one (``proof(_:)``).
+    static func verdictMembers(_ verdict: ReservationVerdict) -> [(String, JSONValue?)] {
+        [
+            ("trusted", .bool(verdict.trusted)),
+            (
+                "refusal",
+                verdict.refusal.map { object([("code", .string($0.code.rawValue)), ("reason", .string($0.sentence))]) }
+            ),
+            ("proof", verdict.proof.map(proof)),
+        ]
+    }
+
+    /// `{"kind": "dkim", "domain"}`, `{"kind": "arc", "sealer", "instance", "domain"}`,
+    /// `{"kind": "pass", "passType", "teamIdentifier", "organization", "signedAt"}`,
+    /// `{"kind": "forward", "forwarder", "via", "message"}` (`via` as `forwarded[].forwarder.via`,
+    /// absent when the forward is not shown to be the user's; `message` the attached message's
+    /// proof), `{"kind": "unverified"}` (`--allow-unverified`).
+    static func proof(_ proof: ReservationProof) -> JSONValue {
+        switch proof {
+        case .dkim(let domain):
+            object([("kind", .string("dkim")), ("domain", .string(domain))])
+        case .arc(let sealer, let instance, let domain):
+            object([
+                ("kind", .string("arc")), ("sealer", .string(sealer)), ("instance", .number(Double(instance))), ("domain", .string(domain)),
+            ])
+        case .pass(let signer):
+            object([
+                ("kind", .string("pass")), ("passType", .string(signer.passTypeIdentifier)), ("teamIdentifier", .string(signer.teamIdentifier)),
+                ("organization", signer.organization.map(JSONValue.string)),
+                ("signedAt", signer.signedAt.map { .string(CivilTime.iso8601UTC($0)) }),
+            ])
+        case .forward(let forwarder, let vouch, let message):
+            object([
+                ("kind", .string("forward")), ("forwarder", forwarder.map(JSONValue.string)), ("via", vouch.map(BannerRenderer.vouchJSON)),
+                ("message", self.proof(message)),
+            ])
+        case .unverified:
+            object([("kind", .string("unverified"))])
+        }
     }
 
     static func diagnostic(_ d: ReportDiagnostic) -> JSONValue {

@@ -34,29 +34,32 @@ extension BannerRenderer {
     static func forwardedJSON(_ report: MessageReport) -> JSONValue {
         .array(
             report.forwarded.map { forwarded in
-                let via: JSONValue? =
-                    switch forwarded.forwarder.vouch {
-                    case .dkim(let domain):
-                        JSONBuild.object([("method", .string("dkim")), ("domain", .string(domain))])
-                    case .authenticationResults(let id, let domain):
-                        JSONBuild.object([("method", .string("authentication-results")), ("authservId", .string(id)), ("domain", .string(domain))])
-                    case nil: nil
-                    }
-                return JSONBuild.object([
+                JSONBuild.object([
                     ("position", .number(Double(forwarded.position))),
                     (
                         "forwarder",
                         JSONBuild.object([
                             ("address", forwarded.forwarder.forwarder.map(JSONValue.string)),
                             ("vouched", .bool(forwarded.forwarder.isUser)),
-                            ("via", via),
+                            ("via", forwarded.forwarder.vouch.map(vouchJSON)),
                             ("refusal", forwarded.forwarder.refusal.map { .string($0.code.rawValue) }),
                         ])
                     ),
                     ("innerTrusted", .bool(forwarded.innerTrusted)),
-                    ("message", jsonValue(forwarded.report)),
+                    ("message", jsonValue(forwarded.report, verdict: forwarded.verdict(of:))),
                 ])
             })
+    }
+
+    /// How a forward was shown to be the user's: `{"method": "dkim", "domain"}` or
+    /// `{"method": "authentication-results", "authservId", "domain"}`.
+    static func vouchJSON(_ vouch: ForwarderVouch) -> JSONValue {
+        switch vouch {
+        case .dkim(let domain):
+            JSONBuild.object([("method", .string("dkim")), ("domain", .string(domain))])
+        case .authenticationResults(let id, let domain):
+            JSONBuild.object([("method", .string("authentication-results")), ("authservId", .string(id)), ("domain", .string(domain))])
+        }
     }
 
     /// The trust path for JSON: `dkim`, or `arc` with its sealer and instance.

@@ -16,6 +16,7 @@ public enum VerificationRenderer {
         if report.signatures.isEmpty {
             out += "dkim=none: the message has no DKIM-Signature field\n"
         }
+        let policy = AuthenticationResults.policyRefusal(report.trust)
         for (index, s) in report.signatures.enumerated() {
             var line: TerminalText = "signature \(index + 1): dkim=\(s.result.rawValue) d=\(s.domain) s=\(s.selector) a=\(s.algorithm)"
             if let bits = s.keyBits { line += " key=\(bits) bits" }
@@ -24,6 +25,9 @@ public enum VerificationRenderer {
             if s.testing { line += " testing" }
             out += line + "\n"
             if !s.reason.isEmpty { out += "  \(s.reason)\n" }
+            if let written = policyResult(s, policy) {
+                out += "  policy: written dkim=\(written.result.rawValue) reason=\"\(written.reason.description)\": \(policy?.sentence ?? "")\n"
+            }
         }
         let from = report.trust.fromDomain ?? "(no single From domain)"
         if let vouching = report.trust.vouchingDomain {
@@ -39,14 +43,34 @@ public enum VerificationRenderer {
             ("file", report.origin.path.map(JSONValue.string)),
             ("fromDomain", report.trust.fromDomain.map(JSONValue.string)),
             ("vouchingDomain", report.trust.vouchingDomain.map(JSONValue.string)),
-            ("signatures", .array(report.signatures.map(jsonValue))),
+            ("signatures", .array(report.signatures.map { jsonValue($0, policy: AuthenticationResults.policyRefusal(report.trust)) })),
             ("authenticationResults", .string(authenticationResults.value)),
         ]).serialized()
     }
 
-    static func jsonValue(_ s: DKIMVerification) -> JSONValue {
-        JSONBuild.object([
+    /// What the filter writes for a signature that passed on a message the policy refuses as
+    /// ambiguous (``AuthenticationResults/policyRefusal(_:)``); nil when it writes the
+    /// signature's own result.
+    static func policyResult(_ s: DKIMVerification, _ policy: TrustRefusal?) -> AuthenticationResults.MessageResult? {
+        guard s.result == .pass, let policy else { return nil }
+        return AuthenticationResults.MessageResult.policy(for: policy)
+    }
+
+    /// One signature: the cryptographic `result` and, when the filter writes another for it,
+    /// `policy` `{"result": "policy", "reason": "multiple From fields", "refusal": "multiple-from"}`.
+    static func jsonValue(_ s: DKIMVerification, policy: TrustRefusal? = nil) -> JSONValue {
+        let written = policyResult(s, policy)
+        return JSONBuild.object([
             ("result", .string(s.result.rawValue)),
+            (
+                "policy",
+                written.map {
+                    JSONBuild.object([
+                        ("result", .string($0.result.rawValue)), ("reason", .string($0.reason.description)),
+                        ("refusal", policy.map { .string($0.code.rawValue) }),
+                    ])
+                }
+            ),
             ("code", s.code.map { .string($0.rawValue) }),
             ("reason", .string(s.reason)),
             ("domain", .string(s.domain)),

@@ -51,7 +51,7 @@ extension ReservationPipeline {
     /// `STRUCTURED-DATA`) describes as schema.org markup when that yields reservations. An
     /// event told again in another part (iMIP mail often carries the object inline and as an
     /// attachment) is taken once.
-    func readCalendars(_ message: Message, parts: [MIMEPart], listing: Bool) -> MessageExtraction {
+    func readCalendars(_ message: Message, parts: [MIMEPart], listing: Bool) -> ReservationReading {
         var reservations: [Reservation] = []
         var diagnostics: [ReportDiagnostic] = []
         var seen: Set<String> = []
@@ -78,15 +78,15 @@ extension ReservationPipeline {
             reservations += read.reservations
         }
         reservations = reservations.filter { seen.insert($0.reservationID + "\u{0}" + $0.itemID).inserted }
-        return MessageExtraction(reservations: reservations, diagnostics: diagnostics)
+        return ReservationReading(reservations: reservations, diagnostics: diagnostics)
     }
 
     /// The reservations the structured data of an event describes, read as markup is, each
     /// carrying the event's evidence (its ORGANIZER is checked as the event's would be).
     private func structuredReservations(
         _ event: ICalendarEvent, object: CalendarObject, now: Int64?, listing: Bool, message: Message
-    ) -> MessageExtraction {
-        guard !event.structuredData.isEmpty else { return MessageExtraction(reservations: [], diagnostics: []) }
+    ) -> ReservationReading {
+        guard !event.structuredData.isEmpty else { return ReservationReading(reservations: [], diagnostics: []) }
         var items: [StructuredItem] = []
         var diagnostics: [ReportDiagnostic] = []
         for text in event.structuredData {
@@ -99,7 +99,7 @@ extension ReservationPipeline {
         let evidence = InvitationEvidence(
             method: object.method, uid: event.uid, sequence: event.sequence, stamp: event.stamp, organizer: event.organizer?.email,
             organizerURI: event.organizer?.uri)
-        return MessageExtraction(
+        return ReservationReading(
             reservations: read.reservations.map { reservation in
                 var reservation = reservation
                 reservation.invitation = evidence

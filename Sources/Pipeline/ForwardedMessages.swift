@@ -35,7 +35,8 @@ extension ReservationPipeline {
     /// The attached messages of `message`, each analysed by a nested run at `depth + 1`.
     /// Called for a message held whole only: a large message's skeleton drops attachments.
     func forwardedMessages(
-        in message: Message, from: [MailboxAddress], signatures: [DKIMVerification], origin: MessageOrigin, depth: Int
+        in message: Message, from: [MailboxAddress], signatures: [DKIMVerification], origin: MessageOrigin, depth: Int,
+        listing: Bool = false
     ) -> (messages: [ForwardedMessage], diagnostics: [ReportDiagnostic]) {
         let parts = Self.attachedMessages(message.root)
         guard !parts.isEmpty else { return ([], []) }
@@ -60,7 +61,7 @@ extension ReservationPipeline {
         var result: [ForwardedMessage] = []
         for (index, part) in parts.prefix(ForwardLimits.maxMessages).enumerated() {
             let bytes = message.decodedBody(of: part)
-            var report = analyze(Message(bytes: bytes), origin: origin, size: bytes.count, body: .message, depth: depth + 1)
+            var report = analyze(Message(bytes: bytes), origin: origin, size: bytes.count, body: .message, depth: depth + 1, listing: listing)
             let innerTrusted = report.trust.trusted
             if let refusal = check.refusal {
                 if innerTrusted {

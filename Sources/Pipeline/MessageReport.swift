@@ -193,9 +193,22 @@ public struct ReportDiagnostic: Sendable, Equatable {
     }
 }
 
-/// The reservations of one message regardless of trust, with the diagnostics of every stage
-/// that read them.
+/// The reservations of one message regardless of trust, each with its verdict, and the notes of
+/// every stage that read them (`reservoir extract`).
 public struct MessageExtraction: Sendable {
-    public var reservations: [Reservation]
+    public var items: [ListedReservation]
     public var diagnostics: [ReportDiagnostic]
+
+    public init(items: [ListedReservation], diagnostics: [ReportDiagnostic]) {
+        self.items = items
+        self.diagnostics = diagnostics
+    }
+
+    public var reservations: [Reservation] { items.map(\.reservation) }
+}
+
+/// What the reading of a message's parts found, before any trust decision.
+struct ReservationReading: Sendable {
+    var reservations: [Reservation]
+    var diagnostics: [ReportDiagnostic]
 }

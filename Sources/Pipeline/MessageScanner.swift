@@ -83,7 +83,7 @@ public struct MessageScanner {
             : workers.indices.compactMap { worker in
                 WorkerThread {
                     while let (index, raw) = queue.take() {
-                        queue.finish(index, raw.readingDeferred().map(pipelines.value[worker].analyze))
+                        queue.finish(index, raw.readingDeferred().map { pipelines.value[worker].analyze($0) })
                     }
                 }
             }

@@ -39,9 +39,11 @@ public final class ReservationPipeline {
 
     /// Everything but the store: MIME, DKIM, markup, reservations, trust. Touches no shared
     /// state but this pipeline's resolver cache, so a scan runs one pipeline per core.
-    public func analyze(_ raw: RawMessage) -> MessageReport {
+    /// `listing` keeps the reservations that are listed but never stored (ended, date unknown:
+    /// their ``Reservations/Reservation/marks``), for `extract`.
+    public func analyze(_ raw: RawMessage, listing: Bool = false) -> MessageReport {
         guard let file = raw.file else {
-            return analyze(Message(bytes: raw.bytes), origin: raw.origin, size: raw.bytes.count, body: .message)
+            return analyze(Message(bytes: raw.bytes), origin: raw.origin, size: raw.bytes.count, body: .message, listing: listing)
         }
         // A large message: its skeleton (headers, delimiters, text parts) is analysed, and DKIM
         // hashes the body from the file, so no attachment is ever held in memory.
@@ -53,7 +55,7 @@ public final class ReservationPipeline {
             }
             var report = analyze(
                 Message(bytes: skeleton.bytes), origin: raw.origin, size: skeleton.size,
-                body: .file(descriptor: fd, range: (skeleton.bodyStart ?? 0)..<skeleton.size))
+                body: .file(descriptor: fd, range: (skeleton.bodyStart ?? 0)..<skeleton.size), listing: listing)
             report.diagnostics.insert(contentsOf: skeleton.diagnostics.map(Self.mimeDiagnostic), at: 0)
             return report
         }
@@ -91,7 +93,9 @@ public final class ReservationPipeline {
     }
 
     /// `depth` counts the attached messages this one is inside (``ForwardedMessage``).
-    func analyze(_ message: Message, origin: MessageOrigin, size: Int, body: DKIMBodySource, depth: Int = 0) -> MessageReport {
+    func analyze(
+        _ message: Message, origin: MessageOrigin, size: Int, body: DKIMBodySource, depth: Int = 0, listing: Bool = false
+    ) -> MessageReport {
         var diagnostics = message.diagnostics(textPartsOnly: true).map(Self.mimeDiagnostic)
 
         let signatures = verifier.verify(message, body: body)
@@ -109,10 +113,11 @@ public final class ReservationPipeline {
 
         // Trusted markup is read the way the vouching signature reads the message; everything
         // else (untrusted, or --allow-unverified) from the message as it is, for display.
-        let extraction = readReservations(outcome.signedView?.message ?? message, listing: false)
+        let extraction = readReservations(outcome.signedView?.message ?? message, listing: listing)
         diagnostics += extraction.diagnostics
-        // Only what can become an event: an item whose date is not known stays out of the store.
-        var items = extraction.reservations.filter(\.marks.isEmpty).map {
+        // Only what can become an event: an item whose date is not known stays out of the store
+        // (listed, marked, by `extract`).
+        var items = extraction.reservations.filter { listing || $0.marks.isEmpty }.map {
             ReportedReservation(reservation: $0, event: CalendarEvent($0), change: nil, source: .markup)
         }
         if trust.trusted { checkOrganizers(&items, fromDomain: trust.fromDomain, diagnostics: &diagnostics) }
@@ -121,11 +126,11 @@ public final class ReservationPipeline {
             diagnostics.append(ReportDiagnostic(.untrusted(trust.refusal?.code ?? .noSignature), message: trust.reason))
         }
         // Wallet passes vouch for themselves: read from the message as it is, whoever signed it.
-        let passes = readPasses(message, listing: false, wholeMessage: wholeMessage)
+        let passes = readPasses(message, listing: listing, wholeMessage: wholeMessage)
         diagnostics += passes.diagnostics
         for pass in passes.passes {
             let decision = policy.decide(pass: pass.verification)
-            let kept = pass.reservations.filter(\.marks.isEmpty)
+            let kept = pass.reservations.filter { listing || $0.marks.isEmpty }
             if !kept.isEmpty, let refusal = decision.refusal {
                 diagnostics.append(ReportDiagnostic(.untrusted(refusal.code), message: "Wallet pass: " + refusal.sentence))
             }
@@ -147,7 +152,8 @@ public final class ReservationPipeline {
             orderingDate: outcome.signedView.map(\.signedDate) ?? message.date?.epochSeconds, signatures: signatures, trust: trust,
             items: items, diagnostics: diagnostics)
         if wholeMessage {
-            let forwarding = forwardedMessages(in: message, from: from, signatures: signatures, origin: origin, depth: depth)
+            let forwarding = forwardedMessages(
+                in: message, from: from, signatures: signatures, origin: origin, depth: depth, listing: listing)
             report.forwarded = forwarding.messages
             report.diagnostics += forwarding.diagnostics
         }
@@ -208,7 +214,8 @@ public final class ReservationPipeline {
         let provenance = MessageProvenance(
             messageID: report.messageID, path: report.origin.path, signingDomain: report.trust.vouchingDomain,
             messageDate: report.orderingDate, arrival: now)
-        for index in report.items.indices where report.isTrusted(report.items[index]) {
+        // A marked reservation (ended, date unknown) is listed by `extract`, never an event.
+        for index in report.items.indices where report.isTrusted(report.items[index]) && report.items[index].reservation.marks.isEmpty {
             var provenance = provenance
             if case .pass(let decision) = report.items[index].source {
                 // A pass's event belongs to its pass type (or the domain the configuration links
@@ -233,38 +240,20 @@ public final class ReservationPipeline {
     }
 
     /// The reservations a message's markup, calendar parts and passes describe, and those of the
-    /// messages it forwards as attachments, trusted or not (`reservoir extract`).
+    /// messages it forwards as attachments, trusted or not, each with its verdict
+    /// (`reservoir extract`): the analysis of ``analyze(_:listing:)``, listing what is never
+    /// stored too. The notes are the reading's: each reservation carries its own verdict, so the
+    /// message's `untrusted-…` notes are left out.
     public func extract(_ raw: RawMessage) -> MessageExtraction {
-        var skeletonDiagnostics: [MIMEDiagnostic] = []
-        let message: Message
-        if let file = raw.file {
-            switch file.withDescriptor(Self.readSkeleton) ?? .unusable(Self.unopened()) {
-            case .unusable(let problem):
-                return MessageExtraction(reservations: [], diagnostics: [problem])
-            case .read(let skeleton):
-                skeletonDiagnostics = skeleton.diagnostics
-                message = Message(bytes: skeleton.bytes)
-            }
-        } else {
-            message = Message(bytes: raw.bytes)
+        let report = analyze(raw, listing: true)
+        var items = report.items.map { ListedReservation(reservation: $0.reservation, verdict: report.verdict(of: $0)) }
+        var diagnostics = report.diagnostics
+        for forwarded in report.forwarded {
+            items += forwarded.report.items.map { ListedReservation(reservation: $0.reservation, verdict: forwarded.verdict(of: $0)) }
+            diagnostics += forwarded.report.diagnostics
         }
-        var result = readReservations(message, listing: true)
-        let passes = readPasses(message, listing: true, wholeMessage: raw.file == nil)
-        result.reservations += passes.passes.flatMap(\.reservations)
-        result.diagnostics += passes.diagnostics
-        // Forwarded messages (one level, as `analyze` reads them): what their markup and passes
-        // describe is listed after the message's own. A large message's skeleton holds none.
-        if raw.file == nil {
-            for part in Self.attachedMessages(message.root).prefix(ForwardLimits.maxMessages) {
-                let inner = Message(bytes: message.decodedBody(of: part))
-                let read = readReservations(inner, listing: true)
-                let innerPasses = readPasses(inner, listing: true, wholeMessage: true)
-                result.reservations += read.reservations + innerPasses.passes.flatMap(\.reservations)
-                result.diagnostics += read.diagnostics + innerPasses.diagnostics
-            }
-        }
-        result.diagnostics = (skeletonDiagnostics + message.diagnostics(textPartsOnly: true)).map(Self.mimeDiagnostic) + result.diagnostics
-        return result
+        diagnostics.removeAll { if case .untrusted = $0.code { true } else { false } }
+        return MessageExtraction(items: items, diagnostics: diagnostics)
     }
 
     /// Markup from every HTML part in message order, read as reservations; when the markup
@@ -272,7 +261,7 @@ public final class ReservationPipeline {
     /// `listing` keeps the ended ones, marked (`extract`); otherwise they are dropped unless
     /// ``includePast``. The message's Date is evidence for dates whose day and month order is
     /// ambiguous.
-    func readReservations(_ message: Message, listing: Bool) -> MessageExtraction {
+    func readReservations(_ message: Message, listing: Bool) -> ReservationReading {
         var items: [StructuredItem] = []
         var diagnostics: [ReportDiagnostic] = []
         for part in message.htmlParts {
@@ -285,7 +274,7 @@ public final class ReservationPipeline {
         diagnostics += read.diagnostics.map { ReportDiagnostic(.reservations($0.code), message: $0.message, detail: $0.detail) }
         // Calendar parts are looked for by media type only; none is decoded unless it is read.
         let calendars = message.calendarParts
-        guard !calendars.isEmpty else { return MessageExtraction(reservations: read.reservations, diagnostics: diagnostics) }
+        guard !calendars.isEmpty else { return ReservationReading(reservations: read.reservations, diagnostics: diagnostics) }
         guard read.reservations.isEmpty else {
             diagnostics.append(
                 ReportDiagnostic(
@@ -293,10 +282,10 @@ public final class ReservationPipeline {
                     message:
                         "the markup describes the reservations; \(calendars.count == 1 ? "its calendar part, telling them again, is" : "its \(calendars.count) calendar parts, telling them again, are") not read"
                 ))
-            return MessageExtraction(reservations: read.reservations, diagnostics: diagnostics)
+            return ReservationReading(reservations: read.reservations, diagnostics: diagnostics)
         }
         let calendar = readCalendars(message, parts: calendars, listing: listing)
-        return MessageExtraction(reservations: calendar.reservations, diagnostics: diagnostics + calendar.diagnostics)
+        return ReservationReading(reservations: calendar.reservations, diagnostics: diagnostics + calendar.diagnostics)
     }
 
     /// The passes of a message and what each vouches for.
@@ -323,7 +312,6 @@ public final class ReservationPipeline {
                     .pass(.passUnreadable), message: "the message is over 2 MB and its attachments are not read: its Wallet pass is not read"))
             return reading
         }
-        let messageDate = message.date?.epochSeconds
         for (index, part) in parts.enumerated() {
             guard index < PassLimits.maxPassesPerMessage else {
                 reading.diagnostics.append(
@@ -332,13 +320,24 @@ public final class ReservationPipeline {
                         message: "more than \(PassLimits.maxPassesPerMessage) Wallet passes in one message: the rest are not read"))
                 break
             }
-            let pass = WalletPass.read(message.decodedBody(of: part), anchors: policy.passAnchors, now: now, messageDate: messageDate)
+            // Nothing of the mail around a pass is signed: its dates are read by the pass's own
+            // evidence (the signed signing time, not the message's Date: docs/SECURITY.md).
+            let pass = WalletPass.read(message.decodedBody(of: part), anchors: policy.passAnchors, now: now)
             reading.diagnostics += pass.zipDiagnostics.map { ReportDiagnostic(.zip($0.code), message: "Wallet pass: " + $0.message) }
             reading.diagnostics += pass.diagnostics.map { ReportDiagnostic(.pass($0.code), message: $0.message, detail: $0.detail) }
+            var signedAt: Int64?
+            if case .verified(let signer) = pass.verification { signedAt = signer.signedAt }
             let items = pass.items.map { StructuredItem(value: $0, source: .jsonLD) }
-            let read = ReservationReader.read(items, now: includePast && !listing ? nil : now, messageDate: messageDate, keepEnded: listing)
+            let read = ReservationReader.read(items, now: includePast && !listing ? nil : now, messageDate: signedAt, keepEnded: listing)
             reading.diagnostics += read.diagnostics.map { ReportDiagnostic(.reservations($0.code), message: $0.message, detail: $0.detail) }
-            reading.passes.append(PassReading.Pass(verification: pass.verification, reservations: read.reservations))
+            var reservations = read.reservations
+            // A year only the clock gave is listed (`extract`), never an event.
+            if pass.unsignedYear {
+                for index in reservations.indices where !reservations[index].marks.contains(.yearUnsigned) {
+                    reservations[index].marks.append(.yearUnsigned)
+                }
+            }
+            reading.passes.append(PassReading.Pass(verification: pass.verification, reservations: reservations))
         }
         return reading
     }

@@ -58,11 +58,18 @@ public struct SignedView: Sendable {
             "in-reply-to", "references", "subject", "date",
         ] + structureFields
 
+    /// The fields only recipient binding (`--me`) reads.
+    public static let recipientFields = ["to", "cc"]
+
     /// Checks that hold for the message whatever signature vouches for it: every field is
-    /// seen, and no singleton field is repeated. Nil when they hold.
-    public static func messageRefusal(_ message: Message) -> TrustRefusal? {
+    /// seen, and no singleton field is repeated. Nil when they hold. Without
+    /// `recipientBinding` (no `--me`) a repeated To or Cc refuses nothing: nothing is read from
+    /// them, so which instance a reader takes decides nothing (the banner says the recipient was
+    /// not checked). With it, the instance read decides whom the message was for.
+    public static func messageRefusal(_ message: Message, recipientBinding: Bool = true) -> TrustRefusal? {
         if message.header.isTruncated { return .headerLimit }
         for (name, count) in zip(singletonFields, message.header.counts(of: singletonFields)) where count > 1 {
+            if !recipientBinding, recipientFields.contains(name) { continue }
             return name == "from" ? .multipleFrom(count: count) : .duplicateField(name)
         }
         return nil

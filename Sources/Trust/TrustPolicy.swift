@@ -131,7 +131,7 @@ public struct TrustPolicy: Sendable {
         if fromFields > 1, fromDomains.count < fromFields {
             fromDomains += Array(repeating: fromDomains.first ?? "", count: fromFields - fromDomains.count)
         }
-        let messageRefusal = SignedView.messageRefusal(message)
+        let messageRefusal = SignedView.messageRefusal(message, recipientBinding: !recipients.isEmpty)
         func view(_ signature: DKIMVerification) -> ViewCheck {
             if let messageRefusal { return .refused(messageRefusal) }
             switch SignedView.read(message, signature: signature, wholeMessage: wholeMessage) {

@@ -8,8 +8,8 @@ public struct PassDiagnostic: Sendable, Equatable {
         case passNotReservation = "pass-not-reservation"
         /// A barcode message in the boarding pass format (`M1…`) that does not read (detail: why).
         case bcbpInvalid = "bcbp-invalid"
-        /// The year of a bar code's day of the year, taken from evidence (detail: `relevant-date`,
-        /// `issue-date` or `message-date`).
+        /// The year of a bar code's day of the year and the signed evidence it was taken from
+        /// (detail: a ``FlightYearEvidence``, `relevant-date` … `clock`).
         case bcbpYear = "bcbp-year"
     }
 

@@ -25,12 +25,20 @@ public struct PassReservations: Sendable {
     static let passengerKeys = ["passenger", "passengername", "name", "traveler", "traveller", "attendee", "guest"]
     static let departureTimeKeys = ["departuretime", "departuredate", "departs", "date", "boardingtime", "eventdate", "start", "doors"]
 
-    /// The reservations of `content`; `messageDate` is the last evidence for a bar code's year.
-    public init(_ content: PassContent, messageDate: Int64?) {
+    /// Whether a bar code's day of the year was placed in a year by the clock alone
+    /// (``FlightYearEvidence/clock``): nothing signed in the pass dates it, so its reservations
+    /// are listed, never stored.
+    public var unsignedYear = false
+
+    /// The reservations of `content`. `signedAt` is the verified signature's signing time (nil
+    /// when it has none or did not verify) and `now` the clock: evidence for a bar code's year,
+    /// after the pass's own dates (``yearEvidence(_:pass:signedAt:now:)``). Nothing of the mail
+    /// around the pass is: anyone can write its `Date:`.
+    public init(_ content: PassContent, signedAt: Int64?, now: Int64) {
         switch content.style {
         case .boardingPass:
             switch content.transitType {
-            case "PKTransitTypeAir": flights(content, messageDate: messageDate)
+            case "PKTransitTypeAir": flights(content, signedAt: signedAt, now: now)
             case "PKTransitTypeTrain": groundTrip(content, type: "TrainReservation", trip: "TrainTrip", words: .train)
             case "PKTransitTypeBus": groundTrip(content, type: "BusReservation", trip: "BusTrip", words: .bus)
             case "PKTransitTypeBoat": groundTrip(content, type: "BoatReservation", trip: "BoatTrip", words: .boat)
@@ -51,11 +59,11 @@ public struct PassReservations: Sendable {
 
     // MARK: Flights
 
-    private mutating func flights(_ content: PassContent, messageDate: Int64?) {
+    private mutating func flights(_ content: PassContent, signedAt: Int64?, now: Int64) {
         for message in content.barcodeMessages where message.hasPrefix("M") {
             switch BCBPReader.read(message) {
             case .success(let pass):
-                for leg in pass.legs { items.append(flight(content, pass: pass, leg: leg, messageDate: messageDate)) }
+                for leg in pass.legs { items.append(flight(content, pass: pass, leg: leg, signedAt: signedAt, now: now)) }
                 return
             case .failure(let refusal):
                 diagnostics.append(
@@ -65,20 +73,17 @@ public struct PassReservations: Sendable {
         items.append(flightFromFields(content))
     }
 
-    private mutating func flight(_ content: PassContent, pass: BoardingPass, leg: BoardingPassLeg, messageDate: Int64?) -> JSONValue {
+    private mutating func flight(_ content: PassContent, pass: BoardingPass, leg: BoardingPassLeg, signedAt: Int64?, now: Int64) -> JSONValue {
         var start: String?
         if let day = leg.dayOfYear {
-            let relevant = content.relevantDate.flatMap { CivilTime.epochSeconds(ofLocal: $0) }
-            let issue = pass.issued.flatMap { issued in Self.issueDate(issued, near: relevant ?? messageDate) }
-            let evidence: (String, Int64)? =
-                relevant.map { ("relevant-date", $0) } ?? issue.map { ("issue-date", $0) } ?? messageDate.map { ("message-date", $0) }
-            if let (kind, instant) = evidence, let date = FlightDate.resolve(dayOfYear: day, near: instant) {
+            let evidence = Self.yearEvidence(content, pass: pass, signedAt: signedAt, now: now)
+            if let date = FlightDate.resolve(dayOfYear: day, near: evidence.instant) {
                 let text = Self.dateText(date)
+                if evidence.kind == .clock { unsignedYear = true }
                 diagnostics.append(
                     PassDiagnostic(
-                        .bcbpYear,
-                        "the bar code gives day \(day) of the year; the year \(date.year) is the one nearest the pass's \(Self.evidenceWords(kind))",
-                        detail: kind))
+                        .bcbpYear, "the bar code gives day \(day) of the year; \(Self.evidenceWords(evidence.kind, year: date.year))",
+                        detail: evidence.kind.rawValue))
                 // relevantDate is the departure (or boarding) time when it falls on the flight's day.
                 start = content.relevantDate.map { $0.hasPrefix(text) ? $0 : text } ?? text
             }
@@ -328,20 +333,70 @@ public struct PassReservations: Sendable {
         return "\(pad(date.year, 4))-\(pad(date.month, 2))-\(pad(date.day, 2))"
     }
 
-    static func evidenceWords(_ kind: String) -> String {
+    /// What places a bar code's day of the year in a year, by signed evidence only, first found
+    /// first: the pass's `relevantDate`; a departure date of its fields (`semantics`, or a field
+    /// such as `departureTime` holding an ISO 8601 date); the bar code's issue date, its decade
+    /// from the signing time, else `expirationDate`, else the clock; the CMS signing time; the
+    /// pass's `expirationDate`. Every one of them is in what the issuer signed. The clock is the
+    /// last resort (``FlightYearEvidence/clock``), and its year is never stored: a pass mailed
+    /// again a year later would otherwise give a flight a year later.
+    static func yearEvidence(_ content: PassContent, pass: BoardingPass, signedAt: Int64?, now: Int64) -> (kind: FlightYearEvidence, instant: Int64) {
+        if let relevant = content.relevantDate.flatMap(CivilTime.epochSeconds(ofLocal:)) { return (.relevantDate, relevant) }
+        let field =
+            content.semantic("currentDepartureDate") ?? content.semantic("originalDepartureDate") ?? isoField(content, departureTimeKeys)
+        if let field = field.flatMap(CivilTime.epochSeconds(ofLocal:)) { return (.fieldDate, field) }
+        let expiration = content.expirationDate.flatMap(CivilTime.epochSeconds(ofLocal:))
+        // The issue date's year digit needs a decade: from signed evidence when there is some,
+        // else from the clock, which moves it only every ten years.
+        if let issued = pass.issued, let issue = issueDate(issued, notAfter: signedAt ?? expiration ?? now) { return (.issueDate, issue) }
+        if let signedAt { return (.signingTime, signedAt) }
+        if let expiration { return (.expirationDate, expiration) }
+        return (.clock, now)
+    }
+
+    static func evidenceWords(_ kind: FlightYearEvidence, year: Int) -> String {
         switch kind {
-        case "relevant-date": "relevant date"
-        case "issue-date": "issue date in the bar code"
-        default: "message's Date"
+        case .relevantDate: "the year \(year) is the one nearest the pass's relevant date"
+        case .fieldDate: "the year \(year) is the one nearest the departure date in the pass's fields"
+        case .issueDate: "the year \(year) is the one nearest the issue date in the bar code"
+        case .signingTime: "the year \(year) is the one nearest the pass's signing time"
+        case .expirationDate: "the year \(year) is the one nearest the pass's expiration date"
+        case .clock:
+            "nothing signed in the pass dates it (no relevant date, departure date, issue date, signing time or expiration date): placed in \(year) by the clock, listed but not stored"
         }
     }
 
-    /// The issue date of a bar code (the year's last digit and the day) nearest `evidence`, or in
-    /// the decade around it; nil without evidence.
-    static func issueDate(_ issued: (yearDigit: Int, dayOfYear: Int), near evidence: Int64?) -> Int64? {
-        guard let evidence else { return nil }
-        let year = CivilTime.civilFromDays(evidence / 86_400).year
-        let candidate = year - ((year - issued.yearDigit) % 10 + 10) % 10
-        return (CivilTime.daysFromCivil(year: candidate, month: 1, day: 1) + Int64(issued.dayOfYear - 1)) * 86_400
+    /// The issue date of a bar code (the year's last digit and the day): the latest such date
+    /// not after `anchor` and a day (a boarding pass is issued before the pass is signed, and
+    /// before it expires), within the ten years before it.
+    static func issueDate(_ issued: (yearDigit: Int, dayOfYear: Int), notAfter anchor: Int64) -> Int64? {
+        guard (0...9).contains(issued.yearDigit), (1...366).contains(issued.dayOfYear) else { return nil }
+        let anchorDays = (anchor >= 0 ? anchor : anchor - 86_399) / 86_400
+        let year = CivilTime.civilFromDays(anchorDays).year
+        var candidate = year - ((year - issued.yearDigit) % 10 + 10) % 10
+        var days = CivilTime.daysFromCivil(year: candidate, month: 1, day: 1) + Int64(issued.dayOfYear - 1)
+        if days > anchorDays + 1 {
+            candidate -= 10
+            days = CivilTime.daysFromCivil(year: candidate, month: 1, day: 1) + Int64(issued.dayOfYear - 1)
+        }
+        return days * 86_400
     }
+}
+
+/// The signed evidence that placed a boarding pass's day of the year in a year: the `detail` of
+/// the note `bcbp-year`. Never the mail's `Date:`, which anyone can write.
+public enum FlightYearEvidence: String, Sendable, CaseIterable {
+    /// pass.json's `relevantDate`.
+    case relevantDate = "relevant-date"
+    /// A departure date of the pass's fields: `semantics` (`currentDepartureDate`), or a field by
+    /// its key holding an ISO 8601 date.
+    case fieldDate = "field-date"
+    /// The bar code's own issue date (conditional section).
+    case issueDate = "issue-date"
+    /// The verified CMS signing time.
+    case signingTime = "signing-time"
+    /// pass.json's `expirationDate`.
+    case expirationDate = "expiration-date"
+    /// None of the above: the clock, for display only (the reservations are marked, never stored).
+    case clock
 }

@@ -18,25 +18,34 @@ public struct WalletPass: Sendable {
     public var verification: PassVerification
     public var diagnostics: [PassDiagnostic]
     public var zipDiagnostics: [ZipDiagnostic]
+    /// Whether a bar code's year came from the clock alone (``PassReservations/unsignedYear``):
+    /// its reservations are listed, never stored.
+    public var unsignedYear = false
 
     /// The files every pass has besides those the manifest lists.
     static let manifestName = "manifest.json"
     static let signatureName = "signature"
 
     /// Reads and verifies the pass in `bytes`; `now` is the clock for a signature without a
-    /// signing time, `messageDate` the last evidence for a bar code's year.
-    public static func read(_ bytes: [UInt8], anchors: PassTrustAnchors, now: Int64, messageDate: Int64?) -> WalletPass {
+    /// signing time, and the last resort for a bar code's year (``PassReservations``), which is
+    /// otherwise taken from what the issuer signed: the verified signing time among it.
+    public static func read(_ bytes: [UInt8], anchors: PassTrustAnchors, now: Int64) -> WalletPass {
         let archive = ZipArchive.read(bytes)
         var pass = WalletPass(content: nil, items: [], verification: .failed(.unreadable), diagnostics: [], zipDiagnostics: archive.diagnostics)
         if let json = archive.data(named: "pass.json"), let value = TolerantJSONReader.read(json).values.first, let content = PassContent(value) {
             pass.content = content
-            let reservations = PassReservations(content, messageDate: messageDate)
-            pass.items = reservations.items
-            pass.diagnostics = reservations.diagnostics
         } else {
             pass.diagnostics.append(PassDiagnostic(.passUnreadable, "the pass has no readable pass.json"))
         }
         pass.verification = verify(archive, content: pass.content, anchors: anchors, now: now)
+        if let content = pass.content {
+            var signedAt: Int64?
+            if case .verified(let signer) = pass.verification { signedAt = signer.signedAt }
+            let reservations = PassReservations(content, signedAt: signedAt, now: now)
+            pass.items = reservations.items
+            pass.diagnostics = reservations.diagnostics
+            pass.unsignedYear = reservations.unsignedYear
+        }
         return pass
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import Pipeline
 import PipelineTestSupport
 import Testing
@@ -40,7 +41,15 @@ struct ItemRefusalTests {
         #expect(report.trust.trusted && !report.hasTrustedReservations)
         let text = BannerRenderer(style: .plain).render(report)
         #expect(text.contains("not recorded (not trusted: the invitation's ORGANIZER events@attacker.example"))
-        #expect(BannerRenderer.json(report).contains(#""refusal":"organizer-not-aligned""#))
+        // The item's own verdict: refused, with its code and sentence, and the message's proof.
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(BannerRenderer.json(report).utf8)) as? [String: Any])
+        let item = try #require((json["reservations"] as? [[String: Any]])?.first)
+        #expect(item["trusted"] as? Bool == false)
+        let refusal = try #require(item["refusal"] as? [String: Any])
+        #expect(refusal["code"] as? String == "organizer-not-aligned")
+        #expect((refusal["reason"] as? String)?.hasPrefix("the invitation's ORGANIZER events@attacker.example") == true)
+        #expect(item["proof"] as? [String: String] == ["kind": "dkim", "domain": "epicsteak.example"])
+        #expect((json["trust"] as? [String: Any])?["trusted"] as? Bool == true)
         var summary = ScanSummary()
         summary.add(report)
         #expect(summary.withReservations == 1 && summary.trusted == 0)

@@ -136,18 +136,23 @@ public enum SamplePassJSON {
     public static let passType = "pass.com.cascadia-air.boarding"
     public static let team = "CA5C4D1A"
 
+    /// `relevantDate` nil leaves it out; `dayOfYear` is the flight's day in the bar code (073:
+    /// 14 March in a common year).
     public static func boarding(
-        passType: String = passType, team: String = team, relevantDate: String = "2031-03-14T08:40:00-07:00", voided: Bool = false
+        passType: String = passType, team: String = team, relevantDate: String? = "2031-03-14T08:40:00-07:00", voided: Bool = false,
+        dayOfYear: Int = 73
     ) -> String {
-        """
-        {"formatVersion": 1, "passTypeIdentifier": "\(passType)", "teamIdentifier": "\(team)",
-         "organizationName": "Cascadia Air", "serialNumber": "CA-7Q2XKD-1", "description": "Boarding pass",
-         "relevantDate": "\(relevantDate)", "voided": \(voided),
-         "barcodes": [{"format": "PKBarcodeFormatPDF417", "message": "M1RIVERA/JANE         E7Q2XKD SFOSEACA 0318 073Y012C0042 100", "messageEncoding": "iso-8859-1"}],
-         "boardingPass": {"transitType": "PKTransitTypeAir",
-           "headerFields": [{"key": "gate", "label": "GATE", "value": "B12"}],
-           "primaryFields": [{"key": "origin", "label": "San Francisco", "value": "SFO"}, {"key": "destination", "label": "Seattle", "value": "SEA"}],
-           "auxiliaryFields": [{"key": "flight", "label": "FLIGHT", "value": "CA 318"}, {"key": "seat", "label": "SEAT", "value": "12C"}]}}
-        """
+        let day = String(dayOfYear)
+        let dayField = String(repeating: "0", count: max(0, 3 - day.count)) + day
+        return """
+            {"formatVersion": 1, "passTypeIdentifier": "\(passType)", "teamIdentifier": "\(team)",
+             "organizationName": "Cascadia Air", "serialNumber": "CA-7Q2XKD-1", "description": "Boarding pass",
+             \(relevantDate.map { "\"relevantDate\": \"\($0)\"," } ?? "") "voided": \(voided),
+             "barcodes": [{"format": "PKBarcodeFormatPDF417", "message": "M1RIVERA/JANE         E7Q2XKD SFOSEACA 0318 \(dayField)Y012C0042 100", "messageEncoding": "iso-8859-1"}],
+             "boardingPass": {"transitType": "PKTransitTypeAir",
+               "headerFields": [{"key": "gate", "label": "GATE", "value": "B12"}],
+               "primaryFields": [{"key": "origin", "label": "San Francisco", "value": "SFO"}, {"key": "destination", "label": "Seattle", "value": "SEA"}],
+               "auxiliaryFields": [{"key": "flight", "label": "FLIGHT", "value": "CA 318"}, {"key": "seat", "label": "SEAT", "value": "12C"}]}}
+            """
     }
 }

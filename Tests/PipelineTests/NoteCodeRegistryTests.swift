@@ -2,6 +2,7 @@ import Foundation
 import PipelineTestSupport
 import Testing
 import Trust
+import WalletPass
 
 @testable import Pipeline
 
@@ -47,5 +48,18 @@ struct NoteCodeRegistryTests {
         #expect(registry.count == ReportDiagnostic.Code.all.count, "two codes share a name")
         #expect(registry.subtracting(documented).sorted() == [], "codes missing from docs/USAGE.md")
         #expect(documented.subtracting(registry).sorted() == [], "docs/USAGE.md lists codes no stage has")
+    }
+
+    /// The row of one code in the notes table.
+    static func row(_ code: String) throws -> String? {
+        let text = try String(contentsOf: usage, encoding: .utf8)
+        return text.split(separator: "\n").first { $0.hasPrefix("| `\(code)` |") }.map(String.init)
+    }
+
+    @Test("the evidence a bcbp-year note names is registered: its row lists exactly the FlightYearEvidence details")
+    func flightYearEvidenceDocumented() throws {
+        let row = try #require(try Self.row("bcbp-year"))
+        let named = Set(Self.backticked(row)).subtracting(["bcbp-year", "detail", "extract", "year-unsigned"])
+        #expect(named == Set(FlightYearEvidence.allCases.map(\.rawValue)))
     }
 }

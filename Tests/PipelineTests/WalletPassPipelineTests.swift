@@ -27,12 +27,14 @@ struct WalletPassPipelineTests {
     }
 
     /// An unsigned message from a stranger carrying `pass` as its only attachment.
-    static func message(_ pass: [UInt8], contentType: String = "application/vnd.apple.pkpass") -> RawMessage {
+    static func message(
+        _ pass: [UInt8], contentType: String = "application/vnd.apple.pkpass", date: String = "Sun, 22 Nov 2026 06:15:30 +0000"
+    ) -> RawMessage {
         let text = """
             From: Someone <someone@elsewhere.example>\r
             To: jane@home.example\r
             Subject: your pass\r
-            Date: Sun, 22 Nov 2026 06:15:30 +0000\r
+            Date: \(date)\r
             MIME-Version: 1.0\r
             Content-Type: multipart/mixed; boundary="b"\r
             \r
@@ -169,5 +171,89 @@ struct WalletPassPipelineTests {
         #expect(item.reservation.reservationID == "M4XT9B")
         #expect(item.reservation.start?.local == "2031-06-10T17:05:00")
         #expect(item.change?.kind == "created")
+    }
+
+    // MARK: The year of a bar code: signed evidence only (docs/SECURITY.md, "Wallet passes")
+
+    /// The message's `Date:` as the genuine mail has it, then rewritten far ahead and far back:
+    /// nothing signs it, so anyone holding the pass can send it with any of them.
+    static let replayDates = ["Sun, 22 Nov 2026 06:15:30 +0000", "Tue, 14 Mar 2056 08:00:00 +0000", "Wed, 14 Mar 2001 08:00:00 +0000"]
+
+    /// `raw` with its `Date:` field's value replaced.
+    static func redated(_ raw: RawMessage, _ date: String) throws -> RawMessage {
+        var lines = String(decoding: raw.bytes, as: UTF8.self).components(separatedBy: "\n")
+        let index = try #require(lines.firstIndex { $0.hasPrefix("Date:") })
+        lines[index] = "Date: " + date + (lines[index].hasSuffix("\r") ? "\r" : "")
+        return RawMessage(bytes: Array(lines.joined(separator: "\n").utf8), origin: raw.origin)
+    }
+
+    @Test("the sample pass mailed again with a Date in 2056 or 2001: the same flight, one event in the store")
+    func sampleRedated() throws {
+        let tmp = TemporaryStore()
+        defer { tmp.remove() }
+        let store = try tmp.open()
+        let policy = TrustPolicy(
+            allowedPassTypes: ["pass.example.cascadia-air.*"],
+            passAnchors: PassTrustAnchors(paths: [Samples.maildir.appendingPathComponent("pass-ca.pem").path]))
+        let pipeline = try Samples.pipeline(store: store, policy: policy)
+        for date in Self.replayDates {
+            let report = pipeline.process(try Self.redated(try Samples.message(9), date))
+            let item = try #require(report.items.first, "\(date)")
+            #expect(report.isTrusted(item))
+            #expect(item.reservation.start?.local == "2031-06-10T17:05:00", "\(date)")
+            #expect(report.diagnostics.first { $0.code == .pass(.bcbpYear) }?.detail == "relevant-date")
+        }
+        #expect(try store.events().count == 1)
+    }
+
+    /// The day of the year `days` after the clock, as the bar code writes it, and its date.
+    static func dayAhead(_ days: Int64) -> (dayOfYear: Int, date: String) {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC") ?? .current
+        let day = Date(timeIntervalSince1970: TimeInterval(now + days * 86_400))
+        let parts = calendar.dateComponents([.year, .month, .day], from: day)
+        let text = String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
+        return (calendar.ordinality(of: .day, in: .year, for: day) ?? 0, text)
+    }
+
+    @Test("a pass without relevant date: its year from the signing time, whatever Date the mail carries; one event")
+    func signingTimeYear() throws {
+        let tmp = TemporaryStore()
+        defer { tmp.remove() }
+        let store = try tmp.open()
+        // Signed now (openssl stamps the signing time), flying in three weeks.
+        let flight = Self.dayAhead(21)
+        let bytes = try Self.factory.get().pass(
+            json: SamplePassJSON.boarding(relevantDate: nil, dayOfYear: flight.dayOfYear), signer: Self.signer.get())
+        let pipeline = try Samples.pipeline(store: store, policy: Self.policy(), now: Self.now)
+        for date in Self.replayDates {
+            let report = pipeline.process(Self.message(bytes, date: date))
+            let item = try #require(report.items.first, "\(date)")
+            #expect(report.isTrusted(item))
+            #expect(item.reservation.start?.date == flight.date, "\(date)")
+            #expect(report.diagnostics.first { $0.code == .pass(.bcbpYear) }?.detail == "signing-time")
+        }
+        #expect(try store.events().count == 1)
+        #expect(try store.events().first?.event.start?.local.hasPrefix(flight.date) == true)
+    }
+
+    @Test("a pass nothing signed dates (no relevant date, no signing time): its year by the clock, listed but never stored")
+    func unsignedYear() throws {
+        let tmp = TemporaryStore()
+        defer { tmp.remove() }
+        let store = try tmp.open()
+        let flight = Self.dayAhead(21)
+        let bytes = try Self.factory.get().pass(
+            json: SamplePassJSON.boarding(relevantDate: nil, dayOfYear: flight.dayOfYear), signer: Self.signer.get(), attributes: false)
+        let pipeline = try Samples.pipeline(store: store, policy: Self.policy(), now: Self.now)
+        for date in Self.replayDates {
+            let report = pipeline.process(Self.message(bytes, date: date))
+            #expect(report.items.isEmpty, "\(date)")
+            #expect(report.diagnostics.first { $0.code == .pass(.bcbpYear) }?.detail == "clock")
+            let listed = pipeline.extract(Self.message(bytes, date: date)).items
+            #expect(listed.map(\.reservation.marks) == [[.yearUnsigned]], "\(date)")
+            #expect(listed.first?.reservation.start?.date == flight.date)
+        }
+        #expect(try store.events().isEmpty)
     }
 }

@@ -16,11 +16,15 @@ struct ExtractionFixtureTests {
         return table
     }()
 
-    /// The start as a calendar shows it: where each category keeps it in schema.org.
+    /// The start as the sender wrote it: where each category keeps it in schema.org, or beside it
+    /// (`reservoir:original…`) when the normalized JSON writes it in ISO 8601.
     static func start(_ r: [String: Any]) -> String {
         let trip = r["reservationFor"] as? [String: Any] ?? [:]
-        for value in [r["startTime"], r["checkinTime"], r["checkinDate"], r["pickupTime"], trip["departureTime"], trip["startDate"]] {
-            if let s = value as? String { return s }
+        for (owner, key) in [
+            (r, "startTime"), (r, "checkinTime"), (r, "checkinDate"), (r, "pickupTime"), (trip, "departureTime"), (trip, "startDate"),
+        ] {
+            let original = "reservoir:original" + key.prefix(1).uppercased() + key.dropFirst()
+            if let s = (owner[original] ?? owner[key]) as? String { return s }
         }
         return "?"
     }

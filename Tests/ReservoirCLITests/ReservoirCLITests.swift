@@ -114,7 +114,9 @@ struct ReservoirCLITests {
             ["filter", "--authserv-id", "mx.test", "--no-store"] + common, stdin: try ReservoirBinary.sampleMessage(11))
         #expect(stranger.text.contains("#TL-90417 (untrusted) (forwarded)"), "\(stranger.text.prefix(600))")
         // extract lists what the forwarded message describes, trusted or not.
-        let extract = try ReservoirBinary.run(["extract", try ReservoirBinary.sample(11), "--json", "--now", ReservoirBinary.now])
+        let extract = try ReservoirBinary.run([
+            "extract", try ReservoirBinary.sample(11), "--json", "--keys", ReservoirBinary.keys, "--now", ReservoirBinary.now,
+        ])
         #expect(extract.status == 0, "\(extract.stderr)")
         let listed = try #require(try JSONSerialization.jsonObject(with: extract.stdout) as? [String: Any])
         let numbers = (listed["reservations"] as? [[String: Any]] ?? []).compactMap { ($0["reservationId"] ?? $0["reservationNumber"]) as? String }

@@ -18,7 +18,7 @@ struct WalletPassTests {
     static let now = Int64(Date().timeIntervalSince1970)
 
     static func read(_ bytes: [UInt8], anchors: [String]? = nil) throws -> WalletPass {
-        WalletPass.read(bytes, anchors: PassTrustAnchors(paths: try anchors ?? [factory.get().caPath]), now: now, messageDate: nil)
+        WalletPass.read(bytes, anchors: PassTrustAnchors(paths: try anchors ?? [factory.get().caPath]), now: now)
     }
 
     @Test("a pass signed under the configured CA is verified, with its issuer from the certificate")
@@ -131,14 +131,14 @@ struct WalletPassTests {
                "secondaryFields": [{"key": "venue", "label": "VENUE", "value": "Hallenstadion"}, {"key": "seat", "value": "14"}, {"key": "row", "value": "F"}]}}
             """
         let content = try? #require(PassContent(TolerantJSONReader.read(Array(event.utf8)).values[0]))
-        let ticket = content.map { PassReservations($0, messageDate: nil) }
+        let ticket = content.map { PassReservations($0, signedAt: nil, now: 1_795_348_800) }
         let object = ticket?.items.first?.objectValue
         #expect(object?["@type"] == .string("EventReservation"))
         #expect(object?["reservationStatus"] == .string("https://schema.org/ReservationCancelled"))
         #expect(object?["reservationFor"]?.objectValue?["name"] == .string("Spring Concert"))
         let card = #"{"passTypeIdentifier": "pass.example.card", "storeCard": {"primaryFields": []}}"#
         let cardContent = PassContent(TolerantJSONReader.read(Array(card.utf8)).values[0])
-        let reading = cardContent.map { PassReservations($0, messageDate: nil) }
+        let reading = cardContent.map { PassReservations($0, signedAt: nil, now: 1_795_348_800) }
         #expect(reading?.items.isEmpty == true)
         #expect(reading?.diagnostics.map(\.code) == [.passNotReservation])
     }
@@ -147,8 +147,10 @@ struct WalletPassTests {
 /// pass.json to schema.org: the transit types and a bar code of several legs.
 @Suite("Wallet passes: what a pass becomes")
 struct PassMappingTests {
-    static func reservations(_ json: String, messageDate: Int64? = nil) -> PassReservations? {
-        TolerantJSONReader.read(Array(json.utf8)).values.first.flatMap(PassContent.init).map { PassReservations($0, messageDate: messageDate) }
+    static func reservations(_ json: String, signedAt: Int64? = nil, now: Int64 = 1_795_348_800) -> PassReservations? {
+        TolerantJSONReader.read(Array(json.utf8)).values.first.flatMap(PassContent.init).map {
+            PassReservations($0, signedAt: signedAt, now: now)
+        }
     }
 
     @Test("a train pass: stations from the fields' labels, train number, coach and seat")
@@ -169,17 +171,58 @@ struct PassMappingTests {
         #expect(trip["departureTime"] == .string("2031-07-01T09:33:00+02:00"))
     }
 
-    @Test("a bar code with two legs: two flights, the second a whole day, the year from the message's Date")
+    @Test("a bar code with two legs: two flights, the second a whole day, the year from the signing time")
     func twoLegs() throws {
         let code = "M2DESMARAIS/LUC       EABC123 YULFRAAC 0834 326J001A0025 100DEF456 FRAGVALH 3664 327C012C0002 100"
         let json = #"{"organizationName": "Air Canada", "boardingPass": {"transitType": "PKTransitTypeAir"}, "barcodes": [{"message": "\#(code)"}]}"#
-        // 2030-10-29T00:00:00Z
-        let reading = try #require(Self.reservations(json, messageDate: 1_919_462_400))
+        // Signed 2030-10-29T00:00:00Z.
+        let reading = try #require(Self.reservations(json, signedAt: 1_919_462_400))
         #expect(reading.items.count == 2)
         let second = try #require(reading.items.last?.objectValue?["reservationFor"]?.objectValue)
         #expect(second["flightNumber"] == .string("3664"))
         #expect(second["departureTime"] == .string("2030-11-23"))
-        #expect(reading.diagnostics.map(\.detail) == ["message-date", "message-date"])
+        #expect(reading.diagnostics.map(\.detail) == ["signing-time", "signing-time"])
+        #expect(!reading.unsignedYear)
+    }
+
+    /// Day 326 of the bar codes: 22 November, 21 November in a leap year.
+    static let dayOnly = "M1DESMARAIS/LUC       EABC123 YULFRAAC 0834 326J001A0025 100"
+    /// The same day, and an issue date: day 325 of a year ending in 6.
+    static let withIssueDate =
+        "M1DESMARAIS/LUC       EABC123 YULFRAAC 0834 326J001A0025 136>60B1WW6325BAC 25014123456789000AC AC 1234567890123   "
+
+    @Test(
+        "a bar code's year comes from what the issuer signed, first found first; the clock only when nothing is, and then unsigned",
+        arguments: [
+            // relevantDate beats every other evidence.
+            (
+                withIssueDate, #""relevantDate": "2031-11-20T10:00:00-05:00", "expirationDate": "2035-11-30T00:00:00Z","#,
+                #"{"key": "departureDate", "value": "2033-11-21T09:00:00-05:00"}"#, Int64?(2_110_968_000), "relevant-date", "2031-11-22"
+            ),
+            // A departure date of the fields beats the bar code and the signature.
+            (withIssueDate, "", #"{"key": "departureDate", "value": "2033-11-21T09:00:00-05:00"}"#, 2_110_968_000, "field-date", "2033-11-22"),
+            // The issue date, its decade from the signing time (2036-11-22): 2036 is a leap year.
+            (withIssueDate, #""expirationDate": "2035-11-30T00:00:00Z","#, "", 2_110_968_000, "issue-date", "2036-11-21"),
+            // The signing time (2034-11-01).
+            (dayOnly, #""expirationDate": "2035-11-30T00:00:00Z","#, "", 2_045_995_200, "signing-time", "2034-11-22"),
+            // The expiration date, without a signing time.
+            (dayOnly, #""expirationDate": "2035-11-30T00:00:00Z","#, "", nil, "expiration-date", "2035-11-22"),
+            // The issue date, its decade from the clock (2037-01-10): the same issue year for ten years.
+            (withIssueDate, "", "", nil, "issue-date", "2036-11-21"),
+            // Nothing signed dates it: the clock (2037-01-10), unsigned.
+            (dayOnly, "", "", nil, "clock", "2036-11-21"),
+        ])
+    func yearEvidence(code: String, dates: String, field: String, signedAt: Int64?, evidence: String, departure: String) throws {
+        let json = """
+            {"organizationName": "Air Canada", \(dates) "barcodes": [{"message": "\(code)"}],
+             "boardingPass": {"transitType": "PKTransitTypeAir", "auxiliaryFields": [\(field)]}}
+            """
+        let reading = try #require(Self.reservations(json, signedAt: signedAt, now: 2_115_201_600))
+        #expect(reading.diagnostics.map(\.code) == [.bcbpYear])
+        #expect(reading.diagnostics.first?.detail == evidence)
+        let flight = try #require(reading.items.first?.objectValue?["reservationFor"]?.objectValue)
+        #expect(flight["departureTime"]?.stringValue?.hasPrefix(departure) == true, "\(String(describing: flight["departureTime"]))")
+        #expect(reading.unsignedYear == (evidence == "clock"))
     }
 
     @Test("a bar code that does not read: the fields instead, with a note")
@@ -201,7 +244,7 @@ struct SamplePassTests {
     func samplePass() throws {
         let bytes = try [UInt8](Data(contentsOf: Self.root.appendingPathComponent("scripts/samples/cascadia-air-boarding.pkpass")))
         let anchors = PassTrustAnchors(paths: [Self.root.appendingPathComponent("Maildir-samples/pass-ca.pem").path])
-        let pass = WalletPass.read(bytes, anchors: anchors, now: 1_795_348_800, messageDate: nil)
+        let pass = WalletPass.read(bytes, anchors: anchors, now: 1_795_348_800)
         #expect(
             pass.verification
                 == .verified(

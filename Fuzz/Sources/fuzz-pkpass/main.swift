@@ -14,13 +14,15 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let rest = Array(bytes.dropFirst())
     switch mode {
     case 0:
+        // With and without a signing time, so every evidence for a bar code's year is reached.
+        let signedAt: Int64? = rest.count % 2 == 0 ? 1_795_348_800 : nil
         for value in TolerantJSONReader.read(rest).values {
-            if let content = PassContent(value) { _ = PassReservations(content, messageDate: 1_795_348_800) }
+            if let content = PassContent(value) { _ = PassReservations(content, signedAt: signedAt, now: 1_795_348_800) }
         }
     case 1:
         _ = PassSignatureVerifier(anchors: anchors, now: 1_795_348_800).verify(signature: rest, manifest: Array(#"{"pass.json":"0"}"#.utf8))
     default:
-        _ = WalletPass.read(rest, anchors: anchors, now: 1_795_348_800, messageDate: nil)
+        _ = WalletPass.read(rest, anchors: anchors, now: 1_795_348_800)
     }
     return 0
 }

@@ -33,6 +33,15 @@ public struct AuthenticationResults: Sendable {
         /// A valid signature of a message with more header fields than are read: a second From
         /// could stand past the limit.
         public static let headerLimit = MessageResult(result: .policy, reason: "too many header fields")
+
+        /// The `policy` result a refusal makes of a valid signature; nil for a refusal that does not.
+        public static func policy(for refusal: TrustRefusal) -> MessageResult? {
+            switch refusal {
+            case .multipleFrom: .multipleFrom
+            case .headerLimit: .headerLimit
+            default: nil
+            }
+        }
     }
 
     /// The authserv-id as written: printable ASCII (``AuthenticationResultsPayload/printable(_:)``).
@@ -59,17 +68,16 @@ public struct AuthenticationResults: Sendable {
             passPolicy: Self.passPolicy(report.trust))
     }
 
-    /// The refusals of the trust decision that make a valid signature `policy`: those that
-    /// leave the author ambiguous.
-    static func passPolicy(_ trust: TrustDecision) -> MessageResult? {
-        for refusal in trust.refusals {
-            switch refusal {
-            case .multipleFrom: return .multipleFrom
-            case .headerLimit: return .headerLimit
-            default: continue
-            }
-        }
-        return nil
+    /// The result a valid signature is written with instead of `pass` (``policyRefusal(_:)``).
+    public static func passPolicy(_ trust: TrustDecision) -> MessageResult? {
+        policyRefusal(trust).flatMap(MessageResult.policy(for:))
+    }
+
+    /// The refusal of the trust decision that makes a valid signature `policy`: one that leaves
+    /// the author ambiguous (several From, fields past the header limit). `reservoir verify`
+    /// reports it beside each passing signature, as the filter writes it.
+    public static func policyRefusal(_ trust: TrustDecision) -> TrustRefusal? {
+        trust.refusals.first { MessageResult.policy(for: $0) != nil }
     }
 
     /// The authserv-id as it goes into the field, and so as the filter compares incoming

@@ -7,9 +7,13 @@ extension ReservationInterpreter {
         let movie = event.name(of: "workPresented")
         var draft = ReservationDraft(title: event.text("name") ?? movie ?? category.displayName)
         draft.setTimes(span(event, start: ["startDate"], end: ["endDate"], path: "reservationFor."))
-        if draft.start == nil, !draft.startUndecided, let start = time(node, ["startDate", "startTime"]) {
-            note(.repaired, "start taken from the reservation's own startDate; schema.org puts it on reservationFor")
-            draft.start = start
+        if draft.start == nil, !draft.startUndecided {
+            let own = span(start: reading(node, ["startDate", "startTime"]), end: .absent)
+            if let start = own.start {
+                note(.repaired, "start taken from the reservation's own startDate; schema.org puts it on reservationFor")
+                draft.start = start
+                draft.startProperty = own.startProperty
+            }
         }
         draft.location =
             PlaceLine.line(event, property: "location")

@@ -9,13 +9,16 @@ extension ReservationInterpreter {
         var draft = ReservationDraft(title: restaurant.text("name") ?? category.displayName)
         draft.setTimes(span(node, start: ["startTime"], end: ["endTime"]))
         if draft.start == nil, !draft.startUndecided {
+            // A recovered time is moved to where schema.org puts it (`recoverTime`).
             draft.start =
                 recoverTime(from: restaurant, ownerPath: "reservationFor.", keys: ["startDate", "startTime"], into: "startTime")
                 ?? recoverTime(from: node, ownerPath: "", keys: ["startDate"], into: "startTime")
+            if draft.start != nil { draft.startProperty = "startTime" }
             if draft.end == nil {
                 draft.end =
                     recoverTime(from: restaurant, ownerPath: "reservationFor.", keys: ["endDate", "endTime"], into: "endTime")
                     ?? recoverTime(from: node, ownerPath: "", keys: ["endDate"], into: "endTime")
+                if draft.end != nil { draft.endProperty = "endTime" }
             }
         }
         draft.location = PlaceLine.line(restaurant)

@@ -97,4 +97,7 @@ public enum ReservationMark: String, Sendable, Equatable {
     case ended
     /// Its start's day and month order could not be decided: no date, so no event.
     case dateAmbiguous = "date-ambiguous"
+    /// A boarding pass's day of the year placed in a year by the clock alone: nothing the
+    /// issuer signed dates it, so the year is a guess that a pass mailed again later would move.
+    case yearUnsigned = "year-unsigned"
 }

@@ -92,6 +92,9 @@ struct ReservationInterpreter {
     let messageDate: Int64?
     /// The zones' rules, asked only for a time without offset that has evidence.
     let zones: TimeZoneBook
+    /// Date properties whose text was not read as a date (`invalid-value`), by path: moved
+    /// aside in the normalized JSON (``normalizeDates(_:modifiedTime:)``).
+    var unreadDates: [String] = []
 
     init(_ candidate: ReservationCandidate, messageDate: Int64? = nil, zones: TimeZoneBook = .system) {
         self.candidate = candidate
@@ -162,6 +165,7 @@ struct ReservationInterpreter {
         // Read like the item's times (an unreadable one is `invalid-value`); not used for ordering.
         let modifiedTime = time(node, ["modifiedTime"])
         let url = links[2] ?? Self.url(of: "EditAction", in: actions) ?? Self.url(of: "UpdateAction", in: actions) ?? links[3]
+        normalizeDates(draft, modifiedTime: modifiedTime)
 
         return Reservation(
             category: category, schemaType: candidate.schemaType, reservationID: reservationID,
@@ -322,6 +326,7 @@ struct ReservationInterpreter {
                 noteForm(of: readings.dayFirst, property: path + key, zoneOnly: true)
                 return .ambiguous(readings, property: path + key)
             case .refused(let refusal):
+                unreadDates.append(path + key)
                 note(
                     .invalidValue, detail: refusal.rawValue,
                     "\(path)\(key) \"\(raw)\" is not a date Reservoir reads (\(Self.words(refusal))); ignored")
@@ -347,13 +352,64 @@ struct ReservationInterpreter {
         }
     }
 
-    /// `2031-02-02T18:35:00+01:00`, `2031-02-02T18:35:00 (floating)`, `2031-02-02`.
+    /// `2031-02-02T18:35:00+01:00`, `2031-02-02T18:35:00 (wall-clock)`, `2031-02-02`.
     static func written(_ value: DateTimeValue) -> String {
+        value.offsetSeconds == nil && !value.isDateOnly ? value.local + " (wall-clock)" : isoText(value)
+    }
+
+    /// The value as ISO 8601 (RFC 3339 §5.6 with its offset): `2031-02-02T18:35:00+01:00`,
+    /// `…Z`; `2031-02-02T18:35:00` for wall-clock time, `2031-02-02` for a date.
+    static func isoText(_ value: DateTimeValue) -> String {
         if value.isDateOnly { return value.date }
-        guard let offset = value.offsetSeconds else { return value.local + " (wall-clock)" }
+        guard let offset = value.offsetSeconds else { return value.local }
         if offset == 0 { return value.local + "Z" }
         let magnitude = abs(offset)
         return value.local + (offset < 0 ? "-" : "+") + CivilTime.pad(magnitude / 3600, 2) + ":" + CivilTime.pad(magnitude % 3600 / 60, 2)
+    }
+
+    /// The prefix of the members that keep a sender's text beside a normalized value
+    /// (`reservoir:originalStartTime`): not a schema.org term, so a reader of schema.org
+    /// ignores them.
+    static let originalPrefix = "reservoir:original"
+
+    /// The dates the reader read, written into the normalized JSON as ISO 8601 with the offset
+    /// they were read with (``isoText(_:)``), so a program reading it never meets
+    /// `02-02-2031 18:35`: each value not in strict ISO 8601, or placed in a zone it did not
+    /// name, is replaced, and the sender's text kept beside it under ``originalPrefix`` and the
+    /// property's name. A date that was not used (unreadable, its day and month undecided, an end
+    /// before the start) is moved there, its property left out. A value that is not a plain
+    /// string where it was read is left alone.
+    mutating func normalizeDates(_ draft: ReservationDraft, modifiedTime: DateTimeValue?) {
+        let dates = [(draft.start, draft.startProperty), (draft.end, draft.endProperty), (modifiedTime, "modifiedTime")]
+        for case (let value?, let property?) in dates where !value.repairs.isEmpty || value.placement != nil {
+            let iso = Self.isoText(value)
+            if iso != value.text { replace(property, with: iso) }
+        }
+        var unused = unreadDates
+        if draft.start == nil, let property = draft.startProperty { unused.append(property) }
+        if draft.end == nil, let property = draft.endProperty { unused.append(property) }
+        for property in unused { replace(property, with: nil) }
+    }
+
+    /// The string at `property` (a dotted path) replaced by `iso`, or left out for nil; the
+    /// sender's text kept beside it.
+    mutating func replace(_ property: String, with iso: String?) {
+        var path = property.split(separator: ".").map(String.init)
+        guard let key = path.popLast() else { return }
+        repaired = Self.replacing(in: repaired, path: path[...], key: key, with: iso)
+    }
+
+    static func replacing(in object: JSONObject, path: ArraySlice<String>, key: String, with iso: String?) -> JSONObject {
+        var object = object
+        if let first = path.first {
+            guard case .object(let inner)? = object[first] else { return object }
+            object[first] = .object(replacing(in: inner, path: path.dropFirst(), key: key, with: iso))
+            return object
+        }
+        guard case .string(let original)? = object[key] else { return object }
+        object[key] = iso.map(JSONValue.string)
+        object[originalPrefix + key.prefix(1).uppercased() + key.dropFirst()] = .string(original)
+        return object
     }
 
     static func words(_ refusal: DateTimeRefusal) -> String {

@@ -1,0 +1,91 @@
+public import Reservations
+public import Trust
+public import WalletPass
+
+/// The verdict on one reservation, whatever carried it: trusted or not, why not, and the proof
+/// of origin it rests on. A message can carry a trusted pass beside untrusted markup, or a
+/// trusted invitation beside a refused one; each reservation says its own, so a program never
+/// combines the message's DKIM decision with hints of the item (`--json`'s `trusted`,
+/// `refusal`, `proof`).
+public struct ReservationVerdict: Sendable, Equatable {
+    /// Whether the reservation may become an event (``MessageReport/isTrusted(_:)``).
+    public var trusted: Bool
+    /// Why not; nil when trusted.
+    public var refusal: TrustRefusal?
+    /// The proof of origin the reservation has, trusted or not (a valid signature of a domain
+    /// that is not allowed is still a proof); nil when there is none.
+    public var proof: ReservationProof?
+
+    public init(trusted: Bool, refusal: TrustRefusal?, proof: ReservationProof?) {
+        self.trusted = trusted
+        self.refusal = refusal
+        self.proof = proof
+    }
+}
+
+/// What vouches for where a reservation comes from.
+public indirect enum ReservationProof: Sendable, Equatable {
+    /// A DKIM signature of the message, verified here and aligned with its From: `d=`.
+    case dkim(domain: String)
+    /// The DKIM pass of `domain` an ARC sealer recorded (`--trust-arc-sealer`, RFC 8617): the
+    /// sealer's word, in instance `instance`.
+    case arc(sealer: String, instance: Int, domain: String)
+    /// A Wallet pass's CMS signature: its signer (pass type, team, organisation, signing time).
+    case pass(PassSigner)
+    /// A message forwarded as an attachment: the attached message's own proof, and who
+    /// forwarded it and how that was shown to be the user (nil `vouch` when it was not).
+    case forward(forwarder: String?, vouch: ForwarderVouch?, message: ReservationProof)
+    /// No proof: `--allow-unverified` took the markup without one.
+    case unverified
+}
+
+extension MessageReport {
+    /// The verdict on one of the message's own reservations: for markup and calendar parts the
+    /// message's decision, unless the item is refused on its own (an invitation's ORGANIZER);
+    /// for a Wallet pass its own decision.
+    public func verdict(of item: ReportedReservation) -> ReservationVerdict {
+        let trusted = isTrusted(item)
+        switch item.source {
+        case .pass(let decision):
+            return ReservationVerdict(trusted: trusted, refusal: trusted ? nil : decision.refusal, proof: decision.signer.map(ReservationProof.pass))
+        case .markup:
+            // Every untrusted message has a refusal; no-signature stands in should one be missing.
+            let refusal = trusted ? nil : item.refusal ?? trust.refusal ?? .noSignature
+            return ReservationVerdict(trusted: trusted, refusal: refusal, proof: messageProof)
+        }
+    }
+
+    /// The proof the message's trust decision rests on: the vouching signature's domain, by
+    /// DKIM or by ARC; `unverified` when only `--allow-unverified` trusted it.
+    var messageProof: ReservationProof? {
+        guard let domain = trust.vouchingDomain else { return trust.trusted ? .unverified : nil }
+        switch trust.path {
+        case .dkim: return .dkim(domain: domain)
+        case .arc(let sealer, let instance): return .arc(sealer: sealer, instance: instance, domain: domain)
+        }
+    }
+}
+
+extension ForwardedMessage {
+    /// The verdict on a reservation of the attached message: its own report's verdict (which
+    /// holds the forwarder's refusal), with markup's proof wrapped in the forward's. A pass keeps
+    /// its own proof: it does not depend on who forwarded it.
+    public func verdict(of item: ReportedReservation) -> ReservationVerdict {
+        var verdict = report.verdict(of: item)
+        if case .markup = item.source, let proof = verdict.proof, proof != .unverified {
+            verdict.proof = .forward(forwarder: forwarder.forwarder, vouch: forwarder.vouch, message: proof)
+        }
+        return verdict
+    }
+}
+
+/// A reservation listed by `extract`, with its verdict.
+public struct ListedReservation: Sendable {
+    public var reservation: Reservation
+    public var verdict: ReservationVerdict
+
+    public init(reservation: Reservation, verdict: ReservationVerdict) {
+        self.reservation = reservation
+        self.verdict = verdict
+    }
+}
