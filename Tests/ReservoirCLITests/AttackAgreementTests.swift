@@ -14,6 +14,7 @@ extension ProcessSuites {
             let forbidden: [String]
             let me: [String]
             let arcSealers: [String]?
+            let reservations: [String]
         }
 
         static func names() -> [String] {
@@ -78,8 +79,10 @@ extension ProcessSuites {
                     atPath: Self.folder.appendingPathComponent(name + ".eml").path,
                     toPath: "\(cur)/\(name):2,S")
             }
+            let vdir = tmp.path + "/calendar"
+            try FileManager.default.createDirectory(atPath: vdir, withIntermediateDirectories: true)
             let scan = try ReservoirBinary.run([
-                "scan", tmp.path + "/Maildir", "--json", "--store", "sqlite:\(tmp.path)/events.sqlite3",
+                "scan", tmp.path + "/Maildir", "--json", "--store", "sqlite:\(tmp.path)/events.sqlite3", "--calendar", "vdir:" + vdir,
                 "--keys", ReservoirBinary.keys, "--allow-domain", "epicsteak.example",
                 // The ARC cases' sealer; a message without ARC fields is not read by that path.
                 "--trust-arc-sealer", "home.example", "--now", ReservoirBinary.now,
@@ -96,6 +99,27 @@ extension ProcessSuites {
                 seen += 1
             }
             #expect(seen == names.count)
+
+            // What reaches a calendar: the export and the vdir hold every booking a trusted case
+            // books, and no booking only attacks carry (one a control books may appear).
+            let expectations = try names.map { try Self.expectation($0) }
+            let booked = Set(expectations.filter(\.trusted).flatMap(\.reservations))
+            let attackOnly = Set(expectations.flatMap(\.forbidden)).subtracting(booked)
+            #expect(!attackOnly.isEmpty)
+            let ics = try ReservoirBinary.run(["events", "--ics", "--all", "--store", "sqlite:\(tmp.path)/events.sqlite3"])
+            #expect(ics.status == 0, "\(ics.stderr)")
+            let export = ics.text.replacingOccurrences(of: "\r\n ", with: "")
+            let files = try FileManager.default.contentsOfDirectory(atPath: vdir).map { name in
+                try String(contentsOfFile: vdir + "/" + name, encoding: .utf8).replacingOccurrences(of: "\r\n ", with: "")
+            }
+            for id in booked {
+                #expect(export.contains(id), "\(id) missing from events --ics")
+                #expect(files.contains { $0.contains(id) }, "\(id) missing from the vdir")
+            }
+            for id in attackOnly {
+                #expect(!export.contains(id), "\(id) in events --ics")
+                #expect(!files.contains { $0.contains(id) }, "\(id) in the vdir")
+            }
         }
     }
 }
