@@ -80,12 +80,13 @@ package struct CommandRunner {
     /// The store at `location` (sqlite:PATH or postgres://…; nil: the embedded default), opened and migrated.
     /// `readOnlyFallback`: for commands that only read (see `EventStoreLocation.open`).
     package static func openStore(
-        at location: String?, readOnlyFallback: Bool = false, busyTimeoutMilliseconds: Int32 = SQLiteEventStore.busyTimeoutMilliseconds
+        at location: String?, readOnlyFallback: Bool = false, busyTimeoutMilliseconds: Int32 = SQLiteEventStore.busyTimeoutMilliseconds,
+        account: Account = .implicit
     ) throws -> any EventStore {
         do {
             return try EventStoreLocation.open(
-                location, postgres: PostgresEventStore.init(url:), readOnlyFallback: readOnlyFallback,
-                busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+                location, postgres: PostgresEventStore.init(url:account:), readOnlyFallback: readOnlyFallback,
+                busyTimeoutMilliseconds: busyTimeoutMilliseconds, account: account)
         } catch {
             // A URL that names no store, or no default location: a setting to fix, which a
             // retry would meet again (EX_CONFIG, not EX_TEMPFAIL, so an MTA does not retry forever).

@@ -1,10 +1,37 @@
 import ReservoirBase
 
+/// Whose bookings a store holds: a mailbox address, its local part as given and its domain
+/// lowercased in A-labels, or the one implicit account of a single-user store. A store is
+/// opened for one account, and every read and write it does is that account's alone.
+public struct Account: Hashable, Sendable, Comparable, CustomStringConvertible {
+    /// The address; empty for the implicit account.
+    public let address: String
+
+    /// The account of a single-user installation: stores written before accounts hold their
+    /// events under it, and a command without `--account` uses it.
+    public static let implicit = Account(normalizedAddress: "")
+
+    /// An account whose address is already normalized (local part as given, domain in
+    /// lowercase A-labels: the caller converts U-labels).
+    public init(normalizedAddress: String) {
+        address = normalizedAddress
+    }
+
+    public var isImplicit: Bool { address.isEmpty }
+
+    public var description: String { isImplicit ? "(the implicit account)" : address }
+
+    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.address < rhs.address }
+}
+
 /// Identifies one calendar event: who vouched for the booking (its owner), the booking
 /// (container) and the part of it (item), as Apple's reservation API does with a container and
 /// an item reference. Bookings are keyed per owner, so no owner can create, update or cancel
 /// another's booking by using its number (docs/SECURITY.md, "Ownership of a booking").
 public struct EventKey: Hashable, Sendable, Comparable, CustomStringConvertible {
+    /// Whose booking it is. A store sets it: it reads and writes its own account's keys only,
+    /// whatever account a key handed to it names.
+    public let account: Account
     /// The proof's owner: the vouching DKIM domain (the pass type's linked domain), `pass:TYPE`
     /// for a Wallet pass type with no linked domain, or empty for a booking trusted without a
     /// proof (`--allow-unverified`).
@@ -12,7 +39,8 @@ public struct EventKey: Hashable, Sendable, Comparable, CustomStringConvertible 
     public let container: String
     public let item: String
 
-    public init(owner: String, container: String, item: String) {
+    public init(account: Account = .implicit, owner: String, container: String, item: String) {
+        self.account = account
         self.owner = owner
         self.container = container
         self.item = item
@@ -23,7 +51,12 @@ public struct EventKey: Hashable, Sendable, Comparable, CustomStringConvertible 
 
     /// The same booking item under `owner`.
     public func owned(by owner: String) -> EventKey {
-        EventKey(owner: owner, container: container, item: item)
+        EventKey(account: account, owner: owner, container: container, item: item)
+    }
+
+    /// The same booking item in `account`'s bookings.
+    public func inAccount(_ account: Account) -> EventKey {
+        EventKey(account: account, owner: owner, container: container, item: item)
     }
 
     /// A globally unique, stable identifier for a new event (RFC 5545 §3.8.4.7). Each part keeps
@@ -55,7 +88,7 @@ public struct EventKey: Hashable, Sendable, Comparable, CustomStringConvertible 
     }
 
     public static func < (lhs: Self, rhs: Self) -> Bool {
-        (lhs.container, lhs.item, lhs.owner) < (rhs.container, rhs.item, rhs.owner)
+        (lhs.container, lhs.item, lhs.owner, lhs.account.address) < (rhs.container, rhs.item, rhs.owner, rhs.account.address)
     }
 }
 
@@ -139,9 +172,9 @@ extension CalendarEvent {
     /// The event keyed under the owner of `message`: every store applies an event under the
     /// owner of the proof that vouched for it, so a caller cannot file one owner's booking
     /// under another.
-    public func owned(by message: MessageProvenance) -> CalendarEvent {
+    public func owned(by message: MessageProvenance, in account: Account = .implicit) -> CalendarEvent {
         var event = self
-        event.key = key.owned(by: message.signingDomain ?? "")
+        event.key = key.owned(by: message.signingDomain ?? "").inAccount(account)
         return event
     }
 }

@@ -1,13 +1,18 @@
 /// Where calendar events live. Every implementation keeps the same contract:
 ///
+/// - a store handle holds one ``Account``'s bookings: it reads, changes and lists that
+///   account's events, history and deliveries only, whatever account a key names;
 /// - one event per ``EventKey``; a later message with the same key updates it, a
 ///   cancellation marks it cancelled (kept), the same message again changes nothing;
 /// - a message older (by its signed send time, then arrival) than the one that last changed an event does
 ///   not overwrite it;
-/// - only the signing domain that created an event may change it;
+/// - an event is filed under the owner of the proof that vouched for its message, so only
+///   that owner's messages reach it;
 /// - every change is recorded in the history with the message that caused it;
 /// - concurrent writers (parallel deliveries) never lose a change nor create a duplicate.
 public protocol EventStore: AnyObject {
+    /// Whose bookings this handle holds.
+    var account: Account { get }
     func apply(_ event: CalendarEvent, from message: MessageProvenance) throws(EventStoreError) -> EventChange
     /// All stored events ordered by start time.
     func events() throws(EventStoreError) -> [StoredEvent]
@@ -24,6 +29,26 @@ public protocol EventStore: AnyObject {
     /// they were. A calendar that holds one of them still has its record, without an event, so
     /// the next push removes it there (``DeliveryLedger/forgottenDeliveries(to:)``).
     func forget(_ id: String, at time: Int64) throws(EventStoreError) -> [StoredEvent]
+}
+
+/// The one path that sees every account of a store: which accounts hold bookings, with their
+/// counts (`reservoir accounts`). Nothing else reads across accounts.
+public protocol AccountDirectory: AnyObject {
+    func accounts() throws(EventStoreError) -> [AccountSummary]
+}
+
+/// One account of a store and what it holds.
+public struct AccountSummary: Sendable, Equatable {
+    public var account: Account
+    public var events: Int
+    /// Calendar copies not yet at their event's sequence, over every destination tried.
+    public var pendingDeliveries: Int
+
+    public init(account: Account, events: Int, pendingDeliveries: Int) {
+        self.account = account
+        self.events = events
+        self.pendingDeliveries = pendingDeliveries
+    }
 }
 
 extension EventStore {

@@ -8,8 +8,9 @@ import Glibc
 ///   target does not link libpq;
 /// - nothing: `$XDG_DATA_HOME/reservoir/events.sqlite3` (default `~/.local/share`).
 public enum EventStoreLocation {
-    /// Opens a store from a URL the caller has recognised, e.g. `PostgresEventStore.init(url:)`.
-    public typealias Opener = (String) throws(EventStoreError) -> any EventStore
+    /// Opens a store from a URL the caller has recognised for an account, e.g.
+    /// `PostgresEventStore.init(url:account:)`.
+    public typealias Opener = (String, Account) throws(EventStoreError) -> any EventStore
 
     /// URL schemes served by the PostgreSQL store (libpq's own URI forms).
     public static let postgresSchemes = ["postgres://", "postgresql://"]
@@ -25,24 +26,25 @@ public enum EventStoreLocation {
     /// file or file system is read-only is opened for reading instead (commands that only read).
     /// With `readOnlyFallback`, an SQLite store whose file does not exist is not created: an
     /// empty store in memory stands for it, so a command that only reads leaves no file behind.
-    /// `busyTimeoutMilliseconds`: how long an SQLite store waits for another writer.
+    /// `busyTimeoutMilliseconds`: how long an SQLite store waits for another writer. `account`:
+    /// whose bookings the store holds (the implicit account of a single-user store by default).
     public static func open(
         _ url: String?, postgres: Opener? = nil, readOnlyFallback: Bool = false,
-        busyTimeoutMilliseconds: Int32 = SQLiteEventStore.busyTimeoutMilliseconds
+        busyTimeoutMilliseconds: Int32 = SQLiteEventStore.busyTimeoutMilliseconds, account: Account = .implicit
     ) throws(EventStoreError) -> any EventStore {
         if let url, isPostgresURL(url) {
             guard let postgres else {
                 throw EventStoreError(.unsupportedURL, "this build has no PostgreSQL store; use sqlite:PATH")
             }
-            return try postgres(url)
+            return try postgres(url, account)
         }
         let path = try sqlitePath(url)
-        if readOnlyFallback, access(path, F_OK) != 0 { return try SQLiteEventStore(path: ":memory:") }
+        if readOnlyFallback, access(path, F_OK) != 0 { return try SQLiteEventStore(path: ":memory:", account: account) }
         do {
-            return try SQLiteEventStore(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+            return try SQLiteEventStore(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds, account: account)
         } catch  where readOnlyFallback && error.kind == .readOnly {
             // The first error says more than a failed fallback would.
-            guard let store = try? SQLiteEventStore(readingAt: path) else { throw error }
+            guard let store = try? SQLiteEventStore(readingAt: path, account: account) else { throw error }
             return store
         }
     }

@@ -27,17 +27,32 @@ public final class PostgresEventStore: EventStore {
     private let connection: PostgresConnection
     /// Where the store is, without the password.
     public let location: String
+    /// Whose bookings this handle reads and writes; every statement is scoped to it.
+    public let account: Account
 
     /// Connects to the database a `postgres://` or `postgresql://` URL names (any libpq URI:
     /// `postgresql:///db?host=/run/postgresql`, `postgres://user:pw@host:5432/db?sslmode=require`)
     /// and creates or upgrades the schema. Throws `.unsupportedURL` for a malformed URL,
     /// `.cannotOpen` when the server cannot be reached or refuses the login, `.schemaTooNew`
     /// when a newer reservoir wrote the schema.
-    public init(url: String) throws(EventStoreError) {
+    public init(url: String, account: Account = .implicit) throws(EventStoreError) {
         let parsed = try PostgresURL(url)
         location = parsed.description
+        self.account = account
         connection = try PostgresConnection(parameters: parsed.connectionParameters, describedAs: parsed.description)
         try migrate()
+    }
+
+    private init(connection: PostgresConnection, location: String, account: Account) {
+        self.connection = connection
+        self.location = location
+        self.account = account
+    }
+
+    /// The same database, holding `account`'s bookings: one connection, another scope (the
+    /// milter records one message for each of its recipients).
+    public func scoped(to account: Account) -> PostgresEventStore {
+        PostgresEventStore(connection: connection, location: location, account: account)
     }
 
     // MARK: Schema
@@ -77,7 +92,7 @@ public final class PostgresEventStore: EventStore {
     // MARK: EventStore
 
     public func apply(_ event: CalendarEvent, from message: MessageProvenance) throws(EventStoreError) -> EventChange {
-        let event = event.owned(by: message)
+        let event = event.owned(by: message, in: account)
         return try transaction { () throws(PostgresFailure) -> EventChange in
             let key = event.key
             var stored = try lockedRow(key)
@@ -88,7 +103,7 @@ public final class PostgresEventStore: EventStore {
                 if let row = step.write,
                     try connection.execute(
                         "INSERT INTO events (\(EventRow.layout.names)) VALUES (\(Self.placeholders(EventRow.layout))) "
-                            + "ON CONFLICT (owner, container, item) DO NOTHING RETURNING 1",
+                            + "ON CONFLICT (account, owner, container, item) DO NOTHING RETURNING 1",
                         row.values.map(\.parameter)
                     ).rowCount == 1
                 {
@@ -105,8 +120,9 @@ public final class PostgresEventStore: EventStore {
             if let messageID = message.messageID {
                 alreadyApplied =
                     try connection.execute(
-                        "SELECT 1 FROM history WHERE owner = $1 AND container = $2 AND item = $3 AND message_id = $4 LIMIT 1",
-                        [key.owner, key.container, key.item, messageID]
+                        "SELECT 1 FROM history WHERE account = $1 AND owner = $2 AND container = $3 AND item = $4 "
+                            + "AND message_id = $5 LIMIT 1",
+                        [key.account.address, key.owner, key.container, key.item, messageID]
                     ).rowCount > 0
             }
             let step = EventRevision.step(stored: stored, alreadyApplied: alreadyApplied, new: event, from: message)
@@ -119,7 +135,8 @@ public final class PostgresEventStore: EventStore {
     public func forget(_ id: String, at time: Int64) throws(EventStoreError) -> [StoredEvent] {
         try transaction { () throws(PostgresFailure) -> [StoredEvent] in
             let result = try connection.execute(
-                "SELECT \(EventRow.layout.names) FROM events WHERE container = $1 OR container || '/' || item = $1 FOR UPDATE", [id])
+                "SELECT \(EventRow.layout.names) FROM events WHERE account = $2 AND (container = $1 OR container || '/' || item = $1) "
+                    + "FOR UPDATE", [id, account.address])
             var forgotten: [StoredEvent] = []
             for r in 0..<result.rowCount {
                 do throws(EventStoreError) {
@@ -130,8 +147,8 @@ public final class PostgresEventStore: EventStore {
             }
             for stored in forgotten {
                 _ = try connection.execute(
-                    "DELETE FROM events WHERE owner = $1 AND container = $2 AND item = $3",
-                    [stored.event.key.owner, stored.event.key.container, stored.event.key.item])
+                    "DELETE FROM events WHERE account = $1 AND owner = $2 AND container = $3 AND item = $4",
+                    [account.address, stored.event.key.owner, stored.event.key.container, stored.event.key.item])
                 try record(EventRevision.forgotten(stored, at: time))
             }
             return forgotten.sortedByStart()
@@ -139,20 +156,22 @@ public final class PostgresEventStore: EventStore {
     }
 
     public func events() throws(EventStoreError) -> [StoredEvent] {
-        let result = try query("SELECT \(EventRow.layout.names) FROM events", [])
+        let result = try query("SELECT \(EventRow.layout.names) FROM events WHERE account = $1", [account.address])
         return try (0..<result.rowCount).map { r throws(EventStoreError) in try EventRow(values: result.values(r, EventRow.layout)).stored }
             .sortedByStart()
     }
 
     public func event(_ key: EventKey) throws(EventStoreError) -> StoredEvent? {
         let result = try query(
-            "SELECT \(EventRow.layout.names) FROM events WHERE owner = $1 AND container = $2 AND item = $3",
-            [key.owner, key.container, key.item])
+            "SELECT \(EventRow.layout.names) FROM events WHERE account = $1 AND owner = $2 AND container = $3 AND item = $4",
+            [account.address, key.owner, key.container, key.item])
         return result.rowCount > 0 ? try EventRow(values: result.values(0, EventRow.layout)).stored : nil
     }
 
     public func history(_ id: String) throws(EventStoreError) -> [HistoryEntry] {
-        let result = try query("SELECT \(HistoryEntry.layout.names) FROM history WHERE container = $1 OR item = $1 ORDER BY id", [id])
+        let result = try query(
+            "SELECT \(HistoryEntry.layout.names) FROM history WHERE account = $2 AND (container = $1 OR item = $1) ORDER BY id",
+            [id, account.address])
         return try (0..<result.rowCount).map { r throws(EventStoreError) in try HistoryEntry(values: result.values(r, HistoryEntry.layout)) }
     }
 
@@ -167,14 +186,15 @@ public final class PostgresEventStore: EventStore {
         let assignments = EventRow.layout.columns.enumerated().dropFirst(EventKey.columns.count).map {
             "\($0.element.name) = $\($0.offset + 1)"
         }
-        return "UPDATE events SET \(assignments.joined(separator: ", ")) WHERE owner = $1 AND container = $2 AND item = $3"
+        return "UPDATE events SET \(assignments.joined(separator: ", ")) WHERE account = $1 AND owner = $2 AND container = $3 AND item = $4"
     }()
 
     /// The event's row, locked until the transaction ends; nil when none is stored.
     private func lockedRow(_ key: EventKey) throws(PostgresFailure) -> EventRow? {
         let result = try connection.execute(
-            "SELECT \(EventRow.layout.names) FROM events WHERE owner = $1 AND container = $2 AND item = $3 FOR UPDATE",
-            [key.owner, key.container, key.item])
+            "SELECT \(EventRow.layout.names) FROM events WHERE account = $1 AND owner = $2 AND container = $3 AND item = $4 "
+                + "FOR UPDATE",
+            [key.account.address, key.owner, key.container, key.item])
         guard result.rowCount > 0 else { return nil }
         do {
             return try EventRow(values: result.values(0, EventRow.layout))
@@ -293,15 +313,30 @@ extension PostgresEventStore: ScanStateStore {
     }
 }
 
+// MARK: Accounts
+
+extension PostgresEventStore: AccountDirectory {
+    public func accounts() throws(EventStoreError) -> [AccountSummary] {
+        let result = try query(DeliverySQL.accounts, [])
+        return (0..<result.rowCount).map { r in
+            AccountSummary(
+                account: Account(normalizedAddress: result.text(r, 0) ?? ""), events: Int(result.integer(r, 1) ?? 0),
+                pendingDeliveries: Int(result.integer(r, 2) ?? 0))
+        }
+    }
+}
+
 // MARK: Calendar delivery
 
 extension PostgresEventStore: DeliveryLedger {
     public func pendingDeliveries(to destination: String) throws(EventStoreError) -> [PendingDelivery] {
-        try pendingRows(try query(Self.numbered(DeliverySQL.pending), [destination]))
+        try pendingRows(try query(Self.numbered(DeliverySQL.pending), [destination, account.address]))
     }
 
     public func pendingDelivery(of key: EventKey, to destination: String) throws(EventStoreError) -> PendingDelivery? {
-        try pendingRows(try query(Self.numbered(DeliverySQL.pendingOne), [destination, key.owner, key.container, key.item])).first
+        try pendingRows(
+            try query(Self.numbered(DeliverySQL.pendingOne), [destination, account.address, key.owner, key.container, key.item])
+        ).first
     }
 
     public func claimDelivery(of key: EventKey, uid: String, to destination: String, by owner: String, now: Int64, until: Int64)
@@ -312,7 +347,7 @@ extension PostgresEventStore: DeliveryLedger {
         try transaction { () throws(PostgresFailure) -> Bool in
             try connection.execute(
                 Self.numbered(DeliverySQL.claim),
-                [destination, key.owner, key.container, key.item, uid, owner, String(until), String(now)]
+                [destination, account.address, key.owner, key.container, key.item, uid, owner, String(until), String(now)]
             ).rowCount == 1
         }
     }
@@ -320,21 +355,21 @@ extension PostgresEventStore: DeliveryLedger {
     public func finishDelivery(of key: EventKey, to destination: String, by owner: String, result: DeliveryResult, at now: Int64)
         throws(EventStoreError)
     {
-        let (sql, values) = DeliverySQL.finish(result, key: key, destination: destination, owner: owner, now: now)
+        let (sql, values) = DeliverySQL.finish(result, key: key.inAccount(account), destination: destination, owner: owner, now: now)
         try transaction { () throws(PostgresFailure) in
             _ = try connection.execute(Self.numbered(sql), values.map(\.parameter))
         }
     }
 
     public func deliveryRecords() throws(EventStoreError) -> [DeliveryRecord] {
-        let result = try query(DeliverySQL.records, [])
+        let result = try query(Self.numbered(DeliverySQL.records), [account.address])
         return try (0..<result.rowCount).map { r throws(EventStoreError) in
             try DeliveryRecord(values: result.values(r, DeliveryRecord.layout))
         }
     }
 
     public func forgottenDeliveries(to destination: String) throws(EventStoreError) -> [DeliveryRecord] {
-        let result = try query(Self.numbered(DeliverySQL.forgotten), [destination])
+        let result = try query(Self.numbered(DeliverySQL.forgotten), [destination, account.address])
         return try (0..<result.rowCount).map { r throws(EventStoreError) in
             try DeliveryRecord(values: result.values(r, DeliveryRecord.layout))
         }

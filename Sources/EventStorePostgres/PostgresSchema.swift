@@ -90,17 +90,20 @@ enum PostgresSchema {
             "ALTER TABLE events ADD COLUMN IF NOT EXISTS start_zone text",
             "ALTER TABLE events ADD COLUMN IF NOT EXISTS end_zone text",
         ],
-        // 5: bookings keyed per owner (docs/SECURITY.md, "Ownership of a booking"): the key of
-        // events and deliveries becomes (owner, container, item); an event's owner is the
-        // owner_domain it was created with, and its UID stays the one calendars hold (NULL:
-        // the legacy form). History lines take their event's owner, else their signer.
+        // 5: bookings keyed per account and owner (docs/SECURITY.md, "Ownership of a booking"):
+        // the key of events and deliveries becomes (account, owner, container, item); every row
+        // goes to the implicit account (''), an event's owner is the owner_domain it was created
+        // with, and its UID stays the one calendars hold (NULL: the legacy form). History lines
+        // take their event's owner, else their signer.
         [
+            "ALTER TABLE events ADD COLUMN account text NOT NULL DEFAULT ''",
             "ALTER TABLE events ADD COLUMN owner text NOT NULL DEFAULT ''",
             "ALTER TABLE events ADD COLUMN uid text",
             "UPDATE events SET owner = COALESCE(owner_domain, '')",
             "ALTER TABLE events DROP CONSTRAINT events_pkey",
-            "ALTER TABLE events ADD PRIMARY KEY (owner, container, item)",
+            "ALTER TABLE events ADD PRIMARY KEY (account, owner, container, item)",
             "ALTER TABLE events DROP COLUMN owner_domain",
+            "ALTER TABLE history ADD COLUMN account text NOT NULL DEFAULT ''",
             "ALTER TABLE history ADD COLUMN owner text NOT NULL DEFAULT ''",
             """
             UPDATE history SET owner = COALESCE(
@@ -108,14 +111,15 @@ enum PostgresSchema {
                 signing_domain, '')
             """,
             "DROP INDEX IF EXISTS history_key",
-            "CREATE INDEX history_key ON history (owner, container, item)",
+            "CREATE INDEX history_key ON history (account, owner, container, item)",
+            "ALTER TABLE deliveries ADD COLUMN account text NOT NULL DEFAULT ''",
             "ALTER TABLE deliveries ADD COLUMN owner text NOT NULL DEFAULT ''",
             "ALTER TABLE deliveries ADD COLUMN uid text",
             """
             UPDATE deliveries d SET owner = e.owner FROM events e WHERE e.container = d.container AND e.item = d.item
             """,
             "ALTER TABLE deliveries DROP CONSTRAINT deliveries_pkey",
-            "ALTER TABLE deliveries ADD PRIMARY KEY (destination, owner, container, item)",
+            "ALTER TABLE deliveries ADD PRIMARY KEY (destination, account, owner, container, item)",
         ],
     ]
 }

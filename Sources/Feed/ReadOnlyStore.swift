@@ -9,10 +9,14 @@ public import EventStore
 /// read-only and must exist. Kept apart from `EventStoreLocation` so that the programs that
 /// write, the hook among them, link nothing of it.
 public enum ReadOnlyStore {
-    public static func open(_ url: String?, postgres: EventStoreLocation.Opener) throws(EventStoreError) -> any EventStore {
-        guard let url, !url.isEmpty else { return try SQLiteEventStore(readingAt: try EventStoreLocation.defaultPath()) }
-        if EventStoreLocation.isPostgresURL(url) { return try postgres(url) }
-        return try SQLiteEventStore(readingAt: try sqlitePath(url))
+    public static func open(
+        _ url: String?, postgres: EventStoreLocation.Opener, account: Account = .implicit
+    ) throws(EventStoreError) -> any EventStore {
+        guard let url, !url.isEmpty else {
+            return try SQLiteEventStore(readingAt: try EventStoreLocation.defaultPath(), account: account)
+        }
+        if EventStoreLocation.isPostgresURL(url) { return try postgres(url, account) }
+        return try SQLiteEventStore(readingAt: try sqlitePath(url), account: account)
     }
 
     /// The file an SQLite URL names.

@@ -84,7 +84,7 @@ struct ReservoirServe {
 
     /// The store for one request: SQLite read-only, PostgreSQL as usual.
     static func openStore(_ location: String?) throws(EventStoreError) -> any EventStore {
-        try ReadOnlyStore.open(location, postgres: PostgresEventStore.init(url:))
+        try ReadOnlyStore.open(location, postgres: PostgresEventStore.init(url:account:))
     }
 
     /// The token of `--token-file`; never printed.

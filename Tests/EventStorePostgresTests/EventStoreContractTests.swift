@@ -173,6 +173,47 @@ struct EventStoreContractTests {
         #expect(try store.event(EventKey(owner: "epicsteak.example", container: "K7Q2PX", item: "nope")) == nil)
     }
 
+    @Test("accounts never see each other's bookings: one confirmation to two, a cancellation to one", arguments: StoreBackend.available)
+    func accountIsolation(backend: StoreBackend) throws {
+        let fresh = try backend.makeStore()
+        defer { fresh.cleanup() }
+        let jane = fresh.scoped(Account(normalizedAddress: "jane@example.org"))
+        let joe = fresh.scoped(Account(normalizedAddress: "joe@example.org"))
+        // The same booking to both (a couple booked together): two events, one each.
+        _ = try jane.apply(dinner(at: "2031-05-12T19:30:00"), from: message("<a@x>", date: 1000))
+        _ = try joe.apply(dinner(at: "2031-05-12T19:30:00"), from: message("<a@x>", date: 1000))
+        #expect(try jane.events().map(\.event.key.account.address) == ["jane@example.org"])
+        #expect(try joe.events().map(\.event.key.account.address) == ["joe@example.org"])
+        // The same message again in Joe's account is not "already applied" because Jane has it.
+        let cancel = try joe.apply(dinner(at: "2031-05-12T19:30:00", status: .cancelled), from: message("<c@x>", date: 2000))
+        #expect(cancel.kind == "cancelled")
+        #expect(try jane.event(Self.key)?.event.status == .confirmed, "a cancellation delivered to one cancels only that one")
+        #expect(try joe.event(Self.key)?.event.status == .cancelled)
+        // A key naming the other account reads the handle's own account.
+        #expect(try jane.event(Self.key.inAccount(Account(normalizedAddress: "joe@example.org")))?.event.status == .confirmed)
+        #expect(try jane.history("IWDSCA").map(\.change) == [.created])
+        #expect(try joe.history("IWDSCA").map(\.change) == [.created, .cancelled])
+        // The implicit account (a single-user store) sees neither.
+        #expect(try fresh.store.events().isEmpty)
+        // Deliveries are per account too.
+        let janeLedger = try #require(jane as? any DeliveryLedger)
+        let joeLedger = try #require(joe as? any DeliveryLedger)
+        #expect(try janeLedger.pendingDeliveries(to: "vdir:/cal").count == 1)
+        #expect(try janeLedger.claimDelivery(of: Self.key, uid: Self.key.calendarUID, to: "vdir:/cal", by: "a", now: 1, until: 100))
+        try janeLedger.finishDelivery(of: Self.key, to: "vdir:/cal", by: "a", result: .delivered(sequence: 0, etag: nil), at: 2)
+        #expect(try janeLedger.pendingDeliveries(to: "vdir:/cal").isEmpty)
+        #expect(try joeLedger.pendingDeliveries(to: "vdir:/cal").count == 1, "Jane's delivery is not Joe's")
+        #expect(try joeLedger.deliveryRecords().isEmpty)
+        // Forgetting in one account leaves the other's.
+        #expect(try joe.forget("IWDSCA", at: 3000).count == 1)
+        #expect(try jane.events().count == 1)
+        #expect(try joeLedger.forgottenDeliveries(to: "vdir:/cal").isEmpty)
+        // The one path across accounts lists both.
+        let directory = try #require(fresh.store as? any AccountDirectory)
+        #expect(try directory.accounts().map(\.account.address) == ["jane@example.org"])
+        #expect(try directory.accounts().first?.events == 1)
+    }
+
     @Test("every field survives a round trip, including empty, Unicode and NULL values", arguments: StoreBackend.available)
     func roundTrip(backend: StoreBackend) throws {
         let fresh = try backend.makeStore()

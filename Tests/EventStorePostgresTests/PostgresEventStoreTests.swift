@@ -117,10 +117,11 @@ struct PostgresEventStoreTests {
         "ALTER TABLE events ADD COLUMN owner_domain text",
         "UPDATE events SET owner_domain = NULLIF(owner, '')",
         "ALTER TABLE events DROP CONSTRAINT events_pkey",
-        "ALTER TABLE events DROP COLUMN owner, DROP COLUMN uid",
+        "ALTER TABLE events DROP COLUMN account, DROP COLUMN owner, DROP COLUMN uid",
         "ALTER TABLE events ADD PRIMARY KEY (container, item)",
-        "DROP INDEX history_key", "ALTER TABLE history DROP COLUMN owner", "CREATE INDEX history_key ON history (container, item)",
-        "ALTER TABLE deliveries DROP CONSTRAINT deliveries_pkey", "ALTER TABLE deliveries DROP COLUMN owner, DROP COLUMN uid",
+        "DROP INDEX history_key", "ALTER TABLE history DROP COLUMN account, DROP COLUMN owner",
+        "CREATE INDEX history_key ON history (container, item)",
+        "ALTER TABLE deliveries DROP CONSTRAINT deliveries_pkey", "ALTER TABLE deliveries DROP COLUMN account, DROP COLUMN owner, DROP COLUMN uid",
         "ALTER TABLE deliveries ADD PRIMARY KEY (destination, container, item)",
         "DELETE FROM schema_version WHERE version >= 5",
     ]
@@ -149,6 +150,7 @@ struct PostgresEventStoreTests {
         #expect(try server.psqlColumn(url: url, "SELECT max(version) FROM schema_version") == ["5"])
         let events = try upgraded.events()
         #expect(events.map(\.event.key.owner) == ["epicsteak.example", ""])
+        #expect(events.allSatisfy { $0.event.key.account == .implicit }, "a single-user store's events go to the implicit account")
         #expect(events.map(\.uid) == ["IWDSCA-1@reservoir", "LOCAL-1@reservoir"])
         #expect(try upgraded.history("IWDSCA").map(\.key.owner) == ["epicsteak.example"])
         #expect(try upgraded.deliveryRecords().map(\.key) == [Self.key])
@@ -250,7 +252,7 @@ struct PostgresEventStoreTests {
     @Test("EventStoreLocation hands postgres URLs to the opener it is given")
     func location() throws {
         let url = try PostgresServer.shared.get().makeDatabase()
-        let store = try EventStoreLocation.open(url, postgres: PostgresEventStore.init(url:))
+        let store = try EventStoreLocation.open(url, postgres: PostgresEventStore.init(url:account:))
         #expect(store is PostgresEventStore)
         #expect(throws: EventStoreError(.unsupportedURL, "")) { _ = try EventStoreLocation.open(url) }
     }

@@ -24,7 +24,7 @@ enum StoreBackend: String, CaseIterable, CustomTestStringConvertible, Sendable {
             let path = directory + "/events.sqlite3"
             let store = try SQLiteEventStore(path: path)
             return FreshStore(
-                store: store, reopen: { try SQLiteEventStore(path: path) },
+                store: store, reopen: { try SQLiteEventStore(path: path) }, scoped: { store.scoped(to: $0) },
                 sql: { statement in
                     try SQLiteDatabase(path: path, busyTimeoutMilliseconds: 1000).prepare(statement).rows()
                         .map { $0.text(0) ?? "" }
@@ -33,8 +33,9 @@ enum StoreBackend: String, CaseIterable, CustomTestStringConvertible, Sendable {
         case .postgres:
             let server = try PostgresServer.shared.get()
             let url = try server.makeDatabase()
+            let store = try PostgresEventStore(url: url)
             return FreshStore(
-                store: try PostgresEventStore(url: url), reopen: { try PostgresEventStore(url: url) },
+                store: store, reopen: { try PostgresEventStore(url: url) }, scoped: { store.scoped(to: $0) },
                 sql: { statement in try server.psqlColumn(url: url, statement) },
                 cleanup: {})
         }
@@ -45,6 +46,8 @@ struct FreshStore {
     let store: any EventStore
     /// Opens a second, independent handle on the same store (another process would).
     let reopen: () throws -> any EventStore
+    /// The same store holding another account's bookings.
+    let scoped: (Account) -> any EventStore
     /// Runs SQL on the store's database directly, behind the store's back; the first column
     /// of each row it returns, as text.
     let sql: (String) throws -> [String]

@@ -26,6 +26,7 @@ final class MemoryStore: EventStore {
     var stored: [StoredEvent]
     var entries: [HistoryEntry]
     var failure: EventStoreError?
+    let account = Account.implicit
 
     init(_ stored: [StoredEvent], history: [HistoryEntry] = [], failure: EventStoreError? = nil) {
         self.stored = stored

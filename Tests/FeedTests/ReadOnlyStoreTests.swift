@@ -12,7 +12,7 @@ struct ReadOnlyStoreTests {
         #expect(try ReadOnlyStore.sqlitePath("sqlite:///var/x.db") == "/var/x.db")
         #expect(try ReadOnlyStore.sqlitePath("relative/x.db") == "relative/x.db")
         #expect(throws: EventStoreError(.unsupportedURL, "")) { try ReadOnlyStore.sqlitePath("http://host/x") }
-        let opened = try ReadOnlyStore.open("postgres://u@h/db") { (_) throws(EventStoreError) -> any EventStore in MemoryStore([]) }
+        let opened = try ReadOnlyStore.open("postgres://u@h/db") { (_, _) throws(EventStoreError) -> any EventStore in MemoryStore([]) }
         #expect(opened is MemoryStore)
     }
 
@@ -20,7 +20,7 @@ struct ReadOnlyStoreTests {
     func missing() {
         let path = "/tmp/reservoir-feed-missing-\(UInt64.random(in: 0...UInt64.max)).sqlite3"
         #expect(throws: EventStoreError.self) {
-            try ReadOnlyStore.open("sqlite:" + path) { (_) throws(EventStoreError) -> any EventStore in MemoryStore([]) }
+            try ReadOnlyStore.open("sqlite:" + path) { (_, _) throws(EventStoreError) -> any EventStore in MemoryStore([]) }
         }
         #expect(access(path, F_OK) != 0)
     }

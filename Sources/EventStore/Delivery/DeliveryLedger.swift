@@ -43,8 +43,9 @@ public struct DeliveryRecord: Sendable, Equatable {
     public static let layout = RowLayout(
         table: "deliveries",
         columns: [
-            StoreColumn("destination", .text), StoreColumn("owner", .text), StoreColumn("container", .text),
-            StoreColumn("item", .text), StoreColumn("uid", .text), StoreColumn("delivered_sequence", .integer), StoreColumn("etag", .text),
+            StoreColumn("destination", .text), StoreColumn("account", .text), StoreColumn("owner", .text),
+            StoreColumn("container", .text), StoreColumn("item", .text), StoreColumn("uid", .text),
+            StoreColumn("delivered_sequence", .integer), StoreColumn("etag", .text),
             StoreColumn("failures", .integer),
             StoreColumn("last_error", .text), StoreColumn("last_attempt", .integer),
         ])
@@ -123,62 +124,74 @@ public protocol DeliveryLedger: AnyObject {
 /// The SQL both backends run for the ledger, with `?` placeholders (the PostgreSQL store
 /// numbers them). Kept in one place so the backends cannot drift apart.
 public enum DeliverySQL {
-    /// The events `destination` (parameter 1) does not hold at their current sequence, with
-    /// the record's columns after the event's.
+    /// The events of an account (parameter 2) `destination` (parameter 1) does not hold at
+    /// their current sequence, with the record's columns after the event's.
     public static let pending =
         "SELECT \(prefixed(EventRow.layout, "e")), \(prefixed(DeliveryRecord.layout, "d")) FROM events e "
         + "LEFT JOIN deliveries d ON d.destination = ? AND \(sameKey("d", "e")) "
-        + "WHERE d.delivered_sequence IS NULL OR d.delivered_sequence < e.sequence ORDER BY e.updated_at, e.container, e.item, e.owner"
+        + "WHERE e.account = ? AND (d.delivered_sequence IS NULL OR d.delivered_sequence < e.sequence) "
+        + "ORDER BY e.updated_at, e.container, e.item, e.owner"
 
-    /// One event (parameters 2 to 4: owner, container, item) if `destination` (parameter 1)
-    /// does not hold it.
+    /// One event (parameters 2 to 5: account, owner, container, item) if `destination`
+    /// (parameter 1) does not hold it.
     public static let pendingOne =
         "SELECT \(prefixed(EventRow.layout, "e")), \(prefixed(DeliveryRecord.layout, "d")) FROM events e "
         + "LEFT JOIN deliveries d ON d.destination = ? AND \(sameKey("d", "e")) "
         + "WHERE \(keyIs("e")) AND (d.delivered_sequence IS NULL OR d.delivered_sequence < e.sequence)"
 
-    /// Takes the claim (destination, owner, container, item, uid, claimer, until, now): a new
-    /// record, or an existing one whose claim is free or expired. Returns a row when the claim
-    /// was taken.
+    /// Takes the claim (destination, account, owner, container, item, uid, claimer, until, now):
+    /// a new record, or an existing one whose claim is free or expired. Returns a row when the
+    /// claim was taken.
     public static let claim =
-        "INSERT INTO deliveries (destination, owner, container, item, uid, failures, claimed_by, claimed_until) "
-        + "VALUES (?, ?, ?, ?, ?, 0, ?, ?) "
-        + "ON CONFLICT (destination, owner, container, item) DO UPDATE SET claimed_by = excluded.claimed_by, "
+        "INSERT INTO deliveries (destination, account, owner, container, item, uid, failures, claimed_by, claimed_until) "
+        + "VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?) "
+        + "ON CONFLICT (destination, account, owner, container, item) DO UPDATE SET claimed_by = excluded.claimed_by, "
         + "claimed_until = excluded.claimed_until, uid = excluded.uid "
         + "WHERE deliveries.claimed_until IS NULL OR deliveries.claimed_until < ? RETURNING 1"
 
-    /// Records a delivery (sequence, etag, now, destination, owner, container, item, claimer).
+    /// Records a delivery (sequence, etag, now, destination, the key's four columns, claimer).
     public static let delivered =
         "UPDATE deliveries SET delivered_sequence = ?, etag = ?, failures = 0, last_error = NULL, last_attempt = ?, "
         + "claimed_by = NULL, claimed_until = NULL WHERE destination = ? AND \(keyIs()) AND claimed_by = ?"
 
-    /// Records a failure (reason, now, destination, owner, container, item, claimer).
+    /// Records a failure (reason, now, destination, the key's four columns, claimer).
     public static let failed =
         "UPDATE deliveries SET failures = failures + 1, last_error = ?, last_attempt = ?, "
         + "claimed_by = NULL, claimed_until = NULL WHERE destination = ? AND \(keyIs()) AND claimed_by = ?"
 
-    /// Gives back a claim (destination, owner, container, item, claimer).
+    /// Gives back a claim (destination, the key's four columns, claimer).
     public static let release =
         "UPDATE deliveries SET claimed_by = NULL, claimed_until = NULL WHERE destination = ? AND \(keyIs()) AND claimed_by = ?"
 
-    /// Removes a record once its copy is gone (destination, owner, container, item, claimer).
+    /// Removes a record once its copy is gone (destination, the key's four columns, claimer).
     public static let removed = "DELETE FROM deliveries WHERE destination = ? AND \(keyIs()) AND claimed_by = ?"
 
-    /// The records of `destination` (parameter 1) whose event is no longer stored.
+    /// The records of an account (parameter 2) at `destination` (parameter 1) whose event is no
+    /// longer stored.
     public static let forgotten =
         "SELECT \(prefixed(DeliveryRecord.layout, "d")) FROM deliveries d LEFT JOIN events e "
-        + "ON \(sameKey("e", "d")) WHERE d.destination = ? AND e.container IS NULL "
+        + "ON \(sameKey("e", "d")) WHERE d.destination = ? AND d.account = ? AND e.container IS NULL "
         + "ORDER BY d.container, d.item, d.owner"
 
-    /// Every record, in a stable order.
-    public static let records = "SELECT \(DeliveryRecord.layout.names) FROM deliveries ORDER BY destination, container, item, owner"
+    /// Every record of an account (parameter 1), in a stable order.
+    public static let records =
+        "SELECT \(DeliveryRecord.layout.names) FROM deliveries WHERE account = ? ORDER BY destination, container, item, owner"
 
-    /// `a.owner = b.owner AND a.container = b.container AND a.item = b.item`.
+    /// Each account with its number of events and of delivery records behind their event's
+    /// sequence, ordered by account.
+    public static let accounts =
+        "SELECT a.account, (SELECT count(*) FROM events e WHERE e.account = a.account), "
+        + "(SELECT count(*) FROM deliveries d JOIN events e ON \(sameKey("e", "d")) WHERE d.account = a.account "
+        + "AND (d.delivered_sequence IS NULL OR d.delivered_sequence < e.sequence)) "
+        + "FROM (SELECT account FROM events UNION SELECT account FROM deliveries) a ORDER BY a.account"
+
+    /// `a.account = b.account AND a.owner = b.owner AND …`, column by column of the key.
     static func sameKey(_ a: String, _ b: String) -> String {
         EventKey.columns.map { "\(a).\($0) = \(b).\($0)" }.joined(separator: " AND ")
     }
 
-    /// `owner = ? AND container = ? AND item = ?`, with `alias.` before each name when given.
+    /// `account = ? AND owner = ? AND container = ? AND item = ?`, with `alias.` before each
+    /// name when given.
     public static func keyIs(_ alias: String? = nil) -> String {
         EventKey.columns.map { "\(alias.map { $0 + "." } ?? "")\($0) = ?" }.joined(separator: " AND ")
     }

@@ -18,8 +18,8 @@ public struct EventRow: Sendable, Equatable {
     public static let layout = RowLayout(
         table: "events",
         columns: [
-            StoreColumn("owner", .text), StoreColumn("container", .text), StoreColumn("item", .text),
-            StoreColumn("category", .text), StoreColumn("title", .text),
+            StoreColumn("account", .text), StoreColumn("owner", .text), StoreColumn("container", .text),
+            StoreColumn("item", .text), StoreColumn("category", .text), StoreColumn("title", .text),
             StoreColumn("start_text", .text), StoreColumn("start_local", .text),
             StoreColumn("start_offset", .integer), StoreColumn("start_epoch", .integer), StoreColumn("start_zone", .text),
             StoreColumn("end_text", .text), StoreColumn("end_local", .text),
@@ -105,8 +105,9 @@ extension HistoryEntry {
     public static let layout = RowLayout(
         table: "history",
         columns: [
-            StoreColumn("owner", .text), StoreColumn("container", .text), StoreColumn("item", .text),
-            StoreColumn("sequence", .integer), StoreColumn("change", .text), StoreColumn("message_id", .text), StoreColumn("path", .text),
+            StoreColumn("account", .text), StoreColumn("owner", .text), StoreColumn("container", .text),
+            StoreColumn("item", .text), StoreColumn("sequence", .integer), StoreColumn("change", .text), StoreColumn("message_id", .text),
+            StoreColumn("path", .text),
             StoreColumn("signing_domain", .text), StoreColumn("message_date", .integer),
             StoreColumn("applied_at", .integer), StoreColumn("summary", .text),
         ])
@@ -114,7 +115,8 @@ extension HistoryEntry {
     /// The entry's values in ``layout`` order.
     public var values: [ColumnValue] {
         [
-            .text(key.owner), .text(key.container), .text(key.item), .integer(Int64(sequence)), .text(change.rawValue),
+            .text(key.account.address), .text(key.owner), .text(key.container), .text(key.item), .integer(Int64(sequence)),
+            .text(change.rawValue),
             ColumnValue(messageID), ColumnValue(path), ColumnValue(signingDomain), ColumnValue(messageDate),
             .integer(appliedAt), .text(summary),
         ]
@@ -137,14 +139,15 @@ extension HistoryEntry {
 }
 
 extension EventKey {
-    /// The key's columns (`owner`, `container`, `item`), in every table that holds a key.
-    public static let columns = ["owner", "container", "item"]
+    /// The key's columns (`account`, `owner`, `container`, `item`), in every table that holds a key.
+    public static let columns = ["account", "owner", "container", "item"]
 
     /// The key's values in ``columns`` order.
-    public var values: [ColumnValue] { [.text(owner), .text(container), .text(item)] }
+    public var values: [ColumnValue] { [.text(account.address), .text(owner), .text(container), .text(item)] }
 
-    /// Reads the key's three columns.
+    /// Reads the key's four columns.
     init(_ row: inout RowCursor) throws(EventStoreError) {
-        self.init(owner: try row.text(), container: try row.text(), item: try row.text())
+        self.init(
+            account: Account(normalizedAddress: try row.text()), owner: try row.text(), container: try row.text(), item: try row.text())
     }
 }

@@ -9,20 +9,38 @@ public final class SQLiteEventStore: EventStore {
 
     private let database: SQLiteDatabase
     public var path: String { database.path }
+    /// Whose bookings this handle reads and writes; every statement is scoped to it.
+    public let account: Account
 
     /// Opens or creates the store at `path`; a new file is created readable by its owner only,
     /// and missing parent directories are created (mode 0700). `busyTimeoutMilliseconds`: how
-    /// long to wait for another writer (less in a hook with a time budget).
-    public init(path: String, busyTimeoutMilliseconds: Int32 = SQLiteEventStore.busyTimeoutMilliseconds) throws(EventStoreError) {
+    /// long to wait for another writer (less in a hook with a time budget). `account`: whose
+    /// bookings the handle holds (``scoped(to:)`` gives another account's on the same file).
+    public init(
+        path: String, busyTimeoutMilliseconds: Int32 = SQLiteEventStore.busyTimeoutMilliseconds, account: Account = .implicit
+    ) throws(EventStoreError) {
         // SQLite's name for a database that lives in memory only: no file to prepare.
         if path != ":memory:" { try Self.prepareFile(path) }
         database = try SQLiteDatabase(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        self.account = account
         try migrate()
+    }
+
+    private init(database: SQLiteDatabase, account: Account) {
+        self.database = database
+        self.account = account
+    }
+
+    /// The same store, holding `account`'s bookings: one connection, another scope (the milter
+    /// records one message for each of its recipients).
+    public func scoped(to account: Account) -> SQLiteEventStore {
+        SQLiteEventStore(database: database, account: account)
     }
 
     /// Opens an existing store for reading only (a backup on read-only media, a store whose
     /// directory the reader may not write). Writing through it fails with `.readOnly`.
-    public init(readingAt path: String) throws(EventStoreError) {
+    public init(readingAt path: String, account: Account = .implicit) throws(EventStoreError) {
+        self.account = account
         database = try SQLiteDatabase(readingAt: path)
         let version = try database.prepare("PRAGMA user_version").rows().first?.integer(0) ?? 0
         guard version == Self.schemaVersion else {
@@ -182,19 +200,20 @@ public final class SQLiteEventStore: EventStore {
             """)
     }
 
-    /// Version 5: bookings keyed per owner (docs/SECURITY.md, "Ownership of a booking"). The
-    /// key of `events` and `deliveries` becomes (owner, container, item), which SQLite can only
-    /// do by copying the table; an event's owner is the `owner_domain` it was created with, and
-    /// its UID stays the one calendars hold (NULL: the legacy form, ``EventKey/legacyCalendarUID``).
+    /// Version 5: bookings keyed per account and owner (docs/SECURITY.md, "Ownership of a
+    /// booking"). The key of `events` and `deliveries` becomes (account, owner, container, item),
+    /// which SQLite can only do by copying the table. Every row goes to the implicit account; an
+    /// event's owner is the `owner_domain` it was created with, and its UID stays the one
+    /// calendars hold (NULL: the legacy form, ``EventKey/legacyCalendarUID``).
     /// History lines take the owner of their event, else the domain that signed them.
     private func migrateToVersion5() throws(EventStoreError) {
-        let eventColumns = EventRow.layout.columns.map(\.name).filter { $0 != "owner" && $0 != "uid" }
-        let deliveryColumns =
-            DeliveryRecord.layout.columns.map(\.name).filter { $0 != "owner" && $0 != "uid" }
-            + ["claimed_by", "claimed_until"]
+        let added: Set = ["account", "owner", "uid"]
+        let eventColumns = EventRow.layout.columns.map(\.name).filter { !added.contains($0) }
+        let deliveryColumns = DeliveryRecord.layout.columns.map(\.name).filter { !added.contains($0) } + ["claimed_by", "claimed_until"]
         try database.execute(
             """
             CREATE TABLE events_v5 (
+                account TEXT NOT NULL,
                 owner TEXT NOT NULL,
                 container TEXT NOT NULL,
                 item TEXT NOT NULL,
@@ -214,21 +233,23 @@ public final class SQLiteEventStore: EventStore {
                 last_arrival INTEGER,
                 created_at INTEGER NOT NULL,
                 updated_at INTEGER NOT NULL,
-                PRIMARY KEY (owner, container, item)
+                PRIMARY KEY (account, owner, container, item)
             );
-            INSERT INTO events_v5 (owner, \(eventColumns.joined(separator: ", ")))
-                SELECT COALESCE(owner_domain, ''), \(eventColumns.joined(separator: ", ")) FROM events;
+            INSERT INTO events_v5 (account, owner, \(eventColumns.joined(separator: ", ")))
+                SELECT '', COALESCE(owner_domain, ''), \(eventColumns.joined(separator: ", ")) FROM events;
             DROP TABLE events;
             ALTER TABLE events_v5 RENAME TO events;
+            ALTER TABLE history ADD COLUMN account TEXT NOT NULL DEFAULT '';
             ALTER TABLE history ADD COLUMN owner TEXT NOT NULL DEFAULT '';
             UPDATE history SET owner = COALESCE(
                 (SELECT e.owner FROM events e WHERE e.container = history.container AND e.item = history.item),
                 signing_domain, '');
             DROP INDEX IF EXISTS history_key;
-            CREATE INDEX history_key ON history (owner, container, item);
+            CREATE INDEX history_key ON history (account, owner, container, item);
             CREATE INDEX IF NOT EXISTS history_item ON history (item);
             CREATE TABLE deliveries_v5 (
                 destination TEXT NOT NULL,
+                account TEXT NOT NULL,
                 owner TEXT NOT NULL,
                 container TEXT NOT NULL,
                 item TEXT NOT NULL,
@@ -240,10 +261,10 @@ public final class SQLiteEventStore: EventStore {
                 last_attempt INTEGER,
                 claimed_by TEXT,
                 claimed_until INTEGER,
-                PRIMARY KEY (destination, owner, container, item)
+                PRIMARY KEY (destination, account, owner, container, item)
             );
-            INSERT INTO deliveries_v5 (owner, \(deliveryColumns.joined(separator: ", ")))
-                SELECT COALESCE((SELECT e.owner FROM events e WHERE e.container = d.container AND e.item = d.item), ''),
+            INSERT INTO deliveries_v5 (account, owner, \(deliveryColumns.joined(separator: ", ")))
+                SELECT '', COALESCE((SELECT e.owner FROM events e WHERE e.container = d.container AND e.item = d.item), ''),
                     \(deliveryColumns.map { "d." + $0 }.joined(separator: ", ")) FROM deliveries d;
             DROP TABLE deliveries;
             ALTER TABLE deliveries_v5 RENAME TO deliveries;
@@ -260,7 +281,7 @@ public final class SQLiteEventStore: EventStore {
     }
 
     public func apply(_ event: CalendarEvent, from message: MessageProvenance) throws(EventStoreError) -> EventChange {
-        let event = event.owned(by: message)
+        let event = event.owned(by: message, in: account)
         return try database.transaction { () throws(EventStoreError) -> EventChange in
             let stored = try database.cached(Self.selectEvent).rows(event.key.values).first.map(Self.eventRow)
             var alreadyApplied = false
@@ -284,9 +305,9 @@ public final class SQLiteEventStore: EventStore {
     public func forget(_ id: String, at time: Int64) throws(EventStoreError) -> [StoredEvent] {
         try database.transaction { () throws(EventStoreError) -> [StoredEvent] in
             let forgotten = try database.prepare(
-                "SELECT \(EventRow.layout.names) FROM events WHERE container = ? OR container || '/' || item = ?"
+                "SELECT \(EventRow.layout.names) FROM events WHERE account = ? AND (container = ? OR container || '/' || item = ?)"
             )
-            .rows([.text(id), .text(id)]).map { row throws(EventStoreError) in try Self.eventRow(row).stored }
+            .rows([.text(account.address), .text(id), .text(id)]).map { row throws(EventStoreError) in try Self.eventRow(row).stored }
             for stored in forgotten {
                 try database.cached("DELETE FROM events WHERE \(DeliverySQL.keyIs())").run(stored.event.key.values)
                 try database.cached(Self.insertHistory).run(EventRevision.forgotten(stored, at: time).values)
@@ -296,22 +317,37 @@ public final class SQLiteEventStore: EventStore {
     }
 
     public func events() throws(EventStoreError) -> [StoredEvent] {
-        try database.prepare("SELECT \(EventRow.layout.names) FROM events").rows().map { row throws(EventStoreError) in try Self.eventRow(row).stored
+        try database.prepare("SELECT \(EventRow.layout.names) FROM events WHERE account = ?").rows([.text(account.address)]).map {
+            row throws(EventStoreError) in try Self.eventRow(row).stored
         }
         .sortedByStart()
     }
 
     public func event(_ key: EventKey) throws(EventStoreError) -> StoredEvent? {
-        try database.cached(Self.selectEvent).rows(key.values).first.map(Self.eventRow)?.stored
+        try database.cached(Self.selectEvent).rows(key.inAccount(account).values).first.map(Self.eventRow)?.stored
     }
 
     public func history(_ id: String) throws(EventStoreError) -> [HistoryEntry] {
-        try database.prepare("SELECT \(HistoryEntry.layout.names) FROM history WHERE container = ? OR item = ? ORDER BY id")
-            .rows([.text(id), .text(id)]).map { row throws(EventStoreError) in try HistoryEntry(values: row.values) }
+        try database.prepare(
+            "SELECT \(HistoryEntry.layout.names) FROM history WHERE account = ? AND (container = ? OR item = ?) ORDER BY id"
+        )
+        .rows([.text(account.address), .text(id), .text(id)]).map { row throws(EventStoreError) in try HistoryEntry(values: row.values) }
     }
 
     private static func eventRow(_ row: SQLiteRow) throws(EventStoreError) -> EventRow {
         try EventRow(values: row.values)
+    }
+}
+
+// MARK: Accounts
+
+extension SQLiteEventStore: AccountDirectory {
+    public func accounts() throws(EventStoreError) -> [AccountSummary] {
+        try database.prepare(DeliverySQL.accounts).rows().map { row in
+            AccountSummary(
+                account: Account(normalizedAddress: row.text(0) ?? ""), events: Int(row.integer(1) ?? 0),
+                pendingDeliveries: Int(row.integer(2) ?? 0))
+        }
     }
 }
 
@@ -344,13 +380,13 @@ extension SQLiteEventStore: ScanStateStore {
 
 extension SQLiteEventStore: DeliveryLedger {
     public func pendingDeliveries(to destination: String) throws(EventStoreError) -> [PendingDelivery] {
-        try database.prepare(DeliverySQL.pending).rows([.text(destination)]).map { row throws(EventStoreError) in
+        try database.prepare(DeliverySQL.pending).rows([.text(destination), .text(account.address)]).map { row throws(EventStoreError) in
             try DeliverySQL.pendingRow(row.values)
         }
     }
 
     public func pendingDelivery(of key: EventKey, to destination: String) throws(EventStoreError) -> PendingDelivery? {
-        try database.cached(DeliverySQL.pendingOne).rows([.text(destination)] + key.values).first
+        try database.cached(DeliverySQL.pendingOne).rows([.text(destination)] + key.inAccount(account).values).first
             .map { row throws(EventStoreError) in try DeliverySQL.pendingRow(row.values) }
     }
 
@@ -359,7 +395,7 @@ extension SQLiteEventStore: DeliveryLedger {
     {
         try database.transaction { () throws(EventStoreError) -> Bool in
             try !database.cached(DeliverySQL.claim).rows(
-                [.text(destination)] + key.values + [.text(uid), .text(owner), .integer(until), .integer(now)]
+                [.text(destination)] + key.inAccount(account).values + [.text(uid), .text(owner), .integer(until), .integer(now)]
             ).isEmpty
         }
     }
@@ -367,16 +403,18 @@ extension SQLiteEventStore: DeliveryLedger {
     public func finishDelivery(of key: EventKey, to destination: String, by owner: String, result: DeliveryResult, at now: Int64)
         throws(EventStoreError)
     {
-        let (sql, values) = DeliverySQL.finish(result, key: key, destination: destination, owner: owner, now: now)
+        let (sql, values) = DeliverySQL.finish(result, key: key.inAccount(account), destination: destination, owner: owner, now: now)
         try database.transaction { () throws(EventStoreError) in try database.cached(sql).run(values) }
     }
 
     public func deliveryRecords() throws(EventStoreError) -> [DeliveryRecord] {
-        try database.prepare(DeliverySQL.records).rows().map { row throws(EventStoreError) in try DeliveryRecord(values: row.values) }
+        try database.prepare(DeliverySQL.records).rows([.text(account.address)]).map { row throws(EventStoreError) in
+            try DeliveryRecord(values: row.values)
+        }
     }
 
     public func forgottenDeliveries(to destination: String) throws(EventStoreError) -> [DeliveryRecord] {
-        try database.prepare(DeliverySQL.forgotten).rows([.text(destination)]).map { row throws(EventStoreError) in
+        try database.prepare(DeliverySQL.forgotten).rows([.text(destination), .text(account.address)]).map { row throws(EventStoreError) in
             try DeliveryRecord(values: row.values)
         }
     }

@@ -358,6 +358,8 @@ struct SQLiteEventStoreTests {
         let upgraded = try SQLiteEventStore(path: path)
         let events = try upgraded.events()
         #expect(events.map(\.event.key.owner) == ["epicsteak.example", ""])
+        #expect(events.allSatisfy { $0.event.key.account == .implicit }, "a single-user store's events go to the implicit account")
+        #expect(try upgraded.accounts().map(\.account) == [.implicit])
         // The UID calendars already hold: the legacy form, so the next push updates that copy.
         #expect(events.map(\.uid) == ["IWDSCA-1@reservoir", "LOCAL-1@reservoir"])
         #expect(try upgraded.history("IWDSCA").map(\.key.owner) == ["epicsteak.example"])
