@@ -1,16 +1,28 @@
 /// Where calendar events live. Every implementation keeps the same contract:
 ///
 /// - one event per ``EventKey``; a later message with the same key updates it, a
-///   cancellation marks it cancelled (kept), the same message again changes nothing;
+///   cancellation marks it cancelled (kept, with the times and place it does not restate:
+///   ``EventRevision/keepingStored(_:stored:)``), the same message again changes nothing;
 /// - a message older (by its signed send time, then arrival) than the one that last changed an event does
 ///   not overwrite it;
 /// - only the signing domain that created an event may change it;
 /// - every change is recorded in the history with the message that caused it;
 /// - concurrent writers (parallel deliveries) never lose a change nor create a duplicate.
 public protocol EventStore: AnyObject {
-    func apply(_ event: CalendarEvent, from message: MessageProvenance) throws(EventStoreError) -> EventChange
+    /// Applies the version `revise` makes of the event stored under `key`: it is given that
+    /// event (nil when none is stored) inside the transaction that writes, and returns the
+    /// version to apply, whose key is taken to be `key`. A version relative to the stored one
+    /// (an invitation's cancellation changes the status and keeps the rest, RFC 5546 §3.2.5)
+    /// is made this way, so that no other writer's change falls between the read and the
+    /// write. `revise` may be called more than once when a backend retries.
+    func apply(
+        _ key: EventKey, from message: MessageProvenance, revising revise: (StoredEvent?) -> CalendarEvent
+    ) throws(EventStoreError) -> EventChange
     /// All stored events ordered by start time.
     func events() throws(EventStoreError) -> [StoredEvent]
+    /// The stored items of booking `container` (every instance of an invitation's UID),
+    /// ordered by start time.
+    func events(inBooking container: String) throws(EventStoreError) -> [StoredEvent]
     func event(_ key: EventKey) throws(EventStoreError) -> StoredEvent?
     /// History of every item of one booking (or of every booking whose container or item
     /// matches `id`), oldest first.
@@ -27,6 +39,11 @@ public protocol EventStore: AnyObject {
 }
 
 extension EventStore {
+    /// Applies `event` as the new version of its key.
+    public func apply(_ event: CalendarEvent, from message: MessageProvenance) throws(EventStoreError) -> EventChange {
+        try apply(event.key, from: message) { _ in event }
+    }
+
     /// Stores without group commits commit every `apply` on its own.
     public func grouped(_ body: () -> Void) throws(EventStoreError) { body() }
 }

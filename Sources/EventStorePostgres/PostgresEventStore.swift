@@ -76,12 +76,18 @@ public final class PostgresEventStore: EventStore {
 
     // MARK: EventStore
 
-    public func apply(_ event: CalendarEvent, from message: MessageProvenance) throws(EventStoreError) -> EventChange {
-        try transaction { () throws(PostgresFailure) -> EventChange in
-            let key = event.key
+    public func apply(
+        _ key: EventKey, from message: MessageProvenance, revising revise: (StoredEvent?) -> CalendarEvent
+    ) throws(EventStoreError) -> EventChange {
+        func version(_ stored: EventRow?) -> CalendarEvent {
+            var event = revise(stored?.stored)
+            event.key = key
+            return event
+        }
+        return try transaction { () throws(PostgresFailure) -> EventChange in
             var stored = try lockedRow(key)
             if stored == nil {
-                let step = EventRevision.step(stored: nil, alreadyApplied: false, new: event, from: message)
+                let step = EventRevision.step(stored: nil, alreadyApplied: false, new: version(nil), from: message)
                 // A concurrent first writer may insert the same key between our SELECT and
                 // INSERT: DO NOTHING waits for it to commit, then the row is locked below.
                 if let row = step.write,
@@ -108,7 +114,7 @@ public final class PostgresEventStore: EventStore {
                         [key.container, key.item, messageID]
                     ).rowCount > 0
             }
-            let step = EventRevision.step(stored: stored, alreadyApplied: alreadyApplied, new: event, from: message)
+            let step = EventRevision.step(stored: stored, alreadyApplied: alreadyApplied, new: version(stored), from: message)
             if let row = step.write { try connection.execute(Self.update, row.values.map(\.parameter)) }
             if let entry = step.record { try record(entry) }
             return step.change
@@ -138,6 +144,12 @@ public final class PostgresEventStore: EventStore {
 
     public func events() throws(EventStoreError) -> [StoredEvent] {
         let result = try query("SELECT \(EventRow.layout.names) FROM events", [])
+        return try (0..<result.rowCount).map { r throws(EventStoreError) in try EventRow(values: result.values(r, EventRow.layout)).stored }
+            .sortedByStart()
+    }
+
+    public func events(inBooking container: String) throws(EventStoreError) -> [StoredEvent] {
+        let result = try query("SELECT \(EventRow.layout.names) FROM events WHERE container = $1", [container])
         return try (0..<result.rowCount).map { r throws(EventStoreError) in try EventRow(values: result.values(r, EventRow.layout)).stored }
             .sortedByStart()
     }

@@ -86,8 +86,8 @@ public enum DeliveryResult: Sendable, Equatable {
 /// per event and destination so that processes pushing at once (parallel deliveries, several
 /// hosts sharing a PostgreSQL store) push each change once.
 public protocol DeliveryLedger: AnyObject {
-    /// Every stored event `destination` does not hold at its current SEQUENCE, oldest change
-    /// first.
+    /// Every stored event with a start that `destination` does not hold at its current
+    /// SEQUENCE, oldest change first.
     func pendingDeliveries(to destination: String) throws(EventStoreError) -> [PendingDelivery]
 
     /// The event `key` if `destination` does not hold its current SEQUENCE; nil when it does or
@@ -116,17 +116,22 @@ public protocol DeliveryLedger: AnyObject {
 /// numbers them). Kept in one place so the backends cannot drift apart.
 public enum DeliverySQL {
     /// The events `destination` (parameter 1) does not hold at their current sequence, with
-    /// the record's columns after the event's.
+    /// the record's columns after the event's. An event without a start (the cancellation of
+    /// an event never stored) is never pending: a calendar object needs DTSTART (RFC 5545
+    /// §3.6.1), and no calendar holds an event to cancel.
     public static let pending =
         "SELECT \(prefixed(EventRow.layout, "e")), \(prefixed(DeliveryRecord.layout, "d")) FROM events e "
         + "LEFT JOIN deliveries d ON d.destination = ? AND d.container = e.container AND d.item = e.item "
-        + "WHERE d.delivered_sequence IS NULL OR d.delivered_sequence < e.sequence ORDER BY e.updated_at, e.container, e.item"
+        + "WHERE e.start_text IS NOT NULL AND (d.delivered_sequence IS NULL OR d.delivered_sequence < e.sequence) "
+        + "ORDER BY e.updated_at, e.container, e.item"
 
-    /// One event (parameters 2 and 3) if `destination` (parameter 1) does not hold it.
+    /// One event (parameters 2 and 3) if `destination` (parameter 1) does not hold it; an
+    /// event without a start never (``pending``).
     public static let pendingOne =
         "SELECT \(prefixed(EventRow.layout, "e")), \(prefixed(DeliveryRecord.layout, "d")) FROM events e "
         + "LEFT JOIN deliveries d ON d.destination = ? AND d.container = e.container AND d.item = e.item "
-        + "WHERE e.container = ? AND e.item = ? AND (d.delivered_sequence IS NULL OR d.delivered_sequence < e.sequence)"
+        + "WHERE e.container = ? AND e.item = ? AND e.start_text IS NOT NULL "
+        + "AND (d.delivered_sequence IS NULL OR d.delivered_sequence < e.sequence)"
 
     /// Takes the claim (destination, container, item, owner, until, now): a new record, or an
     /// existing one whose claim is free or expired. Returns a row when the claim was taken.

@@ -189,16 +189,20 @@ public final class SQLiteEventStore: EventStore {
         Array(repeating: "?", count: layout.columns.count).joined(separator: ", ")
     }
 
-    public func apply(_ event: CalendarEvent, from message: MessageProvenance) throws(EventStoreError) -> EventChange {
+    public func apply(
+        _ key: EventKey, from message: MessageProvenance, revising revise: (StoredEvent?) -> CalendarEvent
+    ) throws(EventStoreError) -> EventChange {
         try database.transaction { () throws(EventStoreError) -> EventChange in
             let stored = try database.cached(Self.selectEvent)
-                .rows([.text(event.key.container), .text(event.key.item)]).first.map(Self.eventRow)
+                .rows([.text(key.container), .text(key.item)]).first.map(Self.eventRow)
+            var event = revise(stored?.stored)
+            event.key = key
             var alreadyApplied = false
             if stored != nil, let messageID = message.messageID {
                 alreadyApplied = try !database.cached(
                     "SELECT 1 FROM history WHERE container = ? AND item = ? AND message_id = ? LIMIT 1"
                 )
-                .rows([.text(event.key.container), .text(event.key.item), .text(messageID)]).isEmpty
+                .rows([.text(key.container), .text(key.item), .text(messageID)]).isEmpty
             }
             let step = EventRevision.step(stored: stored, alreadyApplied: alreadyApplied, new: event, from: message)
             if let row = step.write { try database.cached(Self.insertEvent).run(row.values) }
@@ -230,6 +234,12 @@ public final class SQLiteEventStore: EventStore {
         try database.prepare("SELECT \(EventRow.layout.names) FROM events").rows().map { row throws(EventStoreError) in try Self.eventRow(row).stored
         }
         .sortedByStart()
+    }
+
+    public func events(inBooking container: String) throws(EventStoreError) -> [StoredEvent] {
+        try database.cached("SELECT \(EventRow.layout.names) FROM events WHERE container = ?").rows([.text(container)])
+            .map { row throws(EventStoreError) in try Self.eventRow(row).stored }
+            .sortedByStart()
     }
 
     public func event(_ key: EventKey) throws(EventStoreError) -> StoredEvent? {
