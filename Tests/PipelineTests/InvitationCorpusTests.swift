@@ -26,14 +26,21 @@ struct InvitationCorpusTests {
             var description: String { "\(item) \(status) “\(title)” \(start ?? "no start") \(location ?? "nowhere") #\(sequence)" }
         }
 
+        /// Another instance of the UID a cancellation of the whole series changed.
+        struct Instance: Decodable, Equatable {
+            let item: String
+            let change: String
+        }
+
         struct Details: Decodable {
             let after: [String]?
             let change: String?
+            let instances: [Instance]?
             let itemRefusal: String?
             let stored: [Stored]?
 
             enum CodingKeys: String, CodingKey {
-                case after, change, stored
+                case after, change, instances, stored
                 case itemRefusal = "item_refusal"
             }
         }
@@ -94,6 +101,8 @@ struct InvitationCorpusTests {
         for before in details.after ?? [] { _ = pipeline.process(try Self.message(before)) }
         let report = pipeline.process(try Self.message(name))
         if let change = details.change { #expect(report.items.first?.change?.kind == change, "\(name)") }
+        let instances = report.items.flatMap(\.instanceChanges).map { Case.Instance(item: $0.stored.event.key.item, change: $0.kind) }
+        #expect(instances == details.instances ?? [], "\(name)")
         let uid = try #require(expected.reservations.first)
         let stored = try store.events(inBooking: uid).map { stored in
             Case.Stored(
