@@ -37,6 +37,18 @@ struct ICalendarWriterTests {
         #expect(ics.contains("\r\nLOCATION:EPIC Steak\\, 369 The Embarcadero\\, San Francisco\\, CA 94105\r\n"))
     }
 
+    @Test("an event without a start (a cancellation of an event never stored) is left out: RFC 5546 §3.2.1 requires DTSTART")
+    func startless() {
+        var cancelled = stored(status: .cancelled)
+        cancelled.event.start = nil
+        cancelled.event.end = nil
+        cancelled.event.key = EventKey(container: "NEVER", item: "1")
+        let ics = writer.write([stored(), cancelled])
+        #expect(ics.components(separatedBy: "BEGIN:VEVENT").count == 2)
+        #expect(!ics.contains("NEVER"))
+        #expect(writer.write([cancelled]) == "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:\(ICalendarWriter.productID)\r\nCALSCALE:GREGORIAN\r\nMETHOD:PUBLISH\r\nEND:VCALENDAR\r\n")
+    }
+
     @Test("UIDs are distinct for distinct keys: dashes inside a part and non-ASCII letters are escaped as UTF-8")
     func uids() {
         #expect(ICalendarWriter.uid(for: EventKey(container: "IWDSCA", item: "1")) == "IWDSCA-1@reservoir")
