@@ -46,7 +46,9 @@ struct ICalendarWriterTests {
         let ics = writer.write([stored(), cancelled])
         #expect(ics.components(separatedBy: "BEGIN:VEVENT").count == 2)
         #expect(!ics.contains("NEVER"))
-        let empty = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:\(ICalendarWriter.productID)", "CALSCALE:GREGORIAN", "METHOD:PUBLISH", "END:VCALENDAR"]
+        let empty = [
+            "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:\(ICalendarWriter.productID)", "CALSCALE:GREGORIAN", "METHOD:PUBLISH", "END:VCALENDAR",
+        ]
         #expect(writer.write([cancelled]) == empty.map { $0 + "\r\n" }.joined())
     }
 
