@@ -12,7 +12,7 @@ let targets = [
     "fuzz-charsets", "fuzz-dkim-tags", "fuzz-dkim-key-record", "fuzz-canonicalization",
     "fuzz-json", "fuzz-jsonld", "fuzz-microdata", "fuzz-iso8601", "fuzz-sender-dates", "fuzz-keys-file", "fuzz-skeleton", "fuzz-scripts",
     "fuzz-signed-view", "fuzz-authentication-results", "fuzz-header-strip", "fuzz-caldav", "fuzz-feed", "fuzz-tzif", "fuzz-posix-tz", "fuzz-toml",
-    "fuzz-zone-placement", "fuzz-zip", "fuzz-bcbp", "fuzz-pkpass", "fuzz-icalendar", "fuzz-arc",
+    "fuzz-zone-placement", "fuzz-zip", "fuzz-bcbp", "fuzz-pkpass", "fuzz-icalendar", "fuzz-arc", "fuzz-mailto",
     "fuzz-arc-signed-view",
 ]
 /// Targets of the time zone library, which need nothing else of the package.
@@ -20,7 +20,7 @@ let timeZoneTargets: Set = ["fuzz-tzif", "fuzz-posix-tz"]
 /// Targets of Wallet passes: the zip reader, the bar code, the pass.
 let passTargets: Set = ["fuzz-zip", "fuzz-bcbp", "fuzz-pkpass"]
 /// Targets of the calendar reader, which needs the time zone library only.
-let calendarTargets: Set = ["fuzz-icalendar"]
+let calendarTargets: Set = ["fuzz-icalendar", "fuzz-mailto"]
 /// Targets of the filter's output stage, which lives in the Pipeline library.
 let pipelineTargets: Set = ["fuzz-authentication-results", "fuzz-header-strip"]
 

@@ -49,15 +49,17 @@ package struct CalendarPusher {
         }
     }
 
-    /// The events a report's changes touched: created, moved or cancelled ones.
-    /// Forwarded messages' trusted reservations count like the message's own.
+    /// The events a report's changes touched: created, moved or cancelled ones, and the
+    /// instances a cancelled series took with it. Forwarded messages' trusted reservations
+    /// count like the message's own.
     package static func changedKeys(_ report: MessageReport) -> [EventKey] {
         report.forwarded.flatMap { changedKeys($0.report) }
-            + report.items.compactMap { item in
-                guard let change = item.change else { return nil }
-                switch change {
-                case .created, .updated, .cancelled: return change.stored.event.key
-                case .unchanged, .olderThanStored: return nil
+            + report.items.flatMap { item in
+                ([item.change].compactMap { $0 } + item.instanceChanges).compactMap { change in
+                    switch change {
+                    case .created, .updated, .cancelled: change.stored.event.key
+                    case .unchanged, .olderThanStored: nil
+                    }
                 }
             }
     }

@@ -3,7 +3,8 @@
 /// - a store handle holds one ``Account``'s bookings: it reads, changes and lists that
 ///   account's events, history and deliveries only, whatever account a key names;
 /// - one event per ``EventKey``; a later message with the same key updates it, a
-///   cancellation marks it cancelled (kept), the same message again changes nothing;
+///   cancellation marks it cancelled (kept, with the times and place it does not restate:
+///   ``EventRevision/keepingStored(_:stored:)``), the same message again changes nothing;
 /// - a message older (by its signed send time, then arrival) than the one that last changed an event does
 ///   not overwrite it;
 /// - an event is filed under the owner of the proof that vouched for its message, so only
@@ -13,9 +14,21 @@
 public protocol EventStore: AnyObject {
     /// Whose bookings this handle holds.
     var account: Account { get }
-    func apply(_ event: CalendarEvent, from message: MessageProvenance) throws(EventStoreError) -> EventChange
+    /// Applies the version `revise` makes of the event stored under `key`: it is given that
+    /// event (nil when none is stored) inside the transaction that writes, and returns the
+    /// version to apply, whose key is taken to be `key` filed under the handle's account and the
+    /// owner of `message` (as every version is). A version relative to the stored one
+    /// (an invitation's cancellation changes the status and keeps the rest, RFC 5546 §3.2.5)
+    /// is made this way, so that no other writer's change falls between the read and the
+    /// write. `revise` may be called more than once when a backend retries.
+    func apply(
+        _ key: EventKey, from message: MessageProvenance, revising revise: (StoredEvent?) -> CalendarEvent
+    ) throws(EventStoreError) -> EventChange
     /// All stored events ordered by start time.
     func events() throws(EventStoreError) -> [StoredEvent]
+    /// The stored items of booking `container` that `owner` owns (every instance of an
+    /// invitation's UID), ordered by start time.
+    func events(inBooking container: String, ownedBy owner: String) throws(EventStoreError) -> [StoredEvent]
     func event(_ key: EventKey) throws(EventStoreError) -> StoredEvent?
     /// History of every item of one booking (or of every booking whose container or item
     /// matches `id`), oldest first.
@@ -52,6 +65,11 @@ public struct AccountSummary: Sendable, Equatable {
 }
 
 extension EventStore {
+    /// Applies `event` as the new version of its key.
+    public func apply(_ event: CalendarEvent, from message: MessageProvenance) throws(EventStoreError) -> EventChange {
+        try apply(event.key, from: message) { _ in event }
+    }
+
     /// Stores without group commits commit every `apply` on its own.
     public func grouped(_ body: () -> Void) throws(EventStoreError) { body() }
 }

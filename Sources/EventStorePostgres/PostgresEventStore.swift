@@ -91,13 +91,20 @@ public final class PostgresEventStore: EventStore {
 
     // MARK: EventStore
 
-    public func apply(_ event: CalendarEvent, from message: MessageProvenance) throws(EventStoreError) -> EventChange {
-        let event = event.owned(by: message, in: account)
+    public func apply(
+        _ key: EventKey, from message: MessageProvenance, revising revise: (StoredEvent?) -> CalendarEvent
+    ) throws(EventStoreError) -> EventChange {
+        // Filed under this handle's account and the owner of the proof that vouched (EventStore).
+        let key = key.owned(by: message.signingDomain ?? "").inAccount(account)
+        func version(_ stored: EventRow?) -> CalendarEvent {
+            var event = revise(stored?.stored)
+            event.key = key
+            return event
+        }
         return try transaction { () throws(PostgresFailure) -> EventChange in
-            let key = event.key
             var stored = try lockedRow(key)
             if stored == nil {
-                let step = EventRevision.step(stored: nil, alreadyApplied: false, new: event, from: message)
+                let step = EventRevision.step(stored: nil, alreadyApplied: false, new: version(nil), from: message)
                 // A concurrent first writer may insert the same key between our SELECT and
                 // INSERT: DO NOTHING waits for it to commit, then the row is locked below.
                 if let row = step.write,
@@ -125,7 +132,7 @@ public final class PostgresEventStore: EventStore {
                         [key.account.address, key.owner, key.container, key.item, messageID]
                     ).rowCount > 0
             }
-            let step = EventRevision.step(stored: stored, alreadyApplied: alreadyApplied, new: event, from: message)
+            let step = EventRevision.step(stored: stored, alreadyApplied: alreadyApplied, new: version(stored), from: message)
             if let row = step.write { try connection.execute(Self.update, row.values.map(\.parameter)) }
             if let entry = step.record { try record(entry) }
             return step.change
@@ -157,6 +164,14 @@ public final class PostgresEventStore: EventStore {
 
     public func events() throws(EventStoreError) -> [StoredEvent] {
         let result = try query("SELECT \(EventRow.layout.names) FROM events WHERE account = $1", [account.address])
+        return try (0..<result.rowCount).map { r throws(EventStoreError) in try EventRow(values: result.values(r, EventRow.layout)).stored }
+            .sortedByStart()
+    }
+
+    public func events(inBooking container: String, ownedBy owner: String) throws(EventStoreError) -> [StoredEvent] {
+        let result = try query(
+            "SELECT \(EventRow.layout.names) FROM events WHERE account = $1 AND owner = $2 AND container = $3",
+            [account.address, owner, container])
         return try (0..<result.rowCount).map { r throws(EventStoreError) in try EventRow(values: result.values(r, EventRow.layout)).stored }
             .sortedByStart()
     }

@@ -45,7 +45,10 @@ public struct ICalendarWriter: Sendable {
     /// time of the export, so an unchanged store exports byte-identical objects.
     public init() {}
 
+    /// The calendar of `events`; an event without a start (the cancellation of an event never
+    /// stored) is left out, as RFC 5546 §3.2.1 requires DTSTART of a published VEVENT.
     public func write(_ events: [StoredEvent]) -> String {
+        let events = events.filter { $0.event.start != nil }
         // METHOD:PUBLISH is kept on the exported VCALENDAR (an iTIP publication, RFC 5546 §3.2.1,
         // for files and subscriptions); objects stored on a CalDAV server must not carry METHOD
         // (RFC 4791 §4.1), which is for whoever puts them there to leave out.

@@ -98,6 +98,9 @@ public struct BannerRenderer: Sendable {
         }
         if let change = item.change {
             out += line("Store", "\(BannerText.change(change))", indent: 4)
+            for instance in item.instanceChanges {
+                out += line("Store", "instance \(instance.stored.event.key.item): \(BannerText.change(instance))", indent: 4)
+            }
         } else if let refusal = item.refusal {
             out += line("Store", "not recorded (not trusted: \(refusal.sentence))", indent: 4)
         } else if !trusted {
@@ -245,6 +248,19 @@ public struct BannerRenderer: Sendable {
                 ("source", .string(item.source != .markup ? "pass" : r.invitation == nil ? "markup" : "calendar")),
                 ("pass", passJSON(item.source)),
                 ("sequence", item.change.map { .number(Double($0.stored.sequence)) }),
+                // The other instances a cancelled series took with it.
+                (
+                    "instances",
+                    item.instanceChanges.isEmpty
+                        ? nil
+                        : .array(
+                            item.instanceChanges.map { change in
+                                JSONBuild.object([
+                                    ("item", .string(change.stored.event.key.item)), ("change", .string(change.kind)),
+                                    ("sequence", .number(Double(change.stored.sequence))),
+                                ])
+                            })
+                ),
                 ("schema", r.json),
             ])
     }

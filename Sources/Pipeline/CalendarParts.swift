@@ -96,9 +96,7 @@ extension ReservationPipeline {
         }
         let read = ReservationReader.read(items, now: now, messageDate: message.date?.epochSeconds, keepEnded: listing)
         diagnostics += read.diagnostics.map { ReportDiagnostic(.reservations($0.code), message: $0.message, detail: $0.detail) }
-        let evidence = InvitationEvidence(
-            method: object.method, uid: event.uid, sequence: event.sequence, stamp: event.stamp, organizer: event.organizer?.email,
-            organizerURI: event.organizer?.uri)
+        let evidence = InvitationEvidence(event, method: object.method)
         return ReservationReading(
             reservations: read.reservations.map { reservation in
                 var reservation = reservation
@@ -109,7 +107,8 @@ extension ReservationPipeline {
     }
 
     /// The ORGANIZER rule on the reservations of a trusted message: an invitation whose
-    /// ORGANIZER is not aligned with the From domain is shown but not trusted; one without
+    /// ORGANIZER does not name exactly one address, or one not aligned with the From domain, is
+    /// shown but not trusted; one without
     /// ORGANIZER rests on the message's DKIM signature alone, noted once.
     func checkOrganizers(_ items: inout [ReportedReservation], fromDomain: String?, diagnostics: inout [ReportDiagnostic]) {
         guard let fromDomain else { return }
@@ -126,7 +125,9 @@ extension ReservationPipeline {
                 }
                 continue
             }
-            if let refusal = policy.organizerRefusal(organizer: evidence.organizer, organizerURI: uri, fromDomain: fromDomain) {
+            let notOne = evidence.organizerProblem.flatMap(OrganizerAddressReason.init)
+            if let refusal = policy.organizerRefusal(organizer: evidence.organizer, organizerURI: uri, notOneAddress: notOne, fromDomain: fromDomain)
+            {
                 items[index].refusal = refusal
                 diagnostics.append(ReportDiagnostic(.untrusted(refusal.code), message: refusal.sentence))
             }
@@ -143,5 +144,57 @@ extension ReservationPipeline {
             evidence.isOlder(than: previous)
         else { return nil }
         return .olderThanStored(stored)
+    }
+}
+
+extension ReservationPipeline {
+    /// Applies an invitation's cancellation (`METHOD:CANCEL`, or `STATUS:CANCELLED`). RFC 5546
+    /// §3.2.5: a CANCEL cancels, it is not an update, and it may carry no more than UID,
+    /// DTSTAMP, ORGANIZER and SEQUENCE. So a stored event keeps its title, times, place and
+    /// details, and takes the cancelled status and the cancellation's ordering evidence
+    /// (``InvitationReader/cancelled(_:by:)``), decided inside the store's transaction. An event
+    /// never stored is recorded as the cancellation describes it, so that the invitation it
+    /// cancels, arriving late, is older and not applied; without a start it is in no calendar
+    /// (nothing to remove there, and RFC 5545 §3.6.1 requires DTSTART of a stored object).
+    ///
+    /// Without RECURRENCE-ID it cancels every instance of the UID, the overrides a
+    /// RECURRENCE-ID moved included; with one, that instance alone.
+    func applyCancellation(
+        _ item: ReportedReservation, evidence: InvitationEvidence, from provenance: MessageProvenance, in store: any EventStore
+    ) throws(EventStoreError) -> (change: EventChange, instances: [EventChange]) {
+        let read = item.event
+        func cancel(_ stored: StoredEvent?) -> CalendarEvent {
+            guard let stored else { return read }
+            var event = stored.event
+            event.status = .cancelled
+            if let json = TolerantJSONReader.read(Array(stored.event.reservationJSON.utf8)).values.first {
+                event.reservationJSON = InvitationReader.cancelled(json, by: evidence).serialized()
+            }
+            return event
+        }
+        let change = try store.apply(read.key, from: provenance, revising: cancel)
+        // Only an event keyed by its UID is a series; structured data is keyed by its booking.
+        guard evidence.recurrenceID == nil, read.key.container == evidence.uid else { return (change, []) }
+        var instances: [EventChange] = []
+        let owner = provenance.signingDomain ?? ""
+        for instance in try store.events(inBooking: evidence.uid, ownedBy: owner) where instance.event.key.item != read.key.item {
+            instances.append(try store.apply(instance.event.key, from: provenance, revising: cancel))
+        }
+        return (change, instances)
+    }
+}
+
+extension OrganizerAddressReason {
+    /// The trust rule's reason for an ORGANIZER that names no single address; nil for a URI
+    /// that is no `mailto:` URI, which the alignment rule refuses as naming no domain.
+    init?(_ problem: OrganizerProblem) {
+        switch problem {
+        case .severalOrganizers: self = .severalOrganizers
+        case .notMailto: return nil
+        case .malformed: self = .malformed
+        case .noAddress: self = .noAddress
+        case .severalAddresses: self = .severalAddresses
+        case .fragment: self = .fragment
+        }
     }
 }

@@ -68,6 +68,9 @@ public struct ReportedReservation: Sendable {
     public var event: CalendarEvent
     /// Nil when nothing was stored: untrusted, or run without a store.
     public var change: EventChange?
+    /// What a cancellation of a whole recurring invitation did to the other stored instances
+    /// of its UID (those a RECURRENCE-ID moved or changed), RFC 5546 §3.2.5; empty otherwise.
+    public var instanceChanges: [EventChange] = []
     /// Where it was read, which says what decides its trust.
     public var source: ReservationSource = .markup
     /// Why this reservation is not trusted in a message that is (an invitation's ORGANIZER not

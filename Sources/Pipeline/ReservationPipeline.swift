@@ -231,6 +231,12 @@ public final class ReservationPipeline {
                     report.items[index].change = older
                     continue
                 }
+                if let cancelling = report.items[index].reservation.invitation, report.items[index].event.status == .cancelled {
+                    let applied = try applyCancellation(report.items[index], evidence: cancelling, from: provenance, in: store)
+                    report.items[index].change = applied.change
+                    report.items[index].instanceChanges = applied.instances
+                    continue
+                }
                 report.items[index].change = try store.apply(report.items[index].event, from: provenance)
             } catch {
                 report.diagnostics.append(ReportDiagnostic(.storeFailed, message: error.message))

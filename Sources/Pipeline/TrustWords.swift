@@ -72,6 +72,8 @@ extension TrustRefusal {
             failure.sentence
         case .organizerNotAligned(let organizer, let from):
             "the invitation's ORGANIZER \(organizer) is not aligned with From domain \(from); the signer does not vouch for someone else's event"
+        case .organizerNotOneAddress(let organizer, let reason):
+            "the invitation's ORGANIZER \(organizer) \(reason.sentence); readers would disagree on who organizes the event"
         case .forwardNotFromMe:
             "the message was forwarded by someone other than you (--me); anyone can forward a genuine confirmation"
         case .forwarderNotVerified:
@@ -95,6 +97,19 @@ extension TrustRefusal {
         case "cc": "Cc"
         case "bcc": "Bcc"
         default: name.split(separator: "-").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined(separator: "-")
+        }
+    }
+}
+
+extension OrganizerAddressReason {
+    /// What is wrong with the ORGANIZER, after its URI in a sentence.
+    public var sentence: String {
+        switch self {
+        case .severalOrganizers: "is one of several ORGANIZER properties of the event (RFC 5545 allows one)"
+        case .severalAddresses: "names several addresses (RFC 6068)"
+        case .noAddress: "names no address"
+        case .fragment: "has a fragment (#), which a mailto: URI does not define"
+        case .malformed: "is not a mailto: URI naming one plain address"
         }
     }
 }

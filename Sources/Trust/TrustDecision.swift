@@ -129,6 +129,11 @@ public enum TrustRefusal: Sendable, Equatable {
     /// vouches for the message, not for an invitation it passes on from someone else. The
     /// other events of the message stay trusted.
     case organizerNotAligned(organizer: String, fromDomain: String)
+    /// An event of a calendar object whose ORGANIZER does not name exactly one mail address:
+    /// two ORGANIZER properties (RFC 5545 §3.6.1 allows one), or a `mailto:` URI naming
+    /// several addresses or none, with a fragment, or that does not read (RFC 6068 §2).
+    /// Readers would disagree on who organizes the event, so alignment has nothing sure to check.
+    case organizerNotOneAddress(organizer: String, reason: OrganizerAddressReason)
     /// A forwarded message whose outer From is not one of the `--me` addresses (or `--me` is
     /// not configured): anyone can forward a genuine confirmation.
     case forwardNotFromMe
@@ -181,6 +186,7 @@ public enum TrustRefusal: Sendable, Equatable {
         case passIdentityMismatch = "pass-identity-mismatch"
         case passTypeNotAllowed = "pass-type-not-allowed"
         case organizerNotAligned = "organizer-not-aligned"
+        case organizerNotOneAddress = "organizer-not-one-address"
         case forwardNotFromMe = "forward-not-from-me"
         case forwarderNotVerified = "forwarder-not-verified"
         case arcNotValid = "arc-not-valid"
@@ -224,6 +230,7 @@ public enum TrustRefusal: Sendable, Equatable {
             case .identityMismatch: .passIdentityMismatch
             }
         case .organizerNotAligned: .organizerNotAligned
+        case .organizerNotOneAddress: .organizerNotOneAddress
         case .forwardNotFromMe: .forwardNotFromMe
         case .forwarderNotVerified: .forwarderNotVerified
         case .arcNotValid: .arcNotValid
@@ -232,4 +239,21 @@ public enum TrustRefusal: Sendable, Equatable {
         case .arcOriginalNotFound: .arcOriginalNotFound
         }
     }
+}
+
+/// Why an invitation's ORGANIZER names no single mail address
+/// (``TrustRefusal/organizerNotOneAddress(organizer:reason:)``).
+public enum OrganizerAddressReason: String, Sendable, Equatable, CaseIterable {
+    /// More than one ORGANIZER property in the event (RFC 5545 §3.6.1).
+    case severalOrganizers = "several-organizers"
+    /// `mailto:a@x,b@y`, `mailto:a@x?to=b@y`, or a `cc`/`bcc` header field (RFC 6068 §2).
+    case severalAddresses = "several-addresses"
+    /// A `mailto:` URI with no address (`mailto:?subject=x`).
+    case noAddress = "no-address"
+    /// A `mailto:` URI with a fragment (`#…`), to which RFC 6068 gives no meaning: a reader
+    /// that keeps it in the address sees another domain after its last `@`.
+    case fragment = "fragment"
+    /// A `mailto:` URI that does not read: a character no URI holds, bad percent-encoding, or an
+    /// address that is not a dot-atom `local@domain`.
+    case malformed = "malformed"
 }

@@ -290,11 +290,15 @@ public struct TrustPolicy: Sendable {
         return nil
     }
 
-    /// The ORGANIZER rule for an event of a calendar object in a trusted message: its
-    /// `mailto:` address (`organizer`, nil when the ORGANIZER is no `mailto:` URI) must have a
-    /// domain aligned with the From domain as a DKIM `d=` must be (``isAligned(signingDomain:fromDomain:)``).
-    /// Nil when it is.
-    public func organizerRefusal(organizer: String?, organizerURI: String, fromDomain: String) -> TrustRefusal? {
+    /// The ORGANIZER rule for an event of a calendar object in a trusted message: the event has
+    /// one ORGANIZER whose `mailto:` URI names exactly one address (`notOneAddress` says why
+    /// not, RFC 5545 §3.6.1, RFC 6068 §2), and that address (`organizer`, nil when the
+    /// ORGANIZER is no `mailto:` URI) has a domain aligned with the From domain as a DKIM `d=`
+    /// must be (``isAligned(signingDomain:fromDomain:)``). Nil when it does.
+    public func organizerRefusal(
+        organizer: String?, organizerURI: String, notOneAddress: OrganizerAddressReason? = nil, fromDomain: String
+    ) -> TrustRefusal? {
+        if let notOneAddress { return .organizerNotOneAddress(organizer: organizerURI, reason: notOneAddress) }
         guard let organizer, let at = organizer.lastIndex(of: "@") else {
             return .organizerNotAligned(organizer: organizerURI, fromDomain: fromDomain)
         }

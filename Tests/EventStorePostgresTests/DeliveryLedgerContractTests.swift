@@ -41,6 +41,22 @@ struct DeliveryLedgerContractTests {
         #expect(try other.deliveryRecords().map(\.destination) == [Self.radicale, Self.vdir].filter { $0 == Self.radicale })
     }
 
+    @Test("an event without a start (a cancellation of an event never stored) waits for no destination", arguments: StoreBackend.available)
+    func startless(backend: StoreBackend) throws {
+        let fresh = try backend.makeStore()
+        defer { fresh.cleanup() }
+        let ledger = try #require(fresh.store as? any DeliveryLedger)
+        var cancellation = dinner(at: "2031-05-12T19:30:00", status: .cancelled)
+        cancellation.start = nil
+        _ = try fresh.store.apply(cancellation, from: message("<a@x>", date: 1000))
+        #expect(try fresh.store.event(Self.key)?.event.status == .cancelled)
+        #expect(try ledger.pendingDeliveries(to: Self.radicale).isEmpty)
+        #expect(try ledger.pendingDelivery(of: Self.key, to: Self.radicale) == nil)
+        // The invitation, booked again with a start: it waits.
+        _ = try fresh.store.apply(dinner(at: "2031-05-12T19:30:00"), from: message("<b@x>", date: 2000))
+        #expect(try ledger.pendingDeliveries(to: Self.radicale).map(\.event.event.key) == [Self.key])
+    }
+
     @Test("a claim held by one process is refused to another until it is finished or expires", arguments: StoreBackend.available)
     func claims(backend: StoreBackend) throws {
         let fresh = try backend.makeStore()

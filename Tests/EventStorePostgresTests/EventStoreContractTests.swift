@@ -214,6 +214,82 @@ struct EventStoreContractTests {
         #expect(try directory.accounts().first?.events == 1)
     }
 
+    @Test("a cancellation without a start keeps the stored start, end, place and details (RFC 5546 §3.2.5)", arguments: StoreBackend.available)
+    func bareCancellation(backend: StoreBackend) throws {
+        let fresh = try backend.makeStore()
+        defer { fresh.cleanup() }
+        let store = fresh.store
+        _ = try store.apply(dinner(at: "2031-05-12T19:30:00"), from: message("<a@x>", date: 1000))
+        var bare = dinner(at: "2031-05-12T19:30:00", status: .cancelled)
+        bare.start = nil
+        bare.location = nil
+        bare.notes = ""
+        let change = try store.apply(bare, from: message("<b@x>", date: 2000))
+        #expect(change.changeKind == .cancelled)
+        let stored = try #require(try store.event(Self.key))
+        #expect(stored.event.status == .cancelled)
+        #expect(stored.sequence == 1)
+        #expect(stored.event.start?.local == "2031-05-12T19:30:00")
+        #expect(stored.event.location == "EPIC Steak, 369 The Embarcadero, San Francisco")
+        #expect(stored.event.notes == "Party of 2")
+        #expect(try store.history("IWDSCA").last?.summary == "status confirmed → cancelled")
+        // The same bare cancellation again, from another message: nothing left to change.
+        #expect(try store.apply(bare, from: message("<c@x>", date: 3000)).changeKind == .unchanged)
+        // Nothing stored: recorded as it reads, without a start.
+        var unknown = bare
+        unknown.key = EventKey(owner: "", container: "NEVER", item: "1")
+        let first = try store.apply(unknown, from: message("<d@x>", date: 1000))
+        #expect(first.changeKind == .cancelled)
+        #expect(first.stored.event.start == nil)
+    }
+
+    @Test("a version made from the stored one is made inside the write: revise sees the stored event, or nil", arguments: StoreBackend.available)
+    func revising(backend: StoreBackend) throws {
+        let fresh = try backend.makeStore()
+        defer { fresh.cleanup() }
+        let store = fresh.store
+        var seen: [StoredEvent?] = []
+        let created = try store.apply(Self.key, from: message("<a@x>", date: 1000)) { stored in
+            seen.append(stored)
+            return dinner(at: "2031-05-12T19:30:00", container: "ignored", item: "ignored")
+        }
+        #expect(created.changeKind == .created)
+        #expect(created.stored.event.key == Self.key, "the key given, not the version's")
+        #expect(seen.allSatisfy { $0 == nil })
+        let moved = try store.apply(dinner(at: "2031-05-12T18:30:00", title: "Reservation: EPIC Steak, terrace"), from: message("<b@x>", date: 2000))
+        seen = []
+        let cancelled = try store.apply(Self.key, from: message("<c@x>", date: 3000)) { stored in
+            seen.append(stored)
+            guard var event = stored?.event else { return dinner(at: "2031-01-01T00:00:00", status: .cancelled) }
+            event.status = .cancelled
+            return event
+        }
+        #expect(seen.last == moved.stored, "the stored event as the last writer left it")
+        #expect(cancelled.changeKind == .cancelled)
+        #expect(cancelled.stored.event.title == "Reservation: EPIC Steak, terrace")
+        #expect(cancelled.stored.event.start?.local == "2031-05-12T18:30:00")
+        #expect(cancelled.stored.sequence == 2)
+    }
+
+    @Test("the items of one booking, and of no other", arguments: StoreBackend.available)
+    func booking(backend: StoreBackend) throws {
+        let fresh = try backend.makeStore()
+        defer { fresh.cleanup() }
+        let store = fresh.store
+        _ = try store.apply(dinner(at: "2031-05-19T19:00:00", container: "TASTING-7", item: "20310519T190000"), from: message("<a@x>", date: 1000))
+        _ = try store.apply(dinner(at: "2031-05-12T19:00:00", container: "TASTING-7", item: "1"), from: message("<a@x>", date: 1000))
+        _ = try store.apply(dinner(at: "2031-05-12T19:00:00", container: "TASTING-70", item: "1"), from: message("<b@x>", date: 1000))
+        #expect(try store.events(inBooking: "TASTING-7", ownedBy: "epicsteak.example").map(\.event.key.item) == ["1", "20310519T190000"])
+        #expect(try store.events(inBooking: "TASTING", ownedBy: "epicsteak.example").isEmpty)
+        #expect(try store.events(inBooking: "tasting-7", ownedBy: "epicsteak.example").isEmpty)
+        // Another owner's items of the same booking number are not this owner's.
+        _ = try store.apply(
+            dinner(at: "2031-05-26T19:00:00", container: "TASTING-7", item: "20310526T190000"),
+            from: message("<c@x>", date: 1000, domain: "attacker.example"))
+        #expect(try store.events(inBooking: "TASTING-7", ownedBy: "epicsteak.example").count == 2)
+        #expect(try store.events(inBooking: "TASTING-7", ownedBy: "attacker.example").map(\.event.key.item) == ["20310526T190000"])
+    }
+
     @Test("every field survives a round trip, including empty, Unicode and NULL values", arguments: StoreBackend.available)
     func roundTrip(backend: StoreBackend) throws {
         let fresh = try backend.makeStore()

@@ -34,7 +34,9 @@ final class MemoryStore: EventStore {
         self.failure = failure
     }
 
-    func apply(_ event: CalendarEvent, from message: MessageProvenance) throws(EventStoreError) -> EventChange {
+    func apply(
+        _ key: EventKey, from message: MessageProvenance, revising revise: (StoredEvent?) -> CalendarEvent
+    ) throws(EventStoreError) -> EventChange {
         throw EventStoreError(.readOnly, "memory store")
     }
 
@@ -49,6 +51,10 @@ final class MemoryStore: EventStore {
 
     func event(_ key: EventKey) throws(EventStoreError) -> StoredEvent? {
         try events().first { $0.event.key == key }
+    }
+
+    func events(inBooking container: String, ownedBy owner: String) throws(EventStoreError) -> [StoredEvent] {
+        try events().filter { $0.event.key.container == container }
     }
 
     func history(_ id: String) throws(EventStoreError) -> [HistoryEntry] {

@@ -37,6 +37,21 @@ struct ICalendarWriterTests {
         #expect(ics.contains("\r\nLOCATION:EPIC Steak\\, 369 The Embarcadero\\, San Francisco\\, CA 94105\r\n"))
     }
 
+    @Test("an event without a start (a cancellation of an event never stored) is left out: RFC 5546 §3.2.1 requires DTSTART")
+    func startless() {
+        var cancelled = stored(status: .cancelled)
+        cancelled.event.start = nil
+        cancelled.event.end = nil
+        cancelled.event.key = EventKey(owner: "", container: "NEVER", item: "1")
+        let ics = writer.write([stored(), cancelled])
+        #expect(ics.components(separatedBy: "BEGIN:VEVENT").count == 2)
+        #expect(!ics.contains("NEVER"))
+        let empty = [
+            "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:\(ICalendarWriter.productID)", "CALSCALE:GREGORIAN", "METHOD:PUBLISH", "END:VCALENDAR",
+        ]
+        #expect(writer.write([cancelled]) == empty.map { $0 + "\r\n" }.joined())
+    }
+
     @Test("UIDs are distinct for distinct keys: dashes inside a part and non-ASCII letters are escaped as UTF-8")
     func uids() {
         #expect(EventKey(owner: "", container: "IWDSCA", item: "1").calendarUID == "IWDSCA-1@reservoir")

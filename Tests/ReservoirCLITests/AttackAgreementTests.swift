@@ -15,6 +15,13 @@ extension ProcessSuites {
             let me: [String]
             let arcSealers: [String]?
             let reservations: [String]
+            /// Present for the invitation cases, whose sequences of messages run in their own suite.
+            let invitation: Present?
+        }
+
+        /// A JSON member whose content does not matter here.
+        struct Present: Decodable {
+            init(from decoder: any Decoder) throws {}
         }
 
         static func names() -> [String] {
@@ -103,8 +110,11 @@ extension ProcessSuites {
             // What reaches a calendar: the export and the vdir hold every booking a trusted case
             // books, and no booking only attacks carry (one a control books may appear).
             let expectations = try names.map { try Self.expectation($0) }
-            let booked = Set(expectations.filter(\.trusted).flatMap(\.reservations))
-            let attackOnly = Set(expectations.flatMap(\.forbidden)).subtracting(booked)
+            // An invitation case may book only in sequence with others (a CANCEL before its
+            // invitation is stored without a start and sent nowhere): those are checked in
+            // InvitationCorpusCLITests, and here only as bookings that must not leak.
+            let booked = Set(expectations.filter { $0.trusted && $0.invitation == nil }.flatMap(\.reservations))
+            let attackOnly = Set(expectations.flatMap(\.forbidden)).subtracting(expectations.filter(\.trusted).flatMap(\.reservations))
             #expect(!attackOnly.isEmpty)
             let ics = try ReservoirBinary.run(["events", "--ics", "--all", "--store", "sqlite:\(tmp.path)/events.sqlite3"])
             #expect(ics.status == 0, "\(ics.stderr)")

@@ -94,8 +94,8 @@ public enum DeliveryResult: Sendable, Equatable {
 /// per event and destination so that processes pushing at once (parallel deliveries, several
 /// hosts sharing a PostgreSQL store) push each change once.
 public protocol DeliveryLedger: AnyObject {
-    /// Every stored event `destination` does not hold at its current SEQUENCE, oldest change
-    /// first.
+    /// Every stored event with a start that `destination` does not hold at its current
+    /// SEQUENCE, oldest change first.
     func pendingDeliveries(to destination: String) throws(EventStoreError) -> [PendingDelivery]
 
     /// The event `key` if `destination` does not hold its current SEQUENCE; nil when it does or
@@ -125,19 +125,23 @@ public protocol DeliveryLedger: AnyObject {
 /// numbers them). Kept in one place so the backends cannot drift apart.
 public enum DeliverySQL {
     /// The events of an account (parameter 2) `destination` (parameter 1) does not hold at
-    /// their current sequence, with the record's columns after the event's.
+    /// their current sequence, with the record's columns after the event's. An event without a
+    /// start (the cancellation of an event never stored) is never pending: a calendar object
+    /// needs DTSTART (RFC 5545 §3.6.1), and no calendar holds an event to cancel.
     public static let pending =
         "SELECT \(prefixed(EventRow.layout, "e")), \(prefixed(DeliveryRecord.layout, "d")) FROM events e "
         + "LEFT JOIN deliveries d ON d.destination = ? AND \(sameKey("d", "e")) "
-        + "WHERE e.account = ? AND (d.delivered_sequence IS NULL OR d.delivered_sequence < e.sequence) "
+        + "WHERE e.account = ? AND e.start_text IS NOT NULL "
+        + "AND (d.delivered_sequence IS NULL OR d.delivered_sequence < e.sequence) "
         + "ORDER BY e.updated_at, e.container, e.item, e.owner"
 
     /// One event (parameters 2 to 5: account, owner, container, item) if `destination`
-    /// (parameter 1) does not hold it.
+    /// (parameter 1) does not hold it; an event without a start never (``pending``).
     public static let pendingOne =
         "SELECT \(prefixed(EventRow.layout, "e")), \(prefixed(DeliveryRecord.layout, "d")) FROM events e "
         + "LEFT JOIN deliveries d ON d.destination = ? AND \(sameKey("d", "e")) "
-        + "WHERE \(keyIs("e")) AND (d.delivered_sequence IS NULL OR d.delivered_sequence < e.sequence)"
+        + "WHERE \(keyIs("e")) AND e.start_text IS NOT NULL "
+        + "AND (d.delivered_sequence IS NULL OR d.delivered_sequence < e.sequence)"
 
     /// Takes the claim (destination, account, owner, container, item, uid, claimer, until, now):
     /// a new record, or an existing one whose claim is free or expired. Returns a row when the

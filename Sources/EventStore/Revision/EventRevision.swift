@@ -40,6 +40,7 @@ public enum EventRevision {
                 change: isCancel ? .cancelled(created, previous: nil) : .created(created))
         }
         let stored = row.stored
+        let event = keepingStored(event, stored: stored.event)
         switch decide(
             stored: stored, storedMessageDate: row.lastMessageDate, storedArrival: row.lastArrival,
             alreadyApplied: alreadyApplied, new: event, from: message)
@@ -59,6 +60,25 @@ public enum EventRevision {
                 write: nil, record: entry(stored, .olderThanStored, message, "older than the stored version; not applied"),
                 change: .olderThanStored(stored))
         }
+    }
+
+    /// A cancellation never erases what it does not restate: a cancelled version without a
+    /// start keeps the stored start and end, and one without a place, link or details keeps
+    /// the stored ones, so the cancelled event still says what was cancelled and a calendar
+    /// can still hold it (RFC 5545 §3.6.1: a stored object needs DTSTART). Any other version
+    /// is taken as it is. RFC 5546 §3.2.5 lets an iTIP CANCEL carry only UID, DTSTAMP,
+    /// ORGANIZER and SEQUENCE; schema.org markup may cancel with the booking number alone.
+    public static func keepingStored(_ new: CalendarEvent, stored: CalendarEvent) -> CalendarEvent {
+        guard new.status == .cancelled else { return new }
+        var kept = new
+        if kept.start == nil {
+            kept.start = stored.start
+            kept.end = stored.end
+        }
+        if kept.location == nil { kept.location = stored.location }
+        if kept.url == nil { kept.url = stored.url }
+        if kept.notes.isEmpty { kept.notes = stored.notes }
+        return kept
     }
 
     public static func decide(

@@ -280,16 +280,21 @@ public final class SQLiteEventStore: EventStore {
         Array(repeating: "?", count: layout.columns.count).joined(separator: ", ")
     }
 
-    public func apply(_ event: CalendarEvent, from message: MessageProvenance) throws(EventStoreError) -> EventChange {
-        let event = event.owned(by: message, in: account)
+    public func apply(
+        _ key: EventKey, from message: MessageProvenance, revising revise: (StoredEvent?) -> CalendarEvent
+    ) throws(EventStoreError) -> EventChange {
+        // Filed under this handle's account and the owner of the proof that vouched (EventStore).
+        let key = key.owned(by: message.signingDomain ?? "").inAccount(account)
         return try database.transaction { () throws(EventStoreError) -> EventChange in
-            let stored = try database.cached(Self.selectEvent).rows(event.key.values).first.map(Self.eventRow)
+            let stored = try database.cached(Self.selectEvent).rows(key.values).first.map(Self.eventRow)
+            var event = revise(stored?.stored)
+            event.key = key
             var alreadyApplied = false
             if stored != nil, let messageID = message.messageID {
                 alreadyApplied = try !database.cached(
                     "SELECT 1 FROM history WHERE \(DeliverySQL.keyIs()) AND message_id = ? LIMIT 1"
                 )
-                .rows(event.key.values + [.text(messageID)]).isEmpty
+                .rows(key.values + [.text(messageID)]).isEmpty
             }
             let step = EventRevision.step(stored: stored, alreadyApplied: alreadyApplied, new: event, from: message)
             if let row = step.write { try database.cached(Self.insertEvent).run(row.values) }
@@ -321,6 +326,13 @@ public final class SQLiteEventStore: EventStore {
             row throws(EventStoreError) in try Self.eventRow(row).stored
         }
         .sortedByStart()
+    }
+
+    public func events(inBooking container: String, ownedBy owner: String) throws(EventStoreError) -> [StoredEvent] {
+        try database.cached("SELECT \(EventRow.layout.names) FROM events WHERE account = ? AND owner = ? AND container = ?")
+            .rows([.text(account.address), .text(owner), .text(container)])
+            .map { row throws(EventStoreError) in try Self.eventRow(row).stored }
+            .sortedByStart()
     }
 
     public func event(_ key: EventKey) throws(EventStoreError) -> StoredEvent? {

@@ -1,8 +1,11 @@
-/// A calendar user address (RFC 5545 §3.3.3) of ORGANIZER: the `mailto:` address and its
-/// `CN`.
+/// A calendar user address (RFC 5545 §3.3.3) of ORGANIZER: its URI read as a `mailto:` URI
+/// (``MailtoURI``, RFC 6068), and its `CN`.
 public struct ICalendarAddress: Sendable, Equatable {
-    /// The address after `mailto:`; nil when the URI is not a `mailto:` URI.
+    /// The one mail address the URI names; nil when it is no `mailto:` URI, does not read, or
+    /// names none or several (``problem`` says which).
     public var email: String?
+    /// Why ``email`` is nil; nil when the URI names exactly one address.
+    public var problem: OrganizerProblem?
     /// The URI as written.
     public var uri: String
     public var commonName: String?
@@ -10,16 +13,18 @@ public struct ICalendarAddress: Sendable, Equatable {
     public init(uri: String, commonName: String?) {
         self.uri = uri
         self.commonName = commonName
-        let trimmed = uri.trimmingSpaces
-        if trimmed.lowercased().hasPrefix("mailto:") {
-            let address = String(trimmed.dropFirst(7)).trimmingSpaces
-            email = address.isEmpty ? nil : address
-        } else {
-            email = nil
+        switch MailtoURI.read(uri) {
+        case .refused(.notMailto): problem = .notMailto
+        case .refused(let reason): problem = .malformed(reason)
+        case .uri(let mailto):
+            switch mailto.singleAddress {
+            case .one(let address): email = address
+            case .notOne(let reason): problem = reason
+            }
         }
     }
 
-    /// The domain of ``email`` (after its last `@`), lowercased; nil without one.
+    /// The domain of ``email`` (after its `@`), lowercased; nil without one.
     public var domain: String? {
         guard let email, let at = email.lastIndex(of: "@") else { return nil }
         let domain = email[email.index(after: at)...].lowercased()
@@ -44,6 +49,9 @@ public struct ICalendarEvent: Sendable, Equatable {
     /// STATUS (RFC 5545 §3.8.1.11) upper-cased: `CONFIRMED`, `TENTATIVE`, `CANCELLED`.
     public var status: String?
     public var organizer: ICalendarAddress?
+    /// How many ORGANIZER properties the VEVENT has; RFC 5545 §3.6.1 allows one, and
+    /// ``organizer`` is the first.
+    public var organizerCount: Int
     /// DTSTART; nil only for an event being cancelled, which RFC 5546 §3.2.5 lets go without.
     public var start: ICalendarTime?
     /// DTEND, else DTSTART plus DURATION, else (RFC 5545 §3.6.1) the next day for a DATE
@@ -56,10 +64,17 @@ public struct ICalendarEvent: Sendable, Equatable {
     /// The physical line of its BEGIN:VEVENT.
     public var line: Int
 
+    /// Why the ORGANIZER names no single mail address: a second ORGANIZER, or its URI
+    /// (``ICalendarAddress/problem``); nil when it names one, or when there is none.
+    public var organizerProblem: OrganizerProblem? {
+        if organizerCount > 1 { return .severalOrganizers(organizerCount) }
+        return organizer?.problem
+    }
+
     public init(
         uid: String, recurrenceID: ICalendarTime? = nil, sequence: Int = 0, stamp: Int64? = nil, summary: String? = nil,
         description: String? = nil, location: String? = nil, url: String? = nil, status: String? = nil,
-        organizer: ICalendarAddress? = nil, start: ICalendarTime?, end: ICalendarTime?, isRecurring: Bool = false,
+        organizer: ICalendarAddress? = nil, organizerCount: Int? = nil, start: ICalendarTime?, end: ICalendarTime?, isRecurring: Bool = false,
         structuredData: [String] = [], line: Int = 0
     ) {
         self.uid = uid
@@ -72,6 +87,7 @@ public struct ICalendarEvent: Sendable, Equatable {
         self.url = url
         self.status = status
         self.organizer = organizer
+        self.organizerCount = organizerCount ?? (organizer == nil ? 0 : 1)
         self.start = start
         self.end = end
         self.isRecurring = isRecurring

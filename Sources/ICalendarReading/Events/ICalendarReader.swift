@@ -129,12 +129,14 @@ struct EventReader {
                 diagnostics.append(ICalendarDiagnostic(.invalidValue, "DTSTAMP \(property.value) is not a date-time; ignored", line: property.line))
             }
         }
-        let organizer = component.property("ORGANIZER").map { ICalendarAddress(uri: $0.value, commonName: $0.parameter("CN")) }
+        let organizers = component.properties("ORGANIZER")
+        let organizer = organizers.first.map { ICalendarAddress(uri: $0.value, commonName: $0.parameter("CN")) }
         return ICalendarEvent(
             uid: uid, recurrenceID: component.property("RECURRENCE-ID").flatMap { time($0) }, sequence: sequence, stamp: stamp,
             summary: nonEmpty(component.property("SUMMARY")?.text), description: nonEmpty(component.property("DESCRIPTION")?.text),
             location: nonEmpty(component.property("LOCATION")?.text), url: nonEmpty(component.property("URL")?.value.trimmingSpaces),
-            status: component.property("STATUS")?.value.trimmingSpaces.uppercased(), organizer: organizer, start: start, end: end,
+            status: component.property("STATUS")?.value.trimmingSpaces.uppercased(), organizer: organizer,
+            organizerCount: organizers.count, start: start, end: end,
             isRecurring: recurring, structuredData: structuredData(component), line: component.line)
     }
 

@@ -64,9 +64,7 @@ public enum InvitationReader {
                         detail: ReservationInterpreter.scheme(of: link)))
             }
         }
-        let evidence = InvitationEvidence(
-            method: method, uid: event.uid, sequence: event.sequence, stamp: event.stamp, organizer: event.organizer?.email,
-            organizerURI: event.organizer?.uri)
+        let evidence = InvitationEvidence(event, method: method)
         return Reservation(
             category: .event, schemaType: "EventReservation", reservationID: event.uid, itemID: event.recurrenceID?.text ?? "1",
             status: status, title: title, start: start, end: end, location: event.location, details: details, url: url, checkinURL: nil,
@@ -142,6 +140,28 @@ public enum InvitationReader {
         case .hold: "ReservationHold"
         case .cancelled: "ReservationCancelled"
         }
+    }
+
+    /// The stored JSON-LD of an event as `evidence`'s cancellation leaves it (RFC 5546 §3.2.5:
+    /// a cancellation changes the status, not what it does not restate): its
+    /// `reservationStatus` cancelled and, for the same UID's event, the cancellation's SEQUENCE
+    /// and DTSTAMP as the ordering evidence unless the stored ones are newer. Everything else,
+    /// the times, place and title included, stays as stored.
+    public static func cancelled(_ json: JSONValue, by evidence: InvitationEvidence) -> JSONValue {
+        guard case .object(var object) = json else { return json }
+        object["reservationStatus"] = .string("https://schema.org/" + schemaName(.cancelled))
+        if let stored = storedEvidence(json), stored.uid == evidence.uid, !evidence.isOlder(than: stored),
+            case .array(var identifiers)? = object["identifier"]
+        {
+            for index in identifiers.indices {
+                guard case .object(var value) = identifiers[index], value["propertyID"]?.stringValue == "SEQUENCE" else { continue }
+                value["value"] = .number(Double(evidence.sequence))
+                identifiers[index] = .object(value)
+            }
+            object["identifier"] = .array(identifiers)
+            object["modifiedTime"] = evidence.stamp.map { .string(CivilTime.iso8601UTC($0)) }
+        }
+        return .object(object)
     }
 
     /// The evidence kept in an event's JSON-LD (``json(_:status:start:end:url:)``):

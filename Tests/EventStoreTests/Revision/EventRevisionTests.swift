@@ -89,4 +89,28 @@ struct EventRevisionTests {
         for kind in EventChangeKind.allCases { #expect(EventChangeKind(storedWord: kind.rawValue) == kind) }
         #expect(EventChangeKind(storedWord: "teleported") == nil)
     }
+
+    @Test("a cancellation keeps what it does not restate; what it restates, and any other version, is taken as it is")
+    func keepingStored() {
+        var stored = dinner(at: "2031-05-12T19:30:00")
+        stored.end = stored.start
+        stored.url = "https://epicsteak.example/r/IWDSCA"
+        var bare = dinner(at: "2031-05-12T19:30:00", status: .cancelled)
+        (bare.start, bare.end, bare.location, bare.url, bare.notes) = (nil, nil, nil, nil, "")
+        let kept = EventRevision.keepingStored(bare, stored: stored)
+        #expect(kept.status == .cancelled)
+        #expect(kept.start == stored.start && kept.end == stored.end)
+        #expect(kept.location == stored.location && kept.url == stored.url && kept.notes == stored.notes)
+        // A cancellation that states its own start is not given the stored end with it.
+        var restated = dinner(at: "2031-05-12T18:00:00", status: .cancelled)
+        restated.url = "https://epicsteak.example/r/other"
+        #expect(EventRevision.keepingStored(restated, stored: stored) == restated)
+        var moved = dinner(at: "2031-05-12T18:00:00")
+        moved.location = nil
+        #expect(EventRevision.keepingStored(moved, stored: stored) == moved)
+        // Through the step: the row written holds the stored start.
+        let step = EventRevision.step(stored: Self.row(stored), alreadyApplied: false, new: bare, from: message("<c@x>", date: 2000))
+        #expect(step.write?.stored.event.start == stored.start)
+        #expect(step.record?.summary == "status confirmed → cancelled")
+    }
 }

@@ -188,6 +188,27 @@ struct ICalendarReaderTests {
         let bad = ICalendarReader.read(Fixture.event(["UID:a", "DTSTART:20310101T100000Z", "SEQUENCE:-1"]))
         #expect(bad.events.first?.sequence == 0 && bad.diagnostics.map(\.code) == [.invalidValue])
     }
+
+    @Test(
+        "ORGANIZER: its mailto: URI names one address, or the problem says why not; two ORGANIZERs are counted (RFC 5545 §3.6.1)",
+        arguments: [
+            (["ORGANIZER;CN=EPIC Steak:mailto:events%40epicsteak.example"], "events@epicsteak.example", nil),
+            (["ORGANIZER:mailto:events@attacker.example?to=events@epicsteak.example"], nil, OrganizerProblem.severalAddresses(2)),
+            (["ORGANIZER:mailto:events@attacker.example#@epicsteak.example"], nil, .fragment),
+            (["ORGANIZER:mailto:events@attacker.example%2C@epicsteak.example"], nil, .malformed(.invalidAddress)),
+            (["ORGANIZER:urn:uuid:1234"], nil, .notMailto),
+            (
+                ["ORGANIZER:mailto:events@epicsteak.example", "ORGANIZER:mailto:events@attacker.example"], "events@epicsteak.example",
+                .severalOrganizers(2)
+            ),
+            ([], nil, nil),
+        ])
+    func organizer(lines: [String], email: String?, problem: OrganizerProblem?) throws {
+        let event = try #require(ICalendarReader.read(Fixture.event(["UID:a", "DTSTART:20310101T100000Z"] + lines)).events.first)
+        #expect(event.organizer?.email == email)
+        #expect(event.organizerProblem == problem)
+        #expect(event.organizerCount == lines.count)
+    }
 }
 
 @Suite("Inputs fuzz-icalendar found")
