@@ -125,7 +125,8 @@ extension ProcessSuites {
                     let ours = named("authentication-results").filter { Self.claimsOurID($0[1]) }
                     #expect(ours.count == path.ownResults, "\(what): \(ours)")
                     if path.ownResults > 0 {
-                        #expect(fields.first?.first?.lowercased() == "authentication-results" && Self.claimsOurID(fields.first?.last ?? ""), "\(what)")
+                        #expect(
+                            fields.first?.first?.lowercased() == "authentication-results" && Self.claimsOurID(fields.first?.last ?? ""), "\(what)")
                     }
                     let summaries = named("x-reservation")
                     #expect(summaries.count == path.ownSummaries, "\(what): \(summaries)")
