@@ -62,12 +62,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     precondition(body(output) == body(bytes), "the body changed")
     precondition(ForgedFieldScanner.find(in: output, authservID: id).removals.isEmpty, "something left to remove")
     for splitsAtCR in [false, true] {
-        for field in fields(output, splitsAtCR: splitsAtCR) {
-            let name = field.name.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }
-            precondition(!name.elementsEqual("x-reservation".utf8) && !name.elementsEqual("x-reservoir-error".utf8), "a field of ours left")
-            precondition(
-                !name.elementsEqual("authentication-results".utf8) || !AuthenticationResultsPayload.claims(field.value, authservID: id),
-                "a result claiming our id left (lines ended at CR: \(splitsAtCR))")
+        if let found = fieldOfOurs(output, splitsAtCR: splitsAtCR, id: id) {
+            preconditionFailure("\(found) left for a reader that ends lines at \(splitsAtCR ? "CR, LF and CRLF" : "LF")")
         }
     }
     return 0
@@ -86,41 +82,47 @@ func body(_ bytes: [UInt8]) -> ArraySlice<UInt8>? {
     return nil
 }
 
-/// The header fields as a lenient reader reads them: lines end at LF (a CR before it dropped),
-/// or with `splitsAtCR` at CRLF, CR and LF; the header ends at the first empty line; a line
-/// starting with white space continues the field before it; a line without a colon is skipped;
-/// the name is what comes before the colon, less CR before it and white space and CR after it.
-func fields(_ bytes: [UInt8], splitsAtCR: Bool) -> [(name: [UInt8], value: [UInt8])] {
-    var lines: [ArraySlice<UInt8>] = []
+/// The first field of ours a lenient reader finds in the header: lines end at LF (a CR before
+/// it dropped), or with `splitsAtCR` at CRLF, CR and LF; the header ends at the first empty
+/// line; a line starting with white space continues the field before it; a line without a
+/// colon is skipped; the name is what comes before the colon, less CR before it and white
+/// space and CR after it. Ours: `X-Reservation`, `X-Reservoir-Error`, and
+/// `Authentication-Results` whose value claims `id`.
+func fieldOfOurs(_ bytes: [UInt8], splitsAtCR: Bool, id: String) -> String? {
+    var results: [UInt8]?  // the value of the Authentication-Results field being read
+    func decide() -> String? {
+        defer { results = nil }
+        guard let value = results, AuthenticationResultsPayload.claims(value, authservID: id) else { return nil }
+        return "Authentication-Results:" + String(decoding: value, as: UTF8.self)
+    }
     var start = 0
-    var i = 0
-    while i < bytes.count {
-        if bytes[i] == 0x0A || (splitsAtCR && bytes[i] == 0x0D) {
-            var end = i
-            if bytes[i] == 0x0A, end > start, bytes[end - 1] == 0x0D { end -= 1 }
-            lines.append(bytes[start..<end])
-            if bytes[i] == 0x0D, i + 1 < bytes.count, bytes[i + 1] == 0x0A { i += 1 }
-            start = i + 1
-        }
-        i += 1
-    }
-    if start < bytes.count { lines.append(bytes[start...]) }
-    var result: [(name: [UInt8], value: [UInt8])] = []
-    var open = false
-    for line in lines {
-        if line.isEmpty { break }
+    while start <= bytes.count {
+        // One line: up to LF, or CR too with `splitsAtCR`.
+        var end = start
+        while end < bytes.count, bytes[end] != 0x0A, !(splitsAtCR && bytes[end] == 0x0D) { end += 1 }
+        var next = end + 1
+        if end < bytes.count, bytes[end] == 0x0D, end + 1 < bytes.count, bytes[end + 1] == 0x0A { next += 1 }
+        var contentEnd = end
+        if end < bytes.count, bytes[end] == 0x0A, contentEnd > start, bytes[contentEnd - 1] == 0x0D { contentEnd -= 1 }
+        let line = bytes[start..<contentEnd]
+        if line.isEmpty { return decide() }
         if let first = line.first, first == 0x20 || first == 0x09 {
-            if open, let last = result.indices.last { result[last].value += [0x0A] + line }
-            continue
+            results?.append(0x0A)
+            results?.append(contentsOf: line)
+        } else {
+            if let found = decide() { return found }
+            if let colon = line.firstIndex(of: UInt8(ascii: ":")) {
+                var name = line[..<colon].drop { $0 == 0x0D }
+                while let last = name.last, last == 0x20 || last == 0x09 || last == 0x0D { name = name.dropLast() }
+                let lower = name.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }
+                if lower.elementsEqual("x-reservation".utf8) || lower.elementsEqual("x-reservoir-error".utf8) {
+                    return String(decoding: name, as: UTF8.self)
+                }
+                if lower.elementsEqual("authentication-results".utf8) { results = Array(line[(colon + 1)...]) }
+            }
         }
-        guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else {
-            open = false
-            continue
-        }
-        var name = Array(line[..<colon].drop { $0 == 0x0D })
-        while let last = name.last, last == 0x20 || last == 0x09 || last == 0x0D { name.removeLast() }
-        result.append((name, Array(line[(colon + 1)...])))
-        open = true
+        if end >= bytes.count { break }
+        start = next
     }
-    return result
+    return decide()
 }
