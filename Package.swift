@@ -32,6 +32,8 @@ let package = Package(
         .library(name: "Feed", targets: ["Feed"]),
         .library(name: "TimeZones", targets: ["TimeZones"]),
         .library(name: "ICalendarReading", targets: ["ICalendarReading"]),
+        .library(name: "ICalendar", targets: ["ICalendar"]),
+        .library(name: "EventStore", targets: ["EventStore"]),
         .library(name: "TOML", targets: ["TOML"]),
         .library(name: "Zip", targets: ["Zip"]),
         .library(name: "BCBP", targets: ["BCBP"]),

@@ -13,7 +13,7 @@ let targets = [
     "fuzz-json", "fuzz-jsonld", "fuzz-microdata", "fuzz-iso8601", "fuzz-sender-dates", "fuzz-keys-file", "fuzz-skeleton", "fuzz-scripts",
     "fuzz-signed-view", "fuzz-authentication-results", "fuzz-header-strip", "fuzz-caldav", "fuzz-feed", "fuzz-tzif", "fuzz-posix-tz", "fuzz-toml",
     "fuzz-zone-placement", "fuzz-zip", "fuzz-bcbp", "fuzz-pkpass", "fuzz-icalendar", "fuzz-arc", "fuzz-mailto",
-    "fuzz-arc-signed-view",
+    "fuzz-arc-signed-view", "fuzz-icalendar-text",
 ]
 /// Targets of the time zone library, which need nothing else of the package.
 let timeZoneTargets: Set = ["fuzz-tzif", "fuzz-posix-tz"]
@@ -21,6 +21,8 @@ let timeZoneTargets: Set = ["fuzz-tzif", "fuzz-posix-tz"]
 let passTargets: Set = ["fuzz-zip", "fuzz-bcbp", "fuzz-pkpass"]
 /// Targets of the calendar reader, which needs the time zone library only.
 let calendarTargets: Set = ["fuzz-icalendar", "fuzz-mailto"]
+/// Targets of the iCalendar writer, read back by the calendar reader.
+let calendarWriterTargets: Set = ["fuzz-icalendar-text"]
 /// Targets of the filter's output stage, which lives in the Pipeline library.
 let pipelineTargets: Set = ["fuzz-authentication-results", "fuzz-header-strip"]
 
@@ -39,6 +41,11 @@ let package = Package(
                     ]
                     : calendarTargets.contains(name)
                     ? [.product(name: "ICalendarReading", package: "Reservoir")]
+                    : calendarWriterTargets.contains(name)
+                    ? [
+                        .product(name: "ICalendar", package: "Reservoir"), .product(name: "EventStore", package: "Reservoir"),
+                        .product(name: "ICalendarReading", package: "Reservoir"),
+                    ]
                     : [
                         .product(name: "MIME", package: "Reservoir"), .product(name: "DKIM", package: "Reservoir"),
                         .product(name: "ARC", package: "Reservoir"), .product(name: "DNS", package: "Reservoir"), .product(name: "Markup", package: "Reservoir"),

@@ -1,3 +1,5 @@
+import ReservoirBase
+
 /// HTML built so that text can only enter escaped: string literals are markup, and every
 /// interpolated `String` is escaped (`&`, `<`, `>`, `"`, `'`), so text from mail — titles,
 /// places, domains, summaries, all under a sender's control — can never open a tag or leave an
@@ -24,8 +26,10 @@ public struct HTMLText: Sendable, Equatable, ExpressibleByStringInterpolation {
     public static func += (lhs: inout HTMLText, rhs: HTMLText) { lhs.html += rhs.html }
 
     /// The text with the five characters that end text or attribute values in HTML written as
-    /// character references (WHATWG HTML §13.1.4), and C0 controls other than tab and newline
-    /// dropped (they are parse errors in HTML text, §13.2.5.1).
+    /// character references (WHATWG HTML §13.1.4); tab and newline kept; every other line
+    /// break (``ControlCharacter/lineBreak``: CR, VT, FF, NEL, U+2028, U+2029…) written as a
+    /// space, so no reader splitting the page into lines finds one the text made; and the other
+    /// C0 and C1 controls and DEL dropped (they are parse errors in HTML text, §13.2.5.1).
     public static func escape(_ text: String) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)
@@ -38,8 +42,11 @@ public struct HTMLText: Sendable, Equatable, ExpressibleByStringInterpolation {
             case "'": out += "&#39;"
             case "\t", "\n": out.unicodeScalars.append(scalar)
             default:
-                if scalar.value < 0x20 || scalar.value == 0x7f { continue }
-                out.unicodeScalars.append(scalar)
+                switch ControlCharacter(scalar) {
+                case nil: out.unicodeScalars.append(scalar)
+                case .lineBreak: out += " "
+                case .control: continue
+                }
             }
         }
         return out

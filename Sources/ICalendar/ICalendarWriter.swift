@@ -147,9 +147,10 @@ public struct ICalendarWriter: Sendable {
         ]
     }
 
-    /// A URI fit for a URI-valued property: no control characters or spaces.
+    /// A URI fit for a URI-valued property, which is written unescaped (RFC 5545 §3.3.13): no
+    /// space and no ``ControlCharacter``, so no line break of any reader.
     static func isURI(_ text: String) -> Bool {
-        !text.isEmpty && !text.unicodeScalars.contains { $0.value <= 0x20 || $0.value == 0x7F }
+        !text.isEmpty && !text.unicodeScalars.contains { $0 == " " || ControlCharacter($0) != nil }
     }
 
     /// `GEO` (RFC 5545 §3.8.1.6) from the `geo` coordinates of the reservation's place, when the
@@ -208,26 +209,9 @@ public struct ICalendarWriter: Sendable {
         return ":" + CivilTime.utcStamp(local + seconds).dropLast()
     }
 
-    /// RFC 5545 §3.3.11: backslash, semicolon and comma are escaped; line breaks become `\n`.
-    public static func escape(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        var previousWasCR = false
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\\": out += "\\\\"
-            case ";": out += "\\;"
-            case ",": out += "\\,"
-            case "\r": out += "\\n"
-            case "\n": if !previousWasCR { out += "\\n" }
-            default:
-                // Control characters other than HTAB are not allowed in TEXT (§3.3.11).
-                if scalar.value < 0x20 && scalar != "\t" || scalar.value == 0x7F { out += " " } else { out.unicodeScalars.append(scalar) }
-            }
-            previousWasCR = scalar == "\r"
-        }
-        return out
-    }
+    /// RFC 5545 §3.3.11 TEXT (``ICalendarText/escape(_:)``), the only way text enters a
+    /// property value here.
+    public static func escape(_ text: String) -> String { ICalendarText.escape(text) }
 
     /// RFC 5545 §3.1: lines longer than 75 octets are split with CRLF followed by a space,
     /// never inside a UTF-8 sequence. Returns the line with its CRLF.

@@ -99,18 +99,23 @@ public indirect enum JSONValue: Sendable, Equatable {
         return String(n)
     }
 
-    /// RFC 8259 §7: quotation mark, reverse solidus and control characters are escaped;
-    /// so are U+2028 and U+2029, which JavaScript strings cannot hold.
+    /// RFC 8259 §7: quotation mark, reverse solidus and the C0 controls are escaped, the
+    /// common ones as `\n`, `\r`, `\t`, the rest as `\u00XX`. So are DEL, the C1 controls
+    /// (U+0080–U+009F, NEL among them) and U+2028 and U+2029, which JSON allows raw: no code
+    /// point a reader may take for a line end (Python's `str.splitlines()` splits at NEL,
+    /// U+2028 and U+2029, and JavaScript strings before ES2019 cannot hold the last two) or
+    /// for a terminal control leaves the writer unescaped, whatever JSON is embedded in.
     static func writeString(_ s: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         var s = s
         s.withUTF8 { utf8 in
-            // Runs that need no escape are appended whole. 0xE2 leads U+2028 and U+2029.
+            // Runs that need no escape are appended whole. C2 leads U+0080–U+00BF, E2 leads
+            // U+2028 and U+2029.
             var runStart = 0
             var index = 0
             while index < utf8.count {
                 let b = utf8[index]
-                guard b < 0x20 || b == 0x22 || b == 0x5C || b == 0xE2 else {
+                guard b < 0x20 || b == 0x22 || b == 0x5C || b == 0x7F || b == 0xC2 || b == 0xE2 else {
                     index += 1
                     continue
                 }
@@ -122,8 +127,16 @@ public indirect enum JSONValue: Sendable, Equatable {
                 case 0x0A: out += "\\n".utf8
                 case 0x0D: out += "\\r".utf8
                 case 0x09: out += "\\t".utf8
+                case 0xC2:
+                    // U+0080–U+009F are C2 80 … C2 9F (the string is valid UTF-8).
+                    next = min(index + 2, utf8.count)
+                    if next == index + 2, utf8[index + 1] <= 0x9F {
+                        writeUnicodeEscape(utf8[index + 1], into: &out)
+                    } else {
+                        out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[index..<next]))
+                    }
                 case 0xE2:
-                    // U+2028 and U+2029 are E2 80 A8 and E2 80 A9 (the string is valid UTF-8).
+                    // U+2028 and U+2029 are E2 80 A8 and E2 80 A9.
                     next = min(index + 3, utf8.count)
                     if next == index + 3, utf8[index + 1] == 0x80, utf8[index + 2] == 0xA8 || utf8[index + 2] == 0xA9 {
                         out += "\\u202".utf8
@@ -132,11 +145,8 @@ public indirect enum JSONValue: Sendable, Equatable {
                         out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[index..<next]))
                     }
                 default:
-                    out += "\\u00".utf8
-                    // A control character: two hex digits, the first 0 or 1.
-                    out.append(0x30 + (b >> 4))
-                    let low = b & 0x0F
-                    out.append(low < 10 ? 0x30 + low : 0x57 + low)
+                    // A C0 control or DEL.
+                    writeUnicodeEscape(b, into: &out)
                 }
                 index = next
                 runStart = next
@@ -144,6 +154,15 @@ public indirect enum JSONValue: Sendable, Equatable {
             out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
         }
         out.append(UInt8(ascii: "\""))
+    }
+
+    /// `\u00XX` for a code point below U+0100, in lower-case hex.
+    static func writeUnicodeEscape(_ value: UInt8, into out: inout [UInt8]) {
+        out += "\\u00".utf8
+        let high = value >> 4
+        let low = value & 0x0F
+        out.append(high < 10 ? 0x30 + high : 0x57 + high)
+        out.append(low < 10 ? 0x30 + low : 0x57 + low)
     }
 }
 

@@ -35,6 +35,15 @@ public struct ForgedFields: Sendable, Equatable {
 /// (RFC 5322 §4.5). A line made of one of the names above without a colon is removed too.
 /// There is no limit on the number of fields or on the size of the header.
 ///
+/// A bare CR (one not followed by LF; RFC 5322 §2.2 allows CR only in CRLF) ends a line too,
+/// as readers that end lines at CR read it (Python's `email`, with either policy): a field
+/// after it is a field of its own, removed like any other, while the header still ends only
+/// where an LF reader's does. Removing a field that starts after a bare CR keeps the LF that
+/// ends its line, so the kept CR and that LF stay one line end and no field after it joins the
+/// line before for an LF reader. An `Authentication-Results` field holding a bare CR is
+/// removed to the end of its LF line: readers disagree on its value, and a genuine one never
+/// holds one.
+///
 /// Input comes in pieces of any size; memory holds at most one `Authentication-Results` field
 /// (up to ``maxHeldFieldBytes``, beyond which the field is removed undecided) and the first
 /// line while it may be an mbox envelope line. Bytes before ``settled`` are decided.
@@ -46,7 +55,8 @@ public struct ForgedFieldScanner: Sendable {
     static let summaryName = Array("x-reservation".utf8)
     static let errorName = Array("x-reservoir-error".utf8)
 
-    private enum Phase { case lineStart, carriageReturn, name, beforeColon, rest, done }
+    /// `lineCR`: a CR inside a line, whose next byte tells a line end (CRLF) from a bare CR.
+    private enum Phase { case lineStart, carriageReturn, name, beforeColon, rest, lineCR, done }
     /// The field (or line without a colon) being read: its fate.
     private enum Unit { case none, pending, kept, removed, held }
 
@@ -67,6 +77,16 @@ public struct ForgedFieldScanner: Sendable {
     private var unit = Unit.none
     private var unitStart = 0
     private var lineStart = 0
+    /// The current line starts after an LF (or at the start), not after a bare CR.
+    private var lineStartsAfterLF = true
+    /// The current unit starts after a bare CR, inside an LF reader's line.
+    private var unitStartsMidLine = false
+    /// The removal going on, or the one just decided, follows a kept bare CR: it keeps the LF
+    /// that ends its last line.
+    private var removalKeepsLineEnd = false
+    /// Bare CRs are bytes of the line until its LF: an `Authentication-Results` field holding
+    /// one is being removed to the end of its LF line.
+    private var swallowingLine = false
     private var nameLength = 0
     private var spaceBeforeColon = 0
     private var nameIsFieldName = true
@@ -89,7 +109,10 @@ public struct ForgedFieldScanner: Sendable {
         guard envelopeDecided else { return 0 }
         if phase == .done { return consumed }
         if unit == .held || unit == .pending { return unitStart }
-        if phase == .lineStart || phase == .carriageReturn { return lineStart }
+        if phase == .lineStart || phase == .carriageReturn {
+            // The LF before a line may still end a removal that keeps it.
+            return unit == .removed && removalKeepsLineEnd && lineStartsAfterLF ? lineStart - 1 : lineStart
+        }
         return consumed
     }
 
@@ -116,12 +139,25 @@ public struct ForgedFieldScanner: Sendable {
                 // The rest of a line matters only for a field being held: jump to its end.
                 let rest = UnsafeRawPointer(base + k)
                 let lf = memchr(rest, 0x0A, piece.count - k).map { UnsafeRawPointer($0) - UnsafeRawPointer(base) }
+                let lineEnd = lf ?? piece.count
+                // A CR before the line's end, other than the one of its CRLF, is a bare CR (or,
+                // last in the piece, one still to tell).
+                if !swallowingLine, let cr = memchr(rest, 0x0D, lineEnd - k).map({ UnsafeRawPointer($0) - UnsafeRawPointer(base) }),
+                    cr + 1 < lineEnd || lf == nil
+                {
+                    if unit == .held { hold(UnsafeBufferPointer(rebasing: piece[k..<(cr + 1)])) }
+                    k = cr + 1
+                    if k == piece.count {
+                        phase = .lineCR
+                    } else {
+                        bareCR(before: piece[k], at: pieceStart + k)
+                        k += 1
+                    }
+                    continue
+                }
                 let end = lf.map { $0 + 1 } ?? piece.count
                 if unit == .held { hold(UnsafeBufferPointer(rebasing: piece[k..<end])) }
-                if lf != nil {
-                    lineStart = pieceStart + end
-                    phase = .lineStart
-                }
+                if lf != nil { lineEnded(at: pieceStart + end - 1) }
                 k = end
                 continue
             }
@@ -143,9 +179,14 @@ public struct ForgedFieldScanner: Sendable {
 
     private mutating func step(_ b: UInt8, at p: Int) {
         if !envelopeDecided { noteFirstLine(b, at: p) }
+        read(b, at: p)
+    }
+
+    private mutating func read(_ b: UInt8, at p: Int) {
         switch phase {
         case .lineStart:
             if b == 0x0A {
+                // After a bare CR the next byte is never LF; an LF reader's empty line ends the header.
                 endHeader(emptyLineAt: p)
                 return
             }
@@ -167,23 +208,40 @@ public struct ForgedFieldScanner: Sendable {
             nameByte(b, at: p)
         case .carriageReturn:
             if b == 0x0A {
-                endHeader(emptyLineAt: lineStart)
+                if lineStartsAfterLF {
+                    endHeader(emptyLineAt: lineStart)
+                } else {
+                    // CR LF after a bare CR ends an LF reader's line, not its header: the unit goes on.
+                    if unit == .held { held += [0x0D, 0x0A] }
+                    lineEnded(at: p)
+                }
                 return
             }
-            // A line starting with a bare CR: neither a field nor a continuation.
+            // A bare CR at the start of a line: an empty line to a reader that ends lines at CR;
+            // what follows starts a line.
             startUnit(at: lineStart)
+            if lineStartsAfterLF, b != 0x20, b != 0x09, b != 0x0D {
+                // A name after it: one unit from the CR, so that removing the field takes the CR
+                // too, rather than leave a CR LF that an LF reader would take for the empty line.
+                lineStart = p
+                lineStartsAfterLF = false
+                nameByte(b, at: p)
+                return
+            }
+            // Otherwise the CR is a line of its own, kept.
             unit = .kept
-            phase = .rest
+            bareCR(before: b, at: p)
         case .name:
             nameByte(b, at: p)
         case .beforeColon:
             switch b {
-            case 0x20, 0x09, 0x0D:
+            case 0x0D:
+                phase = .lineCR
+            case 0x20, 0x09:
                 // One of our names and white space without end: decided, so nothing is held.
                 spaceBeforeColon += 1
                 if spaceBeforeColon > Self.maxHeldFieldBytes, unit == .pending {
-                    unit = .removed
-                    openRemoval = unitStart
+                    startRemoval()
                     phase = .rest
                 }
             case UInt8(ascii: ":"): colon()
@@ -197,7 +255,19 @@ public struct ForgedFieldScanner: Sendable {
             }
         case .rest:
             if unit == .held { held.append(b) }
-            if b == 0x0A { lineEnded(at: p) }
+            if b == 0x0A {
+                lineEnded(at: p)
+            } else if b == 0x0D, !swallowingLine {
+                phase = .lineCR
+            }
+        case .lineCR:
+            if b == 0x0A {
+                if unit == .held { held.append(b) }
+                endNameWithoutColon()
+                lineEnded(at: p)
+            } else {
+                bareCR(before: b, at: p)
+            }
         case .done:
             return
         }
@@ -208,7 +278,11 @@ public struct ForgedFieldScanner: Sendable {
         case UInt8(ascii: ":"):
             colon()
             return
-        case 0x20, 0x09, 0x0D:
+        case 0x0D:
+            // CRLF, or a bare CR ending the line: the next byte tells.
+            phase = .lineCR
+            return
+        case 0x20, 0x09:
             // RFC 5322 §4.5: obsolete syntax allows white space before the colon. Only a whole
             // name of ours stays undecided.
             if unit == .pending, !fullyMatchesResults, !fullyMatchesSummary, !fullyMatchesError { unit = .kept }
@@ -243,8 +317,7 @@ public struct ForgedFieldScanner: Sendable {
     private mutating func colon() {
         if nameLength > 0, nameIsFieldName { hasHeaderField = true }
         if fullyMatchesSummary || fullyMatchesError {
-            unit = .removed
-            openRemoval = unitStart
+            startRemoval()
         } else if fullyMatchesResults {
             unit = .held
             held.removeAll(keepingCapacity: true)
@@ -258,8 +331,7 @@ public struct ForgedFieldScanner: Sendable {
     private mutating func endNameWithoutColon() {
         guard unit == .pending else { return }
         if fullyMatchesResults || fullyMatchesSummary || fullyMatchesError {
-            unit = .removed
-            openRemoval = unitStart
+            startRemoval()
         } else {
             unit = .kept
         }
@@ -267,13 +339,59 @@ public struct ForgedFieldScanner: Sendable {
 
     private mutating func lineEnded(at lf: Int) {
         lineStart = lf + 1
+        lineStartsAfterLF = true
+        swallowingLine = false
         phase = .lineStart
+    }
+
+    /// The CR before `b` (at `p`) is bare: the line ends at it for a reader that ends lines at
+    /// CR, and `b` starts the next one. A name read so far ends without a colon; an
+    /// `Authentication-Results` field being held is removed to the end of its LF line.
+    private mutating func bareCR(before b: UInt8, at p: Int) {
+        endNameWithoutColon()
+        if unit == .held {
+            startRemoval()
+            held.removeAll()
+            swallowingLine = true
+            phase = .rest
+            read(b, at: p)
+            return
+        }
+        lineStart = p
+        lineStartsAfterLF = false
+        phase = .lineStart
+        read(b, at: p)
+    }
+
+    /// The unit being read is removed, from its start until it ends.
+    private mutating func startRemoval() {
+        unit = .removed
+        openRemoval = unitStart
+        removalKeepsLineEnd = keepsLineEnd(unitStart)
+    }
+
+    /// Whether a removal from `start` follows a kept bare CR: it starts after one, and no
+    /// removal ends there (an earlier one that took the CR passes the rule on).
+    private func keepsLineEnd(_ start: Int) -> Bool {
+        if let last = removals.last, last.upperBound == start { return lastRemovalKeepsLineEnd }
+        return unitStartsMidLine
+    }
+
+    /// ``removalKeepsLineEnd`` of the last closed removal.
+    private var lastRemovalKeepsLineEnd = false
+
+    /// Closes a removal of `start..<end`; one that keeps its line end stops before an LF that ends it.
+    private mutating func appendRemoval(_ start: Int, _ end: Int, keepsLineEnd: Bool) {
+        let stop = keepsLineEnd && end == lineStart && lineStartsAfterLF && end - 1 > start ? end - 1 : end
+        removals.append(start..<stop)
+        lastRemovalKeepsLineEnd = keepsLineEnd
     }
 
     private mutating func startUnit(at p: Int) {
         close(at: p)
         unit = .pending
         unitStart = p
+        unitStartsMidLine = !lineStartsAfterLF
         nameLength = 0
         spaceBeforeColon = 0
         nameIsFieldName = true
@@ -286,10 +404,12 @@ public struct ForgedFieldScanner: Sendable {
     private mutating func close(at end: Int) {
         switch unit {
         case .removed:
-            removals.append((openRemoval ?? unitStart)..<end)
+            appendRemoval(openRemoval ?? unitStart, end, keepsLineEnd: removalKeepsLineEnd)
             openRemoval = nil
         case .held:
-            if AuthenticationResultsPayload.claims(held, authservID: ourID) { removals.append(unitStart..<end) }
+            if AuthenticationResultsPayload.claims(held, authservID: ourID) {
+                appendRemoval(unitStart, end, keepsLineEnd: keepsLineEnd(unitStart))
+            }
             held.removeAll(keepingCapacity: true)
         case .none, .pending, .kept:
             break
@@ -305,8 +425,7 @@ public struct ForgedFieldScanner: Sendable {
     private mutating func hold(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard held.count + bytes.count <= Self.maxHeldFieldBytes else {
             // Too long to decide: removed (a server's field is a few hundred bytes).
-            unit = .removed
-            openRemoval = unitStart
+            startRemoval()
             held.removeAll()
             return
         }

@@ -17,7 +17,9 @@ enum MboxEnvelopeLine {
         var bytes = Array(line.prefix(maxLength + 1))
         guard bytes.count <= maxLength else { return false }
         if bytes.last == 0x0D { bytes.removeLast() }
-        guard bytes.starts(with: "From ".utf8) else { return false }
+        // A bare CR inside would end the line early for a reader that ends lines at CR, and
+        // what follows it would be a header field the envelope line hid.
+        guard bytes.starts(with: "From ".utf8), !bytes.contains(0x0D) else { return false }
         let words = bytes[5...].split(whereSeparator: { $0 == 0x20 || $0 == 0x09 })
         // RFC 4155 §2: the sender is an addr-spec; a colon first makes the line a field.
         guard words.count >= 6, let sender = words.first, sender.first != UInt8(ascii: ":") else { return false }

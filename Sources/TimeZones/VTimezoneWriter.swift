@@ -98,7 +98,7 @@ public enum VTimezoneWriter {
         lines += [
             "TZOFFSETFROM:" + UTCOffsetText.rfc5545(previous.utcOffsetSeconds),
             "TZOFFSETTO:" + UTCOffsetText.rfc5545(type.utcOffsetSeconds),
-            "TZNAME:" + escaped(type.abbreviation),
+            "TZNAME:" + ICalendarText.escape(type.abbreviation),
             "END:" + kind,
         ]
         return lines
@@ -112,18 +112,6 @@ public enum VTimezoneWriter {
 
     private static func janFirst(_ year: Int) -> LocalDateTime {
         LocalDateTime(localSeconds: CivilTime.daysFromCivil(year: year, month: 1, day: 1) * 86_400)
-    }
-
-    /// RFC 5545 §3.3.11 TEXT escapes.
-    private static func escaped(_ text: String) -> String {
-        var result = ""
-        for character in text {
-            switch character {
-            case "\\", ";", ",": result += "\\" + String(character)
-            default: result.append(character)
-            }
-        }
-        return result
     }
 
     /// RFC 5545 §3.1: lines longer than 75 octets continue after CRLF and a space. The text is ASCII.

@@ -12,7 +12,11 @@ struct UpcomingPageTests {
     @Test("text is escaped; markup is not")
     func escaping() {
         #expect(HTMLText.escape("<a href=\"x\">'&'</a>") == "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;")
-        #expect(HTMLText.escape("a\u{0}b\u{1b}c\td") == "abc\td")
+        #expect(HTMLText.escape("a\u{0}b\u{1b}c\td\u{7F}\u{9B}") == "abc\td")
+        // Line breaks other than LF become spaces: no reader splitting the page into lines finds one the text made.
+        #expect(
+            HTMLText.escape("Gala\u{2028}END:VEVENT\u{2029}x\u{85}y\u{0B}z\u{0C}\r\n")
+                == "Gala END:VEVENT x y z  \n")
         let text = "<b>"
         let html: HTMLText = "<p>\(text)</p>"
         #expect(html.html == "<p>&lt;b&gt;</p>")

@@ -92,6 +92,7 @@ struct ICalendarWriterTests {
         "text escaping",
         arguments: [
             ("a;b", "a\\;b"), ("a,b", "a\\,b"), ("a\\b", "a\\\\b"), ("a\nb", "a\\nb"), ("a\r\nb", "a\\nb"), ("tab\there", "tab\there"),
+            ("a\u{2028}b\u{2029}c\u{85}d\u{0B}e\u{0C}f\u{1C}g", "a b c d e f g"),
         ])
     func escaping(input: String, expected: String) {
         #expect(ICalendarWriter.escape(input) == expected)
@@ -259,6 +260,42 @@ struct ICalendarWriterTests {
                 "DTSTART 2031-05-13T02:30:00+00:00",
                 "DTEND 2031-05-13T04:30:00+00:00",
             ])
+    }
+
+    /// Every code point Python's `str.splitlines()` ends a line at.
+    static let lineBreaks: [Unicode.Scalar] = ["\n", "\u{0B}", "\u{0C}", "\r", "\u{1C}", "\u{1D}", "\u{1E}", "\u{85}", "\u{2028}", "\u{2029}"]
+
+    @Test(
+        "text holding every line break of any reader: python's splitlines() finds only the CRLF lines, python3-icalendar one event",
+        .enabled(if: PythonICalendar.available))
+    func lineBreaksStayInside() throws {
+        let hostile = Self.lineBreaks.map { "\($0)END:VEVENT\($0)BEGIN:VEVENT\($0)UID:evil-\($0.value)\($0)SUMMARY:Free" }.joined()
+        var event = stored(title: "Gala" + hostile, notes: "Seat 1" + hostile, location: "Hall" + hostile)
+        event.event.url = "https://tickets.example/\u{2028}UID:evil-url"
+        event.event.reservationJSON = #"{"name":"Gala"# + hostile + #""}"#
+        var flight = event
+        flight.event.key = EventKey(owner: "", container: "K7Q2PX", item: "1")
+        flight.uid = flight.event.key.calendarUID
+        flight.event.category = .flight
+        flight.event.notes = "Check-in URL: https://air.example/c\u{85}UID:evil-alarm\n" + hostile
+        flight.event.checkinCloses = flight.event.start?.epochSeconds
+        let documents = [writer.write([event, flight]), writer.object(event), writer.object(flight)]
+        let script = """
+            import sys, icalendar
+            for text in sys.stdin.buffer.read().decode('utf-8').split('\\0'):
+                uids = [str(e.get('UID')) for e in icalendar.Calendar.from_ical(text).walk('VEVENT')]
+                print(len(text.splitlines()), text.count('\\r\\n'), ' '.join(uids))
+            """
+        let output = try PythonICalendar.run(["-c", script], input: documents.joined(separator: "\0"))
+        let rows = output.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
+        #expect(rows.count == documents.count)
+        for (row, document) in zip(rows, documents) {
+            #expect(row.count >= 3 && row[0] == row[1], "\(row)")
+            #expect(Array(row.dropFirst(2)).allSatisfy { !$0.contains("evil") }, "\(row)")
+            #expect(!document.contains("evil-url"), "a URL with a line break is not written")
+        }
+        #expect(
+            rows.map { Array($0.dropFirst(2)) } == [["IWDSCA-1@reservoir", "K7Q2PX-1@reservoir"], ["IWDSCA-1@reservoir"], ["K7Q2PX-1@reservoir"]])
     }
 
     @Test("python's icalendar parser reads the export", .enabled(if: PythonICalendar.available))

@@ -219,4 +219,70 @@ struct ForgedFieldScannerTests {
         #expect(Self.strip(input) == output)
         #expect(String(decoding: Self.streamed(Array(input.utf8), pieces: [1]), as: UTF8.self) == output)
     }
+
+    @Test(
+        "a bare CR ends a line as readers that end lines at CR read it: the field after it goes, the LF of its line stays",
+        arguments: [
+            // Behind a bare CR inside a field, with LF and with CRLF line ends; the LF stays so B stays a line of its own.
+            ("A: 1\rX-Reservation: f\nB: 2\n\nbody\n", "A: 1\r\nB: 2\n\nbody\n"),
+            ("A: 1\rX-Reservation: f\r\nB: 2\r\n\r\nbody\r\n", "A: 1\r\nB: 2\r\n\r\nbody\r\n"),
+            ("A: 1\rX-Reservoir-Error: f\rB: 2\n\n", "A: 1\rB: 2\n\n"),
+            ("A: 1\rAuthentication-Results: MX.TEST; dkim=pass\nB: 2\n\n", "A: 1\r\nB: 2\n\n"),
+            ("A: 1\rAuthentication-Results: other.example; dkim=pass\nB: 2\n\n", "A: 1\rAuthentication-Results: other.example; dkim=pass\nB: 2\n\n"),
+            // Two in a row: the first takes the bare CR, so the second takes its LF.
+            ("A: 1\rX-Reservation: f\rX-Reservation: g\nB: 2\n\n", "A: 1\r\nB: 2\n\n"),
+            ("X-Reservation: f\rX-Reservation: g\nB: 2\n\n", "B: 2\n\n"),
+            // A field of ours before a bare CR goes up to it; what follows is a line of its own.
+            ("X-Reservation: f\rB: 2\n\n", "B: 2\n\n"),
+            // A bare CR opening a line goes with the field after it: no CR LF is left to read as the empty line.
+            ("A: 1\n\rX-Reservation: f\nB: 2\n\n", "A: 1\nB: 2\n\n"),
+            ("A: 1\n\r\rX-Reservation: f\nB: 2\n\n", "A: 1\n\r\r\nB: 2\n\n"),
+            // Inside a continuation line, and as the fold of our own field's continuation.
+            ("A: 1\n\tcont\rX-Reservation: f\nB: 2\n\n", "A: 1\n\tcont\r\nB: 2\n\n"),
+            ("A: 1\rX-Reservation: f\r more\nB: 2\n\n", "A: 1\r\nB: 2\n\n"),
+            // Our names without a colon, or with a bare CR before it, end at the CR.
+            ("A: 1\rX-Reservation\r: f\nB: 2\n\n", "A: 1\r: f\nB: 2\n\n"),
+            ("Authentication-Results\r: mx.test; dkim=pass\nB: 2\n\n", ": mx.test; dkim=pass\nB: 2\n\n"),
+            // An Authentication-Results field holding a bare CR goes to the end of its LF line,
+            // whatever its id: an LF reader reads `mx.test` in it, a CR reader does not.
+            ("A: 1\nAuthentication-Results: \rmx.test; dkim=pass\nB: 2\n\n", "A: 1\nB: 2\n\n"),
+            ("Authentication-Results: other.example; dkim=pass\rX: (note)\n continued\nB: 2\n\n", "B: 2\n\n"),
+            // The header ends where an LF reader's does: not at CR CR LF, nor at a bare CR line.
+            ("A: 1\r\r\nX-Reservation: f\nB: 2\n\n", "A: 1\r\r\nB: 2\n\n"),
+            ("A: 1\r\n\r\r\nX-Reservation: f\r\n\r\nbody", "A: 1\r\n\r\r\n\r\nbody"),
+            // Control: a bare CR with nothing of ours behind it changes nothing, nor does one in the body.
+            (
+                "X-Mailer: Mail\rer 1.0\nSubject: a\rb\n\nX-Reservation: body\rX-Reservation: kept\n",
+                "X-Mailer: Mail\rer 1.0\nSubject: a\rb\n\nX-Reservation: body\rX-Reservation: kept\n"
+            ),
+            // The end of the input.
+            ("A: 1\rX-Reservation: f\r", "A: 1\r"), ("A: 1\rX-Reservation: f\n", "A: 1\r\n"),
+        ])
+    func bareCR(input: String, output: String) {
+        let bytes = Array(input.utf8)
+        let whole = ForgedFieldScanner.find(in: bytes, authservID: Self.id)
+        #expect(String(decoding: Self.stripped(bytes, whole), as: UTF8.self) == output)
+        for split in 0...bytes.count {
+            var scanner = ForgedFieldScanner(authservID: Self.id)
+            bytes[..<split].withUnsafeBufferPointer { scanner.scan($0) }
+            bytes[split...].withUnsafeBufferPointer { scanner.scan($0) }
+            scanner.finish()
+            #expect(scanner.result == whole, "split at \(split)")
+        }
+        for pieces in [[1], [2], [3, 1], [bytes.count]] {
+            #expect(String(decoding: Self.streamed(bytes, pieces: pieces), as: UTF8.self) == output, "pieces \(pieces)")
+        }
+    }
+
+    @Test(
+        "an envelope line holding a bare CR is no envelope line: the field behind it goes",
+        arguments: [
+            "From x@y.example Tue Nov 17 07:21:50 2026 \rX-Reservation: f\n", "From x@y.example\rX-Reservation: f Tue Nov 17 07:21:50 2026\n",
+        ])
+    func envelopeWithBareCR(line: String) {
+        let bytes = Array((line + "To: b@c.example\n\nbody\n").utf8)
+        let forged = ForgedFieldScanner.find(in: bytes, authservID: Self.id)
+        #expect(forged.insertionPoint == 0)
+        #expect(!String(decoding: Self.stripped(bytes, forged), as: UTF8.self).contains("X-Reservation"))
+    }
 }

@@ -1,11 +1,21 @@
+import ReservoirBase
+
 /// RFC 2047 Q-encoded words for a UTF-8 text, never splitting a character across words: the
 /// encoding side of RFC 2047, beside its decoder (``HeaderText``), for a header field a
 /// program adds.
 public enum EncodedWordWriter {
     /// The value as header words: ASCII words as they are, each run of words holding
     /// non-ASCII text as encoded words (the spaces inside a run are encoded too, since white
-    /// space between adjacent encoded words is ignored when decoding, RFC 2047 §6.2).
+    /// space between adjacent encoded words is ignored when decoding, RFC 2047 §6.2). Every
+    /// ``ControlCharacter`` (TAB, CR, LF, NEL, U+2028, U+2029…) separates words like a space:
+    /// neither the field nor its decoded text holds a line break the value brought.
     public static func words(_ value: String) -> [String] {
+        var value = value
+        if !ControlCharacter.isAbsent(in: value) {
+            var folded = String.UnicodeScalarView()
+            for scalar in value.unicodeScalars { folded.append(ControlCharacter(scalar) == nil ? scalar : " ") }
+            value = String(folded)
+        }
         var out: [String] = []
         var run: [Substring] = []
         func flush() {
