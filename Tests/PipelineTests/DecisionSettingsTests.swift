@@ -21,12 +21,15 @@ struct DecisionSettingsTests {
         #expect(Self.fingerprint(short, of: [.unverified, .arc]) == Self.fingerprint(long, of: [.unverified, .arc]))
         #expect(Self.fingerprint(short, of: [.passes, .forwarding, .past]) == Self.fingerprint(long, of: [.passes, .forwarding, .past]))
         // --allow-any-domain is a domains setting too.
-        #expect(Self.fingerprint(short, of: [.domains]) != Self.fingerprint(TrustPolicy(allowedDomains: ["epicsteak.example"], allowAnyDomain: true), of: [.domains]))
+        #expect(
+            Self.fingerprint(short, of: [.domains])
+                != Self.fingerprint(TrustPolicy(allowedDomains: ["epicsteak.example"], allowAnyDomain: true), of: [.domains]))
     }
 
     @Test("the order, repetition and case of a list change nothing")
     func canonical() {
-        let a = TrustPolicy(allowedDomains: ["b.example", "a.example"], recipients: ["Jane@Home.example"], trustedARCSealers: ["x.example", "y.example"])
+        let a = TrustPolicy(
+            allowedDomains: ["b.example", "a.example"], recipients: ["Jane@Home.example"], trustedARCSealers: ["x.example", "y.example"])
         let b = TrustPolicy(
             allowedDomains: ["A.example", "b.example", "a.example"], recipients: ["jane@home.example"], trustedARCSealers: ["y.example", "x.example"])
         #expect(Self.fingerprint(a, of: Set(DecisionSetting.allCases)) == Self.fingerprint(b, of: Set(DecisionSetting.allCases)))
