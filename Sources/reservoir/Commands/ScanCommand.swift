@@ -13,7 +13,9 @@ struct ScanCommand: ParsableCommand {
         abstract: "Scan Maildirs, mboxes or message files; print a banner per message.",
         discussion: """
             Maildirs are read from cur/ and new/ (and .Folder subfolders), mboxes message by \
-            message. Trusted reservations are recorded in the store.
+            message. Trusted reservations are recorded in the store. A later scan reads only \
+            new or changed files, and those whose outcome a changed trust setting could change \
+            (--rescan reads all).
 
             Examples:
               reservoir scan ~/Maildir --allowed-domains ~/.config/reservoir/domains
