@@ -55,7 +55,9 @@ package struct CalendarPusher {
     /// One `--calendar` value. A URL with credentials is refused without repeating them.
     static func parse(_ text: String) throws(UsageError) -> CalendarDestination {
         guard !text.isEmpty else {
-            throw UsageError("--calendar \"\" names no calendar (a CalDAV collection URL or vdir:PATH); --no-calendar pushes to none this run")
+            throw UsageError(
+                "--calendar \"\" names no calendar (a CalDAV collection URL or vdir:PATH); to push to none for one run, "
+                    + "filter, ingest and scan take --no-calendar")
         }
         if let shown = withoutCredentials(text) {
             throw UsageError("--calendar \(shown): credentials belong in the netrc file (--netrc), not in the URL")
