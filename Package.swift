@@ -120,7 +120,7 @@ let package = Package(
             name: "Pipeline",
             dependencies: [
                 "Mailbox", "MIME", "DNS", "DKIM", "ARC", "Markup", "JSON", "ICalendarReading", "Reservations", "EventStore", "Trust", "WalletPass",
-                "Zip",
+                "Zip", "ReservoirBase",
             ]),
         // What the programs share without the argument parser: the pipeline built from plain
         // settings, output and exit codes, the filter hook.

@@ -23,13 +23,7 @@ public final class CalDAVClient {
     /// `libcurlUnavailable` when libcurl cannot be loaded or refuses an option this client
     /// needs (libcurl older than 7.85 has no CURLOPT_PROTOCOLS_STR).
     public init(collection: CalDAVCollection, settings: CalDAVSettings) throws(CalDAVError) {
-        guard settings.timeoutMilliseconds > 0 else {
-            throw CalDAVError(.invalidSettings, "the time-out must be positive, not \(settings.timeoutMilliseconds) ms")
-        }
-        for text in [settings.caFile, settings.userAgent] where text?.utf8.contains(0) ?? false {
-            throw CalDAVError(.invalidSettings, "a setting contains a NUL byte")
-        }
-        netrcFile = try NetrcFile.resolve(settings.netrcFile)
+        netrcFile = try settings.check()
         // libcurl is loaded on first use (see CLibCurlLoader).
         guard reservoir_libcurl_load() != 0 else {
             throw CalDAVError(.libcurlUnavailable, String(cString: reservoir_libcurl_error()) + "; install libcurl4")

@@ -17,6 +17,8 @@ public struct CalDAVError: Error, Sendable, Equatable, CustomStringConvertible {
         case netrcUnreadable = "netrc-unreadable"
         /// The netrc file may be read or written by its group or others.
         case netrcTooOpen = "netrc-too-open"
+        /// The CA file (`caFile`) cannot be read.
+        case caFileUnreadable = "ca-file-unreadable"
         /// libcurl.so.4 cannot be loaded or initialised, or refuses an option this client needs.
         case libcurlUnavailable = "libcurl-unavailable"
     }

@@ -1,3 +1,5 @@
+import Glibc
+
 /// How a `CalDAVClient` reaches its server: where credentials and a trust anchor come from,
 /// how long an exchange may take and how the client names itself.
 public struct CalDAVSettings: Sendable {
@@ -22,5 +24,24 @@ public struct CalDAVSettings: Sendable {
         self.caFile = caFile
         self.timeoutMilliseconds = timeoutMilliseconds
         self.userAgent = userAgent
+    }
+
+    /// Checks what can be checked without a server and without loading libcurl, so a command
+    /// can refuse a setting before it records anything: a positive time-out, no NUL byte, the
+    /// netrc file (``netrcFile``'s rules), a CA file that can be read. Returns the netrc file
+    /// to use, if any.
+    @discardableResult
+    public func check() throws(CalDAVError) -> String? {
+        guard timeoutMilliseconds > 0 else {
+            throw CalDAVError(.invalidSettings, "the time-out must be positive, not \(timeoutMilliseconds) ms")
+        }
+        for text in [caFile, userAgent] where text?.utf8.contains(0) ?? false {
+            throw CalDAVError(.invalidSettings, "a setting contains a NUL byte")
+        }
+        let netrc = try NetrcFile.resolve(netrcFile)
+        if let caFile, access(caFile, R_OK) != 0 {
+            throw CalDAVError(.caFileUnreadable, "cannot read the CA file \(caFile): \(String(cString: strerror(errno)))")
+        }
+        return netrc
     }
 }

@@ -14,26 +14,82 @@ package struct CalendarPusher {
     /// budget): what was not pushed by then waits for `reservoir sync`.
     package static let hookPushMilliseconds: Int64 = 5_000
 
-    /// Nil when no calendar is configured. Throws `UsageError` for a malformed `--calendar`,
-    /// and `CommandFailure` when the store keeps no deliveries or a destination cannot be opened.
-    package init?(_ settings: CalendarSettings, store: any EventStore, clock: @escaping () -> Int64) throws {
+    /// The calendars of a run, each parsed and opened (a vdir's directory made, a CalDAV
+    /// client with its netrc and CA file): what `scan` makes before it records anything.
+    package struct Calendars {
+        let settings: CalendarSettings
+        let opened: [(destination: CalendarDestination, collection: any CalendarCollection)]
+    }
+
+    /// The calendars `settings` name, opened; nil when none is (none configured, or
+    /// `--no-calendar`). Throws `UsageError` for a malformed `--calendar` and
+    /// `CommandFailure.calendar` for a destination that cannot be opened.
+    package static func open(_ settings: CalendarSettings) throws -> Calendars? {
         guard !settings.calendars.isEmpty else { return nil }
-        guard let ledger = store as? any DeliveryLedger else {
-            throw CommandFailure.store("this store keeps no calendar deliveries")
-        }
         var opened: [(destination: CalendarDestination, collection: any CalendarCollection)] = []
         for text in settings.calendars {
-            let destination: CalendarDestination
-            do { destination = try CalendarDestination(parsing: text) } catch { throw UsageError(error.description) }
+            let destination = try parse(text)
             do {
                 opened.append((destination, try Self.collection(for: destination, settings)))
             } catch {
                 throw CommandFailure.calendar(error.description)
             }
         }
-        destinations = opened.map(\.destination)
+        return Calendars(settings: settings, opened: opened)
+    }
+
+    /// Checks every `--calendar` and, for CalDAV ones, the netrc and CA files, without opening
+    /// anything (no directory made, libcurl not loaded): the hooks' check before they record.
+    /// Throws as ``open(_:)``.
+    package static func check(_ settings: CalendarSettings) throws {
+        for text in settings.calendars {
+            guard case .caldav(let url) = try parse(text) else { continue }
+            do {
+                try CalDAVCalendarCollection.check(url: url, netrcFile: settings.netrcFile, caFile: settings.caFile)
+            } catch {
+                throw CommandFailure.calendar(error.description)
+            }
+        }
+    }
+
+    /// One `--calendar` value. A URL with credentials is refused without repeating them.
+    static func parse(_ text: String) throws(UsageError) -> CalendarDestination {
+        guard !text.isEmpty else {
+            throw UsageError(
+                "--calendar \"\" names no calendar (a CalDAV collection URL or vdir:PATH); to push to none for one run, "
+                    + "filter, ingest and scan take --no-calendar")
+        }
+        if let shown = withoutCredentials(text) {
+            throw UsageError("--calendar \(shown): credentials belong in the netrc file (--netrc), not in the URL")
+        }
+        do { return try CalendarDestination(parsing: text) } catch { throw UsageError(error.description) }
+    }
+
+    /// `text` with the user information of its URL replaced by `…`; nil when it has none.
+    static func withoutCredentials(_ text: String) -> String? {
+        guard !text.hasPrefix("vdir:"), let scheme = text.firstRange(of: "://") else { return nil }
+        let rest = text[scheme.upperBound...]
+        let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        guard let at = authority.lastIndex(of: "@") else { return nil }
+        return String(text[..<scheme.upperBound]) + "…" + String(text[at...])
+    }
+
+    /// Nil when no calendar is configured. Throws as ``open(_:)``, and `CommandFailure` when
+    /// the store keeps no deliveries.
+    package init?(_ settings: CalendarSettings, store: any EventStore, clock: @escaping () -> Int64) throws {
+        guard let calendars = try Self.open(settings) else { return nil }
+        try self.init(calendars, store: store, clock: clock)
+    }
+
+    /// Delivery to calendars opened before (``open(_:)``).
+    package init(_ calendars: Calendars, store: any EventStore, clock: @escaping () -> Int64) throws {
+        guard let ledger = store as? any DeliveryLedger else {
+            throw CommandFailure.store("this store keeps no calendar deliveries")
+        }
+        destinations = calendars.opened.map(\.destination)
         delivery = CalendarDelivery(
-            ledger: ledger, destinations: opened, options: .init(deleteCancelled: settings.deleteCancelled), clock: clock)
+            ledger: ledger, destinations: calendars.opened, options: .init(deleteCancelled: calendars.settings.deleteCancelled),
+            clock: clock)
     }
 
     static func collection(for destination: CalendarDestination, _ settings: CalendarSettings) throws(DeliveryError)

@@ -57,8 +57,12 @@ package struct EffectiveSettings: Sendable, Equatable {
             trustARCSealers: texts(.trustARCSealer))
     }
 
+    /// The calendars to push to: none with `--no-calendar`, which overrides `--calendar` and the
+    /// file's `calendar` for one run.
     package var calendars: CalendarSettings {
-        CalendarSettings(calendars: texts(.calendar), netrcFile: text(.netrc), caFile: text(.calendarCA), deleteCancelled: flag(.deleteCancelled))
+        CalendarSettings(
+            calendars: flag(.noCalendar) ? [] : texts(.calendar), netrcFile: text(.netrc), caFile: text(.calendarCA),
+            deleteCancelled: flag(.deleteCancelled), skipped: flag(.noCalendar))
     }
 
     package var store: String? { text(.store) }

@@ -114,8 +114,9 @@ package struct FilterHook {
             Output.error("filter: cannot read standard input: \(String(cString: strerror(errno)))")
             throw ExitStatus(75)
         }
+        let problem = settingsProblem
         if original.count > Limits.wholeMessageBytes {
-            try runSpooled(first: original, budget: budget)
+            try runSpooled(first: original, problem: problem, budget: budget)
             return
         }
         let id = resolvedAuthservID
@@ -130,7 +131,7 @@ package struct FilterHook {
                 from: .memory(buffer))
             let analysis = planOutput(
                 RawMessage(bytes: original, origin: MessageOrigin(path: nil)), length: original.count,
-                forged: forged, lineEnding: lineEnding, budget: budget)
+                forged: forged, lineEnding: lineEnding, problem: problem, budget: budget)
             alarm(0)
             return (Self.writeOutput(analysis.output, from: .memory(buffer)), analysis)
         }
@@ -172,13 +173,29 @@ package struct FilterHook {
                 .field(lineEnding: lineEnding).utf8)
     }
 
+    /// Why the settings cannot be used, checked before anything is recorded: an invalid
+    /// configuration file, or a calendar setting that cannot work (a malformed `--calendar`, a
+    /// netrc or CA file that cannot be used; ``CalendarPusher/check(_:)``, no libcurl loaded).
+    /// The message then passes through unanalysed, with the problem in a field.
+    var settingsProblem: String? {
+        if let configurationProblem { return configurationProblem.description }
+        do {
+            try CalendarPusher.check(calendars)
+        } catch {
+            return "\(error)"
+        }
+        return nil
+    }
+
     /// Analyses the message, records its trusted reservations, and plans the output: the
     /// original of `length` bytes less the `forged` fields, with ours added. On an error
-    /// nothing is added.
-    private func planOutput(_ raw: RawMessage, length: Int, forged: ForgedFields, lineEnding: String, budget: Deadline) -> Analysis {
-        if let configurationProblem {
-            Output.error("filter: configuration: \(configurationProblem) (message passed through unanalysed, with \(FilterHeaders.errorFieldName))")
-            let field = FilterHeaders.errorField("configuration: \(configurationProblem)", lineEnding: lineEnding)
+    /// nothing is added; with a settings `problem` nothing is analysed.
+    private func planOutput(
+        _ raw: RawMessage, length: Int, forged: ForgedFields, lineEnding: String, problem: String?, budget: Deadline
+    ) -> Analysis {
+        if let problem {
+            Output.error("filter: configuration: \(problem) (message passed through unanalysed, with \(FilterHeaders.errorFieldName))")
+            let field = FilterHeaders.errorField("configuration: \(problem)", lineEnding: lineEnding)
             return Analysis(output: FilterHeaders.plan(length: length, forged: forged, added: Array(field.utf8)))
         }
         do {
@@ -266,11 +283,11 @@ package struct FilterHook {
     /// header is scanned from the spool however long it is, and the output copied from it.
     /// Without a spool (no writable `$TMPDIR`, disk full) or past ``maxAnalyzedBytes`` it is
     /// streamed through unanalysed, the forged fields still left out.
-    private func runSpooled(first: [UInt8], budget: Deadline) throws(ExitStatus) {
+    private func runSpooled(first: [UInt8], problem: String?, budget: Deadline) throws(ExitStatus) {
         guard var spool = FilterSpool(holding: first) else {
             try passThrough(
                 "cannot write a spool file in \(TemporaryFile.directory) (\(String(cString: strerror(errno))))",
-                spooled: nil, first: first)
+                spooled: nil, first: first, problem: problem)
             return
         }
         defer { close(spool.fd) }
@@ -278,10 +295,12 @@ package struct FilterHook {
         case .complete:
             break
         case .tooLarge:
-            try passThrough("message larger than \(Self.maxAnalyzedBytes >> 20) MB", spooled: spool, first: first)
+            try passThrough("message larger than \(Self.maxAnalyzedBytes >> 20) MB", spooled: spool, first: first, problem: problem)
             return
         case .writeFailed(let pending, let error):
-            try passThrough("cannot write the spool file (\(String(cString: strerror(error))))", spooled: spool, first: first, pending: pending)
+            try passThrough(
+                "cannot write the spool file (\(String(cString: strerror(error))))", spooled: spool, first: first, pending: pending,
+                problem: problem)
             return
         case .readFailed:
             Output.error("filter: cannot read standard input: \(String(cString: strerror(errno)))")
@@ -295,7 +314,7 @@ package struct FilterHook {
         let lineEnding = FilterHeaders.detectLineEnding(first)
         armTimeout(FilterHeaders.plan(length: spool.size, forged: forged, added: Self.timeoutFields(id, lineEnding)), from: .spool(spool))
         let raw = RawMessage(file: MessageFile(.descriptor(spool.fd), size: spool.size), origin: MessageOrigin(path: nil))
-        let analysis = planOutput(raw, length: spool.size, forged: forged, lineEnding: lineEnding, budget: budget)
+        let analysis = planOutput(raw, length: spool.size, forged: forged, lineEnding: lineEnding, problem: problem, budget: budget)
         alarm(0)
         guard Self.writeOutput(analysis.output, from: .spool(spool)) else { throw ExitStatus(75) }
         deliver(analysis, budget: budget)
@@ -305,17 +324,18 @@ package struct FilterHook {
     /// when there is none), `pending`, then the rest of standard input.
     /// With an invalid configuration, the `X-Reservoir-Error` field saying so goes out where the
     /// analysed path puts its fields (after an mbox envelope line, else first), as on every path.
-    private func passThrough(_ why: String, spooled: FilterSpool?, first: [UInt8], pending: [UInt8] = []) throws(ExitStatus) {
+    private func passThrough(
+        _ why: String, spooled: FilterSpool?, first: [UInt8], pending: [UInt8] = [], problem: String?
+    ) throws(ExitStatus) {
         Output.error("filter: \(why): message passed through without analysis")
         var field: [UInt8] = []
         var insertionPoint = 0
-        if let configurationProblem {
-            Output.error("filter: configuration: \(configurationProblem)")
+        if let problem {
+            Output.error("filter: configuration: \(problem)")
             let start = ForgedFieldScanner.find(in: first, authservID: resolvedAuthservID)
             if start.hasHeaderField {
                 insertionPoint = start.insertionPoint
-                field = Array(
-                    FilterHeaders.errorField("configuration: \(configurationProblem)", lineEnding: FilterHeaders.detectLineEnding(first)).utf8)
+                field = Array(FilterHeaders.errorField("configuration: \(problem)", lineEnding: FilterHeaders.detectLineEnding(first)).utf8)
             }
         }
         var stream = ForgedFieldStream(authservID: resolvedAuthservID)

@@ -20,6 +20,7 @@ package enum CommonOption: String, CaseIterable, Sendable {
     case timeout
     case noStore = "no-store"
     case calendar
+    case noCalendar = "no-calendar"
     case netrc
     case calendarCA = "calendar-ca"
     case deleteCancelled = "delete-cancelled"
@@ -48,7 +49,7 @@ package enum CommonOption: String, CaseIterable, Sendable {
         case .calendar: "url"
         case .netrc, .calendarCA: "file"
         case .retrySpool: "directory"
-        case .allowAnyDomain, .allowUnverified, .noStore, .deleteCancelled, .includePast: nil
+        case .allowAnyDomain, .allowUnverified, .noStore, .noCalendar, .deleteCancelled, .includePast: nil
         }
     }
 
@@ -72,6 +73,8 @@ package enum CommonOption: String, CaseIterable, Sendable {
         case .timeout: "Seconds before the message is passed through with a temperror result (default: 5)."
         case .noStore: "Do not record anything."
         case .calendar: "Deliver stored events to this calendar: a CalDAV collection URL (https://host/path/) or vdir:PATH (repeatable)."
+        case .noCalendar:
+            "Push nothing to the calendars this run, whatever --calendar or the configuration file says; what is recorded waits for reservoir sync."
         case .netrc: "Read CalDAV credentials from this netrc file (default: ~/.netrc; refused unless mode 0600)."
         case .calendarCA: "Trust this CA certificate file for CalDAV servers (self-signed servers), besides the system's."
         case .deleteCancelled: "Remove cancelled events from calendars instead of keeping them marked cancelled."
@@ -93,7 +96,7 @@ package enum CommonOption: String, CaseIterable, Sendable {
         case .allowDomain, .me, .calendar, .passCA, .allowPassType, .trustARCSealer: .strings
         case .dnsTimeout, .timeout: .integer
         case .deleteCancelled, .includePast: .boolean
-        case .now, .noStore, .allowAnyDomain, .allowUnverified: nil
+        case .now, .noStore, .noCalendar, .allowAnyDomain, .allowUnverified: nil
         }
     }
 
@@ -102,6 +105,7 @@ package enum CommonOption: String, CaseIterable, Sendable {
         switch self {
         case .now: "pins the clock for a replay or a test, one run at a time"
         case .noStore: "turns recording off for one run; a file that did it would make every run record nothing"
+        case .noCalendar: "turns calendar delivery off for one run; to turn it off for good, leave calendar out of the file"
         case .allowAnyDomain, .allowUnverified: "is a testing switch, shown loudly in every banner; it is given on the command line only"
         default: nil
         }

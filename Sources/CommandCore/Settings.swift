@@ -60,11 +60,16 @@ package struct CalendarSettings: Sendable, Equatable {
     package var netrcFile: String?
     package var caFile: String?
     package var deleteCancelled = false
+    /// `--no-calendar`: ``calendars`` is empty for this run, whatever was configured.
+    package var skipped = false
 
-    package init(calendars: [String] = [], netrcFile: String? = nil, caFile: String? = nil, deleteCancelled: Bool = false) {
+    package init(
+        calendars: [String] = [], netrcFile: String? = nil, caFile: String? = nil, deleteCancelled: Bool = false, skipped: Bool = false
+    ) {
         self.calendars = calendars
         self.netrcFile = netrcFile
         self.caFile = caFile
         self.deleteCancelled = deleteCancelled
+        self.skipped = skipped
     }
 }

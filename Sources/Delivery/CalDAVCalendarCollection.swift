@@ -22,6 +22,18 @@ public final class CalDAVCalendarCollection: CalendarCollection {
         requestLimit = requestTimeoutMilliseconds
     }
 
+    /// Checks the URL, netrc file and CA file as ``init(url:netrcFile:caFile:requestTimeoutMilliseconds:)``
+    /// would, without loading libcurl: for a hook that must refuse a setting before it records
+    /// anything, on every message, at the cost of a stat and an open.
+    public static func check(url: String, netrcFile: String?, caFile: String?) throws(DeliveryError) {
+        do {
+            _ = try CalDAVCollection(url: url)
+            try CalDAVSettings(netrcFile: netrcFile, caFile: caFile).check()
+        } catch {
+            throw DeliveryError("\(url): \(error)")
+        }
+    }
+
     public func put(_ name: String, body: String, condition: WriteCondition, deadline: Deadline) -> CollectionAnswer {
         guard let resource = Self.resource(name) else { return .failed(DeliveryFailure(.refused, "\(name) is not a resource name")) }
         let put: PutCondition =

@@ -74,16 +74,26 @@ extension EventStore {
     public func grouped(_ body: () -> Void) throws(EventStoreError) { body() }
 }
 
-/// A message file a scan has read: its identity across Maildir moves, size and mtime.
+/// A message file a scan has read: its identity across Maildir moves, size and mtime, and what
+/// reading it came to under which settings, so that a change of the trust settings reads again
+/// the messages whose outcome it could change (`reservoir scan`, docs/USAGE.md).
 public struct ScannedFile: Sendable, Equatable {
     public var key: String
     public var size: Int64
     public var modified: Int64
+    /// What the reading came to, as the pipeline's `ScanOutcome` writes it (`none`, `trusted`,
+    /// `untrusted-domain-not-allowed`, …); nil for a file an older reservoir recorded.
+    public var outcome: String?
+    /// The fingerprint of the settings that outcome depended on when it was read; nil with
+    /// ``outcome``.
+    public var settings: String?
 
-    public init(key: String, size: Int64, modified: Int64) {
+    public init(key: String, size: Int64, modified: Int64, outcome: String? = nil, settings: String? = nil) {
         self.key = key
         self.size = size
         self.modified = modified
+        self.outcome = outcome
+        self.settings = settings
     }
 }
 
@@ -91,6 +101,7 @@ public struct ScannedFile: Sendable, Equatable {
 /// Maildir reads nothing again.
 public protocol ScanStateStore: AnyObject {
     func scannedFiles() throws(EventStoreError) -> [String: ScannedFile]
-    /// Records files as read; called after their reservations were applied.
+    /// Records files as read (their outcome and settings included); called after their
+    /// reservations were applied.
     func markScanned(_ files: [ScannedFile]) throws(EventStoreError)
 }

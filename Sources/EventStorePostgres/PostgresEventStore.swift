@@ -306,11 +306,12 @@ public final class PostgresEventStore: EventStore {
 
 extension PostgresEventStore: ScanStateStore {
     public func scannedFiles() throws(EventStoreError) -> [String: ScannedFile] {
-        let result = try query("SELECT key, size, modified FROM scanned_files", [])
+        let result = try query("SELECT key, size, modified, outcome, settings FROM scanned_files", [])
         var files: [String: ScannedFile] = [:]
         for row in 0..<result.rowCount {
             guard let key = result.text(row, 0), let size = result.integer(row, 1), let modified = result.integer(row, 2) else { continue }
-            files[key] = ScannedFile(key: key, size: size, modified: modified)
+            files[key] = ScannedFile(
+                key: key, size: size, modified: modified, outcome: result.text(row, 3), settings: result.text(row, 4))
         }
         return files
     }
@@ -320,9 +321,10 @@ extension PostgresEventStore: ScanStateStore {
         try transaction { () throws(PostgresFailure) in
             for file in files {
                 _ = try connection.execute(
-                    "INSERT INTO scanned_files (key, size, modified) VALUES ($1, $2, $3) "
-                        + "ON CONFLICT (key) DO UPDATE SET size = excluded.size, modified = excluded.modified",
-                    [file.key, String(file.size), String(file.modified)])
+                    "INSERT INTO scanned_files (key, size, modified, outcome, settings) VALUES ($1, $2, $3, $4, $5) "
+                        + "ON CONFLICT (key) DO UPDATE SET size = excluded.size, modified = excluded.modified, "
+                        + "outcome = excluded.outcome, settings = excluded.settings",
+                    [file.key, String(file.size), String(file.modified), file.outcome, file.settings])
             }
         }
     }

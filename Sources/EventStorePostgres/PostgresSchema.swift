@@ -121,5 +121,12 @@ enum PostgresSchema {
             "ALTER TABLE deliveries DROP CONSTRAINT deliveries_pkey",
             "ALTER TABLE deliveries ADD PRIMARY KEY (destination, account, owner, container, item)",
         ],
+        // 6: what each scanned file's reading came to and under which settings
+        // (ScannedFile.outcome, .settings); files recorded before have neither and are read
+        // again once.
+        [
+            "ALTER TABLE scanned_files ADD COLUMN IF NOT EXISTS outcome text",
+            "ALTER TABLE scanned_files ADD COLUMN IF NOT EXISTS settings text",
+        ],
     ]
 }

@@ -323,7 +323,13 @@ public struct BannerRenderer: Sendable {
         if summary.withReservations > summary.trusted { parts.append("\(summary.withReservations - summary.trusted) untrusted") }
         let changes = summary.changes.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }
         if !changes.isEmpty { parts.append("events: " + changes.joined(separator: ", ")) }
-        if summary.skippedUnchanged > 0 { parts.append("\(summary.skippedUnchanged) unchanged since the last scan, not read") }
+        if summary.readAgainSettingsChanged > 0 { parts.append("\(summary.readAgainSettingsChanged) read again: the trust settings changed") }
+        if summary.readAgainNotRecorded > 0 {
+            parts.append("\(summary.readAgainNotRecorded) read again: the last scan did not record its settings")
+        }
+        if summary.skippedUnchanged > 0 {
+            parts.append("\(summary.skippedUnchanged) unchanged since the last scan, not read (--rescan reads them again)")
+        }
         var out = style.paint("Scanned: ", .bold) + "\(parts.joined(separator: " · "))\n"
         if !summary.categories.isEmpty {
             let categories = summary.categories.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
@@ -334,6 +340,15 @@ public struct BannerRenderer: Sendable {
         if !summary.diagnostics.isEmpty {
             let codes = summary.diagnostics.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
             out += "Notes:   \(codes.map { "\($0.value) \($0.key)" }.joined(separator: ", "))\n"
+        }
+        switch summary.calendar {
+        case nil: break
+        case .skipped:
+            out += "Calendar: not pushed (--no-calendar); what this scan recorded waits for the next push or reservoir sync\n"
+        case .pushed(let push):
+            var done = "pushed \(EnglishCount.of(push.pushed, "event"))"
+            if push.removed > 0 { done += ", removed \(push.removed)" }
+            out += "Calendar: \(done) to \(EnglishCount.of(push.calendars, "calendar")); \(push.waiting) waiting\n"
         }
         if let seconds {
             let rate = seconds > 0 ? " (\(Int(Double(summary.messages) / seconds)) messages/s)" : ""
@@ -357,12 +372,27 @@ public struct BannerRenderer: Sendable {
             ("trusted", .number(Double(summary.trusted))),
             ("untrusted", .number(Double(summary.withReservations - summary.trusted))),
             ("unchangedNotRead", .number(Double(summary.skippedUnchanged))),
+            ("readAgainSettingsChanged", .number(Double(summary.readAgainSettingsChanged))),
+            ("readAgainNotRecorded", .number(Double(summary.readAgainNotRecorded))),
             ("events", counts(summary.changes)),
             ("reservations", counts(summary.categoryCodes)),
             ("dkim", counts(summary.dkimResults)),
             ("notes", counts(summary.diagnostics)),
+            ("calendar", summary.calendar.map(calendarJSON)),
         ])
         return JSONBuild.object([("summary", body)]).serialized()
+    }
+
+    /// `{"skipped": true}` (`--no-calendar`), or `{"calendars", "pushed", "removed", "waiting"}`.
+    static func calendarJSON(_ calendar: ScanSummary.CalendarPush) -> JSONValue {
+        switch calendar {
+        case .skipped: JSONBuild.object([("skipped", .bool(true))])
+        case .pushed(let push):
+            JSONBuild.object([
+                ("calendars", .number(Double(push.calendars))), ("pushed", .number(Double(push.pushed))),
+                ("removed", .number(Double(push.removed))), ("waiting", .number(Double(push.waiting))),
+            ])
+        }
     }
 }
 
@@ -385,6 +415,37 @@ public struct ScanSummary: Sendable {
     public private(set) var storeFailure: String?
     /// Files an earlier scan already read, unchanged since, and not read again.
     public var skippedUnchanged = 0
+    /// Unchanged files read again because a setting their outcome depended on changed.
+    public var readAgainSettingsChanged = 0
+    /// Unchanged files read again because an older reservoir recorded them without the
+    /// settings they were read under.
+    public var readAgainNotRecorded = 0
+    /// What the push after the scan did; nil without a calendar.
+    public var calendar: CalendarPush?
+
+    /// The push to the calendars after a scan.
+    public enum CalendarPush: Sendable, Equatable {
+        /// `--no-calendar`: the calendars were left alone this run.
+        case skipped
+        case pushed(PushCounts)
+    }
+
+    public struct PushCounts: Sendable, Equatable {
+        public var calendars: Int
+        /// Events written (created, updated, cancelled).
+        public var pushed: Int
+        /// Copies of forgotten events removed.
+        public var removed: Int
+        /// Events and removals a calendar still waits for after the push.
+        public var waiting: Int
+
+        public init(calendars: Int, pushed: Int, removed: Int, waiting: Int) {
+            self.calendars = calendars
+            self.pushed = pushed
+            self.removed = removed
+            self.waiting = waiting
+        }
+    }
 
     public init() {}
 

@@ -34,6 +34,9 @@ public struct MessageReport: Sendable {
     /// The messages attached to this one as `message/rfc822` parts (forwards), each analysed
     /// on its own (``ForwardedMessage``); empty for almost all mail.
     public var forwarded: [ForwardedMessage] = []
+    /// Wallet passes read from the message (verified or not, reservations or not): their
+    /// verdict depends on `--pass-ca` and `--allow-pass-type` even when nothing of them is listed.
+    public var walletPasses = 0
 
     public var fromDomain: String? { from.count == 1 ? from.first?.domain : nil }
     public var hasReservations: Bool { !items.isEmpty }

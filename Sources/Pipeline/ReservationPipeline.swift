@@ -150,7 +150,7 @@ public final class ReservationPipeline {
             origin: origin, size: size, subject: message.subject, subjectSigned: subjectSigned, from: from,
             messageID: message.messageID, date: message.date?.epochSeconds,
             orderingDate: outcome.signedView.map(\.signedDate) ?? message.date?.epochSeconds, signatures: signatures, trust: trust,
-            items: items, diagnostics: diagnostics)
+            items: items, diagnostics: diagnostics, walletPasses: passes.passes.count)
         if wholeMessage {
             let forwarding = forwardedMessages(
                 in: message, from: from, signatures: signatures, origin: origin, depth: depth, listing: listing)

@@ -15,7 +15,7 @@ struct ConfigurationFileTests {
     @Test("every option has a key of its own type, or a reason the file may not set it", arguments: CommonOption.allCases)
     func everyOptionDecided(_ option: CommonOption) {
         #expect((option.fileType == nil) != (option.fileExclusion == nil), "\(option.rawValue)")
-        #expect(option.fileType != nil || [.now, .noStore, .allowAnyDomain, .allowUnverified].contains(option))
+        #expect(option.fileType != nil || [.now, .noStore, .noCalendar, .allowUnverified, .allowAnyDomain].contains(option))
     }
 
     @Test("a typical file: values, their lines, and the settings they make")

@@ -48,22 +48,25 @@ struct EventStoreContractTests {
         #expect(history[1].summary == "start 2031-05-12T19:30:00-07:00 → 2031-05-12T18:30:00-07:00")
     }
 
-    @Test("files a scan read are remembered, updated in place, and seen by another handle", arguments: StoreBackend.available)
+    @Test(
+        "files a scan read are remembered with their outcome and settings, updated in place, and seen by another handle",
+        arguments: StoreBackend.available)
     func scanState(backend: StoreBackend) throws {
         let fresh = try backend.makeStore()
         defer { fresh.cleanup() }
         let state = try #require(fresh.store as? any ScanStateStore)
         #expect(try state.scannedFiles().isEmpty)
         try state.markScanned([
-            ScannedFile(key: "/m/1.host", size: 100, modified: 10),
-            ScannedFile(key: "/m/2.host", size: 200, modified: 20),
+            ScannedFile(key: "/m/1.host", size: 100, modified: 10, outcome: "untrusted-domain-not-allowed", settings: "0123456789abcdef"),
+            ScannedFile(key: "/m/2.host", size: 200, modified: 20, outcome: "none", settings: ""),
         ])
-        try state.markScanned([ScannedFile(key: "/m/1.host", size: 101, modified: 11)])
+        // Read again under other settings: the new outcome replaces the old one.
+        try state.markScanned([ScannedFile(key: "/m/1.host", size: 101, modified: 11, outcome: "trusted", settings: "")])
         let other = try #require(try fresh.reopen() as? any ScanStateStore)
         let files = try other.scannedFiles()
         #expect(files.count == 2)
-        #expect(files["/m/1.host"] == ScannedFile(key: "/m/1.host", size: 101, modified: 11))
-        #expect(files["/m/2.host"]?.size == 200)
+        #expect(files["/m/1.host"] == ScannedFile(key: "/m/1.host", size: 101, modified: 11, outcome: "trusted", settings: ""))
+        #expect(files["/m/2.host"] == ScannedFile(key: "/m/2.host", size: 200, modified: 20, outcome: "none", settings: ""))
     }
 
     @Test("the same message again changes nothing", arguments: StoreBackend.available)

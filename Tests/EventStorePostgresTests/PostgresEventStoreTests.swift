@@ -108,8 +108,13 @@ struct PostgresEventStoreTests {
         }
         let again = try PostgresEventStore(url: url)
         #expect(try again.events().count == 1)
-        #expect(try PostgresServer.shared.get().psqlColumn(url: url, "SELECT max(version) FROM schema_version") == ["5"])
+        #expect(try PostgresServer.shared.get().psqlColumn(url: url, "SELECT max(version) FROM schema_version") == ["6"])
     }
+
+    /// Statements taking a database back to schema 5, before scanned files kept their outcome.
+    static let toSchema5 = [
+        "ALTER TABLE scanned_files DROP COLUMN outcome, DROP COLUMN settings", "DELETE FROM schema_version WHERE version >= 6",
+    ]
 
     /// Statements taking a database back to schema 4, before bookings were keyed per owner:
     /// the owner back in `owner_domain` (empty: NULL), the key (container, item), no UIDs.
@@ -139,7 +144,7 @@ struct PostgresEventStoreTests {
             #expect(try store.claimDelivery(of: Self.key, uid: Self.key.legacyCalendarUID, to: "vdir:/cal", by: "a", now: 1, until: 100))
             try store.finishDelivery(of: Self.key, to: "vdir:/cal", by: "a", result: .delivered(sequence: 0, etag: nil), at: 2)
         }
-        for statement in Self.toSchema4 + downgrade { _ = try server.psqlColumn(url: url, statement) }
+        for statement in Self.toSchema5 + Self.toSchema4 + downgrade { _ = try server.psqlColumn(url: url, statement) }
         return (server, url)
     }
 
@@ -147,7 +152,7 @@ struct PostgresEventStoreTests {
     func upgradeFromFour() throws {
         let (server, url) = try Self.databaseAsLeftBy([])
         let upgraded = try PostgresEventStore(url: url)
-        #expect(try server.psqlColumn(url: url, "SELECT max(version) FROM schema_version") == ["5"])
+        #expect(try server.psqlColumn(url: url, "SELECT max(version) FROM schema_version") == ["6"])
         let events = try upgraded.events()
         #expect(events.map(\.event.key.owner) == ["epicsteak.example", ""])
         #expect(events.allSatisfy { $0.event.key.account == .implicit }, "a single-user store's events go to the implicit account")
@@ -161,6 +166,29 @@ struct PostgresEventStoreTests {
         #expect(moved.stored.uid == "IWDSCA-1@reservoir")
     }
 
+    @Test("a store of schema 5 keeps its scanned files, without an outcome until they are read again")
+    func upgradeFromFive() throws {
+        let server = try PostgresServer.shared.get()
+        let url = try server.makeDatabase()
+        do {
+            let store = try PostgresEventStore(url: url)
+            _ = try store.apply(dinner(at: "2031-05-12T19:30:00"), from: message("<a@x>", date: 1000))
+        }
+        for statement in Self.toSchema5 {
+            _ = try server.psqlColumn(url: url, statement)
+        }
+        _ = try server.psqlColumn(
+            url: url, "INSERT INTO scanned_files (key, size, modified) VALUES ('Maildir/1794503643.M1P4242Q1.mail.home.example', 3311, 1794503643)")
+        #expect(try server.psqlColumn(url: url, "SELECT max(version) FROM schema_version") == ["5"])
+        let upgraded = try PostgresEventStore(url: url)
+        #expect(try server.psqlColumn(url: url, "SELECT max(version) FROM schema_version") == ["6"])
+        let key = "Maildir/1794503643.M1P4242Q1.mail.home.example"
+        #expect(try upgraded.scannedFiles()[key] == ScannedFile(key: key, size: 3311, modified: 1_794_503_643))
+        #expect(try upgraded.events().count == 1)
+        try upgraded.markScanned([ScannedFile(key: key, size: 3311, modified: 1_794_503_643, outcome: "trusted", settings: "")])
+        #expect(try PostgresEventStore(url: url).scannedFiles()[key]?.outcome == "trusted")
+    }
+
     @Test("a store of schema 2 (before calendar delivery) is upgraded in place: its events kept, all of them waiting for a calendar")
     func upgradeFromTwo() throws {
         let (server, url) = try Self.databaseAsLeftBy([
@@ -168,7 +196,7 @@ struct PostgresEventStoreTests {
             "DELETE FROM schema_version WHERE version >= 3",
         ])
         let upgraded = try PostgresEventStore(url: url)
-        #expect(try server.psqlColumn(url: url, "SELECT max(version) FROM schema_version") == ["5"])
+        #expect(try server.psqlColumn(url: url, "SELECT max(version) FROM schema_version") == ["6"])
         #expect(try upgraded.events().count == 2)
         #expect(try upgraded.pendingDeliveries(to: "vdir:/cal").map(\.event.event.key.container) == ["IWDSCA", "LOCAL"])
     }
@@ -179,7 +207,7 @@ struct PostgresEventStoreTests {
             "ALTER TABLE events DROP COLUMN start_zone, DROP COLUMN end_zone", "DELETE FROM schema_version WHERE version >= 4",
         ])
         let upgraded = try PostgresEventStore(url: url)
-        #expect(try server.psqlColumn(url: url, "SELECT max(version) FROM schema_version") == ["5"])
+        #expect(try server.psqlColumn(url: url, "SELECT max(version) FROM schema_version") == ["6"])
         let kept = try #require(try upgraded.events().first)
         #expect(kept.event.start?.zone == nil)
         #expect(kept.event.start?.local == "2031-05-12T19:30:00")

@@ -5,7 +5,7 @@ public final class SQLiteEventStore: EventStore {
     /// How long a writer waits for another process's transaction before giving up.
     public static let busyTimeoutMilliseconds: Int32 = 30_000
     /// The schema version this build writes (PRAGMA user_version).
-    public static let schemaVersion: Int64 = 5
+    public static let schemaVersion: Int64 = 6
 
     private let database: SQLiteDatabase
     public var path: String { database.path }
@@ -155,6 +155,16 @@ public final class SQLiteEventStore: EventStore {
                 try database.execute("PRAGMA user_version = 4")
             }
             if current < 5 { try migrateToVersion5() }
+            if current < 6 {
+                // Version 6: what each scanned file's reading came to and under which settings
+                // (ScannedFile.outcome, .settings). Files recorded before have neither: the next
+                // scan reads them again once.
+                let columns = Set(try database.prepare("PRAGMA table_info(scanned_files)").rows().compactMap { $0.text(1) })
+                for column in ["outcome", "settings"] where !columns.contains(column) {
+                    try database.execute("ALTER TABLE scanned_files ADD COLUMN \(column) TEXT")
+                }
+                try database.execute("PRAGMA user_version = 6")
+            }
         }
     }
 
@@ -368,9 +378,9 @@ extension SQLiteEventStore: AccountDirectory {
 extension SQLiteEventStore: ScanStateStore {
     public func scannedFiles() throws(EventStoreError) -> [String: ScannedFile] {
         var files: [String: ScannedFile] = [:]
-        for row in try database.prepare("SELECT key, size, modified FROM scanned_files").rows() {
+        for row in try database.prepare("SELECT key, size, modified, outcome, settings FROM scanned_files").rows() {
             guard let key = row.text(0), let size = row.integer(1), let modified = row.integer(2) else { continue }
-            files[key] = ScannedFile(key: key, size: size, modified: modified)
+            files[key] = ScannedFile(key: key, size: size, modified: modified, outcome: row.text(3), settings: row.text(4))
         }
         return files
     }
@@ -379,10 +389,14 @@ extension SQLiteEventStore: ScanStateStore {
         guard !files.isEmpty else { return }
         try database.transaction { () throws(EventStoreError) in
             let statement = try database.cached(
-                "INSERT INTO scanned_files (key, size, modified) VALUES (?, ?, ?) "
-                    + "ON CONFLICT (key) DO UPDATE SET size = excluded.size, modified = excluded.modified")
+                "INSERT INTO scanned_files (key, size, modified, outcome, settings) VALUES (?, ?, ?, ?, ?) "
+                    + "ON CONFLICT (key) DO UPDATE SET size = excluded.size, modified = excluded.modified, "
+                    + "outcome = excluded.outcome, settings = excluded.settings")
             for file in files {
-                try statement.run([.text(file.key), .integer(file.size), .integer(file.modified)])
+                try statement.run([
+                    .text(file.key), .integer(file.size), .integer(file.modified), file.outcome.map(ColumnValue.text) ?? .null,
+                    file.settings.map(ColumnValue.text) ?? .null,
+                ])
             }
         }
     }

@@ -159,6 +159,23 @@ struct CalendarOptions: ParsableArguments {
     var settings: CalendarSettings { EffectiveSettings.process(commandLine: given).calendars }
 }
 
+/// `--no-calendar`, for the commands that record and then push (`filter`, `ingest`, `scan`):
+/// one run that leaves the calendars alone, whatever `--calendar` or the configuration file says.
+struct NoCalendarOption: ParsableArguments {
+    @Flag(name: .long(.noCalendar), help: ArgumentHelp(.noCalendar))
+    var noCalendar = false
+
+    var given: [CommonOption: SettingValue] { noCalendar ? [.noCalendar: .flag(true)] : [:] }
+}
+
+extension CalendarOptions {
+    /// The calendars of this run: the command line over the configuration file, none with
+    /// `--no-calendar`.
+    func settings(_ switchOff: NoCalendarOption) -> CalendarSettings {
+        EffectiveSettings.process(commandLine: given.merging(switchOff.given) { $1 }).calendars
+    }
+}
+
 /// Where messages wait for `reservoir retry` (docs/HOOKS.md, "Nothing lost").
 struct RetryOptions: ParsableArguments {
     @Option(name: .long(.retrySpool), help: ArgumentHelp(.retrySpool))

@@ -37,11 +37,12 @@ struct FilterCommand: ParsableCommand {
 
     @OptionGroup var past: PastOptions
     @OptionGroup var calendarOptions: CalendarOptions
+    @OptionGroup var noCalendar: NoCalendarOption
     @OptionGroup var retry: RetryOptions
 
     func run() throws {
         var given = keys.given.merging(policy.given) { $1 }.merging(storeOptions.given) { $1 }.merging(calendarOptions.given) { $1 }
-            .merging(retry.given) { $1 }
+            .merging(noCalendar.given) { $1 }.merging(retry.given) { $1 }
         if let now = clock.now { given[.now] = .text(now) }
         if let authservID { given[.authservID] = .text(authservID) }
         if let timeout { given[.timeout] = .number(timeout) }
@@ -60,11 +61,13 @@ struct IngestCommand: ParsableCommand {
         commandName: "ingest",
         abstract: "Record a message's trusted reservations; print nothing (pipe/execute hooks).",
         discussion: """
-            Like filter without the output. Exit status per sysexits.h: 0 done (also for mail \
-            without reservations or malformed mail, and for a message kept for reservoir retry \
-            after a DNS temporary failure or a store failure), 66 unreadable input, 75 the \
-            store failed and the message could not be kept for retry (the MTA should retry), \
-            78 a store URL of no known kind.
+            Like filter without the output. Every setting is checked before anything is \
+            recorded. Exit status per sysexits.h: 0 done (also for mail without reservations or \
+            malformed mail, and for a message kept for reservoir retry after a DNS temporary \
+            failure or a store failure), 64 a malformed setting (a --calendar that is no \
+            calendar), 66 unreadable input, 73 a calendar's netrc or CA file that cannot be \
+            used, 75 the store failed and the message could not be kept for retry (the MTA \
+            should retry), 78 a store URL of no known kind.
             """)
 
     @Argument(help: ArgumentHelp("A message file, or - for standard input.", valueName: "file"))
@@ -76,10 +79,15 @@ struct IngestCommand: ParsableCommand {
     @OptionGroup var clock: ClockOptions
     @OptionGroup var past: PastOptions
     @OptionGroup var calendarOptions: CalendarOptions
+    @OptionGroup var noCalendar: NoCalendarOption
 
     @OptionGroup var retry: RetryOptions
 
     func run() throws {
+        // Every setting is checked before anything is recorded; the calendars without being
+        // opened (no libcurl for mail that changes nothing).
+        let calendars = calendarOptions.settings(noCalendar)
+        try CalendarPusher.check(calendars)
         let runner = try CommandRunner(keys: keys, policy: policy, store: .none, clock: clock, includePast: past.includePast)
         let raw = try runner.read(file)
         var report = runner.pipeline.analyze(raw)
@@ -113,7 +121,7 @@ struct IngestCommand: ParsableCommand {
             }
         }
         // Recorded first; the push is bounded, and what it leaves waits for `reservoir sync`.
-        if let store = opened, let pusher = try CalendarPusher(calendarOptions.settings, store: store, clock: { runner.pipeline.now }) {
+        if let store = opened, let pusher = try CalendarPusher(calendars, store: store, clock: { runner.pipeline.now }) {
             pusher.push(
                 CalendarPusher.changedKeys(report), deadline: .after(milliseconds: CalendarPusher.hookPushMilliseconds), command: "ingest")
         }

@@ -13,7 +13,9 @@ struct ScanCommand: ParsableCommand {
         abstract: "Scan Maildirs, mboxes or message files; print a banner per message.",
         discussion: """
             Maildirs are read from cur/ and new/ (and .Folder subfolders), mboxes message by \
-            message. Trusted reservations are recorded in the store.
+            message. Trusted reservations are recorded in the store. A later scan reads only \
+            new or changed files, and those whose outcome a changed trust setting could change \
+            (--rescan reads all).
 
             Examples:
               reservoir scan ~/Maildir --allowed-domains ~/.config/reservoir/domains
@@ -28,6 +30,7 @@ struct ScanCommand: ParsableCommand {
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var clock: ClockOptions
     @OptionGroup var calendarOptions: CalendarOptions
+    @OptionGroup var noCalendar: NoCalendarOption
     @OptionGroup var retry: RetryOptions
 
     @Flag(name: .customLong("json"), help: "Print one JSON object per message (JSON Lines).")
@@ -56,8 +59,14 @@ struct ScanCommand: ParsableCommand {
 
     func run() throws {
         Self.keepFreedMemory()
+        // Every setting is checked before anything is recorded: the calendars are opened (a
+        // vdir's directory made, libcurl loaded for CalDAV) and the paths listed before the
+        // store is opened, so a typo costs nothing but the run.
+        let calendarSettings = calendarOptions.settings(noCalendar)
+        let calendars = try CalendarPusher.open(calendarSettings)
         let runner = try CommandRunner(
             keys: keys, policy: policy, store: storeOptions.choice, clock: clock, includePast: EffectiveSettings.includePast(includePast))
+        let sources = try paths.map { try runner.messages(at: $0) }
         let renderer = BannerRenderer(style: BannerStyle.forStandardOutput(), explain: explain)
         // What earlier deliveries kept for a retry goes first (`reservoir retry`), into the store
         // they were kept for: the configured one. A scan into another store (`--store` other
@@ -79,7 +88,7 @@ struct ScanCommand: ParsableCommand {
         if !rescan, let state {
             do { known = try state.scannedFiles() } catch { throw CommandFailure.store(error.message) }
         }
-        var skipped = 0
+        var decisions = RescanDecisions(settings: DecisionSettings(policy: runner.pipeline.policy, includePast: runner.pipeline.includePast))
         var output: [UInt8] = []
         var read: [ScannedFile] = []
         func flushRead() throws {
@@ -87,7 +96,6 @@ struct ScanCommand: ParsableCommand {
             do { try state.markScanned(read) } catch { throw CommandFailure.store(error.message) }
             read.removeAll(keepingCapacity: true)
         }
-        let sources = try paths.map { try runner.messages(at: $0) }
         progress.total = sources.reduce(0) { $0 + $1.count }
         for source in sources {
             // The workers read the files: reading is a tenth of the work, and the bytes land in
@@ -95,9 +103,18 @@ struct ScanCommand: ParsableCommand {
             let messages = source.skipping(
                 { key, stamp in
                     guard let seen = known[key], seen.size == stamp.size, seen.modified == stamp.modified else { return false }
-                    skipped += 1
-                    progress.total -= 1
-                    return true
+                    // Unchanged: read again only when what its outcome depended on changed.
+                    switch decisions.decide(seen) {
+                    case .skip:
+                        summary.skippedUnchanged += 1
+                        progress.total -= 1
+                        return true
+                    case .settingsChanged:
+                        summary.readAgainSettingsChanged += 1
+                    case .notRecorded:
+                        summary.readAgainNotRecorded += 1
+                    }
+                    return false
                 }, deferringReads: true)
             try scanner.scan(
                 messages,
@@ -108,7 +125,11 @@ struct ScanCommand: ParsableCommand {
                     if let key = report.origin.stateKey, let stamp = report.origin.stamp,
                         !report.diagnostics.contains(where: { $0.stage == .store })
                     {
-                        read.append(ScannedFile(key: key, size: stamp.size, modified: stamp.modified))
+                        let outcome = ScanOutcome(report)
+                        read.append(
+                            ScannedFile(
+                                key: key, size: stamp.size, modified: stamp.modified, outcome: outcome.text,
+                                settings: decisions.fingerprint(for: outcome)))
                         if read.count >= Self.stateBatch {
                             do { try flushRead() } catch {
                                 _ = Output.bytes(output)  // the group's banners so far, as before the failure
@@ -138,19 +159,41 @@ struct ScanCommand: ParsableCommand {
                 })
         }
         try flushRead()
-        summary.skippedUnchanged = skipped
         progress.finish()
+        let seconds = progress.elapsed
+        // After recording: every event a calendar does not hold yet, this scan's and earlier ones'.
+        if summary.storeFailure == nil, let store = runner.pipeline.store, let calendars {
+            let pusher = try CalendarPusher(calendars, store: store, clock: { runner.pipeline.now })
+            summary.calendar = .pushed(Self.push(pusher))
+        } else if calendarSettings.skipped {
+            summary.calendar = .skipped
+        }
         if json {
             Output.line(BannerRenderer.json(summary))
         } else {
-            Output.write(renderer.render(summary, seconds: progress.elapsed))
+            Output.write(renderer.render(summary, seconds: seconds))
         }
         if let failure = summary.storeFailure { throw CommandFailure.store(failure) }
-        // After recording: every event a calendar does not hold yet, this scan's and earlier ones'.
-        if let store = runner.pipeline.store, let pusher = try CalendarPusher(calendarOptions.settings, store: store, clock: { runner.pipeline.now })
-        {
-            CalendarPusher.complain(pusher.delivery.pushPending() + pusher.delivery.removeForgotten(), command: "scan")
+    }
+
+    /// Pushes what every calendar waits for, says on stderr what failed, and counts it for the
+    /// summary.
+    static func push(_ pusher: CalendarPusher) -> ScanSummary.PushCounts {
+        let pushed = pusher.delivery.pushPending()
+        let removed = pusher.delivery.removeForgotten()
+        CalendarPusher.complain(pushed + removed, command: "scan")
+        func done(_ attempt: DeliveryAttempt) -> Bool {
+            switch attempt.outcome {
+            case .created, .updated, .cancelled, .deleted: true
+            case .alreadyThere, .keptNewerCopy, .claimedElsewhere, .failed: false
+            }
         }
+        // What still waits: what the store lists now, or, when it cannot say, what failed.
+        let waiting =
+            ((try? pusher.delivery.waiting().count).flatMap { count in (try? pusher.delivery.waitingRemovals().count).map { count + $0 } })
+            ?? (pushed + removed).filter { if case .failed = $0.outcome { true } else { false } }.count
+        return ScanSummary.PushCounts(
+            calendars: pusher.destinations.count, pushed: pushed.filter(done).count, removed: removed.filter(done).count, waiting: waiting)
     }
 
     /// A scan reads one message file after another into buffers of up to 2 MB. glibc maps

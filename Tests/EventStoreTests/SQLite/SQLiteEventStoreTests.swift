@@ -378,7 +378,34 @@ struct SQLiteEventStoreTests {
         #expect(change.stored.uid == "IWDSCA-1@reservoir")
         #expect(change.stored.sequence == 1)
         let version = try SQLiteDatabase(path: path, busyTimeoutMilliseconds: 1000).prepare("PRAGMA user_version").rows().first?.integer(0)
-        #expect(version == 5)
+        #expect(version == SQLiteEventStore.schemaVersion)
+    }
+
+    /// SQL taking a store of the current schema back to schema 5 (before scanned files kept
+    /// their outcome), with a file a scan of schema 5 recorded.
+    static let toSchema5 = """
+        ALTER TABLE scanned_files DROP COLUMN outcome;
+        ALTER TABLE scanned_files DROP COLUMN settings;
+        INSERT INTO scanned_files (key, size, modified) VALUES ('Maildir/1794503643.M1P4242Q1.mail.home.example', 3311, 1794503643);
+        PRAGMA user_version = 5;
+        """
+
+    @Test("a store of schema 5 keeps its scanned files, without an outcome until they are read again")
+    func upgradeFromFive() throws {
+        let (directory, path) = try Self.storeAsLeftBy()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        _ = try SQLiteEventStore(path: path)
+        try SQLiteDatabase(path: path, busyTimeoutMilliseconds: 1000).execute(Self.toSchema5)
+        #expect(throws: EventStoreError.self) { _ = try SQLiteEventStore(readingAt: path) }
+        let upgraded = try SQLiteEventStore(path: path)
+        let key = "Maildir/1794503643.M1P4242Q1.mail.home.example"
+        // Recorded without an outcome: the next scan reads it again once (RescanDecisions).
+        #expect(try upgraded.scannedFiles()[key] == ScannedFile(key: key, size: 3311, modified: 1_794_503_643))
+        #expect(try upgraded.events().count == 2)
+        try upgraded.markScanned([ScannedFile(key: key, size: 3311, modified: 1_794_503_643, outcome: "trusted", settings: "")])
+        #expect(try SQLiteEventStore(readingAt: path).scannedFiles()[key]?.outcome == "trusted")
+        let version = try SQLiteDatabase(path: path, busyTimeoutMilliseconds: 1000).prepare("PRAGMA user_version").rows().first?.integer(0)
+        #expect(version == 6)
     }
 
     @Test("a store of schema 2 (before calendar delivery) is upgraded in place: its events kept, all of them waiting for a calendar")
@@ -392,7 +419,7 @@ struct SQLiteEventStoreTests {
         #expect(try upgraded.pendingDeliveries(to: "vdir:/cal").count == 2)
         let version = try SQLiteDatabase(path: path, busyTimeoutMilliseconds: 1000).prepare("PRAGMA user_version").rows().first?.integer(0)
         #expect(version == SQLiteEventStore.schemaVersion)
-        #expect(SQLiteEventStore.schemaVersion == 5)
+        #expect(SQLiteEventStore.schemaVersion == 6)
     }
 
     @Test("a store of schema 3 (before time zones) is upgraded in place: its events kept without a zone, new ones keep theirs")
