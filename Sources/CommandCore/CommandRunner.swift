@@ -14,8 +14,12 @@ import WalletPass
 package struct CommandRunner {
     package let pipeline: ReservationPipeline
     private let keys: KeySettings?
+    /// Whose bookings the store holds (`--account`).
+    package let account: Account
 
-    package init(keys: KeySettings?, policy: PolicySettings?, store: StoreChoice, now: String?, includePast: Bool) throws {
+    package init(
+        keys: KeySettings?, policy: PolicySettings?, store: StoreChoice, now: String?, includePast: Bool, account: Account = .implicit
+    ) throws {
         let now = try Self.clock(now)
         let resolver = try Self.resolver(keys)
         var allowed = policy?.allowDomain ?? []
@@ -32,7 +36,8 @@ package struct CommandRunner {
             passAnchors: PassTrustAnchors(paths: try Self.passCAFiles(policy?.passCA ?? [])), trustedAuthservID: policy?.trustAuthservID,
             ownAuthservID: policy?.ownAuthservID ?? AuthenticationResults.defaultAuthservID(),
             trustedARCSealers: policy?.trustARCSealers ?? [])
-        let eventStore = try store.location.map { try Self.openStore(at: $0) }
+        let eventStore = try store.location.map { try Self.openStore(at: $0, account: account) }
+        self.account = account
         pipeline = ReservationPipeline(resolver: resolver, policy: trust, store: eventStore, now: now, includePast: includePast)
         self.keys = keys
     }
@@ -93,6 +98,22 @@ package struct CommandRunner {
             if error.kind == .unsupportedURL || error.kind == .noDefaultLocation { throw CommandFailure.configuration(error.message) }
             throw CommandFailure.store(error.message)
         }
+    }
+
+    /// The store for a command that reads or changes what is stored (`events`, `forget`,
+    /// `sync`): without `--account`, a store several accounts share is refused with their list
+    /// (exit 64) rather than read as the implicit account's, which would look empty.
+    package static func openAccountStore(at location: String?, readOnlyFallback: Bool = false, account: Account) throws -> any EventStore {
+        let store = try openStore(at: location, readOnlyFallback: readOnlyFallback, account: account)
+        guard account.isImplicit, let directory = store as? any AccountDirectory else { return store }
+        let named = try directory.accounts().map(\.account).filter { !$0.isImplicit }
+        guard named.isEmpty else {
+            throw UsageError(
+                "this store holds the bookings of \(named.count) \(named.count == 1 ? "account" : "accounts") "
+                    + "(\(named.prefix(10).map(\.address).joined(separator: ", "))\(named.count > 10 ? ", …" : "")); "
+                    + "name one with --account")
+        }
+        return store
     }
 
     /// Pipelines without a store, each with a resolver of its own, for the threads of a scan.

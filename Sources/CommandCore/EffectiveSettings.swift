@@ -66,6 +66,8 @@ package struct EffectiveSettings: Sendable, Equatable {
     }
 
     package var store: String? { text(.store) }
+    /// `--account` or the file's `account`, as written (``AccountAddress/parse(_:)`` reads it).
+    package var account: String? { text(.account) }
     /// `retry-spool`, else the default (``RetrySpool/locate(_:environment:)``); nil without a home.
     package var retrySpool: RetrySpool? { RetrySpool.locate(text(.retrySpool)) }
     package var timeout: Int { number(.timeout) ?? FilterHook.defaultTimeout }

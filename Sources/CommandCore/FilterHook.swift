@@ -27,6 +27,8 @@ package struct FilterHook {
     package var keys: KeySettings
     package var policy: PolicySettings
     package var store: String?
+    /// `--account`: whose bookings the message's reservations are recorded in.
+    package var account: String?
     package var now: String?
     package var authservID: String?
     package var timeout = Self.defaultTimeout
@@ -92,6 +94,7 @@ package struct FilterHook {
             calendars: settings.calendars, includePast: settings.flag(.includePast))
         self.configurationProblem = configurationProblem
         self.retrySpool = settings.text(.retrySpool)
+        self.account = settings.account
     }
 
     /// Seconds before the message is passed through with a temperror result, unless `--timeout`
@@ -207,7 +210,8 @@ package struct FilterHook {
             var storeProblem: String?
             if !noStore, report.hasTrustedReservations {
                 do {
-                    let eventStore = try CommandRunner.openStore(at: store, busyTimeoutMilliseconds: storeWait(budget))
+                    let eventStore = try CommandRunner.openStore(
+                        at: store, busyTimeoutMilliseconds: storeWait(budget), account: try AccountAddress.parse(account))
                     runner.pipeline.record(&report, into: eventStore)
                     opened = eventStore
                 } catch {

@@ -15,6 +15,7 @@ package enum CommonOption: String, CaseIterable, Sendable {
     case allowAnyDomain = "allow-any-domain"
     case allowUnverified = "allow-unverified"
     case store
+    case account
     case now
     case authservID = "authserv-id"
     case timeout
@@ -43,6 +44,7 @@ package enum CommonOption: String, CaseIterable, Sendable {
         case .passCA: "file"
         case .allowPassType: "identifier"
         case .store: "url"
+        case .account: "address"
         case .now: "time"
         case .authservID, .trustAuthservID: "name"
         case .trustARCSealer: "domain"
@@ -68,6 +70,8 @@ package enum CommonOption: String, CaseIterable, Sendable {
         case .allowAnyDomain: "Testing: accept markup from any From domain with an aligned DKIM signature."
         case .allowUnverified: "Testing: accept markup without a valid aligned DKIM signature."
         case .store: "Where events are kept: sqlite:PATH (default: $XDG_DATA_HOME/reservoir/events.sqlite3) or postgres://user@host/db."
+        case .account:
+            "Whose bookings: record and read this mailbox's only, in a store several people share (default: the store's single implicit account)."
         case .now: "Pin the clock (ISO 8601 with offset), for replays and tests."
         case .authservID: "The authserv-id of the Authentication-Results field (default: the host name)."
         case .timeout: "Seconds before the message is passed through with a temperror result (default: 5)."
@@ -92,7 +96,7 @@ package enum CommonOption: String, CaseIterable, Sendable {
     /// nil for an option the file may not set, for the reason ``fileExclusion`` gives.
     package var fileType: ConfigurationType? {
         switch self {
-        case .keys, .dnsServer, .allowedDomains, .store, .authservID, .netrc, .calendarCA, .retrySpool, .trustAuthservID: .string
+        case .keys, .dnsServer, .allowedDomains, .store, .account, .authservID, .netrc, .calendarCA, .retrySpool, .trustAuthservID: .string
         case .allowDomain, .me, .calendar, .passCA, .allowPassType, .trustARCSealer: .strings
         case .dnsTimeout, .timeout: .integer
         case .deleteCancelled, .includePast: .boolean

@@ -94,3 +94,26 @@ public struct EventListRenderer: Sendable {
         return out.text
     }
 }
+
+/// `reservoir accounts`: each account of a store with its counts.
+public enum AccountListRenderer {
+    public static func text(_ accounts: [AccountSummary]) -> String {
+        guard !accounts.isEmpty else { return "No bookings in the store.\n" }
+        return accounts.map { summary in
+            let events = "\(summary.events) \(summary.events == 1 ? "event" : "events")"
+            let pending = "\(summary.pendingDeliveries) calendar \(summary.pendingDeliveries == 1 ? "copy" : "copies") waiting"
+            return "\(summary.account.isImplicit ? "(single-user)" : summary.account.address)  \(events), \(pending)\n"
+        }.joined()
+    }
+
+    public static func json(_ accounts: [AccountSummary]) -> String {
+        JSONValue.array(
+            accounts.map { summary in
+                JSONBuild.object([
+                    ("account", .string(summary.account.address)), ("events", .number(Double(summary.events))),
+                    ("pendingDeliveries", .number(Double(summary.pendingDeliveries))),
+                ])
+            }
+        ).prettyPrinted()
+    }
+}

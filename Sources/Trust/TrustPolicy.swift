@@ -100,6 +100,13 @@ public struct TrustPolicy: Sendable {
         return a == b
     }
 
+    /// `domain` as a host name in lowercase A-labels (``IDNA``), or nil when it is none: how
+    /// account addresses and pass-type links name domains, as the trust rules compare them.
+    public static func asciiHostName(_ domain: String) -> String? {
+        guard let ascii = IDNA.asciiDomain(domain), isHostName(ascii) else { return nil }
+        return ascii
+    }
+
     /// Letters, digits and hyphens in non-empty dot-separated labels (RFC 5321 §4.1.2), with the
     /// underscores some signers use; A-labels (`xn--…`) are such names too, so a name is
     /// checked in its ASCII form (``IDNA``).

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CommandCore
+import EventStore
 
 extension ArgumentHelp {
     /// The help of a shared option, from the one table (`CommonOption`).
@@ -101,7 +102,18 @@ struct StoreOptions: ParsableArguments {
     @Option(name: .long(.store), help: ArgumentHelp(.store))
     var storeArgument: String?
 
-    var given: [CommonOption: SettingValue] { storeArgument.map { [.store: .text($0)] } ?? [:] }
+    @Option(name: .long(.account), help: ArgumentHelp(.account))
+    var accountArgument: String?
+
+    var given: [CommonOption: SettingValue] {
+        var given: [CommonOption: SettingValue] = [:]
+        if let storeArgument { given[.store] = .text(storeArgument) }
+        if let accountArgument { given[.account] = .text(accountArgument) }
+        return given
+    }
+
+    /// `--account`, else the configuration file's `account`; the implicit account without either.
+    func account() throws -> Account { try AccountAddress.parse(EffectiveSettings.process(commandLine: given).account) }
 
     /// `--store`, else the configuration file's `store`; nil for the default.
     var store: String? { EffectiveSettings.process(commandLine: given).store }
@@ -127,8 +139,12 @@ struct ClockOptions: ParsableArguments {
 }
 
 extension CommandRunner {
-    init(keys: KeyOptions?, policy: PolicyOptions?, store: StoreChoice, clock: ClockOptions, includePast: Bool) throws {
-        try self.init(keys: keys?.settings, policy: policy?.settings, store: store, now: clock.now, includePast: includePast)
+    init(
+        keys: KeyOptions?, policy: PolicyOptions?, store: StoreChoice, clock: ClockOptions, includePast: Bool,
+        account: Account = .implicit
+    ) throws {
+        try self.init(
+            keys: keys?.settings, policy: policy?.settings, store: store, now: clock.now, includePast: includePast, account: account)
     }
 }
 

@@ -98,7 +98,7 @@ struct IngestCommand: ParsableCommand {
         var storeProblem: String?
         if report.hasTrustedReservations {
             do {
-                let store = try CommandRunner.openStore(at: storeOptions.store)
+                let store = try CommandRunner.openStore(at: storeOptions.store, account: try storeOptions.account())
                 runner.pipeline.record(&report, into: store)
                 opened = store
             } catch let failure as CommandFailure where failure.exitCode == 75 {

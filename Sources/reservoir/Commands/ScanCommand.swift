@@ -65,7 +65,8 @@ struct ScanCommand: ParsableCommand {
         let calendarSettings = calendarOptions.settings(noCalendar)
         let calendars = try CalendarPusher.open(calendarSettings)
         let runner = try CommandRunner(
-            keys: keys, policy: policy, store: storeOptions.choice, clock: clock, includePast: EffectiveSettings.includePast(includePast))
+            keys: keys, policy: policy, store: storeOptions.choice, clock: clock, includePast: EffectiveSettings.includePast(includePast),
+            account: try storeOptions.account())
         let sources = try paths.map { try runner.messages(at: $0) }
         let renderer = BannerRenderer(style: BannerStyle.forStandardOutput(), explain: explain)
         // What earlier deliveries kept for a retry goes first (`reservoir retry`), into the store

@@ -1,0 +1,97 @@
+import Foundation
+import Testing
+
+extension ProcessSuites {
+    /// One store, several people (`--account`): the same confirmation delivered to two accounts
+    /// is two events, a cancellation delivered to one cancels only that one, and nothing lists
+    /// one account's bookings to another. Through the hook program and the CLI, as a site's
+    /// Postfix `pipe` or Exim router hands each recipient's copy over.
+    @Suite("accounts: one store, several people")
+    struct AccountsCLITests {
+        static let options = ["--keys", ReservoirBinary.keys, "--allowed-domains", ReservoirBinary.allowed, "--now", ReservoirBinary.now]
+
+        /// Sample `number` through `reservoir-filter` for `account`, into `store`.
+        static func deliver(_ number: Int, to account: String, store: String) throws {
+            let result = try ReservoirBinary.run(
+                options + ["--store", store, "--account", account, "--authserv-id", "mx.test"],
+                stdin: try ReservoirBinary.sampleMessage(number), executable: ReservoirBinary.filterExecutable)
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stderr.isEmpty, "\(result.stderr)")
+        }
+
+        static func events(_ store: String, account: String?) throws -> (status: Int32, events: [[String: Any]], stderr: String) {
+            let result = try ReservoirBinary.run(
+                ["events", "--all", "--json", "--store", store, "--now", ReservoirBinary.now] + (account.map { ["--account", $0] } ?? []))
+            let list = (try? JSONSerialization.jsonObject(with: result.stdout) as? [[String: Any]]) ?? []
+            return (result.status, list ?? [], result.stderr)
+        }
+
+        @Test("two accounts: one confirmation each, a cancellation reaching one; events, accounts and forget scoped")
+        func twoAccounts() throws {
+            let tmp = try TemporaryDirectory()
+            defer { tmp.remove() }
+            let store = "sqlite:\(tmp.path)/site.sqlite3"
+            // The couple's dinner reaches both (M1); Joe's copy of the cancellation (M3) only him.
+            try Self.deliver(1, to: "jane@example.org", store: store)
+            try Self.deliver(1, to: "joe@example.org", store: store)
+            try Self.deliver(3, to: "joe@example.org", store: store)
+            // Joe's flight (M4) is his alone; the domain is written in capitals and U-labels.
+            try Self.deliver(4, to: "joe@EXAMPLE.org", store: store)
+
+            let jane = try Self.events(store, account: "jane@example.org")
+            #expect(jane.status == 0, "\(jane.stderr)")
+            #expect(jane.events.map { $0["status"] as? String } == ["confirmed"], "\(jane.events)")
+            let joe = try Self.events(store, account: "joe@example.org")
+            #expect(Set(joe.events.compactMap { $0["key"] as? String }).count == 3, "the dinner and two legs: \(joe.events)")
+            #expect(joe.events.first { ($0["key"] as? String) == "IWDSCA/1" }?["status"] as? String == "cancelled")
+
+            // Without --account a shared store is refused, naming its accounts.
+            let unnamed = try Self.events(store, account: nil)
+            #expect(unnamed.status == 64)
+            #expect(unnamed.stderr.contains("jane@example.org") && unnamed.stderr.contains("joe@example.org"), "\(unnamed.stderr)")
+            // An account with no bookings sees none, not another's.
+            #expect(try Self.events(store, account: "ann@example.org").events.isEmpty)
+
+            let accounts = try ReservoirBinary.run(["accounts", "--json", "--store", store])
+            let listed = try #require(try JSONSerialization.jsonObject(with: accounts.stdout) as? [[String: Any]])
+            #expect(listed.map { $0["account"] as? String } == ["jane@example.org", "joe@example.org"])
+            #expect(listed.map { $0["events"] as? Int } == [1, 3])
+
+            // Forgetting Joe's dinner leaves Jane's.
+            let forgot = try ReservoirBinary.run(["forget", "IWDSCA", "--store", store, "--account", "joe@example.org"])
+            #expect(forgot.status == 0, "\(forgot.stderr)")
+            #expect(try Self.events(store, account: "jane@example.org").events.count == 1)
+            #expect(try Self.events(store, account: "joe@example.org").events.count == 2)
+        }
+
+        @Test("an account is a mailbox address: its domain lowercased in A-labels, anything else refused (exit 64)")
+        func addresses() throws {
+            let tmp = try TemporaryDirectory()
+            defer { tmp.remove() }
+            let store = "sqlite:\(tmp.path)/site.sqlite3"
+            try Self.deliver(1, to: "Jane@Bücher.Example", store: store)
+            let listed = try ReservoirBinary.run(["accounts", "--json", "--store", store])
+            let accounts = try #require(try JSONSerialization.jsonObject(with: listed.stdout) as? [[String: Any]])
+            #expect(accounts.map { $0["account"] as? String } == ["Jane@xn--bcher-kva.example"], "local part as given, domain in A-labels")
+            #expect(try Self.events(store, account: "Jane@xn--bcher-kva.example").events.count == 1)
+            for bad in ["jane", "@example.org", "jane@", "jane@exa mple.org", "jane@example..org"] {
+                let result = try ReservoirBinary.run(["events", "--store", store, "--account", bad])
+                #expect(result.status == 64, "\(bad): \(result.stderr)")
+            }
+        }
+
+        @Test("a single-user store behaves as before: no --account, no question asked")
+        func singleUser() throws {
+            let tmp = try TemporaryDirectory()
+            defer { tmp.remove() }
+            let store = "sqlite:\(tmp.path)/events.sqlite3"
+            let result = try ReservoirBinary.run(
+                Self.options + ["--store", store, "--authserv-id", "mx.test"], stdin: try ReservoirBinary.sampleMessage(1),
+                executable: ReservoirBinary.filterExecutable)
+            #expect(result.status == 0)
+            let events = try Self.events(store, account: nil)
+            #expect(events.status == 0, "\(events.stderr)")
+            #expect(events.events.count == 1)
+        }
+    }
+}
