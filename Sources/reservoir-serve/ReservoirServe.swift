@@ -20,7 +20,12 @@ struct ReservoirServe {
             return
         case .usage(let message):
             fail("\(message)", code: 64)
-        case .run(let read):
+        case .run(var read):
+            // `~` and `$HOME` in paths, as every program expands them (docs/CONFIGURATION.md).
+            let home = HomePath.processHome
+            read.store = read.store.map { HomePath.expand(.store, $0, home: home) }
+            read.tokenFile = read.tokenFile.map { HomePath.expand($0, home: home) }
+            read.netrc = read.netrc.map { HomePath.expand($0, home: home) }
             settings = read
         }
         let pinned: Int64?
