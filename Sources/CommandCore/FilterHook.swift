@@ -190,7 +190,7 @@ package struct FilterHook {
             var storeProblem: String?
             if !noStore, report.hasTrustedReservations {
                 do {
-                    let eventStore = try CommandRunner.openStore(at: store, busyTimeoutMilliseconds: storeWait(budget))
+                    let eventStore = try CommandRunner.openStore(at: store, busyTimeoutMilliseconds: storeWait(budget), quiet: true)
                     runner.pipeline.record(&report, into: eventStore)
                     opened = eventStore
                 } catch {

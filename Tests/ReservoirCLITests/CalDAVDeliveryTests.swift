@@ -247,7 +247,7 @@ extension ProcessSuites {
             ]
             let first = try ReservoirBinary.run(scan)
             #expect(first.status == 0, "\(first.stderr)")
-            #expect(first.stderr.isEmpty, "\(first.stderr)")
+            #expect(first.stderr == "reservoir: created a new store at \(tmp.path)/events.sqlite3\n", "\(first.stderr)")
             #expect(try Self.events(at: url, user: nil) == Self.scanned)
             let again = try ReservoirBinary.run(scan + ["--rescan"])
             #expect(again.status == 0 && again.stderr.isEmpty, "\(again.stderr)")

@@ -43,7 +43,7 @@ struct EventsCommand: ParsableCommand {
 
     func run() throws {
         let now = try clock.resolve()
-        let store = try CommandRunner.openStore(at: storeOptions.store, readOnlyFallback: true)
+        let store = try CommandRunner.openStore(at: storeOptions.store, use: .read)
         do {
             if let history {
                 let entries = try store.history(history)

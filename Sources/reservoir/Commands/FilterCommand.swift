@@ -62,7 +62,8 @@ struct IngestCommand: ParsableCommand {
         discussion: """
             Like filter without the output. Exit status per sysexits.h: 0 done (also for mail \
             without reservations or malformed mail, and for a message kept for reservoir retry \
-            after a DNS temporary failure or a store failure), 66 unreadable input, 75 the \
+            after a DNS temporary failure, a store failure or a store directory that does not \
+            exist yet), 66 unreadable input, 75 the \
             store failed and the message could not be kept for retry (the MTA should retry), \
             78 a store URL of no known kind.
             """)
@@ -73,6 +74,7 @@ struct IngestCommand: ParsableCommand {
     @OptionGroup var keys: KeyOptions
     @OptionGroup var policy: PolicyOptions
     @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var creation: StoreCreationOptions
     @OptionGroup var clock: ClockOptions
     @OptionGroup var past: PastOptions
     @OptionGroup var calendarOptions: CalendarOptions
@@ -84,16 +86,16 @@ struct IngestCommand: ParsableCommand {
         let raw = try runner.read(file)
         var report = runner.pipeline.analyze(raw)
         // The store is opened for a trusted reservation only; a store that cannot be used then
-        // (locked, unreachable, read-only, a full disk) is a passing failure: the message is
-        // kept for `reservoir retry`. A store URL of no known kind stays a configuration error.
+        // (locked, unreachable, read-only, a full disk, its directory not made yet) is kept for
+        // `reservoir retry`. A store URL of no known kind stays a configuration error.
         var opened: (any EventStore)?
         var storeProblem: String?
         if report.hasTrustedReservations {
             do {
-                let store = try CommandRunner.openStore(at: storeOptions.store)
+                let store = try CommandRunner.openStore(at: storeOptions.store, use: .record(createDirectories: creation.create))
                 runner.pipeline.record(&report, into: store)
                 opened = store
-            } catch let failure as CommandFailure where failure.exitCode == 75 {
+            } catch let failure as CommandFailure where failure.keepsForRetry {
                 storeProblem = failure.description
             }
         }

@@ -30,7 +30,7 @@ struct ForgetCommand: ParsableCommand {
 
     func run() throws {
         let now = try clock.resolve()
-        let store = try CommandRunner.openStore(at: storeOptions.store)
+        let store = try CommandRunner.openStore(at: storeOptions.store, use: .update)
         let forgotten: [StoredEvent]
         do { forgotten = try store.forget(id, at: now) } catch { throw CommandFailure.store(error.message) }
         guard !forgotten.isEmpty else {

@@ -26,6 +26,7 @@ struct ScanCommand: ParsableCommand {
     @OptionGroup var keys: KeyOptions
     @OptionGroup var policy: PolicyOptions
     @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var creation: StoreCreationOptions
     @OptionGroup var clock: ClockOptions
     @OptionGroup var calendarOptions: CalendarOptions
     @OptionGroup var retry: RetryOptions
@@ -56,8 +57,11 @@ struct ScanCommand: ParsableCommand {
 
     func run() throws {
         Self.keepFreedMemory()
+        // What to read is settled first: a path that holds no mail stops the scan before a
+        // store is opened or made.
+        let sources = try paths.map { try CommandRunner.messages(at: $0) }
         let runner = try CommandRunner(
-            keys: keys, policy: policy, store: storeOptions.choice, clock: clock, includePast: EffectiveSettings.includePast(includePast))
+            keys: keys, policy: policy, store: storeOptions.choice(creating: creation.create), clock: clock, includePast: EffectiveSettings.includePast(includePast))
         let renderer = BannerRenderer(style: BannerStyle.forStandardOutput(), explain: explain)
         // What earlier deliveries kept for a retry goes first (`reservoir retry`), into the store
         // they were kept for: the configured one. A scan into another store (`--store` other
@@ -87,7 +91,6 @@ struct ScanCommand: ParsableCommand {
             do { try state.markScanned(read) } catch { throw CommandFailure.store(error.message) }
             read.removeAll(keepingCapacity: true)
         }
-        let sources = try paths.map { try runner.messages(at: $0) }
         progress.total = sources.reduce(0) { $0 + $1.count }
         for source in sources {
             // The workers read the files: reading is a tenth of the work, and the bytes land in

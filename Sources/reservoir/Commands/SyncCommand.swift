@@ -33,7 +33,7 @@ struct SyncCommand: ParsableCommand {
 
     func run() throws {
         let now = try clock.resolve()
-        let store = try CommandRunner.openStore(at: storeOptions.store)
+        let store = try CommandRunner.openStore(at: storeOptions.store, use: .update)
         guard let pusher = try CalendarPusher(calendarOptions.settings, store: store, clock: { now }) else { return }
         let attempts = pusher.delivery.pushPending() + pusher.delivery.removeForgotten()
         let waiting: [(destination: CalendarDestination, pending: PendingDelivery)]
