@@ -116,7 +116,8 @@ struct StoreOptions: ParsableArguments {
 /// `--create`, for the commands that record: a new store is otherwise made only in a directory
 /// that exists, so that a mistyped `--store` is an error and not a new, empty store.
 struct StoreCreationOptions: ParsableArguments {
-    @Flag(name: .customLong("create"), help: "Make the --store's missing directories (a new store is otherwise made only in a directory that exists).")
+    @Flag(
+        name: .customLong("create"), help: "Make the --store's missing directories (a new store is otherwise made only in a directory that exists).")
     var create = false
 }
 

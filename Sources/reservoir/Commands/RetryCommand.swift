@@ -38,7 +38,8 @@ struct RetryCommand: ParsableCommand {
         guard let spool = retry.spool else {
             throw CommandFailure.configuration("no retry spool without a home directory (HOME is unset, relative or /): give --retry-spool DIRECTORY")
         }
-        let runner = try CommandRunner(keys: keys, policy: policy, store: storeOptions.choice(creating: creation.create), clock: clock, includePast: past.includePast)
+        let runner = try CommandRunner(
+            keys: keys, policy: policy, store: storeOptions.choice(creating: creation.create), clock: clock, includePast: past.includePast)
         let outcomes = RetryRun(spool: spool, pipeline: runner.pipeline).run()
         if json {
             let records: [JSONValue] = outcomes.map { outcome in

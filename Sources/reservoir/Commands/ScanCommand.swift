@@ -61,7 +61,8 @@ struct ScanCommand: ParsableCommand {
         // store is opened or made.
         let sources = try paths.map { try CommandRunner.messages(at: $0) }
         let runner = try CommandRunner(
-            keys: keys, policy: policy, store: storeOptions.choice(creating: creation.create), clock: clock, includePast: EffectiveSettings.includePast(includePast))
+            keys: keys, policy: policy, store: storeOptions.choice(creating: creation.create), clock: clock,
+            includePast: EffectiveSettings.includePast(includePast))
         let renderer = BannerRenderer(style: BannerStyle.forStandardOutput(), explain: explain)
         // What earlier deliveries kept for a retry goes first (`reservoir retry`), into the store
         // they were kept for: the configured one. A scan into another store (`--store` other
