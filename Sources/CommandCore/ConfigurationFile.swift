@@ -11,6 +11,18 @@ package enum SettingValue: Sendable, Equatable {
     case flag(Bool)
 }
 
+extension SettingValue {
+    /// The value as it may be shown: a store or calendar URL may hold a password, which is never
+    /// shown (``URLText``, RFC 3986 §3.2.1).
+    package var withoutCredentials: SettingValue {
+        switch self {
+        case .text(let text): .text(URLText.withoutCredentials(text))
+        case .texts(let texts): .texts(texts.map(URLText.withoutCredentials))
+        case .number, .flag: self
+        }
+    }
+}
+
 /// Where a setting came from, for `reservoir config`.
 package enum SettingSource: Sendable, Equatable, CustomStringConvertible {
     case file(String, line: Int)

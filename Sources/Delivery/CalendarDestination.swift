@@ -1,4 +1,5 @@
 import CalDAV
+import ReservoirBase
 
 /// A calendar that stored events are delivered to, as `--calendar` names it.
 ///
@@ -16,7 +17,7 @@ public enum CalendarDestination: Sendable, Equatable, Hashable, CustomStringConv
     public init(parsing text: String) throws(DeliveryError) {
         if text.hasPrefix("vdir:") {
             var path = String(text.dropFirst("vdir:".count))
-            guard !path.isEmpty else { throw DeliveryError("--calendar vdir:PATH needs a directory (got \(text))") }
+            guard !path.isEmpty else { throw DeliveryError("--calendar vdir:PATH needs a directory (got vdir:)") }
             guard path.hasPrefix("/") else {
                 let unexpanded = path.hasPrefix("~") || path.hasPrefix("$") ? " (HOME is not an absolute path, so ~ cannot be expanded)" : ""
                 throw DeliveryError(
@@ -28,7 +29,7 @@ public enum CalendarDestination: Sendable, Equatable, Hashable, CustomStringConv
         }
         guard text.contains("://") else {
             throw DeliveryError(
-                "--calendar takes a CalDAV collection URL (https://host/path/) or vdir:PATH (got \(text))")
+                "--calendar takes a CalDAV collection URL (https://host/path/) or vdir:PATH (got \(URLText.withoutCredentials(text)))")
         }
         // The collection URL's rules are the CalDAV client's: http or https, a host, no
         // query or fragment, and no user:password@ (credentials come from the netrc file, never
@@ -36,7 +37,8 @@ public enum CalendarDestination: Sendable, Equatable, Hashable, CustomStringConv
         do {
             self = .caldav(url: try CalDAVCollection(url: text).url)
         } catch {
-            throw DeliveryError("--calendar \(text): \(error.detail)")
+            // Never the password: the refusal of `user:password@` is read in logs and terminals.
+            throw DeliveryError("--calendar \(URLText.withoutCredentials(text)): \(error.detail)")
         }
     }
 

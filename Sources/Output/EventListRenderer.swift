@@ -39,6 +39,15 @@ public struct EventListRenderer: Sendable {
         return out.text
     }
 
+    /// One event named for a line of output (`sync`, `forget`): its title, its local start and
+    /// its booking number, escaped like the rest (``TerminalText``), not its UID.
+    public static func name(_ stored: StoredEvent) -> String {
+        let e = stored.event
+        let when = e.start.map(BannerText.time) ?? "(no time)"
+        let line: TerminalText = "\(e.title), \(when), #\(e.key.container)"
+        return line.text
+    }
+
     public static func json(_ events: [StoredEvent]) -> String {
         let items = events.map { stored -> JSONValue in
             JSONBuild.object([

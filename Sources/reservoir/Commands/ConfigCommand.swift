@@ -65,7 +65,10 @@ struct ConfigCommand: ParsableCommand {
         let settings = EffectiveSettings(file: load.file, commandLine: given)
         Output.line("# configuration file: \(load.file?.path ?? "none (looked for \(Self.lookedFor(environment)))")")
         let rows = CommonOption.allCases.filter { $0.fileType != nil }.map { option in
-            (option.rawValue, Self.show(settings.values[option], default: Self.standard(option)), settings.source(option).description)
+            (
+                option.rawValue, Self.show(settings.values[option]?.withoutCredentials, default: Self.standard(option)),
+                settings.source(option).description
+            )
         }
         let nameWidth = rows.map(\.0.count).max() ?? 0
         let valueWidth = min(rows.map(\.1.count).max() ?? 0, 60)
