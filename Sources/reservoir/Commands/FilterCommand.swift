@@ -16,9 +16,11 @@ struct FilterCommand: ParsableCommand {
             dkim=temperror result, exit status 0; only a failure to read stdin or write stdout \
             exits 75 (EX_TEMPFAIL) so the MTA retries.
 
-            procmail:   :0 fw
-                        | reservoir filter --allowed-domains $HOME/.config/reservoir/allowed-domains
-            See docs/HOOKS.md for Sieve and Postfix.
+            In ~/.procmailrc, the options in ~/.config/reservoir/config.toml:
+              :0 fw
+              | reservoir-filter
+
+            See docs/HOOKS.md for Sieve (Dovecot), Postfix and Exim.
             """)
 
     @OptionGroup var keys: KeyOptions

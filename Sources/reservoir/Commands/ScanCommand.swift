@@ -13,11 +13,12 @@ struct ScanCommand: ParsableCommand {
         abstract: "Scan Maildirs, mboxes or message files; print a banner per message.",
         discussion: """
             Maildirs are read from cur/ and new/ (and .Folder subfolders), mboxes message by \
-            message. Trusted reservations are recorded in the store.
+            message; a directory in which no file looks like mail is refused (exit 66) unless \
+            its files are named. Trusted reservations are recorded in the store.
 
             Examples:
               reservoir scan ~/Maildir --allowed-domains ~/.config/reservoir/domains
-              reservoir scan Maildir-samples --keys Maildir-samples/keys.zone
+              reservoir scan ~/Maildir/.Travel ~/old-mail.mbox --explain
             """)
 
     @Argument(help: ArgumentHelp("Maildirs, mbox files or message files.", valueName: "path"))
