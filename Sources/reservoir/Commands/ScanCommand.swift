@@ -69,7 +69,7 @@ struct ScanCommand: ParsableCommand {
         // they were kept for: the configured one. A scan into another store (`--store` other
         // than the configuration's) leaves them, unless --retry-spool names the spool.
         let configured = EffectiveSettings.process(commandLine: [:]).store
-        let ownsSpool = retry.retrySpool != nil || storeOptions.storeArgument == nil || storeOptions.storeArgument == configured
+        let ownsSpool = retry.retrySpool != nil || storeOptions.storeArgument == nil || storeOptions.store == configured
         let spool = runner.pipeline.store == nil || !ownsSpool ? nil : retry.spool
         if let spool, !spool.pending().isEmpty {
             let outcomes = RetryRun(spool: spool, pipeline: runner.pipeline).run()
