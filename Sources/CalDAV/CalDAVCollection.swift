@@ -8,7 +8,8 @@ import ReservoirBase
 /// non-empty authority without user information, a path of printable ASCII (already
 /// percent-encoded), no query and no fragment. Refused: other schemes, `user:password@` or
 /// any user information (credentials come from a netrc file only, never from a command
-/// line), spaces, controls and non-ASCII bytes.
+/// line), spaces, controls and non-ASCII bytes. Errors never show a password of the text they
+/// refuse (``URLText``).
 public struct CalDAVCollection: Sendable, Hashable {
     /// The URL, lowercased scheme, path ending in "/".
     public let url: String
@@ -21,10 +22,10 @@ public struct CalDAVCollection: Sendable, Hashable {
         let bytes = Array(text.utf8)
         // RFC 3986 §2: a URL is printable ASCII; anything else must already be percent-encoded.
         guard !bytes.isEmpty, bytes.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
-            throw CalDAVError(.invalidURL, "a collection URL is printable ASCII without spaces: \(text.debugDescription)")
+            throw CalDAVError(.invalidURL, "a collection URL is printable ASCII without spaces: \(URLText.withoutCredentials(text).debugDescription)")
         }
         guard let separator = Self.firstIndex(of: Array("://".utf8), in: bytes) else {
-            throw CalDAVError(.invalidURL, "not an absolute URL: \(text)")
+            throw CalDAVError(.invalidURL, "not an absolute URL: \(URLText.withoutCredentials(text))")
         }
         let scheme = String(decoding: bytes[..<separator].map(ASCII.lowercased), as: UTF8.self)
         guard scheme == "http" || scheme == "https" else {
@@ -34,14 +35,14 @@ public struct CalDAVCollection: Sendable, Hashable {
         // RFC 3986 §3.2: the authority ends at the first "/", "?" or "#".
         let authorityEnd = rest.firstIndex(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) ?? rest.endIndex
         let authority = rest[..<authorityEnd]
-        guard !authority.isEmpty else { throw CalDAVError(.invalidURL, "no host in \(text)") }
+        guard !authority.isEmpty else { throw CalDAVError(.invalidURL, "no host in \(URLText.withoutCredentials(text))") }
         // RFC 3986 §3.2.1: userinfo ends in "@"; RFC 3986 §7.5 warns against passwords in URLs.
         guard !authority.contains(UInt8(ascii: "@")) else {
             throw CalDAVError(.credentialsInURL, "credentials belong in a netrc file, not in the URL")
         }
         var path = Array(rest[authorityEnd...])
         guard !path.contains(UInt8(ascii: "?")), !path.contains(UInt8(ascii: "#")) else {
-            throw CalDAVError(.invalidURL, "a collection URL has no query or fragment: \(text)")
+            throw CalDAVError(.invalidURL, "a collection URL has no query or fragment: \(URLText.withoutCredentials(text))")
         }
         if path.last != UInt8(ascii: "/") { path.append(UInt8(ascii: "/")) }
         self.authority = String(decoding: authority, as: UTF8.self)

@@ -36,7 +36,7 @@ package struct CommandRunner {
             passAnchors: PassTrustAnchors(paths: try Self.passCAFiles(policy?.passCA ?? [])), trustedAuthservID: policy?.trustAuthservID,
             ownAuthservID: policy?.ownAuthservID ?? AuthenticationResults.defaultAuthservID(),
             trustedARCSealers: policy?.trustARCSealers ?? [])
-        let eventStore = try store.location.map { try Self.openStore(at: $0, account: account) }
+        let eventStore = try store.location.map { try Self.openStore(at: $0.url, use: $0.use, account: account) }
         self.account = account
         pipeline = ReservationPipeline(resolver: resolver, policy: trust, store: eventStore, now: now, includePast: includePast)
         self.keys = keys
@@ -82,29 +82,51 @@ package struct CommandRunner {
         return epoch
     }
 
-    /// The store at `location` (sqlite:PATH or postgres://…; nil: the embedded default), opened and migrated.
-    /// `readOnlyFallback`: for commands that only read (see `EventStoreLocation.open`).
+    /// The store at `location` (sqlite:PATH or postgres://…; nil: the embedded default), opened and migrated,
+    /// as `use` needs it (``StoreUse``). A store this made is said on standard error unless
+    /// `quiet` (the filter, whose standard error is a mail log of problems).
     package static func openStore(
-        at location: String?, readOnlyFallback: Bool = false, busyTimeoutMilliseconds: Int32 = SQLiteEventStore.busyTimeoutMilliseconds,
-        account: Account = .implicit
+        at location: String?, use: StoreUse = .record(createDirectories: false),
+        busyTimeoutMilliseconds: Int32 = SQLiteEventStore.busyTimeoutMilliseconds, quiet: Bool = false, account: Account = .implicit
     ) throws -> any EventStore {
+        let creation: StoreCreation
+        switch use {
+        case .read, .update: creation = .never
+        case .record(let directories): creation = directories || location == nil ? .withDirectories : .inExistingDirectory
+        }
         do {
-            return try EventStoreLocation.open(
-                location, postgres: PostgresEventStore.init(url:account:), readOnlyFallback: readOnlyFallback,
-                busyTimeoutMilliseconds: busyTimeoutMilliseconds, account: account)
+            let store = try EventStoreLocation.open(
+                location, postgres: PostgresEventStore.init(url:account:), readOnlyFallback: use == .read,
+                busyTimeoutMilliseconds: busyTimeoutMilliseconds, creation: creation, account: account)
+            if !quiet, let sqlite = store as? SQLiteEventStore, sqlite.isNew {
+                Output.error("created a new store at \(sqlite.path)")
+            }
+            return store
         } catch {
-            // A URL that names no store, or no default location: a setting to fix, which a
-            // retry would meet again (EX_CONFIG, not EX_TEMPFAIL, so an MTA does not retry forever).
-            if error.kind == .unsupportedURL || error.kind == .noDefaultLocation { throw CommandFailure.configuration(error.message) }
-            throw CommandFailure.store(error.message)
+            switch error.kind {
+            // Nothing to read: a mistyped path, not an empty calendar (EX_NOINPUT).
+            case .notFound:
+                throw CommandFailure.unreadable(
+                    (try? EventStoreLocation.sqlitePath(location)) ?? "the store",
+                    location == nil
+                        ? "no store here yet (scan, ingest or the filter makes it when it records a trusted reservation)"
+                        : "no store here (check --store or the configuration's store; scan, ingest or the filter makes one)")
+            // A URL that names no store, no default location: a setting to fix, which a retry
+            // would meet again (EX_CONFIG, not EX_TEMPFAIL, so an MTA does not retry forever).
+            case .unsupportedURL, .noDefaultLocation: throw CommandFailure.configuration(error.message)
+            // No directory for a new store: a setting to fix too, but one the hooks keep the
+            // message for (docs/HOOKS.md), as a retry applies it once the directory is made.
+            case .missingDirectory: throw CommandFailure.storeLocation(error.message)
+            default: throw CommandFailure.store(error.message)
+            }
         }
     }
 
     /// The store for a command that reads or changes what is stored (`events`, `forget`,
     /// `sync`): without `--account`, a store several accounts share is refused with their list
     /// (exit 64) rather than read as the implicit account's, which would look empty.
-    package static func openAccountStore(at location: String?, readOnlyFallback: Bool = false, account: Account) throws -> any EventStore {
-        let store = try openStore(at: location, readOnlyFallback: readOnlyFallback, account: account)
+    package static func openAccountStore(at location: String?, use: StoreUse, account: Account) throws -> any EventStore {
+        let store = try openStore(at: location, use: use, account: account)
         guard account.isImplicit, let directory = store as? any AccountDirectory else { return store }
         let named = try directory.accounts().map(\.account).filter { !$0.isImplicit }
         guard named.isEmpty else {
@@ -157,7 +179,7 @@ package struct CommandRunner {
     }
 
     /// Every message under a path: a Maildir, an mbox or a file.
-    package func messages(at path: String) throws -> MessageSource {
+    package static func messages(at path: String) throws -> MessageSource {
         do {
             return try MessageSource(path: path)
         } catch {
@@ -202,13 +224,25 @@ package enum CommandFailure: Error, CustomStringConvertible {
     /// A setting is missing or names nothing usable (a store URL of no known kind, no home
     /// directory for the default store).
     case configuration(String)
+    /// The store's directory does not exist: a setting to fix (EX_CONFIG), for which the hooks
+    /// still keep the message for `reservoir retry`.
+    case storeLocation(String)
 
     package var description: String {
         switch self {
         case .unreadable(let path, let why): "\(path): \(why)"
         case .store(let why): "the event store failed: \(why) (check the --store location, its permissions and free space)"
         case .calendar(let why): "calendar: \(why)"
-        case .configuration(let why): why
+        case .configuration(let why), .storeLocation(let why): why
+        }
+    }
+
+    /// Whether a hook keeps the message for `reservoir retry` after this (a passing failure,
+    /// or a store directory still to be made).
+    package var keepsForRetry: Bool {
+        switch self {
+        case .store, .storeLocation: true
+        case .unreadable, .calendar, .configuration: false
         }
     }
 
@@ -218,7 +252,7 @@ package enum CommandFailure: Error, CustomStringConvertible {
         case .unreadable: 66
         case .store: 75
         case .calendar: 73
-        case .configuration: 78
+        case .configuration, .storeLocation: 78
         }
     }
 }

@@ -1,3 +1,4 @@
+import Delivery
 import Glibc
 import ReservoirBase
 package import TOML
@@ -8,6 +9,18 @@ package enum SettingValue: Sendable, Equatable {
     case texts([String])
     case number(Int)
     case flag(Bool)
+}
+
+extension SettingValue {
+    /// The value as it may be shown: a store or calendar URL may hold a password, which is never
+    /// shown (``URLText``, RFC 3986 §3.2.1).
+    package var withoutCredentials: SettingValue {
+        switch self {
+        case .text(let text): .text(URLText.withoutCredentials(text))
+        case .texts(let texts): .texts(texts.map(URLText.withoutCredentials))
+        case .number, .flag: self
+        }
+    }
 }
 
 /// Where a setting came from, for `reservoir config`.
@@ -182,6 +195,18 @@ package struct ConfigurationFile: Sendable, Equatable {
             default:
                 return .failure(wrongType)
             }
+            if option == .store, case .text(let url) = value, let prefix = HomePath.pathPrefix(.store, url) {
+                value = .text(prefix + Self.resolve(String(url.dropFirst(prefix.count)), relativeTo: path, home: home))
+            }
+            if option == .calendar, case .texts(let urls) = value {
+                let expanded = urls.map { HomePath.expand(.calendar, $0, home: home) }
+                for url in expanded {
+                    do { _ = try CalendarDestination(parsing: url) } catch {
+                        return .failure(problem(.wrongValue, entry.position, "calendar: \(error.description)"))
+                    }
+                }
+                value = .texts(expanded)
+            }
             if option.takesPath, !option.namesFile, case .text(let name) = value {
                 value = .text(Self.resolve(name, relativeTo: path, home: home))
             } else if option.namesFile, case .text(let name) = value {
@@ -213,10 +238,11 @@ package struct ConfigurationFile: Sendable, Equatable {
         return .success(file)
     }
 
-    /// `~/x` from `home`, a relative name from the configuration file's directory.
+    /// `~/x` and `$HOME/x` from `home` (``HomePath``), a relative name from the configuration
+    /// file's directory.
     static func resolve(_ name: String, relativeTo path: String, home: String?) -> String {
-        if name.hasPrefix("~/"), let home { return home + name.dropFirst() }
-        guard !name.hasPrefix("/"), let slash = path.lastIndex(of: "/") else { return name }
+        let name = HomePath.expand(name, home: home)
+        guard !name.isEmpty, !name.hasPrefix("/"), let slash = path.lastIndex(of: "/") else { return name }
         return String(path[...slash]) + name
     }
 

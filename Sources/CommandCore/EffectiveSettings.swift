@@ -4,7 +4,9 @@ package struct EffectiveSettings: Sendable, Equatable {
     package private(set) var values: [CommonOption: SettingValue] = [:]
     package private(set) var sources: [CommonOption: SettingSource] = [:]
 
-    package init(file: ConfigurationFile?, commandLine: [CommonOption: SettingValue]) {
+    /// The command line's paths get `~` and `$HOME` expanded from `home` (``HomePath``); the
+    /// file's were when it was read.
+    package init(file: ConfigurationFile?, commandLine: [CommonOption: SettingValue], home: String? = HomePath.processHome) {
         if let file {
             for (option, value) in file.values {
                 values[option] = value
@@ -12,7 +14,7 @@ package struct EffectiveSettings: Sendable, Equatable {
             }
         }
         for (option, value) in commandLine {
-            values[option] = value
+            values[option] = HomePath.expand(option, value, home: home)
             sources[option] = .commandLine
         }
     }

@@ -211,7 +211,7 @@ package struct FilterHook {
             if !noStore, report.hasTrustedReservations {
                 do {
                     let eventStore = try CommandRunner.openStore(
-                        at: store, busyTimeoutMilliseconds: storeWait(budget), account: try AccountAddress.parse(account))
+                        at: store, busyTimeoutMilliseconds: storeWait(budget), quiet: true, account: try AccountAddress.parse(account))
                     runner.pipeline.record(&report, into: eventStore)
                     opened = eventStore
                 } catch {

@@ -169,20 +169,33 @@ package enum StoreChoice: Sendable, Equatable {
     case none
     /// The embedded default (`$XDG_DATA_HOME/reservoir/events.sqlite3`).
     case standard
-    /// `sqlite:PATH` or `postgres://…`, as given.
-    case at(String)
+    /// `sqlite:PATH` or `postgres://…`, as given; `createDirectories` with `--create`.
+    case at(String, createDirectories: Bool)
 
     /// `--store URL` when given, else the default.
-    package init(_ url: String?) {
-        self = url.map(StoreChoice.at) ?? .standard
+    package init(_ url: String?, createDirectories: Bool = false) {
+        self = url.map { .at($0, createDirectories: createDirectories) } ?? .standard
     }
 
-    /// The location `EventStoreLocation.open` takes: nil for the default.
-    var location: String?? {
+    /// The location `EventStoreLocation.open` takes (nil for the default) and how a missing
+    /// store is made; nil for no store.
+    var location: (url: String?, use: StoreUse)? {
         switch self {
         case .none: nil
-        case .standard: .some(nil)
-        case .at(let url): .some(url)
+        case .standard: (nil, .record(createDirectories: true))
+        case .at(let url, let create): (url, .record(createDirectories: create))
         }
     }
+}
+
+/// What a command does with its store, which decides whether a missing one is made.
+package enum StoreUse: Sendable, Equatable {
+    /// Reads it (`events`): it must exist (exit 66 with its path), and is opened read-only when
+    /// it cannot be written.
+    case read
+    /// Changes what it holds without recording mail (`forget`, `sync`): it must exist.
+    case update
+    /// Records into it: a new store is made where its directory exists, and with its
+    /// directories when `createDirectories` (the default location, `--create`).
+    case record(createDirectories: Bool)
 }

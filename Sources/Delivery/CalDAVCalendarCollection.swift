@@ -1,4 +1,5 @@
 import CalDAV
+import ReservoirBase
 
 /// A CalDAV calendar collection (RFC 4791) as a ``CalendarCollection``: each call is one
 /// request of a ``CalDAVClient``, bounded by what is left of the deadline. libcurl is loaded
@@ -17,7 +18,7 @@ public final class CalDAVCalendarCollection: CalendarCollection {
                 collection: collection,
                 settings: CalDAVSettings(netrcFile: netrcFile, caFile: caFile, timeoutMilliseconds: Int(requestTimeoutMilliseconds)))
         } catch {
-            throw DeliveryError("\(url): \(error)")
+            throw DeliveryError("\(URLText.withoutCredentials(url)): \(error)")
         }
         requestLimit = requestTimeoutMilliseconds
     }
@@ -62,6 +63,28 @@ public final class CalDAVCalendarCollection: CalendarCollection {
         try? CalDAVResourceName(name)
     }
 
+    /// The preconditions RFC 4791 §5.3.2.1 names for a PUT a server refuses (in the body of its
+    /// answer, as `<C:name/>`).
+    static let putPreconditions = [
+        "no-uid-conflict", "supported-calendar-data", "valid-calendar-data", "valid-calendar-object-resource",
+        "supported-calendar-component", "calendar-collection-location-ok", "max-resource-size", "min-date-time", "max-date-time",
+        "max-instances", "max-attendees-per-instance",
+    ]
+
+    /// What a refusal means. A 409 to a PUT that names no CalDAV precondition is RFC 4918
+    /// §9.7.1's: "A PUT that would result in the creation of a resource without an
+    /// appropriately scoped parent collection MUST fail with a 409 (Conflict)": the calendar
+    /// does not exist. It is not made here (MKCALENDAR, RFC 4791 §5.3.1): a mistyped URL would
+    /// become a calendar nobody looks at.
+    static func refusal(_ status: Int, body: String?) -> String {
+        guard status == 409 else { return "HTTP \(status)" }
+        if let body, let condition = putPreconditions.first(where: { body.contains($0) }) {
+            return "HTTP 409: the server refused the event (CALDAV:\(condition), RFC 4791 §5.3.2.1)"
+        }
+        return
+            "HTTP 409: the calendar collection does not exist: create the calendar first (MKCALENDAR, or in the server's own interface), then run reservoir sync"
+    }
+
     static func answer(_ response: CalDAVResponse, keepBody: Bool = false) -> CollectionAnswer {
         switch response.outcome {
         case .succeeded(let etag): return .done(etag: etag, body: keepBody ? response.answer?.text : nil)
@@ -69,7 +92,7 @@ public final class CalDAVCalendarCollection: CalendarCollection {
         case .notFound: return .notFound
         case .unauthorized: return .failed(DeliveryFailure(.unauthorized, "\(response.answer?.status ?? 401): check the netrc file"))
         case .serverError(let status): return .failed(DeliveryFailure(.serverError, "HTTP \(status)"))
-        case .refused(let status): return .failed(DeliveryFailure(.refused, "HTTP \(status)"))
+        case .refused(let status): return .failed(DeliveryFailure(.refused, refusal(status, body: response.answer?.text)))
         case .transport(let failure):
             let code: DeliveryFailure.Code =
                 switch failure {

@@ -1,5 +1,5 @@
 import CalDAV
-import Glibc
+import ReservoirBase
 
 /// A calendar that stored events are delivered to, as `--calendar` names it.
 ///
@@ -10,17 +10,18 @@ public enum CalendarDestination: Sendable, Equatable, Hashable, CustomStringConv
     case caldav(url: String)
     case vdir(path: String)
 
-    /// Reads a `--calendar` value. A relative vdir path is made absolute against the current
-    /// directory, so the store's records name the same directory whatever directory the next
-    /// run starts in.
+    /// Reads a `--calendar` value (`~` and `$HOME` already expanded by the caller). A vdir path
+    /// must be absolute: a hook runs in whatever directory its mail system starts it in
+    /// (Dovecot's `base_dir`, procmail's `MAILDIR`), so a relative path would put the calendar
+    /// there, and a `~` left unexpanded would name a folder called `~`.
     public init(parsing text: String) throws(DeliveryError) {
         if text.hasPrefix("vdir:") {
             var path = String(text.dropFirst("vdir:".count))
-            guard !path.isEmpty else { throw DeliveryError("--calendar vdir:PATH needs a directory (got \(text))") }
-            if !path.hasPrefix("/") {
-                guard let cwd = getcwd(nil, 0) else { throw DeliveryError("cannot read the current directory for \(text)") }
-                defer { free(cwd) }
-                path = String(cString: cwd) + "/" + path
+            guard !path.isEmpty else { throw DeliveryError("--calendar vdir:PATH needs a directory (got vdir:)") }
+            guard path.hasPrefix("/") else {
+                let unexpanded = path.hasPrefix("~") || path.hasPrefix("$") ? " (HOME is not an absolute path, so ~ cannot be expanded)" : ""
+                throw DeliveryError(
+                    "--calendar vdir:PATH takes an absolute directory (vdir:/…, vdir:~/… or vdir:$HOME/…), not \(text)\(unexpanded)")
             }
             while path.count > 1, path.hasSuffix("/") { path.removeLast() }
             self = .vdir(path: path)
@@ -28,7 +29,7 @@ public enum CalendarDestination: Sendable, Equatable, Hashable, CustomStringConv
         }
         guard text.contains("://") else {
             throw DeliveryError(
-                "--calendar takes a CalDAV collection URL (https://host/path/) or vdir:PATH (got \(text))")
+                "--calendar takes a CalDAV collection URL (https://host/path/) or vdir:PATH (got \(URLText.withoutCredentials(text)))")
         }
         // The collection URL's rules are the CalDAV client's: http or https, a host, no
         // query or fragment, and no user:password@ (credentials come from the netrc file, never
@@ -36,7 +37,8 @@ public enum CalendarDestination: Sendable, Equatable, Hashable, CustomStringConv
         do {
             self = .caldav(url: try CalDAVCollection(url: text).url)
         } catch {
-            throw DeliveryError("--calendar \(text): \(error.detail)")
+            // Never the password: the refusal of `user:password@` is read in logs and terminals.
+            throw DeliveryError("--calendar \(URLText.withoutCredentials(text)): \(error.detail)")
         }
     }
 

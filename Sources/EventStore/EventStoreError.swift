@@ -18,6 +18,14 @@ public struct EventStoreError: Error, Sendable, Equatable, CustomStringConvertib
         /// No `--store` and no home directory to keep the default store in: a setting is
         /// missing, not a failure that goes away by itself.
         case noDefaultLocation = "no-default-location"
+        /// The directory a new store would go in does not exist: a mistyped path, not a place
+        /// to start an empty store (``StoreCreation``).
+        case missingDirectory = "missing-directory"
+        /// A store to read or change does not exist (``StoreCreation/never``).
+        case notFound = "not-found"
+        /// A store's `-wal` or `-shm` file cannot be written though the store can (its mode was
+        /// changed apart from the store's).
+        case sideFile = "side-file"
     }
 
     public let kind: Kind

@@ -1,4 +1,5 @@
 import Glibc
+import ReservoirBase
 
 /// Parses a `--store` URL and opens the store it names.
 ///
@@ -23,14 +24,16 @@ public enum EventStoreLocation {
     /// Opens the store `url` names; without a `postgres` opener a PostgreSQL URL is refused
     /// with `.unsupportedURL`.
     /// With `readOnlyFallback`, an SQLite store that cannot be opened for writing because its
-    /// file or file system is read-only is opened for reading instead (commands that only read).
-    /// With `readOnlyFallback`, an SQLite store whose file does not exist is not created: an
-    /// empty store in memory stands for it, so a command that only reads leaves no file behind.
+    /// file or file system is read-only is opened for reading instead (commands that only read),
+    /// and a store that does not exist is `.notFound`, whatever `creation` says: reading a
+    /// mistyped path must not look like reading an empty store.
+    /// `creation`: whether a missing SQLite store is made, and its directories (``StoreCreation``).
     /// `busyTimeoutMilliseconds`: how long an SQLite store waits for another writer. `account`:
     /// whose bookings the store holds (the implicit account of a single-user store by default).
     public static func open(
         _ url: String?, postgres: Opener? = nil, readOnlyFallback: Bool = false,
-        busyTimeoutMilliseconds: Int32 = SQLiteEventStore.busyTimeoutMilliseconds, account: Account = .implicit
+        busyTimeoutMilliseconds: Int32 = SQLiteEventStore.busyTimeoutMilliseconds, creation: StoreCreation = .withDirectories,
+        account: Account = .implicit
     ) throws(EventStoreError) -> any EventStore {
         if let url, isPostgresURL(url) {
             guard let postgres else {
@@ -39,9 +42,10 @@ public enum EventStoreLocation {
             return try postgres(url, account)
         }
         let path = try sqlitePath(url)
-        if readOnlyFallback, access(path, F_OK) != 0 { return try SQLiteEventStore(path: ":memory:", account: account) }
         do {
-            return try SQLiteEventStore(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds, account: account)
+            return try SQLiteEventStore(
+                path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds, creation: readOnlyFallback ? .never : creation,
+                account: account)
         } catch  where readOnlyFallback && error.kind == .readOnly {
             // The first error says more than a failed fallback would.
             guard let store = try? SQLiteEventStore(readingAt: path, account: account) else { throw error }
@@ -59,7 +63,8 @@ public enum EventStoreLocation {
             } else if url.hasPrefix("sqlite:") {
                 path = String(url.dropFirst("sqlite:".count))
             } else if CharacterSearch.contains(url, "://") {
-                throw EventStoreError(.unsupportedURL, "unknown store URL \(url); use sqlite:PATH or postgres://…")
+                throw EventStoreError(
+                    .unsupportedURL, "unknown store URL \(URLText.withoutCredentials(url)); use sqlite:PATH or postgres://…")
             } else {
                 path = url
             }
@@ -86,4 +91,17 @@ public enum EventStoreLocation {
         }
         return home + "/.local/share/reservoir/events.sqlite3"
     }
+}
+
+/// Whether opening an SQLite store may make it. A store is made where it is first recorded
+/// into; a mistyped path must not become a new, empty store that every later read finds empty.
+public enum StoreCreation: Sendable, Equatable {
+    /// The store must exist: `.notFound` otherwise (commands that read, forget or sync).
+    case never
+    /// A new store is made when its directory exists: `.missingDirectory` otherwise (a path
+    /// the user named).
+    case inExistingDirectory
+    /// A new store is made, and its missing directories (mode 0700): the default location
+    /// under `$XDG_DATA_HOME`, or a path given with `--create`.
+    case withDirectories
 }

@@ -1,4 +1,5 @@
 public import EventStore
+import ReservoirBase
 
 /// Opens the store `--store` names for reading only, for a server that reads what other
 /// processes write and must never create, migrate or lock it for writing.
@@ -28,7 +29,7 @@ public enum ReadOnlyStore {
         if bytes.count >= schemeMark.count,
             (0...(bytes.count - schemeMark.count)).contains(where: { Array(bytes[$0..<($0 + schemeMark.count)]) == schemeMark })
         {
-            throw EventStoreError(.unsupportedURL, "unknown store URL \(url); use sqlite:PATH or postgres://…")
+            throw EventStoreError(.unsupportedURL, "unknown store URL \(URLText.withoutCredentials(url)); use sqlite:PATH or postgres://…")
         }
         return url
     }

@@ -32,6 +32,14 @@ package enum FileSystem {
         }
     }
 
+    /// The first `limit` bytes of a file (fewer when it is shorter); nil when it cannot be read.
+    static func prefix(_ path: String, _ limit: Int) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        return try? readUpTo(fd, limit, path: path)
+    }
+
     /// Whether the file begins with these bytes (reads only as many).
     static func fileStarts(_ path: String, with prefix: [UInt8]) -> Bool {
         let fd = open(path, O_RDONLY | O_CLOEXEC)

@@ -180,7 +180,8 @@ public struct MessageSource: Sequence, Sendable {
     let entries: [Entry]
 
     /// Reads the structure under `path`. Throws when the path is missing or unreadable, or is a
-    /// directory holding no Maildir and no message files.
+    /// directory holding no Maildir and no message files, or only files of which none looks
+    /// like mail (``MessageShape``).
     public init(path: String) throws {
         switch FileSystem.kind(path) {
         case .missing:
@@ -201,6 +202,13 @@ public struct MessageSource: Sequence, Sendable {
                 }
                 guard !found.isEmpty else {
                     throw MessageSourceError(.notMail, path: path, "neither a Maildir (no cur/ or new/) nor a directory of message files")
+                }
+                // A directory of anything else (a mistyped path, ~/Documents) is not read as mail.
+                guard found.contains(where: Self.looksLikeMessage) else {
+                    throw MessageSourceError(
+                        .notMail, path: path,
+                        "no file here looks like mail (not a Maildir with cur/ or new/, and no file starts with a header section or an mbox From line); name the files to read them anyway"
+                    )
                 }
                 entries = found
             }
@@ -274,6 +282,16 @@ public struct MessageSource: Sequence, Sendable {
                 }
             }
             return nil
+        }
+    }
+
+    /// Whether an entry looks like mail (``MessageShape``): an mbox does; a file by its first bytes.
+    private static func looksLikeMessage(_ entry: Entry) -> Bool {
+        switch entry {
+        case .mbox: return true
+        case .file(let path, _):
+            guard let prefix = FileSystem.prefix(path, MessageShape.prefixBytes) else { return false }
+            return MessageShape.looksLikeMessage(prefix[...])
         }
     }
 

@@ -317,7 +317,7 @@ public struct BannerRenderer: Sendable {
 
     public func render(_ summary: ScanSummary, seconds: Double? = nil) -> String {
         var parts = [
-            "\(summary.messages) messages read", "\(summary.withReservations) with reservations",
+            EnglishCount.of(summary.messages, "message") + " read", "\(summary.withReservations) with reservations",
             "\(summary.trusted) trusted",
         ]
         if summary.withReservations > summary.trusted { parts.append("\(summary.withReservations - summary.trusted) untrusted") }

@@ -39,6 +39,15 @@ public struct EventListRenderer: Sendable {
         return out.text
     }
 
+    /// One event named for a line of output (`sync`, `forget`): its title, its local start and
+    /// its booking number, escaped like the rest (``TerminalText``), not its UID.
+    public static func name(_ stored: StoredEvent) -> String {
+        let e = stored.event
+        let when = e.start.map(BannerText.time) ?? "(no time)"
+        let line: TerminalText = "\(e.title), \(when), #\(e.key.container)"
+        return line.text
+    }
+
     public static func json(_ events: [StoredEvent]) -> String {
         let items = events.map { stored -> JSONValue in
             JSONBuild.object([
@@ -83,7 +92,10 @@ public struct EventListRenderer: Sendable {
         if entries.isEmpty { return TerminalText("No history for \(id).\n").text }
         var out: TerminalText = ""
         for h in entries {
-            var line: TerminalText = "\(CivilTime.iso8601UTC(h.appliedAt))  \(h.key.description)  #\(h.sequence) \(h.change.rawValue): \(h.summary)"
+            // A summary that starts with the change's word says it already ("created",
+            // "cancelled (first seen)"): not "created: created".
+            let change: TerminalText = h.summary.hasPrefix(h.change.rawValue) ? "\(h.summary)" : "\(h.change.rawValue): \(h.summary)"
+            var line: TerminalText = "\(CivilTime.iso8601UTC(h.appliedAt))  \(h.key.description)  #\(h.sequence) \(change)"
             if let domain = h.signingDomain { line += "  (vouched by \(domain))" }
             out += line + "\n"
             var from: TerminalText = "    message \(h.messageID ?? "(no Message-ID)")"

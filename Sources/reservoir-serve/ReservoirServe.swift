@@ -20,7 +20,12 @@ struct ReservoirServe {
             return
         case .usage(let message):
             fail("\(message)", code: 64)
-        case .run(let read):
+        case .run(var read):
+            // `~` and `$HOME` in paths, as every program expands them (docs/CONFIGURATION.md).
+            let home = HomePath.processHome
+            read.store = read.store.map { HomePath.expand(.store, $0, home: home) }
+            read.tokenFile = read.tokenFile.map { HomePath.expand($0, home: home) }
+            read.netrc = read.netrc.map { HomePath.expand($0, home: home) }
             settings = read
         }
         let pinned: Int64?
@@ -51,9 +56,7 @@ struct ReservoirServe {
             },
             configuration: ApplicationConfiguration(address: .hostname(listen.host, port: listen.port), serverName: "reservoir"),
             onServerRunning: { _ in
-                // The access path is never printed: it holds the token.
-                let scheme = access.isOpen ? "open to anyone who can connect" : "protected"
-                Output.line("reservoir serve: listening on http://\(listen)/ (\(scheme))")
+                Output.line("reservoir serve: listening on " + Self.address(listen, settings: settings, access: access))
             })
         do {
             // SIGTERM and SIGINT end it gracefully: open requests finish, then it exits.
@@ -61,6 +64,15 @@ struct ReservoirServe {
         } catch {
             fail("cannot serve on \(listen): \(error)", code: 69)
         }
+    }
+
+    /// The address of the page as a person opens it: with a token, its path segment is
+    /// `<token>`, named by its file and never printed (the printed line lands in logs).
+    static func address(_ listen: ListenAddress, settings: ServeSettings, access: FeedAccess) -> String {
+        guard access.token != nil, let file = settings.tokenFile else {
+            return "http://\(listen)/ (\(access.isOpen ? "open to anyone who can connect" : "HTTP Basic, the --netrc entry"))"
+        }
+        return "http://\(listen)/<token>/ (protected: <token> is the content of \(file); the feed is /<token>/calendar.ics)"
     }
 
     static func respond(_ service: FeedService, to request: Request) -> Response {

@@ -12,8 +12,11 @@ struct Reservoir: ParsableCommand {
             when a DKIM signature aligned with the From domain vouches for it, and keeps the \
             events in a store you can export as iCalendar.
 
+            Sample mail, signed, with its keys: Maildir-samples/ in the source tree, \
+            /usr/share/doc/reservoir/examples/Maildir-samples with the package.
+
             Try it on the samples:
-              cd Maildir-samples
+              cd /usr/share/doc/reservoir/examples/Maildir-samples
               reservoir banner cur/* --keys keys.zone --allowed-domains allowed-domains
             """,
         version: ReservoirVersion.current,
@@ -35,12 +38,15 @@ struct Reservoir: ParsableCommand {
                 try hook.run()
                 return
             }
-            // `reservoir help NAME` for a NAME that is no command is a usage error, not the
-            // overview with exit 0.
-            if arguments.first == "help", let name = arguments.dropFirst().first,
-                !configuration.subcommands.contains(where: { $0._commandName == name })
-            {
-                throw ValidationError("no command \(name); see 'reservoir help'")
+            // A first word that is no command, or `reservoir help NAME` for a NAME that is none,
+            // is a usage error naming the command most likely meant (not "unexpected argument",
+            // nor the overview with exit 0).
+            let names = configuration.subcommands.map { $0._commandName }
+            if let first = arguments.first, !first.hasPrefix("-"), first != "help", !names.contains(first) {
+                throw ValidationError(CommandName.unknown(first, among: names))
+            }
+            if arguments.first == "help", let name = arguments.dropFirst().first, !names.contains(name) {
+                throw ValidationError(CommandName.unknown(name, among: names))
             }
             var command = try parseAsRoot()
             // An invalid configuration file stops every command but the two that must still

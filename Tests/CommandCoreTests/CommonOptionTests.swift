@@ -68,9 +68,12 @@ struct CommonOptionTests {
 
     @Test("--store, its absence and no store at all are three choices")
     func storeChoice() {
-        #expect(StoreChoice("sqlite:/x") == .at("sqlite:/x"))
+        #expect(StoreChoice("sqlite:/x") == .at("sqlite:/x", createDirectories: false))
         #expect(StoreChoice(nil) == .standard)
         #expect(StoreChoice.none.location == nil)
-        #expect(StoreChoice.standard.location == .some(nil))
+        // The default location's directories are made; a named store's only with --create.
+        #expect(StoreChoice.standard.location.map { $0.url == nil && $0.use == .record(createDirectories: true) } == true)
+        #expect(StoreChoice("sqlite:/x").location.map { $0.url == "sqlite:/x" && $0.use == .record(createDirectories: false) } == true)
+        #expect(StoreChoice("sqlite:/x", createDirectories: true).location?.use == .record(createDirectories: true))
     }
 }

@@ -163,6 +163,27 @@ extension ProcessSuites {
         }
 
         @Test(
+            "a calendar collection that does not exist: each event is refused with 409, and sync says to create the calendar first",
+            .enabled(if: hasRadicale, "radicale is not installed"))
+        func missingCollection() throws {
+            let server = try RadicaleServer()
+            defer { server.stop() }
+            let tmp = try TemporaryDirectory()
+            defer { tmp.remove() }
+            let store = "sqlite:\(tmp.path)/events.sqlite3"
+            let scan = try ReservoirBinary.run(
+                ["scan", try ReservoirBinary.sample(1), "--keys", ReservoirBinary.keys, "--allowed-domains", ReservoirBinary.allowed]
+                    + ["--now", ReservoirBinary.now, "--store", store])
+            #expect(scan.status == 0, "\(scan.stderr)")
+            let missing = server.url.replacingOccurrences(of: "/reservations/", with: "/reservatoins/")
+            let sync = try ReservoirBinary.run(["sync", "--store", store, "--calendar", missing, "--netrc", server.netrc])
+            #expect(sync.status == 75, "\(sync.text) \(sync.stderr)")
+            #expect(sync.text.contains("HTTP 409") && sync.text.contains("create the calendar first (MKCALENDAR"), "\(sync.text)")
+            // The calendar is not made for it: a mistyped URL must not become a calendar.
+            #expect(!FileManager.default.fileExists(atPath: server.tmp.path + "/collections/collection-root/jane/reservatoins"))
+        }
+
+        @Test(
             "an edit made in the calendar with a higher SEQUENCE is kept; the store's later change does not overwrite it",
             .enabled(if: hasRadicale, "radicale is not installed"))
         func concurrentEdit() throws {
@@ -247,7 +268,7 @@ extension ProcessSuites {
             ]
             let first = try ReservoirBinary.run(scan)
             #expect(first.status == 0, "\(first.stderr)")
-            #expect(first.stderr.isEmpty, "\(first.stderr)")
+            #expect(first.stderr == "reservoir: created a new store at \(tmp.path)/events.sqlite3\n", "\(first.stderr)")
             #expect(try Self.events(at: url, user: nil) == Self.scanned)
             let again = try ReservoirBinary.run(scan + ["--rescan"])
             #expect(again.status == 0 && again.stderr.isEmpty, "\(again.stderr)")

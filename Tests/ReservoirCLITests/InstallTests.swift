@@ -88,6 +88,17 @@ extension ProcessSuites {
                 #expect(check.status == 0, "\(check.stderr)")
             }
 
+            // The overview's example works from the installed tree: its `cd` names the samples'
+            // place under the package's prefix (/usr), here under --prefix in --destdir.
+            let overview = try Self.shell("COLUMNS=400 '\(root)/bin/reservoir' --help").stdout
+            let lines = overview.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+            let cd = try #require(lines.first { $0.hasPrefix("cd /usr/") }, "\(overview)")
+            let tried = try #require(lines.first { $0.hasPrefix("reservoir banner") })
+            let samples = root + cd.dropFirst("cd /usr".count)
+            #expect(FileManager.default.fileExists(atPath: samples + "/keys.zone"), "\(samples)")
+            let banner = try Self.shell("cd '\(samples)' && '\(root)/bin/'\(tried)")
+            #expect(banner.status == 0 && banner.stdout.contains("EPIC Steak") && banner.stdout.contains("epicsteak.example"), "\(banner.stderr)")
+
             // The example configuration is valid, and the units run the installed program.
             let config = root + "/share/doc/reservoir/config.toml"
             let checked = try ReservoirBinary.run(["config", "--check", config])

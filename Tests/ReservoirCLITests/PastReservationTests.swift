@@ -55,6 +55,8 @@ struct PastReservationTests {
         }
         #expect(result.status == 0, "\(command.rawValue): \(result.stderr)")
         let events = try ReservoirBinary.run(["events", "--all", "--store", store, "--now", Self.later])
+        // The hooks open (and so make) the store only for a trusted reservation to record.
+        if events.status == 66, [.ingest, .filter, .reservoirFilter].contains(command), !includePast { return "" }
         #expect(events.status == 0, "\(events.stderr)")
         return events.text
     }

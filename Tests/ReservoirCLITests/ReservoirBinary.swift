@@ -55,13 +55,16 @@ struct ReservoirBinary {
     /// Where each run's `XDG_STATE_HOME` is made (unless a test gives its own), removed after the run.
     static let stateHome = NSTemporaryDirectory() + "reservoir-cli-state-\(getpid())"
 
+    /// `directory`: where it starts (the test's own directory otherwise); `removing`: variables
+    /// taken out of its environment.
     static func run(
         _ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:],
-        executable: URL = Self.executable
+        executable: URL = Self.executable, directory: String? = nil, removing: [String] = []
     ) throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         var env = ProcessInfo.processInfo.environment
         env["NO_COLOR"] = "1"
         // Messages kept for `reservoir retry` go to a spool of this run alone, never the user's,
@@ -70,6 +73,7 @@ struct ReservoirBinary {
         if let state { env["XDG_STATE_HOME"] = state }
         defer { if let state { try? FileManager.default.removeItem(atPath: state) } }
         for (k, v) in environment { env[k] = v }
+        for name in removing { env[name] = nil }
         process.environment = env
         let out = Pipe()
         let err = Pipe()

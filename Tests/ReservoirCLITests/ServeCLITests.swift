@@ -228,6 +228,11 @@ extension ProcessSuites {
             for path in ["/calendar.ics", "/", "/k3Jq9-ZpX2vLm8Rt4yWd/calendar.ics", "/\(secret.dropLast())/calendar.ics", "/\(secret)"] {
                 #expect(try Self.curl(server.base + path, tmp: tmp).status == 404, "\(path)")
             }
+            // The address it prints is the one that answers, with the token left out.
+            let said = server.stdout
+            let printed = try #require(said.split(separator: " ").first { $0.hasPrefix("http://") }.map(String.init), "\(said)")
+            #expect(printed == server.base + "/<token>/" && said.contains(tokenFile), "\(said)")
+            #expect(try Self.curl(printed.replacingOccurrences(of: "<token>", with: secret), tmp: tmp).status == 200)
             #expect(server.stop() == 0)
             #expect(!server.stdout.contains(secret) && !server.log.contains(secret))
         }

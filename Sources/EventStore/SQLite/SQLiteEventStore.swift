@@ -11,16 +11,20 @@ public final class SQLiteEventStore: EventStore {
     public var path: String { database.path }
     /// Whose bookings this handle reads and writes; every statement is scoped to it.
     public let account: Account
+    /// Whether this open made the store's file (a new, empty store).
+    public let isNew: Bool
 
-    /// Opens or creates the store at `path`; a new file is created readable by its owner only,
-    /// and missing parent directories are created (mode 0700). `busyTimeoutMilliseconds`: how
-    /// long to wait for another writer (less in a hook with a time budget). `account`: whose
-    /// bookings the handle holds (``scoped(to:)`` gives another account's on the same file).
+    /// Opens or creates the store at `path`; a new file is created readable by its owner only.
+    /// `creation` says whether a missing store is made and its missing parent directories too
+    /// (mode 0700). `busyTimeoutMilliseconds`: how long to wait for another writer (less in a
+    /// hook with a time budget). `account`: whose bookings the handle holds (``scoped(to:)``
+    /// gives another account's on the same file).
     public init(
-        path: String, busyTimeoutMilliseconds: Int32 = SQLiteEventStore.busyTimeoutMilliseconds, account: Account = .implicit
+        path: String, busyTimeoutMilliseconds: Int32 = SQLiteEventStore.busyTimeoutMilliseconds,
+        creation: StoreCreation = .withDirectories, account: Account = .implicit
     ) throws(EventStoreError) {
         // SQLite's name for a database that lives in memory only: no file to prepare.
-        if path != ":memory:" { try Self.prepareFile(path) }
+        isNew = path == ":memory:" ? false : try Self.prepareFile(path, creation: creation)
         database = try SQLiteDatabase(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         self.account = account
         try migrate()
@@ -29,6 +33,7 @@ public final class SQLiteEventStore: EventStore {
     private init(database: SQLiteDatabase, account: Account) {
         self.database = database
         self.account = account
+        isNew = false
     }
 
     /// The same store, holding `account`'s bookings: one connection, another scope (the milter
@@ -41,6 +46,7 @@ public final class SQLiteEventStore: EventStore {
     /// directory the reader may not write). Writing through it fails with `.readOnly`.
     public init(readingAt path: String, account: Account = .implicit) throws(EventStoreError) {
         self.account = account
+        isNew = false
         database = try SQLiteDatabase(readingAt: path)
         let version = try database.prepare("PRAGMA user_version").rows().first?.integer(0) ?? 0
         guard version == Self.schemaVersion else {
@@ -58,7 +64,8 @@ public final class SQLiteEventStore: EventStore {
         directoryMode & S_IWGRP != 0 ? 0o660 : 0o600
     }
 
-    private static func prepareFile(_ path: String) throws(EventStoreError) {
+    /// Makes the store's file when it is missing and `creation` allows; true when it made it.
+    private static func prepareFile(_ path: String, creation: StoreCreation) throws(EventStoreError) -> Bool {
         let directory: String
         if let slash = path.lastIndex(of: "/") {
             directory = slash == path.startIndex ? "/" : String(path[..<slash])
@@ -66,9 +73,26 @@ public final class SQLiteEventStore: EventStore {
             directory = "."
         }
         var status = stat()
-        if stat(directory, &status) != 0 || status.st_mode & S_IFMT != S_IFDIR {
-            try makeDirectories(directory)
-            _ = stat(directory, &status)
+        let found = stat(directory, &status) == 0
+        // A directory that does not exist; a file where it should be is a store that cannot be
+        // opened (below).
+        let missing = !found && errno == ENOENT
+        if !found || status.st_mode & S_IFMT != S_IFDIR {
+            switch creation {
+            case .never where missing:
+                throw EventStoreError(.notFound, "no store at \(path)")
+            case .inExistingDirectory where missing:
+                throw EventStoreError(
+                    .missingDirectory, "no directory \(directory) for the store \(path): create it first (scan --create makes it)")
+            case .withDirectories:
+                try makeDirectories(directory)
+                _ = stat(directory, &status)
+            case .never, .inExistingDirectory:
+                break
+            }
+        }
+        if creation == .never, access(path, F_OK) != 0 {
+            throw EventStoreError(.notFound, "no store at \(path)")
         }
         let mode = fileMode(inDirectoryWithMode: status.st_mode)
         // Create the file before SQLite does (SQLite would use the umask), and set its mode
@@ -77,20 +101,44 @@ public final class SQLiteEventStore: EventStore {
         if created >= 0 {
             fchmod(created, mode)
             close(created)
-            return
+            return true
         }
         let fd = open(path, O_RDWR | O_CREAT, mode)
         if fd < 0 {
             let code = errno
             if code == EACCES || code == EROFS {
                 // A read-only store can still be read.
-                if access(path, R_OK) == 0 { return }
+                if access(path, R_OK) == 0 { return false }
             }
             throw EventStoreError(
                 code == EROFS || code == EACCES ? .readOnly : .cannotOpen,
                 "cannot create \(path): \(String(cString: strerror(code)))")
         }
+        var store = stat()
+        fstat(fd, &store)
         close(fd)
+        try repairSideFiles(path, storeMode: store.st_mode)
+        return false
+    }
+
+    /// SQLite gives a store's `-wal` and `-shm` files the store's mode when it makes them,
+    /// and keeps them between runs (``SQLiteDatabase``). A side file left read-only after the
+    /// store was made writable again (`chmod 600 events.sqlite3` after `chmod 400
+    /// events.sqlite3*`) made every write fail as if the store were still read-only. The store
+    /// can be written here: a side file of ours gets the store's permission bits back, and one
+    /// of another owner is reported by name, with what to do.
+    static func repairSideFiles(_ path: String, storeMode: mode_t) throws(EventStoreError) {
+        for suffix in ["-wal", "-shm"] {
+            let side = path + suffix
+            var info = stat()
+            guard stat(side, &info) == 0, access(side, W_OK) != 0, errno == EACCES else { continue }
+            let permissions = storeMode & 0o777
+            if info.st_uid == geteuid(), chmod(side, permissions) == 0 { continue }
+            throw EventStoreError(
+                .sideFile,
+                "\(side) cannot be written (mode \(String(info.st_mode & 0o777, radix: 8))) though \(path) can: give it the store's mode (chmod \(String(permissions, radix: 8)) \(side)) or remove it while no process uses the store"
+            )
+        }
     }
 
     private static func makeDirectories(_ path: String) throws(EventStoreError) {

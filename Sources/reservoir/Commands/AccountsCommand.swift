@@ -21,7 +21,7 @@ struct AccountsCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        let store = try CommandRunner.openStore(at: storeOptions.store, readOnlyFallback: true)
+        let store = try CommandRunner.openStore(at: storeOptions.store, use: .read)
         guard let directory = store as? any AccountDirectory else { throw CommandFailure.store("this store lists no accounts") }
         let accounts: [AccountSummary]
         do { accounts = try directory.accounts() } catch { throw CommandFailure.store(error.message) }

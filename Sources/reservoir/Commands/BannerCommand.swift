@@ -15,7 +15,7 @@ struct BannerCommand: ParsableCommand {
 
             Examples:
               reservoir banner message.eml
-              reservoir banner --keys Maildir-samples/keys.zone - < message.eml
+              reservoir banner --keys keys.zone - < message.eml
             """)
 
     @Argument(help: ArgumentHelp("Message files, or - for standard input.", valueName: "file"))

@@ -120,6 +120,17 @@ struct StoreOptions: ParsableArguments {
 
     /// The store `--store` or the configuration file names, or the default.
     var choice: StoreChoice { StoreChoice(store) }
+
+    /// The same, its missing directories made with `--create`.
+    func choice(creating: Bool) -> StoreChoice { StoreChoice(store, createDirectories: creating) }
+}
+
+/// `--create`, for the commands that record: a new store is otherwise made only in a directory
+/// that exists, so that a mistyped `--store` is an error and not a new, empty store.
+struct StoreCreationOptions: ParsableArguments {
+    @Flag(
+        name: .customLong("create"), help: "Make the --store's missing directories (a new store is otherwise made only in a directory that exists).")
+    var create = false
 }
 
 /// Whether a command that stores keeps reservations that already ended.

@@ -1,6 +1,8 @@
 import ArgumentParser
 import CommandCore
+import EventStore
 import Glibc
+import Output
 
 struct ConfigCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -63,7 +65,10 @@ struct ConfigCommand: ParsableCommand {
         let settings = EffectiveSettings(file: load.file, commandLine: given)
         Output.line("# configuration file: \(load.file?.path ?? "none (looked for \(Self.lookedFor(environment)))")")
         let rows = CommonOption.allCases.filter { $0.fileType != nil }.map { option in
-            (option.rawValue, Self.show(settings.values[option], default: Self.standard(option)), settings.source(option).description)
+            (
+                option.rawValue, Self.show(settings.values[option]?.withoutCredentials, default: Self.standard(option)),
+                settings.source(option).description
+            )
         }
         let nameWidth = rows.map(\.0.count).max() ?? 0
         let valueWidth = min(rows.map(\.1.count).max() ?? 0, 60)
@@ -88,17 +93,25 @@ struct ConfigCommand: ParsableCommand {
         }
     }
 
+    /// What applies when nothing sets `option`: the path or name it comes to here (quoted, as a
+    /// value), or what happens without one (in parentheses).
     static func standard(_ option: CommonOption) -> String {
         switch option {
-        case .dnsTimeout, .timeout: "5"
-        case .deleteCancelled, .includePast: "false"
-        case .allowDomain, .me, .calendar, .passCA, .allowPassType, .trustARCSealer: "[]"
-        case .store: "(sqlite:$XDG_DATA_HOME/reservoir/events.sqlite3)"
-        case .keys: "(DNS)"
-        case .authservID: "(the host name)"
-        case .netrc: "(~/.netrc)"
-        case .retrySpool: "($XDG_STATE_HOME/reservoir/retry)"
-        default: "(none)"
+        case .dnsTimeout, .timeout: return "5"
+        case .deleteCancelled, .includePast: return "false"
+        case .allowDomain, .me, .calendar, .passCA, .allowPassType, .trustARCSealer: return "[]"
+        case .store:
+            guard let path = try? EventStoreLocation.defaultPath() else { return "(none: no home directory, give --store)" }
+            return quoted("sqlite:" + path)
+        case .keys: return "(DNS)"
+        case .authservID: return quoted(AuthenticationResults.defaultAuthservID())
+        case .netrc:
+            guard let home = HomePath.processHome else { return "(none: no home directory)" }
+            return quoted(HomePath.expand("~/.netrc", home: home)) + (access(HomePath.expand("~/.netrc", home: home), F_OK) == 0 ? "" : " (absent)")
+        case .retrySpool:
+            guard let spool = RetrySpool.locate(nil) else { return "(none: no home directory, give --retry-spool)" }
+            return quoted(spool.directory)
+        default: return "(none)"
         }
     }
 

@@ -14,7 +14,7 @@ struct ExtractCommand: ParsableCommand {
             --explain adds the reasons for everything dropped.
 
             Examples:
-              reservoir extract message.eml --json --keys Maildir-samples/keys.zone
+              reservoir extract message.eml --json --keys keys.zone
               reservoir extract - --explain --now 2026-11-22T12:00:00Z < message.eml
             """)
 

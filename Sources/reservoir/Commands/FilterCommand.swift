@@ -16,9 +16,11 @@ struct FilterCommand: ParsableCommand {
             dkim=temperror result, exit status 0; only a failure to read stdin or write stdout \
             exits 75 (EX_TEMPFAIL) so the MTA retries.
 
-            procmail:   :0 fw
-                        | reservoir filter --allowed-domains $HOME/.config/reservoir/allowed-domains
-            See docs/HOOKS.md for Sieve and Postfix.
+            In ~/.procmailrc, the options in ~/.config/reservoir/config.toml:
+              :0 fw
+              | reservoir-filter
+
+            See docs/HOOKS.md for Sieve (Dovecot), Postfix and Exim.
             """)
 
     @OptionGroup var keys: KeyOptions
@@ -64,10 +66,10 @@ struct IngestCommand: ParsableCommand {
             Like filter without the output. Every setting is checked before anything is \
             recorded. Exit status per sysexits.h: 0 done (also for mail without reservations or \
             malformed mail, and for a message kept for reservoir retry after a DNS temporary \
-            failure or a store failure), 64 a malformed setting (a --calendar that is no \
-            calendar), 66 unreadable input, 73 a calendar's netrc or CA file that cannot be \
-            used, 75 the store failed and the message could not be kept for retry (the MTA \
-            should retry), 78 a store URL of no known kind.
+            failure, a store failure or a store directory that does not exist yet), 64 a \
+            malformed setting (a --calendar that is no calendar), 66 unreadable input, 73 a \
+            calendar's netrc or CA file that cannot be used, 75 the store failed and the message \
+            could not be kept for retry (the MTA should retry), 78 a store URL of no known kind.
             """)
 
     @Argument(help: ArgumentHelp("A message file, or - for standard input.", valueName: "file"))
@@ -76,6 +78,7 @@ struct IngestCommand: ParsableCommand {
     @OptionGroup var keys: KeyOptions
     @OptionGroup var policy: PolicyOptions
     @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var creation: StoreCreationOptions
     @OptionGroup var clock: ClockOptions
     @OptionGroup var past: PastOptions
     @OptionGroup var calendarOptions: CalendarOptions
@@ -92,16 +95,17 @@ struct IngestCommand: ParsableCommand {
         let raw = try runner.read(file)
         var report = runner.pipeline.analyze(raw)
         // The store is opened for a trusted reservation only; a store that cannot be used then
-        // (locked, unreachable, read-only, a full disk) is a passing failure: the message is
-        // kept for `reservoir retry`. A store URL of no known kind stays a configuration error.
+        // (locked, unreachable, read-only, a full disk, its directory not made yet) is kept for
+        // `reservoir retry`. A store URL of no known kind stays a configuration error.
         var opened: (any EventStore)?
         var storeProblem: String?
         if report.hasTrustedReservations {
             do {
-                let store = try CommandRunner.openStore(at: storeOptions.store, account: try storeOptions.account())
+                let store = try CommandRunner.openStore(
+                    at: storeOptions.store, use: .record(createDirectories: creation.create), account: try storeOptions.account())
                 runner.pipeline.record(&report, into: store)
                 opened = store
-            } catch let failure as CommandFailure where failure.exitCode == 75 {
+            } catch let failure as CommandFailure where failure.keepsForRetry {
                 storeProblem = failure.description
             }
         }

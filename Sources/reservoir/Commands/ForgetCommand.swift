@@ -17,8 +17,9 @@ struct ForgetCommand: ParsableCommand {
             new confirmation, a duplicate delivery, `scan --rescan`) stores it again. Exit status: 0 \
             when something was forgotten, 1 when the store knows no such booking.
 
+            Examples:
               reservoir forget IWDSCA
-              reservoir forget K7Q2PX/C7412-SFO-2031-06-03 --calendar vdir:$HOME/.calendars/reservations
+              reservoir forget K7Q2PX/C7412-SFO-2031-06-03 --calendar vdir:~/calendar
             """)
 
     @Argument(help: ArgumentHelp("A reservation number, or RESERVATION/ITEM.", valueName: "id"))
@@ -30,7 +31,7 @@ struct ForgetCommand: ParsableCommand {
 
     func run() throws {
         let now = try clock.resolve()
-        let store = try CommandRunner.openAccountStore(at: storeOptions.store, account: try storeOptions.account())
+        let store = try CommandRunner.openAccountStore(at: storeOptions.store, use: .update, account: try storeOptions.account())
         let forgotten: [StoredEvent]
         do { forgotten = try store.forget(id, at: now) } catch { throw CommandFailure.store(error.message) }
         guard !forgotten.isEmpty else {

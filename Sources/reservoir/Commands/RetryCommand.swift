@@ -16,7 +16,8 @@ struct RetryCommand: ParsableCommand {
             Every scan does this first.
 
             Exit status: 0 when no record stayed, 75 (EX_TEMPFAIL) when some stayed for a later \
-            run, 75 as well when the store cannot be opened (the records are left as they are).
+            run, 75 as well when the store cannot be opened (the records are left as they are), \
+            78 when its directory does not exist (--create makes it).
 
             Example (cron, hourly):
               reservoir retry
@@ -25,6 +26,7 @@ struct RetryCommand: ParsableCommand {
     @OptionGroup var keys: KeyOptions
     @OptionGroup var policy: PolicyOptions
     @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var creation: StoreCreationOptions
     @OptionGroup var clock: ClockOptions
     @OptionGroup var past: PastOptions
     @OptionGroup var retry: RetryOptions
@@ -37,7 +39,7 @@ struct RetryCommand: ParsableCommand {
             throw CommandFailure.configuration("no retry spool without a home directory (HOME is unset, relative or /): give --retry-spool DIRECTORY")
         }
         let runner = try CommandRunner(
-            keys: keys, policy: policy, store: storeOptions.choice, clock: clock, includePast: past.includePast,
+            keys: keys, policy: policy, store: storeOptions.choice(creating: creation.create), clock: clock, includePast: past.includePast,
             account: try storeOptions.account())
         let outcomes = RetryRun(spool: spool, pipeline: runner.pipeline).run()
         if json {

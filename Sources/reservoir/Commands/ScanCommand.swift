@@ -13,13 +13,14 @@ struct ScanCommand: ParsableCommand {
         abstract: "Scan Maildirs, mboxes or message files; print a banner per message.",
         discussion: """
             Maildirs are read from cur/ and new/ (and .Folder subfolders), mboxes message by \
-            message. Trusted reservations are recorded in the store. A later scan reads only \
-            new or changed files, and those whose outcome a changed trust setting could change \
-            (--rescan reads all).
+            message; a directory in which no file looks like mail is refused (exit 66) unless \
+            its files are named. Trusted reservations are recorded in the store. A later scan \
+            reads only new or changed files, and those whose outcome a changed trust setting \
+            could change (--rescan reads all).
 
             Examples:
               reservoir scan ~/Maildir --allowed-domains ~/.config/reservoir/domains
-              reservoir scan Maildir-samples --keys Maildir-samples/keys.zone
+              reservoir scan ~/Maildir/.Travel ~/old-mail.mbox --explain
             """)
 
     @Argument(help: ArgumentHelp("Maildirs, mbox files or message files.", valueName: "path"))
@@ -28,6 +29,7 @@ struct ScanCommand: ParsableCommand {
     @OptionGroup var keys: KeyOptions
     @OptionGroup var policy: PolicyOptions
     @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var creation: StoreCreationOptions
     @OptionGroup var clock: ClockOptions
     @OptionGroup var calendarOptions: CalendarOptions
     @OptionGroup var noCalendar: NoCalendarOption
@@ -59,21 +61,22 @@ struct ScanCommand: ParsableCommand {
 
     func run() throws {
         Self.keepFreedMemory()
-        // Every setting is checked before anything is recorded: the calendars are opened (a
-        // vdir's directory made, libcurl loaded for CalDAV) and the paths listed before the
-        // store is opened, so a typo costs nothing but the run.
+        // What to read is settled first: a path that holds no mail stops the scan before a
+        // store is opened or made. Then every setting is checked before anything is recorded:
+        // the calendars are opened (a vdir's directory made, libcurl loaded for CalDAV) before
+        // the store is opened, so a typo costs nothing but the run.
+        let sources = try paths.map { try CommandRunner.messages(at: $0) }
         let calendarSettings = calendarOptions.settings(noCalendar)
         let calendars = try CalendarPusher.open(calendarSettings)
         let runner = try CommandRunner(
-            keys: keys, policy: policy, store: storeOptions.choice, clock: clock, includePast: EffectiveSettings.includePast(includePast),
-            account: try storeOptions.account())
-        let sources = try paths.map { try runner.messages(at: $0) }
+            keys: keys, policy: policy, store: storeOptions.choice(creating: creation.create), clock: clock,
+            includePast: EffectiveSettings.includePast(includePast), account: try storeOptions.account())
         let renderer = BannerRenderer(style: BannerStyle.forStandardOutput(), explain: explain)
         // What earlier deliveries kept for a retry goes first (`reservoir retry`), into the store
         // they were kept for: the configured one. A scan into another store (`--store` other
         // than the configuration's) leaves them, unless --retry-spool names the spool.
         let configured = EffectiveSettings.process(commandLine: [:]).store
-        let ownsSpool = retry.retrySpool != nil || storeOptions.storeArgument == nil || storeOptions.storeArgument == configured
+        let ownsSpool = retry.retrySpool != nil || storeOptions.storeArgument == nil || storeOptions.store == configured
         let spool = runner.pipeline.store == nil || !ownsSpool ? nil : retry.spool
         if let spool, !spool.pending().isEmpty {
             let outcomes = RetryRun(spool: spool, pipeline: runner.pipeline).run()

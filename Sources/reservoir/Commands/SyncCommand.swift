@@ -3,6 +3,7 @@ import CommandCore
 import Delivery
 import EventStore
 import JSON
+import Output
 
 struct SyncCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -33,7 +34,7 @@ struct SyncCommand: ParsableCommand {
 
     func run() throws {
         let now = try clock.resolve()
-        let store = try CommandRunner.openAccountStore(at: storeOptions.store, account: try storeOptions.account())
+        let store = try CommandRunner.openAccountStore(at: storeOptions.store, use: .update, account: try storeOptions.account())
         guard let pusher = try CalendarPusher(calendarOptions.settings, store: store, clock: { now }) else { return }
         let attempts = pusher.delivery.pushPending() + pusher.delivery.removeForgotten()
         let waiting: [(destination: CalendarDestination, pending: PendingDelivery)]
@@ -47,8 +48,12 @@ struct SyncCommand: ParsableCommand {
         if json {
             Output.line(Self.json(attempts, waiting, removals).serialized())
         } else {
+            // Events are named as a person knows them; the UID stays in --json.
+            var stored: [EventKey: StoredEvent] = [:]
+            for event in (try? store.events()) ?? [] { stored[event.event.key] = event }
             for attempt in attempts {
-                var line = "\(attempt.outcome.word): \(attempt.uid ?? "-") → \(attempt.destination)"
+                let name = attempt.key.flatMap { stored[$0] }.map(EventListRenderer.name) ?? attempt.key?.description ?? "-"
+                var line = "\(attempt.outcome.word): \(name) → \(attempt.destination)"
                 if case .failed(let failure) = attempt.outcome { line += " (\(failure))" }
                 Output.line(line)
             }

@@ -14,7 +14,7 @@ struct VerifyCommand: ParsableCommand {
 
             Examples:
               reservoir verify message.eml
-              reservoir verify - --json --keys Maildir-samples/keys.zone < message.eml
+              reservoir verify - --json --keys keys.zone < message.eml
             """)
 
     @Argument(help: ArgumentHelp("A message file, or - for standard input.", valueName: "file"))
