@@ -90,7 +90,14 @@ public struct ICalendarWriter: Sendable {
         // RFC 5545 §3.3.5: a time with a known zone is local time with its TZID (form 3), one
         // with only an offset is UTC (form 2): an offset does not say which zone it belongs to;
         // a time with neither is floating (form 1).
-        if let span = EventSpan(event) {
+        let stay = StayDays(event)
+        if let stay {
+            // A stay is whole days on the hotel's calendar (RFC 5545 §3.3.4 DATE values, no
+            // zone), shown as free time (§3.8.2.7) so it does not block the days it spans.
+            lines.append("DTSTART;VALUE=DATE:\(stay.first)")
+            lines.append("DTEND;VALUE=DATE:\(stay.end)")
+            lines.append("TRANSP:TRANSPARENT")
+        } else if let span = EventSpan(event) {
             lines.append("DTSTART\(Self.dateTime(span.start, zones: zones))")
             if let end = span.end {
                 lines.append("DTEND\(Self.dateTime(end, zones: zones))")
@@ -104,8 +111,9 @@ public struct ICalendarWriter: Sendable {
         if let geo = Self.geo(event.reservationJSON) {
             lines.append("GEO:\(geo)")
         }
-        if !event.notes.isEmpty {
-            lines.append("DESCRIPTION:\(Self.escape(event.notes))")
+        let notes = ((stay?.times ?? []) + (event.notes.isEmpty ? [] : [event.notes])).joined(separator: "\n")
+        if !notes.isEmpty {
+            lines.append("DESCRIPTION:\(Self.escape(notes))")
         }
         if let url = event.url, Self.isURI(url) {
             // RFC 5545 §3.8.4.6: URL is a URI value, not escaped text.

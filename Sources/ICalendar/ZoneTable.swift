@@ -42,7 +42,7 @@ struct ZoneTable {
 
     init(_ events: [CalendarEvent]) {
         var unreadable: Set<String> = []
-        for event in events {
+        for event in events where StayDays(event) == nil {
             for (zone, instant) in EventSpan(event)?.zonedInstants ?? [] {
                 if rules[zone] == nil, !unreadable.contains(zone) {
                     guard let loaded = try? TimeZoneRules.load(zone: zone) else {

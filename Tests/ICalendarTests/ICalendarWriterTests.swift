@@ -144,6 +144,49 @@ struct ICalendarWriterTests {
         }
     }
 
+    /// A hotel stay, check-in 15:00 on 3 June, check-out 11:00 on 6 June (Boston, -04:00).
+    static func stay(checkout: String? = "2031-06-06T11:00:00") -> StoredEvent {
+        func time(_ local: String) -> EventTime {
+            EventTime(
+                text: local + "-04:00", local: local, offsetSeconds: -14_400,
+                epochSeconds: CivilTime.epochSeconds(ofLocal: local).map { $0 + 14_400 }, zone: "America/New_York")
+        }
+        let event = CalendarEvent(
+            key: EventKey(owner: "", container: "HB1", item: "1"), category: .lodging, title: "Hotel: Harborview Hotel Boston",
+            start: time("2031-06-03T15:00:00"), end: checkout.map(time), location: "Harborview Hotel Boston",
+            notes: "Room: King", url: nil, status: .confirmed, reservationJSON: "{}")
+        return StoredEvent(event: event, sequence: 0, createdAt: 1_900_000_000, updatedAt: 1_900_000_100)
+    }
+
+    @Test("a hotel stay is all-day from the check-in date to the check-out date, free, with the times in the notes")
+    func lodgingAllDay() {
+        let ics = writer.write([Self.stay()])
+        #expect(ics.contains("\r\nDTSTART;VALUE=DATE:20310603\r\nDTEND;VALUE=DATE:20310606\r\nTRANSP:TRANSPARENT\r\n"))
+        let unfolded = ics.replacingOccurrences(of: "\r\n ", with: "")
+        #expect(unfolded.contains("\r\nDESCRIPTION:Check-in: 2031-06-03 15:00\\nCheck-out: 2031-06-06 11:00\\nRoom: King\r\n"))
+        #expect(!ics.contains("VTIMEZONE"), "DATE values carry no zone")
+        #expect(!ics.contains("T150000"))
+        // No check-out: one night; a check-out on the check-in day: one night too.
+        let open = writer.write([Self.stay(checkout: nil)])
+        #expect(open.contains("\r\nDTSTART;VALUE=DATE:20310603\r\nDTEND;VALUE=DATE:20310604\r\n"))
+        #expect(open.contains("\r\nDESCRIPTION:Check-in: 2031-06-03 15:00\\nRoom: King\r\n"))
+        #expect(writer.write([Self.stay(checkout: "2031-06-03T18:00:00")]).contains("\r\nDTEND;VALUE=DATE:20310604\r\n"))
+        // Other categories keep their times and are busy.
+        #expect(!writer.write([stored()]).contains("TRANSP"))
+    }
+
+    @Test("python's icalendar reads the stay as dates, check-out exclusive", .enabled(if: PythonICalendar.available))
+    func lodgingWithPythonICalendar() throws {
+        let script = """
+            import sys, icalendar
+            for ev in icalendar.Calendar.from_ical(sys.stdin.buffer.read()).walk('VEVENT'):
+                start, end = ev.decoded('DTSTART'), ev.decoded('DTEND')
+                print(type(start).__name__, start.isoformat(), end.isoformat(), (end - start).days, ev.get('TRANSP'))
+            """
+        let output = try PythonICalendar.run(["-c", script], input: writer.write([Self.stay()]))
+        #expect(output == "date 2031-06-03 2031-06-06 3 TRANSPARENT\n")
+    }
+
     @Test("a flight with a check-in link gets a VALARM at webCheckinTime, else 24 h before departure")
     func checkinAlarm() throws {
         var flight = stored(notes: "Seat: 14A\nCheck-in URL: https://air.example/checkin?pnr=K7Q2PX")
