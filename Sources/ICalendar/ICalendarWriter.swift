@@ -20,7 +20,8 @@ public struct ICalendarWriter: Sendable {
     /// has no such default (RFC 5545 §3.6.1: without DTEND a timed event ends when it starts),
     /// so the export writes one. Trips (flight, train, bus, boat) and rides with no arrival
     /// time get a short block of one hour that marks the departure without guessing the
-    /// journey; a stay without a check-out date covers one night.
+    /// journey when the airports are unknown (``FlightLeg`` estimates a flight's from its
+    /// airports); a stay without a check-out date covers one night.
     public static let defaultDurations: [EventCategory: Int64] = [
         .food: 2 * 3600,
         .event: 3 * 3600,
@@ -41,9 +42,14 @@ public struct ICalendarWriter: Sendable {
     /// detail for `checkinUrl`).
     public static let checkinLabel = "Check-in URL"
 
+    /// The reminder each category's events carry (``ReminderSettings``).
+    public var reminders: ReminderSettings
+
     /// DTSTAMP and LAST-MODIFIED come from each event's last change in the store, not from the
     /// time of the export, so an unchanged store exports byte-identical objects.
-    public init() {}
+    public init(reminders: ReminderSettings = .standard) {
+        self.reminders = reminders
+    }
 
     /// The calendar of `events`; an event without a start (the cancellation of an event never
     /// stored) is left out, as RFC 5546 §3.2.1 requires DTSTART of a published VEVENT.
@@ -129,6 +135,14 @@ public struct ICalendarWriter: Sendable {
         }
         if event.status != .cancelled, let alarm = Self.checkinAlarm(event) {
             lines.append(contentsOf: alarm)
+        }
+        if event.status != .cancelled, let lead = reminders.leads[event.category] {
+            // RFC 5545 §3.8.6.3: a duration TRIGGER is relative to DTSTART; for a stay's DATE
+            // start, to the midnight that begins the check-in day.
+            lines += [
+                "BEGIN:VALARM", "ACTION:DISPLAY", "TRIGGER:\(ReminderSettings.trigger(lead))", "DESCRIPTION:\(Self.escape(event.title))",
+                "END:VALARM",
+            ]
         }
         lines.append("END:VEVENT")
         return lines

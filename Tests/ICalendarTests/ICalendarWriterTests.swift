@@ -189,6 +189,7 @@ struct ICalendarWriterTests {
 
     @Test("a flight with a check-in link gets a VALARM at webCheckinTime, else 24 h before departure")
     func checkinAlarm() throws {
+        let writer = ICalendarWriter(reminders: .off)
         var flight = stored(notes: "Seat: 14A\nCheck-in URL: https://air.example/checkin?pnr=K7Q2PX")
         flight.event.category = .flight
         let departure = try #require(flight.event.start?.epochSeconds)
@@ -206,6 +207,84 @@ struct ICalendarWriterTests {
         #expect(!writer.write([noLink]).contains("BEGIN:VALARM"))
         flight.event.status = .cancelled
         #expect(!writer.write([flight]).contains("BEGIN:VALARM"))
+    }
+
+    @Test("every category has a default reminder before its start; none on a cancelled event, none with .off")
+    func defaultReminders() throws {
+        for category in EventCategory.allCases {
+            #expect(ReminderSettings.standard.leads[category] != nil, "\(category)")
+        }
+        let dinner = writer.write([stored()])
+        #expect(dinner.contains("\r\nBEGIN:VALARM\r\nACTION:DISPLAY\r\nTRIGGER:-PT2H\r\nDESCRIPTION:Reservation: EPIC Steak\r\nEND:VALARM\r\n"))
+        #expect(!writer.write([stored(status: .cancelled)]).contains("VALARM"))
+        #expect(!ICalendarWriter(reminders: .off).write([stored()]).contains("VALARM"))
+        var show = stored(title: "Philharmonic")
+        show.event.category = .event
+        #expect(writer.write([show]).contains("\r\nTRIGGER:-P1D\r\n"))
+        let custom = ICalendarWriter(reminders: ReminderSettings(leads: [.food: 90 * 60]))
+        #expect(custom.write([stored()]).contains("\r\nTRIGGER:-PT1H30M\r\n"))
+        #expect(!custom.write([show]).contains("VALARM"), "a category the settings leave out has none")
+    }
+
+    @Test(
+        "reminder durations: RFC 5545 §3.3.6 without sign, at most 28 days",
+        arguments: [
+            ("PT2H", 7200), ("P1D", 86_400), ("PT1H30M", 5400), ("PT45M", 2700), ("P1W", 604_800), ("PT0S", 0), ("P1DT12H", 129_600),
+        ] as [(String, Int64)])
+    func reminderLeads(_ text: String, _ seconds: Int64) {
+        #expect(ReminderSettings.lead(parsing: text) == seconds)
+        // Written back as a TRIGGER before the start, and read again to the same length.
+        let trigger = ReminderSettings.trigger(seconds)
+        #expect(trigger.hasPrefix("-P"))
+        #expect(ReminderSettings.lead(parsing: String(trigger.dropFirst())) == seconds)
+    }
+
+    @Test(
+        "text that is not a reminder duration is refused",
+        arguments: ["", "P", "PT", "2H", "-PT2H", "PT2", "P2H", "PT1D", "P29D", "PT1M2H", "p1d", "P1D "])
+    func badReminderLeads(_ text: String) {
+        #expect(ReminderSettings.lead(parsing: text) == nil)
+    }
+
+    @Test(
+        "python's icalendar puts each reminder before its start: 2 h before dinner, 18:00 the evening before a stay",
+        .enabled(if: PythonICalendar.available))
+    func remindersWithPythonICalendar() throws {
+        let script = """
+            import sys, icalendar, datetime
+            for ev in icalendar.Calendar.from_ical(sys.stdin.buffer.read()).walk('VEVENT'):
+                start = ev.decoded('DTSTART')
+                if not isinstance(start, datetime.datetime):
+                    start = datetime.datetime.combine(start, datetime.time())  # a DATE starts at midnight
+                for alarm in ev.walk('VALARM'):
+                    when = start + alarm.decoded('TRIGGER')
+                    if isinstance(when, datetime.datetime) and when.tzinfo:
+                        when = when.astimezone(datetime.timezone.utc)
+                    print(ev.get('SUMMARY'), '|', when.isoformat())
+            """
+        let output = try PythonICalendar.run(["-c", script], input: writer.write([stored(), Self.stay()]))
+        #expect(
+            output.split(separator: "\n") == [
+                "Reservation: EPIC Steak | 2031-05-13T00:30:00+00:00", "Hotel: Harborview Hotel Boston | 2031-06-02T18:00:00",
+            ])
+    }
+
+    @Test("a flight without an arrival time lasts its leg: great-circle distance at 800 km/h plus 30 min, rounded to 5 min")
+    func flightLegDuration() throws {
+        // SFO–JFK is about 4,150 km: 5 h 11 min + 30 min → 5 h 40 min.
+        #expect(FlightLeg.duration(from: "SFO", to: "JFK") == Int64(5 * 3600 + 40 * 60))
+        // ZRH–GVA, about 225 km: 17 min + 30 min → 45 min.
+        #expect(FlightLeg.duration(from: "ZRH", to: "GVA") == Int64(45 * 60))
+        #expect(FlightLeg.duration(from: "SFO", to: "XQZ") == nil)
+        #expect(FlightLeg.duration(from: "SFO", to: "SFO") == nil)
+        var pass = Self.zonedFlight(end: false)
+        pass.event.reservationJSON =
+            #"{"@type":"FlightReservation","reservationFor":{"@type":"Flight","departureAirport":{"@type":"Airport","geo":{"latitude":1},"iataCode":"SFO"},"arrivalAirport":{"@type":"Airport","iataCode":"JFK","name":"x\"}"}}}"#
+        // 08:15 at SFO plus 5 h 40 min is 13:55 on the departure's clock.
+        #expect(writer.write([pass]).contains("\r\nDTEND;TZID=America/Los_Angeles:20310603T135500\r\n"))
+        // Airports the markup does not give, or a nested iataCode only: the hour as before.
+        pass.event.reservationJSON = #"{"reservationFor":{"departureAirport":{"address":{"iataCode":"SFO"}},"arrivalAirport":{"iataCode":"JFK"}}}"#
+        #expect(writer.write([pass]).contains("\r\nDTEND;TZID=America/Los_Angeles:20310603T091500\r\n"))
     }
 
     @Test("GEO from the place's coordinates in the JSON-LD, only for numbers in range")

@@ -88,7 +88,8 @@ struct ICalendarExportCLITests {
         #expect(flight[8] == "20310603T102200")
         #expect(ics.text.contains("\r\nBEGIN:VTIMEZONE\r\nTZID:America/Los_Angeles\r\n"))
         #expect(flight[3] == "CONFIRMED")
-        #expect(flight[5] == "1")
+        // The check-in alarm and the 3 h reminder.
+        #expect(flight[5] == "2")
         // The stations name no zone (no country, no coordinates): the offset is all there is, UTC.
         let train = try #require(rows.first { $0[2] == "Train: EC 15 from Zürich HB to Milano Centrale" })
         #expect(train[1] == "20310714T073300" && train[6] == "UTC")
@@ -102,5 +103,39 @@ struct ICalendarExportCLITests {
             #expect(unfolded.contains("\r\nUID:\(row[0])\r\n"))
             #expect(unfolded.contains("\r\nSEQUENCE:\(row[4])\r\n"))
         }
+    }
+
+    @Test(
+        "the configuration file's reminders reach events --ics: a lead per category, or none at all",
+        .enabled(if: pythonICalendar, "python3-icalendar is not installed (apt-get install python3-icalendar)"))
+    func configuredReminders() throws {
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let store = try Self.scannedStore(tmp)
+        let script = """
+            import sys, icalendar
+            for ev in icalendar.Calendar.from_ical(sys.stdin.buffer.read()).walk('VEVENT'):
+                for alarm in ev.walk('VALARM'):
+                    print('%s|%s' % (ev.get('SUMMARY'), alarm.get('TRIGGER').to_ical().decode()))
+            """
+        func triggers(_ config: String) throws -> [String] {
+            let path = tmp.path + "/config.toml"
+            try config.write(toFile: path, atomically: true, encoding: .utf8)
+            let ics = try ReservoirBinary.run(
+                ["events", "--ics", "--all", "--store", store, "--now", ReservoirBinary.now], environment: ["RESERVOIR_CONFIG": path])
+            #expect(ics.status == 0, "\(ics.stderr)")
+            let parsed = try ReservoirBinary.run(["-c", script], stdin: ics.stdout, executable: URL(fileURLWithPath: Self.python))
+            return parsed.text.split(separator: "\n").map(String.init)
+        }
+        let flight = "Flight: C7 412 from SFO to SEA"
+        let standard = try triggers("")
+        #expect(standard.contains("\(flight)|-PT3H"))
+        #expect(standard.contains("Hotel: Harborview Hotel Boston|-PT6H"))
+        let tuned = try triggers("[reminders]\nflight = \"PT4H30M\"\nlodging = \"off\"\n")
+        #expect(tuned.contains("\(flight)|-PT4H30M"))
+        #expect(!tuned.contains { $0.hasPrefix("Hotel:") })
+        // Off: only the flights' check-in alarms, which are not reminders, stay.
+        let off = try triggers("reminders = false\n")
+        #expect(!off.isEmpty && off.allSatisfy { !$0.contains("|-P") })
     }
 }
