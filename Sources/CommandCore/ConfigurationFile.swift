@@ -85,10 +85,10 @@ package enum ConfigurationLoad: Sendable {
         if case .invalid(let problem) = self { problem } else { nil }
     }
 
-    /// The calendar writer the file's export settings make (`reminders`); the defaults
-    /// without a file.
+    /// The calendar writer the file's export settings make (`reminders`, `calendar-color`);
+    /// the defaults without a file.
     package var calendarWriter: ICalendarWriter {
-        ICalendarWriter(reminders: file?.reminders ?? .standard)
+        ICalendarWriter(reminders: file?.reminders ?? .standard, color: file?.calendarColor)
     }
 }
 
@@ -104,9 +104,13 @@ package struct ConfigurationFile: Sendable, Equatable {
     package private(set) var reminders: ReminderSettings?
     /// The line of `reminders`, for `reservoir config`.
     package private(set) var remindersLine: Int?
+    /// `calendar-color`: the exported calendar's colour (a CSS3 name, RFC 7986 §5.9).
+    package private(set) var calendarColor: String?
+    /// The line of `calendar-color`.
+    package private(set) var calendarColorLine: Int?
 
     /// Keys of the calendar export that are no command's option: the file alone sets them.
-    static let exportKeys = ["reminders"]
+    static let exportKeys = ["reminders", "calendar-color"]
 
     /// Where it is looked for, in order: `$RESERVOIR_CONFIG` (which must exist when set),
     /// `$XDG_CONFIG_HOME/reservoir/config.toml` (`$HOME/.config/…` without it), then
@@ -175,6 +179,20 @@ package struct ConfigurationFile: Sendable, Equatable {
                 case .failure(let failure):
                     return .failure(problem(failure.code, failure.position, failure.reason))
                 }
+            }
+            if key == "calendar-color" {
+                guard case .string(let text) = entry.value else {
+                    return .failure(problem(.wrongType, entry.position, "calendar-color must be a string, not \(Self.article(entry.value.typeName))"))
+                }
+                guard let name = ICalendarWriter.colorName(text) else {
+                    return .failure(
+                        problem(
+                            .wrongValue, entry.position,
+                            "calendar-color must be a CSS3 colour name such as \"darkorange\" (RFC 7986 §5.9 takes names, not #rrggbb)"))
+                }
+                file.calendarColor = name
+                file.calendarColorLine = entry.position.line
+                continue
             }
             guard let option = CommonOption(rawValue: key) else {
                 return .failure(problem(.unknownKey, entry.position, "unknown key \(Self.quoted(key)); the keys are \(Self.keyList)"))

@@ -44,11 +44,34 @@ public struct ICalendarWriter: Sendable {
 
     /// The reminder each category's events carry (``ReminderSettings``).
     public var reminders: ReminderSettings
+    /// The calendar's colour (RFC 7986 §5.9 `COLOR`, a CSS3 colour name), nil for none.
+    public private(set) var color: String?
+
+    /// The calendar's name, which subscribers show (RFC 7986 §5.1 `NAME`, and `X-WR-CALNAME`
+    /// for the clients that read only that).
+    public static let calendarName = "Reservations"
+    /// How often subscribers should fetch the calendar again (RFC 7986 §5.7
+    /// `REFRESH-INTERVAL`, and `X-PUBLISHED-TTL` for Outlook and Google): mail arrives at any
+    /// hour, and a conditional GET of an unchanged feed is cheap.
+    public static let refreshInterval = "PT1H"
 
     /// DTSTAMP and LAST-MODIFIED come from each event's last change in the store, not from the
     /// time of the export, so an unchanged store exports byte-identical objects.
-    public init(reminders: ReminderSettings = .standard) {
+    public init(reminders: ReminderSettings = .standard, color: String? = nil) {
         self.reminders = reminders
+        self.color = color.flatMap(Self.colorName)
+    }
+
+    /// The longest colour name taken (CSS3's longest is 20 letters).
+    public static let maximumColorNameBytes = 32
+
+    /// `color` as a CSS3 colour name for `COLOR` (RFC 7986 §5.9: a name, not `#rrggbb`): ASCII
+    /// letters only, lowercased; nil for anything else.
+    public static func colorName(_ color: String) -> String? {
+        guard !color.isEmpty, color.utf8.count <= maximumColorNameBytes,
+            color.utf8.allSatisfy({ ($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z")) || ($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z")) })
+        else { return nil }
+        return color.lowercased()
     }
 
     /// The calendar of `events`; an event without a start (the cancellation of an event never
@@ -64,7 +87,12 @@ public struct ICalendarWriter: Sendable {
             "PRODID:\(Self.productID)",
             "CALSCALE:GREGORIAN",
             "METHOD:PUBLISH",
+            "NAME:\(Self.escape(Self.calendarName))",
+            "X-WR-CALNAME:\(Self.escape(Self.calendarName))",
+            "REFRESH-INTERVAL;VALUE=DURATION:\(Self.refreshInterval)",
+            "X-PUBLISHED-TTL:\(Self.refreshInterval)",
         ]
+        if let color { lines.append("COLOR:\(color)") }
         let zones = ZoneTable(events.map(\.event))
         var text = lines.map(Self.fold).joined() + zones.vtimezones
         for stored in events {

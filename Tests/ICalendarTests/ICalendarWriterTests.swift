@@ -47,9 +47,42 @@ struct ICalendarWriterTests {
         #expect(ics.components(separatedBy: "BEGIN:VEVENT").count == 2)
         #expect(!ics.contains("NEVER"))
         let empty = [
-            "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:\(ICalendarWriter.productID)", "CALSCALE:GREGORIAN", "METHOD:PUBLISH", "END:VCALENDAR",
+            "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:\(ICalendarWriter.productID)", "CALSCALE:GREGORIAN", "METHOD:PUBLISH",
+            "NAME:Reservations", "X-WR-CALNAME:Reservations", "REFRESH-INTERVAL;VALUE=DURATION:PT1H", "X-PUBLISHED-TTL:PT1H", "END:VCALENDAR",
         ]
         #expect(writer.write([cancelled]) == empty.map { $0 + "\r\n" }.joined())
+    }
+
+    @Test("the calendar is named Reservations and asks to be fetched hourly (RFC 7986); COLOR only when set, as a CSS3 name")
+    func calendarProperties() {
+        let ics = writer.write([stored()])
+        #expect(
+            ics.hasPrefix(
+                "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:\(ICalendarWriter.productID)\r\nCALSCALE:GREGORIAN\r\nMETHOD:PUBLISH\r\n"
+                    + "NAME:Reservations\r\nX-WR-CALNAME:Reservations\r\nREFRESH-INTERVAL;VALUE=DURATION:PT1H\r\nX-PUBLISHED-TTL:PT1H\r\nBEGIN:VEVENT\r\n"
+            ))
+        #expect(!ics.contains("COLOR"))
+        #expect(ICalendarWriter(color: "DarkOrange").write([stored()]).contains("\r\nX-PUBLISHED-TTL:PT1H\r\nCOLOR:darkorange\r\n"))
+        for bad in ["#ff8800", "dark orange", "red\r\nX-EVIL:1", "", String(repeating: "a", count: 33)] {
+            #expect(ICalendarWriter(color: bad).color == nil, "\(bad)")
+            #expect(!ICalendarWriter(color: bad).write([stored()]).contains("COLOR"))
+        }
+        // A calendar object on a CalDAV server or in a vdir is one event, not a calendar: none of these.
+        let object = ICalendarWriter(color: "red").object(stored())
+        #expect(!object.contains("NAME") && !object.contains("REFRESH-INTERVAL") && !object.contains("COLOR"))
+    }
+
+    @Test("python's icalendar reads the calendar's name, refresh interval and colour", .enabled(if: PythonICalendar.available))
+    func calendarPropertiesWithPythonICalendar() throws {
+        let script = """
+            import sys, icalendar
+            cal = icalendar.Calendar.from_ical(sys.stdin.buffer.read())
+            refresh = cal['REFRESH-INTERVAL']
+            print(cal.get('NAME'), cal.get('X-WR-CALNAME'), refresh.params.get('VALUE'), refresh.to_ical().decode(),
+                cal.get('X-PUBLISHED-TTL'), cal.get('COLOR'))
+            """
+        let output = try PythonICalendar.run(["-c", script], input: ICalendarWriter(color: "teal").write([stored()]))
+        #expect(output == "Reservations Reservations DURATION PT1H PT1H teal\n")
     }
 
     @Test("UIDs are distinct for distinct keys: dashes inside a part and non-ASCII letters are escaped as UTF-8")

@@ -106,7 +106,7 @@ struct ICalendarExportCLITests {
     }
 
     @Test(
-        "the configuration file's reminders reach events --ics: a lead per category, or none at all",
+        "the configuration file's reminders and calendar-color reach events --ics: a lead per category, or none at all",
         .enabled(if: pythonICalendar, "python3-icalendar is not installed (apt-get install python3-icalendar)"))
     func configuredReminders() throws {
         let tmp = try TemporaryDirectory()
@@ -134,6 +134,15 @@ struct ICalendarExportCLITests {
         let tuned = try triggers("[reminders]\nflight = \"PT4H30M\"\nlodging = \"off\"\n")
         #expect(tuned.contains("\(flight)|-PT4H30M"))
         #expect(!tuned.contains { $0.hasPrefix("Hotel:") })
+        // The calendar's colour from the same file, beside its name.
+        let path = tmp.path + "/config.toml"
+        try "calendar-color = \"Teal\"\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let colored = try ReservoirBinary.run(
+            ["events", "--ics", "--all", "--store", store, "--now", ReservoirBinary.now], environment: ["RESERVOIR_CONFIG": path])
+        #expect(colored.text.contains("\r\nX-WR-CALNAME:Reservations\r\n") && colored.text.contains("\r\nCOLOR:teal\r\n"))
+        try "calendar-color = \"#008080\"\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let refused = try ReservoirBinary.run(["events", "--ics", "--store", store], environment: ["RESERVOIR_CONFIG": path])
+        #expect(refused.status != 0 && refused.stderr.contains("calendar-color"))
         // Off: only the flights' check-in alarms, which are not reminders, stay.
         let off = try triggers("reminders = false\n")
         #expect(!off.isEmpty && off.allSatisfy { !$0.contains("|-P") })

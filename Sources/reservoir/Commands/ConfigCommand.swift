@@ -72,6 +72,11 @@ struct ConfigCommand: ParsableCommand {
                 "reminders", Self.show(load.file?.reminders),
                 load.file.flatMap { file in file.remindersLine.map { "\(file.path):\($0)" } } ?? SettingSource.standard.description
             ))
+        rows.append(
+            (
+                "calendar-color", load.file?.calendarColor.map(Self.quoted) ?? "(none)",
+                load.file.flatMap { file in file.calendarColorLine.map { "\(file.path):\($0)" } } ?? SettingSource.standard.description
+            ))
         let nameWidth = rows.map(\.0.count).max() ?? 0
         let valueWidth = min(rows.map(\.1.count).max() ?? 0, 60)
         for (name, value, source) in rows {
