@@ -134,7 +134,7 @@ let package = Package(
             name: "CommandCore",
             dependencies: [
                 "ReservoirBase", "Pipeline", "Output", "Mailbox", "MIME", "DNS", "EventStore", "Trust", "EventStorePostgres", "Delivery",
-                "TOML", "WalletPass",
+                "TOML", "WalletPass", "ICalendar",
             ]),
         .executableTarget(
             name: "reservoir",
@@ -202,7 +202,7 @@ let package = Package(
                 "ICalendar", "PassTestSupport", "WalletPass", "ICalendarReading", "ARC", "EventStorePostgres", "PostgresTestSupport",
             ],
             exclude: ["Attacks"]),
-        .testTarget(name: "CommandCoreTests", dependencies: ["CommandCore", "Pipeline", "Trust", "TOML"]),
+        .testTarget(name: "CommandCoreTests", dependencies: ["CommandCore", "Pipeline", "Trust", "TOML", "ICalendar", "EventStore"]),
         .testTarget(name: "ArchitectureTests"),
         .testTarget(
             name: "ReservoirCLITests", dependencies: ["reservoir", "reservoir-filter", "reservoir-serve", "PostgresTestSupport"],

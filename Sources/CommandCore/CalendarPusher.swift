@@ -89,7 +89,7 @@ package struct CalendarPusher {
         destinations = calendars.opened.map(\.destination)
         delivery = CalendarDelivery(
             ledger: ledger, destinations: calendars.opened, options: .init(deleteCancelled: calendars.settings.deleteCancelled),
-            clock: clock)
+            writer: ConfigurationLoad.process.calendarWriter, clock: clock)
     }
 
     static func collection(for destination: CalendarDestination, _ settings: CalendarSettings) throws(DeliveryError)

@@ -1,5 +1,7 @@
 import Delivery
+package import EventStore
 import Glibc
+package import ICalendar
 import ReservoirBase
 package import TOML
 
@@ -95,6 +97,12 @@ package enum ConfigurationLoad: Sendable {
     package var problem: ConfigurationProblem? {
         if case .invalid(let problem) = self { problem } else { nil }
     }
+
+    /// The calendar writer the file's export settings make (`reminders`, `calendar-color`);
+    /// the defaults without a file.
+    package var calendarWriter: ICalendarWriter {
+        ICalendarWriter(reminders: file?.reminders ?? .standard, color: file?.calendarColor)
+    }
 }
 
 /// The configuration file (docs/CONFIGURATION.md): TOML whose keys are the long names of the
@@ -104,6 +112,18 @@ package struct ConfigurationFile: Sendable, Equatable {
     package let path: String
     package private(set) var values: [CommonOption: SettingValue] = [:]
     package private(set) var lines: [CommonOption: Int] = [:]
+    /// `reminders`: `false` for none, or a table of a lead per category (``readReminders``);
+    /// nil when the file does not say, and the defaults apply.
+    package private(set) var reminders: ReminderSettings?
+    /// The line of `reminders`, for `reservoir config`.
+    package private(set) var remindersLine: Int?
+    /// `calendar-color`: the exported calendar's colour (a CSS3 name, RFC 7986 §5.9).
+    package private(set) var calendarColor: String?
+    /// The line of `calendar-color`.
+    package private(set) var calendarColorLine: Int?
+
+    /// Keys of the calendar export that are no command's option: the file alone sets them.
+    static let exportKeys = ["reminders", "calendar-color"]
 
     /// Where it is looked for, in order: `$RESERVOIR_CONFIG` (which must exist when set),
     /// `$XDG_CONFIG_HOME/reservoir/config.toml` (`$HOME/.config/…` without it), then
@@ -162,6 +182,30 @@ package struct ConfigurationFile: Sendable, Equatable {
             guard let entry = table[key] else { continue }
             let problem = { (code: ConfigurationProblem.Code, at: TOMLPosition, reason: String) in
                 ConfigurationProblem(code, file: path, at: at, reason)
+            }
+            if key == "reminders" {
+                switch readReminders(entry) {
+                case .success(let reminders):
+                    file.reminders = reminders
+                    file.remindersLine = entry.position.line
+                    continue
+                case .failure(let failure):
+                    return .failure(problem(failure.code, failure.position, failure.reason))
+                }
+            }
+            if key == "calendar-color" {
+                guard case .string(let text) = entry.value else {
+                    return .failure(problem(.wrongType, entry.position, "calendar-color must be a string, not \(Self.article(entry.value.typeName))"))
+                }
+                guard let name = ICalendarWriter.colorName(text) else {
+                    return .failure(
+                        problem(
+                            .wrongValue, entry.position,
+                            "calendar-color must be a CSS3 colour name such as \"darkorange\" (RFC 7986 §5.9 takes names, not #rrggbb)"))
+                }
+                file.calendarColor = name
+                file.calendarColorLine = entry.position.line
+                continue
             }
             guard let option = CommonOption(rawValue: key) else {
                 return .failure(problem(.unknownKey, entry.position, "unknown key \(Self.quoted(key)); the keys are \(Self.keyList)"))
@@ -238,6 +282,58 @@ package struct ConfigurationFile: Sendable, Equatable {
         return .success(file)
     }
 
+    /// Why `reminders` is refused: the code, where, and a sentence.
+    struct ReminderProblem: Error {
+        var code: ConfigurationProblem.Code
+        var position: TOMLPosition
+        var reason: String
+    }
+
+    /// `reminders = false` (none), `reminders = true` (the defaults), or a table whose keys are
+    /// categories and whose values are RFC 5545 §3.3.6 durations before the start (`"PT2H"`,
+    /// `"P1D"`) or `"off"`; categories the table leaves out keep their default.
+    static func readReminders(_ entry: TOMLEntry) -> Result<ReminderSettings, ReminderProblem> {
+        switch entry.value {
+        case .boolean(let on): return .success(on ? .standard : .off)
+        case .table(let table):
+            var settings = ReminderSettings.standard
+            let categories = EventCategory.allCases.map(\.rawValue).joined(separator: ", ")
+            for key in table.keys {
+                guard let item = table[key] else { continue }
+                guard let category = EventCategory(rawValue: key) else {
+                    return .failure(
+                        ReminderProblem(
+                            code: .unknownKey, position: item.position,
+                            reason: "reminders has no category \(quoted(key)); the categories are \(categories)"))
+                }
+                guard case .string(let text) = item.value else {
+                    return .failure(
+                        ReminderProblem(
+                            code: .wrongType, position: item.position,
+                            reason: "reminders.\(key) must be a string (\"PT2H\", \"P1D\" or \"off\"), not \(article(item.value.typeName))"))
+                }
+                if text == "off" {
+                    settings.leads[category] = nil
+                } else if let lead = ReminderSettings.lead(parsing: text) {
+                    settings.leads[category] = lead
+                } else {
+                    return .failure(
+                        ReminderProblem(
+                            code: .wrongValue, position: item.position,
+                            reason:
+                                "reminders.\(key) must be a duration before the start such as \"PT2H\" or \"P1D\" (RFC 5545 §3.3.6, at most 28 days), or \"off\""
+                        ))
+                }
+            }
+            return .success(settings)
+        default:
+            return .failure(
+                ReminderProblem(
+                    code: .wrongType, position: entry.position,
+                    reason: "reminders must be a table of durations per category, or a boolean, not \(article(entry.value.typeName))"))
+        }
+    }
+
     /// `~/x` and `$HOME/x` from `home` (``HomePath``), a relative name from the configuration
     /// file's directory.
     static func resolve(_ name: String, relativeTo path: String, home: String?) -> String {
@@ -248,7 +344,7 @@ package struct ConfigurationFile: Sendable, Equatable {
 
     /// Every key the file takes, for messages.
     static var keyList: String {
-        CommonOption.allCases.filter { $0.fileType != nil }.map(\.rawValue).joined(separator: ", ")
+        (CommonOption.allCases.filter { $0.fileType != nil }.map(\.rawValue) + exportKeys).joined(separator: ", ")
     }
 
     static func quoted(_ key: String) -> String {

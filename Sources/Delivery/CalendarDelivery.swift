@@ -1,6 +1,6 @@
 public import EventStore
 import Glibc
-import ICalendar
+public import ICalendar
 
 /// Pushes stored events to calendar destinations and records what each destination holds.
 ///
@@ -41,13 +41,15 @@ public struct CalendarDelivery {
     private let options: Options
     private let owner: String
     private let clock: () -> Int64
-    private let writer = ICalendarWriter()
+    private let writer: ICalendarWriter
 
-    /// `clock` gives Unix seconds (the records' times and the claims' expiry).
+    /// `clock` gives Unix seconds (the records' times and the claims' expiry); `writer` writes
+    /// the objects (its reminders).
     public init(
         ledger: any DeliveryLedger, destinations: [(destination: CalendarDestination, collection: any CalendarCollection)],
-        options: Options = Options(), clock: @escaping () -> Int64
+        options: Options = Options(), writer: ICalendarWriter = ICalendarWriter(), clock: @escaping () -> Int64
     ) {
+        self.writer = writer
         self.ledger = ledger
         self.destinations = destinations
         self.options = options

@@ -112,8 +112,9 @@ public struct EventTime: Sendable, Equatable {
     /// Unix time, nil for floating time.
     public let epochSeconds: Int64?
     /// The IANA zone (`Europe/Zurich`) the time was read in, when a zone was found for a time
-    /// written without offset; ``offsetSeconds`` and ``epochSeconds`` are then that zone's.
-    /// Nil for a time with its own offset and for floating time.
+    /// written without offset; ``offsetSeconds`` and ``epochSeconds`` are then that zone's. For
+    /// a time with its own offset, the zone of its place (an airport, a station) when that zone
+    /// shows the same offset at that instant. Nil otherwise and for floating time.
     public let zone: String?
 
     public init(text: String, local: String, offsetSeconds: Int?, epochSeconds: Int64?, zone: String? = nil) {

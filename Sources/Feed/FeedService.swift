@@ -1,5 +1,5 @@
 public import EventStore
-import ICalendar
+public import ICalendar
 
 /// The feed and the page: routing, access, the store read fresh for each request, conditional
 /// requests. No network here: the program hands each request over and sends the answer.
@@ -11,8 +11,13 @@ public struct FeedService: Sendable {
     public let openStore: StoreOpener
     /// The clock of "upcoming" (`--now` pins it).
     public let now: @Sendable () -> Int64
+    /// Writes the feed (its reminders).
+    public let writer: ICalendarWriter
 
-    public init(access: FeedAccess, openStore: @escaping StoreOpener, now: @escaping @Sendable () -> Int64) {
+    public init(
+        access: FeedAccess, openStore: @escaping StoreOpener, now: @escaping @Sendable () -> Int64, writer: ICalendarWriter = ICalendarWriter()
+    ) {
+        self.writer = writer
         self.access = access
         self.openStore = openStore
         self.now = now
@@ -63,7 +68,7 @@ public struct FeedService: Sendable {
     /// The calendar, with a strong ETag of its exact bytes and Last-Modified from the latest
     /// change, answering If-None-Match and If-Modified-Since (``ConditionalRequest``).
     func feed(_ events: [StoredEvent], request: FeedRequest) -> FeedResponse {
-        let body = Array(ICalendarWriter().write(events).utf8)
+        let body = Array(writer.write(events).utf8)
         let tag = EntityTag(strongFor: body)
         let lastModified = events.map(\.updatedAt).max()
         var headers: [(name: String, value: String)] = [

@@ -20,7 +20,8 @@ public struct ICalendarWriter: Sendable {
     /// has no such default (RFC 5545 §3.6.1: without DTEND a timed event ends when it starts),
     /// so the export writes one. Trips (flight, train, bus, boat) and rides with no arrival
     /// time get a short block of one hour that marks the departure without guessing the
-    /// journey; a stay without a check-out date covers one night.
+    /// journey when the airports are unknown (``FlightLeg`` estimates a flight's from its
+    /// airports); a stay without a check-out date covers one night.
     public static let defaultDurations: [EventCategory: Int64] = [
         .food: 2 * 3600,
         .event: 3 * 3600,
@@ -41,9 +42,37 @@ public struct ICalendarWriter: Sendable {
     /// detail for `checkinUrl`).
     public static let checkinLabel = "Check-in URL"
 
+    /// The reminder each category's events carry (``ReminderSettings``).
+    public var reminders: ReminderSettings
+    /// The calendar's colour (RFC 7986 §5.9 `COLOR`, a CSS3 colour name), nil for none.
+    public private(set) var color: String?
+
+    /// The calendar's name, which subscribers show (RFC 7986 §5.1 `NAME`, and `X-WR-CALNAME`
+    /// for the clients that read only that).
+    public static let calendarName = "Reservations"
+    /// How often subscribers should fetch the calendar again (RFC 7986 §5.7
+    /// `REFRESH-INTERVAL`, and `X-PUBLISHED-TTL` for Outlook and Google): mail arrives at any
+    /// hour, and a conditional GET of an unchanged feed is cheap.
+    public static let refreshInterval = "PT1H"
+
     /// DTSTAMP and LAST-MODIFIED come from each event's last change in the store, not from the
     /// time of the export, so an unchanged store exports byte-identical objects.
-    public init() {}
+    public init(reminders: ReminderSettings = .standard, color: String? = nil) {
+        self.reminders = reminders
+        self.color = color.flatMap(Self.colorName)
+    }
+
+    /// The longest colour name taken (CSS3's longest is 20 letters).
+    public static let maximumColorNameBytes = 32
+
+    /// `color` as a CSS3 colour name for `COLOR` (RFC 7986 §5.9: a name, not `#rrggbb`): ASCII
+    /// letters only, lowercased; nil for anything else.
+    public static func colorName(_ color: String) -> String? {
+        guard !color.isEmpty, color.utf8.count <= maximumColorNameBytes,
+            color.utf8.allSatisfy({ ($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z")) || ($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z")) })
+        else { return nil }
+        return color.lowercased()
+    }
 
     /// The calendar of `events`; an event without a start (the cancellation of an event never
     /// stored) is left out, as RFC 5546 §3.2.1 requires DTSTART of a published VEVENT.
@@ -58,7 +87,12 @@ public struct ICalendarWriter: Sendable {
             "PRODID:\(Self.productID)",
             "CALSCALE:GREGORIAN",
             "METHOD:PUBLISH",
+            "NAME:\(Self.escape(Self.calendarName))",
+            "X-WR-CALNAME:\(Self.escape(Self.calendarName))",
+            "REFRESH-INTERVAL;VALUE=DURATION:\(Self.refreshInterval)",
+            "X-PUBLISHED-TTL:\(Self.refreshInterval)",
         ]
+        if let color { lines.append("COLOR:\(color)") }
         let zones = ZoneTable(events.map(\.event))
         var text = lines.map(Self.fold).joined() + zones.vtimezones
         for stored in events {
@@ -90,7 +124,14 @@ public struct ICalendarWriter: Sendable {
         // RFC 5545 §3.3.5: a time with a known zone is local time with its TZID (form 3), one
         // with only an offset is UTC (form 2): an offset does not say which zone it belongs to;
         // a time with neither is floating (form 1).
-        if let span = EventSpan(event) {
+        let stay = StayDays(event)
+        if let stay {
+            // A stay is whole days on the hotel's calendar (RFC 5545 §3.3.4 DATE values, no
+            // zone), shown as free time (§3.8.2.7) so it does not block the days it spans.
+            lines.append("DTSTART;VALUE=DATE:\(stay.first)")
+            lines.append("DTEND;VALUE=DATE:\(stay.end)")
+            lines.append("TRANSP:TRANSPARENT")
+        } else if let span = EventSpan(event) {
             lines.append("DTSTART\(Self.dateTime(span.start, zones: zones))")
             if let end = span.end {
                 lines.append("DTEND\(Self.dateTime(end, zones: zones))")
@@ -104,8 +145,9 @@ public struct ICalendarWriter: Sendable {
         if let geo = Self.geo(event.reservationJSON) {
             lines.append("GEO:\(geo)")
         }
-        if !event.notes.isEmpty {
-            lines.append("DESCRIPTION:\(Self.escape(event.notes))")
+        let notes = ((stay?.times ?? []) + (event.notes.isEmpty ? [] : [event.notes])).joined(separator: "\n")
+        if !notes.isEmpty {
+            lines.append("DESCRIPTION:\(Self.escape(notes))")
         }
         if let url = event.url, Self.isURI(url) {
             // RFC 5545 §3.8.4.6: URL is a URI value, not escaped text.
@@ -121,6 +163,14 @@ public struct ICalendarWriter: Sendable {
         }
         if event.status != .cancelled, let alarm = Self.checkinAlarm(event) {
             lines.append(contentsOf: alarm)
+        }
+        if event.status != .cancelled, let lead = reminders.leads[event.category] {
+            // RFC 5545 §3.8.6.3: a duration TRIGGER is relative to DTSTART; for a stay's DATE
+            // start, to the midnight that begins the check-in day.
+            lines += [
+                "BEGIN:VALARM", "ACTION:DISPLAY", "TRIGGER:\(ReminderSettings.trigger(lead))", "DESCRIPTION:\(Self.escape(event.title))",
+                "END:VALARM",
+            ]
         }
         lines.append("END:VEVENT")
         return lines

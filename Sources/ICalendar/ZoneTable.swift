@@ -3,7 +3,8 @@ import ReservoirBase
 import TimeZones
 
 /// What DTSTART and DTEND of one event are written from: the start, and the end when it is
-/// after the start, else the start plus the category's default duration.
+/// after the start, else the start plus the flight's estimated leg (``FlightLeg``) or the
+/// category's default duration.
 struct EventSpan {
     var start: EventTime
     var end: EventTime?
@@ -15,7 +16,7 @@ struct EventSpan {
         if let end = event.end, end.sortKey > start.sortKey {
             self.end = end
         } else {
-            defaultDuration = ICalendarWriter.defaultDurations[event.category]
+            defaultDuration = FlightLeg.duration(event) ?? ICalendarWriter.defaultDurations[event.category]
         }
     }
 
@@ -42,7 +43,7 @@ struct ZoneTable {
 
     init(_ events: [CalendarEvent]) {
         var unreadable: Set<String> = []
-        for event in events {
+        for event in events where StayDays(event) == nil {
             for (zone, instant) in EventSpan(event)?.zonedInstants ?? [] {
                 if rules[zone] == nil, !unreadable.contains(zone) {
                     guard let loaded = try? TimeZoneRules.load(zone: zone) else {

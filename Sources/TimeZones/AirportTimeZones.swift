@@ -10,6 +10,34 @@ public enum AirportTimeZones {
     /// The tz zone name of the airport `iata` (three uppercase ASCII letters, such as `ZRH`), or
     /// nil for anything else and for codes the table does not hold.
     public static func zoneName(iata: String) -> String? {
+        guard let index = index(iata: iata) else { return nil }
+        return records.withUTF8Buffer { table -> String? in
+            let at = index * recordBytes
+            guard at + recordBytes <= table.count else { return nil }
+            return zone(atHex: table[(at + 3)..<(at + 7)])
+        }
+    }
+
+    /// The great-circle distance between two airports of the table, by IATA code; nil when
+    /// either is not in it.
+    public static func kilometres(from origin: String, to destination: String) -> Double? {
+        guard let a = index(iata: origin), let b = index(iata: destination), let from = position(a), let to = position(b) else { return nil }
+        return greatCircle(from.latitude, from.longitude, to.latitude, to.longitude)
+    }
+
+    /// The latitude and longitude of the airport at `index`, degrees.
+    static func position(_ index: Int) -> (latitude: Double, longitude: Double)? {
+        positions.withUTF8Buffer { table in
+            let at = index * positionBytes
+            guard index < recordCount, at + positionBytes <= table.count, let lat = hex(table[at..<(at + 4)]),
+                let lon = hex(table[(at + 4)..<(at + 8)])
+            else { return nil }
+            return (Double(lat - 9_000) / 100, Double(lon - 18_000) / 100)
+        }
+    }
+
+    /// The record number of `iata` (three uppercase ASCII letters), by binary search.
+    static func index(iata: String) -> Int? {
         var code: (UInt8, UInt8, UInt8) = (0, 0, 0)
         var count = 0
         for byte in iata.utf8 {
@@ -22,14 +50,14 @@ public enum AirportTimeZones {
             count += 1
         }
         guard count == 3 else { return nil }
-        return records.withUTF8Buffer { table -> String? in
+        return records.withUTF8Buffer { table -> Int? in
             var low = 0
             var high = min(recordCount, table.count / recordBytes)
             while low < high {
                 let middle = (low + high) / 2
                 let at = middle * recordBytes
                 let key = (table[at], table[at + 1], table[at + 2])
-                if key == code { return zone(atHex: table[(at + 3)..<(at + 7)]) }
+                if key == code { return middle }
                 if key < code { low = middle + 1 } else { high = middle }
             }
             return nil

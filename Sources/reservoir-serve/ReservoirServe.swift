@@ -42,7 +42,7 @@ struct ReservoirServe {
         let service = FeedService(
             access: access,
             openStore: { () throws(EventStoreError) -> any EventStore in try openStore(location) },
-            now: { pinned ?? Int64(time(nil)) })
+            now: { pinned ?? Int64(time(nil)) }, writer: ConfigurationLoad.process.calendarWriter)
         // Said once at start, so a wrong --store shows at once; requests then get 503 until it works.
         do {
             _ = try openStore(location)

@@ -1,4 +1,6 @@
+import EventStore
 import Glibc
+import ICalendar
 import TOML
 import Testing
 
@@ -105,5 +107,44 @@ struct ConfigurationFileTests {
         #expect(CommonOption.allowedDomains.misuse(of: "epicsteak.example")?.contains("--allow-domain") == true)
         #expect(CommonOption.allowDomain.misuse(of: "epicsteak.example") == nil)
         #expect(FilterHook(arguments: ["--allowed-domains", "epicsteak.example"], configuration: .none) == nil)
+    }
+
+    @Test("reminders: a table of a duration or \"off\" per category over the defaults, or false for none")
+    func reminders() throws {
+        let table = try Self.parse(
+            """
+            store = "sqlite:/x"
+            [reminders]
+            food = "PT3H"
+            lodging = "off"
+            """
+        ).get()
+        #expect(table.reminders?.leads[.food] == Int64(3 * 3600))
+        #expect(table.reminders?.leads[.lodging] == nil)
+        #expect(table.reminders?.leads[.event] == ReminderSettings.standard.leads[.event], "a category left out keeps its default")
+        #expect(table.remindersLine == 2)
+        #expect(ConfigurationLoad.loaded(table).calendarWriter.reminders == table.reminders)
+        #expect(try Self.parse("reminders = false").get().reminders == .off)
+        #expect(try Self.parse("reminders = true").get().reminders == .standard)
+        #expect(try Self.parse("store = \"sqlite:/x\"").get().reminders == nil)
+        #expect(ConfigurationLoad.none.calendarWriter.reminders == .standard)
+    }
+
+    @Test(
+        "reminders that are not a category, a duration or a table are refused with their line",
+        arguments: [
+            ("[reminders]\nplane = \"PT2H\"", ConfigurationProblem.Code.unknownKey, 2),
+            ("[reminders]\nfood = \"2 hours\"", .wrongValue, 2),
+            ("[reminders]\nfood = \"P30D\"", .wrongValue, 2),
+            ("[reminders]\nfood = 2", .wrongType, 2),
+            ("reminders = \"off\"", .wrongType, 1),
+        ])
+    func badReminders(_ text: String, _ code: ConfigurationProblem.Code, _ line: Int) {
+        guard case .failure(let problem) = Self.parse(text) else {
+            Issue.record("accepted: \(text)")
+            return
+        }
+        #expect(problem.code == code)
+        #expect(problem.position?.line == line)
     }
 }

@@ -1,4 +1,5 @@
 import EventStore
+import ICalendar
 import Testing
 
 @testable import Feed
@@ -35,6 +36,19 @@ struct FeedServiceTests {
         // An unchanged store: the same bytes, so the same tag.
         let again = service.respond(to: FeedRequest(method: "GET", target: "/calendar.ics?refresh=1"))
         #expect(again.body == response.body && again.header("ETag") == response.header("ETag"))
+    }
+
+    @Test("the feed names itself and its refresh interval (RFC 7986), with the configured colour")
+    func feedName() throws {
+        nonisolated(unsafe) let store = MemoryStore(Self.events)
+        let plain = Self.service(store).respond(to: FeedRequest(method: "GET", target: "/calendar.ics"))
+        let text = String(decoding: plain.body, as: UTF8.self)
+        #expect(
+            text.contains("\r\nNAME:Reservations\r\nX-WR-CALNAME:Reservations\r\nREFRESH-INTERVAL;VALUE=DURATION:PT1H\r\nX-PUBLISHED-TTL:PT1H\r\n"))
+        #expect(!text.contains("COLOR"))
+        let colored = FeedService(access: FeedAccess(), openStore: { store }, now: { Self.now }, writer: ICalendarWriter(color: "teal"))
+            .respond(to: FeedRequest(method: "GET", target: "/calendar.ics"))
+        #expect(String(decoding: colored.body, as: UTF8.self).contains("\r\nCOLOR:teal\r\n"))
     }
 
     @Test("If-None-Match and If-Modified-Since answer 304 without a body; a changed store answers 200")

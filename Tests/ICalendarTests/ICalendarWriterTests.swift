@@ -47,9 +47,42 @@ struct ICalendarWriterTests {
         #expect(ics.components(separatedBy: "BEGIN:VEVENT").count == 2)
         #expect(!ics.contains("NEVER"))
         let empty = [
-            "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:\(ICalendarWriter.productID)", "CALSCALE:GREGORIAN", "METHOD:PUBLISH", "END:VCALENDAR",
+            "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:\(ICalendarWriter.productID)", "CALSCALE:GREGORIAN", "METHOD:PUBLISH",
+            "NAME:Reservations", "X-WR-CALNAME:Reservations", "REFRESH-INTERVAL;VALUE=DURATION:PT1H", "X-PUBLISHED-TTL:PT1H", "END:VCALENDAR",
         ]
         #expect(writer.write([cancelled]) == empty.map { $0 + "\r\n" }.joined())
+    }
+
+    @Test("the calendar is named Reservations and asks to be fetched hourly (RFC 7986); COLOR only when set, as a CSS3 name")
+    func calendarProperties() {
+        let ics = writer.write([stored()])
+        #expect(
+            ics.hasPrefix(
+                "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:\(ICalendarWriter.productID)\r\nCALSCALE:GREGORIAN\r\nMETHOD:PUBLISH\r\n"
+                    + "NAME:Reservations\r\nX-WR-CALNAME:Reservations\r\nREFRESH-INTERVAL;VALUE=DURATION:PT1H\r\nX-PUBLISHED-TTL:PT1H\r\nBEGIN:VEVENT\r\n"
+            ))
+        #expect(!ics.contains("COLOR"))
+        #expect(ICalendarWriter(color: "DarkOrange").write([stored()]).contains("\r\nX-PUBLISHED-TTL:PT1H\r\nCOLOR:darkorange\r\n"))
+        for bad in ["#ff8800", "dark orange", "red\r\nX-EVIL:1", "", String(repeating: "a", count: 33)] {
+            #expect(ICalendarWriter(color: bad).color == nil, "\(bad)")
+            #expect(!ICalendarWriter(color: bad).write([stored()]).contains("COLOR"))
+        }
+        // A calendar object on a CalDAV server or in a vdir is one event, not a calendar: none of these.
+        let object = ICalendarWriter(color: "red").object(stored())
+        #expect(!object.contains("NAME") && !object.contains("REFRESH-INTERVAL") && !object.contains("COLOR"))
+    }
+
+    @Test("python's icalendar reads the calendar's name, refresh interval and colour", .enabled(if: PythonICalendar.available))
+    func calendarPropertiesWithPythonICalendar() throws {
+        let script = """
+            import sys, icalendar
+            cal = icalendar.Calendar.from_ical(sys.stdin.buffer.read())
+            refresh = cal['REFRESH-INTERVAL']
+            print(cal.get('NAME'), cal.get('X-WR-CALNAME'), refresh.params.get('VALUE'), refresh.to_ical().decode(),
+                cal.get('X-PUBLISHED-TTL'), cal.get('COLOR'))
+            """
+        let output = try PythonICalendar.run(["-c", script], input: ICalendarWriter(color: "teal").write([stored()]))
+        #expect(output == "Reservations Reservations DURATION PT1H PT1H teal\n")
     }
 
     @Test("UIDs are distinct for distinct keys: dashes inside a part and non-ASCII letters are escaped as UTF-8")
@@ -144,8 +177,52 @@ struct ICalendarWriterTests {
         }
     }
 
+    /// A hotel stay, check-in 15:00 on 3 June, check-out 11:00 on 6 June (Boston, -04:00).
+    static func stay(checkout: String? = "2031-06-06T11:00:00") -> StoredEvent {
+        func time(_ local: String) -> EventTime {
+            EventTime(
+                text: local + "-04:00", local: local, offsetSeconds: -14_400,
+                epochSeconds: CivilTime.epochSeconds(ofLocal: local).map { $0 + 14_400 }, zone: "America/New_York")
+        }
+        let event = CalendarEvent(
+            key: EventKey(owner: "", container: "HB1", item: "1"), category: .lodging, title: "Hotel: Harborview Hotel Boston",
+            start: time("2031-06-03T15:00:00"), end: checkout.map(time), location: "Harborview Hotel Boston",
+            notes: "Room: King", url: nil, status: .confirmed, reservationJSON: "{}")
+        return StoredEvent(event: event, sequence: 0, createdAt: 1_900_000_000, updatedAt: 1_900_000_100)
+    }
+
+    @Test("a hotel stay is all-day from the check-in date to the check-out date, free, with the times in the notes")
+    func lodgingAllDay() {
+        let ics = writer.write([Self.stay()])
+        #expect(ics.contains("\r\nDTSTART;VALUE=DATE:20310603\r\nDTEND;VALUE=DATE:20310606\r\nTRANSP:TRANSPARENT\r\n"))
+        let unfolded = ics.replacingOccurrences(of: "\r\n ", with: "")
+        #expect(unfolded.contains("\r\nDESCRIPTION:Check-in: 2031-06-03 15:00\\nCheck-out: 2031-06-06 11:00\\nRoom: King\r\n"))
+        #expect(!ics.contains("VTIMEZONE"), "DATE values carry no zone")
+        #expect(!ics.contains("T150000"))
+        // No check-out: one night; a check-out on the check-in day: one night too.
+        let open = writer.write([Self.stay(checkout: nil)])
+        #expect(open.contains("\r\nDTSTART;VALUE=DATE:20310603\r\nDTEND;VALUE=DATE:20310604\r\n"))
+        #expect(open.contains("\r\nDESCRIPTION:Check-in: 2031-06-03 15:00\\nRoom: King\r\n"))
+        #expect(writer.write([Self.stay(checkout: "2031-06-03T18:00:00")]).contains("\r\nDTEND;VALUE=DATE:20310604\r\n"))
+        // Other categories keep their times and are busy.
+        #expect(!writer.write([stored()]).contains("TRANSP"))
+    }
+
+    @Test("python's icalendar reads the stay as dates, check-out exclusive", .enabled(if: PythonICalendar.available))
+    func lodgingWithPythonICalendar() throws {
+        let script = """
+            import sys, icalendar
+            for ev in icalendar.Calendar.from_ical(sys.stdin.buffer.read()).walk('VEVENT'):
+                start, end = ev.decoded('DTSTART'), ev.decoded('DTEND')
+                print(type(start).__name__, start.isoformat(), end.isoformat(), (end - start).days, ev.get('TRANSP'))
+            """
+        let output = try PythonICalendar.run(["-c", script], input: writer.write([Self.stay()]))
+        #expect(output == "date 2031-06-03 2031-06-06 3 TRANSPARENT\n")
+    }
+
     @Test("a flight with a check-in link gets a VALARM at webCheckinTime, else 24 h before departure")
     func checkinAlarm() throws {
+        let writer = ICalendarWriter(reminders: .off)
         var flight = stored(notes: "Seat: 14A\nCheck-in URL: https://air.example/checkin?pnr=K7Q2PX")
         flight.event.category = .flight
         let departure = try #require(flight.event.start?.epochSeconds)
@@ -163,6 +240,84 @@ struct ICalendarWriterTests {
         #expect(!writer.write([noLink]).contains("BEGIN:VALARM"))
         flight.event.status = .cancelled
         #expect(!writer.write([flight]).contains("BEGIN:VALARM"))
+    }
+
+    @Test("every category has a default reminder before its start; none on a cancelled event, none with .off")
+    func defaultReminders() throws {
+        for category in EventCategory.allCases {
+            #expect(ReminderSettings.standard.leads[category] != nil, "\(category)")
+        }
+        let dinner = writer.write([stored()])
+        #expect(dinner.contains("\r\nBEGIN:VALARM\r\nACTION:DISPLAY\r\nTRIGGER:-PT2H\r\nDESCRIPTION:Reservation: EPIC Steak\r\nEND:VALARM\r\n"))
+        #expect(!writer.write([stored(status: .cancelled)]).contains("VALARM"))
+        #expect(!ICalendarWriter(reminders: .off).write([stored()]).contains("VALARM"))
+        var show = stored(title: "Philharmonic")
+        show.event.category = .event
+        #expect(writer.write([show]).contains("\r\nTRIGGER:-P1D\r\n"))
+        let custom = ICalendarWriter(reminders: ReminderSettings(leads: [.food: 90 * 60]))
+        #expect(custom.write([stored()]).contains("\r\nTRIGGER:-PT1H30M\r\n"))
+        #expect(!custom.write([show]).contains("VALARM"), "a category the settings leave out has none")
+    }
+
+    @Test(
+        "reminder durations: RFC 5545 §3.3.6 without sign, at most 28 days",
+        arguments: [
+            ("PT2H", 7200), ("P1D", 86_400), ("PT1H30M", 5400), ("PT45M", 2700), ("P1W", 604_800), ("PT0S", 0), ("P1DT12H", 129_600),
+        ] as [(String, Int64)])
+    func reminderLeads(_ text: String, _ seconds: Int64) {
+        #expect(ReminderSettings.lead(parsing: text) == seconds)
+        // Written back as a TRIGGER before the start, and read again to the same length.
+        let trigger = ReminderSettings.trigger(seconds)
+        #expect(trigger.hasPrefix("-P"))
+        #expect(ReminderSettings.lead(parsing: String(trigger.dropFirst())) == seconds)
+    }
+
+    @Test(
+        "text that is not a reminder duration is refused",
+        arguments: ["", "P", "PT", "2H", "-PT2H", "PT2", "P2H", "PT1D", "P29D", "PT1M2H", "p1d", "P1D "])
+    func badReminderLeads(_ text: String) {
+        #expect(ReminderSettings.lead(parsing: text) == nil)
+    }
+
+    @Test(
+        "python's icalendar puts each reminder before its start: 2 h before dinner, 18:00 the evening before a stay",
+        .enabled(if: PythonICalendar.available))
+    func remindersWithPythonICalendar() throws {
+        let script = """
+            import sys, icalendar, datetime
+            for ev in icalendar.Calendar.from_ical(sys.stdin.buffer.read()).walk('VEVENT'):
+                start = ev.decoded('DTSTART')
+                if not isinstance(start, datetime.datetime):
+                    start = datetime.datetime.combine(start, datetime.time())  # a DATE starts at midnight
+                for alarm in ev.walk('VALARM'):
+                    when = start + alarm.decoded('TRIGGER')
+                    if isinstance(when, datetime.datetime) and when.tzinfo:
+                        when = when.astimezone(datetime.timezone.utc)
+                    print(ev.get('SUMMARY'), '|', when.isoformat())
+            """
+        let output = try PythonICalendar.run(["-c", script], input: writer.write([stored(), Self.stay()]))
+        #expect(
+            output.split(separator: "\n") == [
+                "Reservation: EPIC Steak | 2031-05-13T00:30:00+00:00", "Hotel: Harborview Hotel Boston | 2031-06-02T18:00:00",
+            ])
+    }
+
+    @Test("a flight without an arrival time lasts its leg: great-circle distance at 800 km/h plus 30 min, rounded to 5 min")
+    func flightLegDuration() throws {
+        // SFO–JFK is about 4,150 km: 5 h 11 min + 30 min → 5 h 40 min.
+        #expect(FlightLeg.duration(from: "SFO", to: "JFK") == Int64(5 * 3600 + 40 * 60))
+        // ZRH–GVA, about 225 km: 17 min + 30 min → 45 min.
+        #expect(FlightLeg.duration(from: "ZRH", to: "GVA") == Int64(45 * 60))
+        #expect(FlightLeg.duration(from: "SFO", to: "XQZ") == nil)
+        #expect(FlightLeg.duration(from: "SFO", to: "SFO") == nil)
+        var pass = Self.zonedFlight(end: false)
+        pass.event.reservationJSON =
+            #"{"@type":"FlightReservation","reservationFor":{"@type":"Flight","departureAirport":{"@type":"Airport","geo":{"latitude":1},"iataCode":"SFO"},"arrivalAirport":{"@type":"Airport","iataCode":"JFK","name":"x\"}"}}}"#
+        // 08:15 at SFO plus 5 h 40 min is 13:55 on the departure's clock.
+        #expect(writer.write([pass]).contains("\r\nDTEND;TZID=America/Los_Angeles:20310603T135500\r\n"))
+        // Airports the markup does not give, or a nested iataCode only: the hour as before.
+        pass.event.reservationJSON = #"{"reservationFor":{"departureAirport":{"address":{"iataCode":"SFO"}},"arrivalAirport":{"iataCode":"JFK"}}}"#
+        #expect(writer.write([pass]).contains("\r\nDTEND;TZID=America/Los_Angeles:20310603T091500\r\n"))
     }
 
     @Test("GEO from the place's coordinates in the JSON-LD, only for numbers in range")

@@ -58,10 +58,10 @@ extension ProcessSuites {
         }
 
         static let expected = [
-            "HV%2D20310603%2D5521-1-harborview%2Dhotels.example@reservoir|0|CONFIRMED|20310603T190000+0000|False",
+            "HV%2D20310603%2D5521-1-harborview%2Dhotels.example@reservoir|0|CONFIRMED|20310603T000000|False",
             "IWDSCA-1-epicsteak.example@reservoir|2|CANCELLED|20310513T013000+0000|False",
-            "K7Q2PX-C7412%2DSFO%2D2031%2D06%2D03-cascadia%2Dair.example@reservoir|0|CONFIRMED|20310603T151500+0000|False",
-            "K7Q2PX-C788%2DSEA%2D2031%2D06%2D03-cascadia%2Dair.example@reservoir|0|CONFIRMED|20310603T184000+0000|False",
+            "K7Q2PX-C7412%2DSFO%2D2031%2D06%2D03-cascadia%2Dair.example@reservoir|0|CONFIRMED|20310603T081500-0700|False",
+            "K7Q2PX-C788%2DSEA%2D2031%2D06%2D03-cascadia%2Dair.example@reservoir|0|CONFIRMED|20310603T114000-0700|False",
             "RA%2D9F3Z7K-EC15%2DZ%C3%BCrichHB%2D2031%2D07%2D14-railalpina.example@reservoir|0|CONFIRMED|20310714T073300+0000|False",
         ]
 

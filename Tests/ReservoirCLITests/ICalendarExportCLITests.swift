@@ -57,8 +57,12 @@ struct ICalendarExportCLITests {
             import sys, icalendar
             cal = icalendar.Calendar.from_ical(sys.stdin.buffer.read())
             for ev in cal.walk('VEVENT'):
-                print('%s|%s|%s|%s|%s|%d' % (ev.get('UID'), ev.decoded('DTSTART').strftime('%Y%m%dT%H%M%S'),
-                    ev.get('SUMMARY'), ev.get('STATUS'), ev.get('SEQUENCE'), len(ev.walk('VALARM'))))
+                start, end = ev.decoded('DTSTART'), ev.decoded('DTEND')
+                def zone(name):
+                    return ev[name].params.get('TZID', 'UTC' if getattr(ev.decoded(name), 'tzinfo', None) else '-')
+                print('%s|%s|%s|%s|%s|%d|%s|%s|%s' % (ev.get('UID'), start.strftime('%Y%m%dT%H%M%S'),
+                    ev.get('SUMMARY'), ev.get('STATUS'), ev.get('SEQUENCE'), len(ev.walk('VALARM')),
+                    zone('DTSTART'), zone('DTEND'), end.strftime('%Y%m%dT%H%M%S')))
             """
         let parsed = try ReservoirBinary.run(
             ["-c", script], stdin: ics.stdout, executable: URL(fileURLWithPath: Self.python))
@@ -67,7 +71,7 @@ struct ICalendarExportCLITests {
         // Every stored event, as the store lists it, is in the export with its title, status and sequence.
         let events = try #require(try JSONSerialization.jsonObject(with: json.stdout) as? [[String: Any]])
         #expect(rows.count == 6)
-        #expect(rows.allSatisfy { $0.count == 6 })
+        #expect(rows.allSatisfy { $0.count == 9 })
         let fromStore = Set(
             events.map { "\($0["title"] ?? "")|\(($0["status"] as? String ?? "").uppercased())|\($0["sequence"] ?? "")" })
         let fromExport = Set(rows.map { "\($0[2])|\($0[3])|\($0[4])" })
@@ -78,16 +82,69 @@ struct ICalendarExportCLITests {
         #expect(dinner[3] == "CANCELLED")
         #expect(Int(dinner[4]).map { $0 >= 2 } == true)
         let flight = try #require(rows.first { $0[2] == "Flight: C7 412 from SFO to SEA" })
-        #expect(flight[1] == "20310603T151500")
+        // 08:15-07:00 at SFO, arriving 10:22-07:00 at SEA: on the airports' clocks, in their zone.
+        #expect(flight[1] == "20310603T081500")
+        #expect(flight[6] == "America/Los_Angeles" && flight[7] == "America/Los_Angeles")
+        #expect(flight[8] == "20310603T102200")
+        #expect(ics.text.contains("\r\nBEGIN:VTIMEZONE\r\nTZID:America/Los_Angeles\r\n"))
         #expect(flight[3] == "CONFIRMED")
-        #expect(flight[5] == "1")
+        // The check-in alarm and the 3 h reminder.
+        #expect(flight[5] == "2")
+        // The stations name no zone (no country, no coordinates): the offset is all there is, UTC.
         let train = try #require(rows.first { $0[2] == "Train: EC 15 from Zürich HB to Milano Centrale" })
-        #expect(train[1] == "20310714T073300")
+        #expect(train[1] == "20310714T073300" && train[6] == "UTC")
+        // The hotel: check-in 3 June to check-out 6 June as dates, no time of day, no zone.
+        let hotel = try #require(rows.first { $0[2] == "Hotel: Harborview Hotel Boston" })
+        #expect(hotel[1] == "20310603T000000" && hotel[8] == "20310606T000000" && hotel[6] == "-")
+        #expect(ics.text.contains("\r\nDTSTART;VALUE=DATE:20310603\r\nDTEND;VALUE=DATE:20310606\r\nTRANSP:TRANSPARENT\r\n"))
         // RFC 5545 §3.1: a long UID is folded; read the lines unfolded.
         let unfolded = ics.text.replacingOccurrences(of: "\r\n ", with: "")
         for row in rows {
             #expect(unfolded.contains("\r\nUID:\(row[0])\r\n"))
             #expect(unfolded.contains("\r\nSEQUENCE:\(row[4])\r\n"))
         }
+    }
+
+    @Test(
+        "the configuration file's reminders and calendar-color reach events --ics: a lead per category, or none at all",
+        .enabled(if: pythonICalendar, "python3-icalendar is not installed (apt-get install python3-icalendar)"))
+    func configuredReminders() throws {
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let store = try Self.scannedStore(tmp)
+        let script = """
+            import sys, icalendar
+            for ev in icalendar.Calendar.from_ical(sys.stdin.buffer.read()).walk('VEVENT'):
+                for alarm in ev.walk('VALARM'):
+                    print('%s|%s' % (ev.get('SUMMARY'), alarm.get('TRIGGER').to_ical().decode()))
+            """
+        func triggers(_ config: String) throws -> [String] {
+            let path = tmp.path + "/config.toml"
+            try config.write(toFile: path, atomically: true, encoding: .utf8)
+            let ics = try ReservoirBinary.run(
+                ["events", "--ics", "--all", "--store", store, "--now", ReservoirBinary.now], environment: ["RESERVOIR_CONFIG": path])
+            #expect(ics.status == 0, "\(ics.stderr)")
+            let parsed = try ReservoirBinary.run(["-c", script], stdin: ics.stdout, executable: URL(fileURLWithPath: Self.python))
+            return parsed.text.split(separator: "\n").map(String.init)
+        }
+        let flight = "Flight: C7 412 from SFO to SEA"
+        let standard = try triggers("")
+        #expect(standard.contains("\(flight)|-PT3H"))
+        #expect(standard.contains("Hotel: Harborview Hotel Boston|-PT6H"))
+        let tuned = try triggers("[reminders]\nflight = \"PT4H30M\"\nlodging = \"off\"\n")
+        #expect(tuned.contains("\(flight)|-PT4H30M"))
+        #expect(!tuned.contains { $0.hasPrefix("Hotel:") })
+        // The calendar's colour from the same file, beside its name.
+        let path = tmp.path + "/config.toml"
+        try "calendar-color = \"Teal\"\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let colored = try ReservoirBinary.run(
+            ["events", "--ics", "--all", "--store", store, "--now", ReservoirBinary.now], environment: ["RESERVOIR_CONFIG": path])
+        #expect(colored.text.contains("\r\nX-WR-CALNAME:Reservations\r\n") && colored.text.contains("\r\nCOLOR:teal\r\n"))
+        try "calendar-color = \"#008080\"\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let refused = try ReservoirBinary.run(["events", "--ics", "--store", store], environment: ["RESERVOIR_CONFIG": path])
+        #expect(refused.status != 0 && refused.stderr.contains("calendar-color"))
+        // Off: only the flights' check-in alarms, which are not reminders, stay.
+        let off = try triggers("reminders = false\n")
+        #expect(!off.isEmpty && off.allSatisfy { !$0.contains("|-P") })
     }
 }

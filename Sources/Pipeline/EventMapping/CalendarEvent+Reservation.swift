@@ -7,12 +7,13 @@ public import Reservations
 // knows nothing of schema.org, the reservation reader knows nothing of calendars.
 
 extension EventTime {
-    /// The time as the reservation wrote it, with the zone it was read in when one was found;
-    /// a date without time becomes midnight, floating.
+    /// The time as the reservation wrote it, with the zone it was read in when one was found,
+    /// or, for a time with its own offset, the zone of its place that shows that offset
+    /// (``DateTimeValue/agreeingZone``); a date without time becomes midnight, floating.
     public init(_ value: DateTimeValue) {
         self.init(
             text: value.text, local: value.local, offsetSeconds: value.offsetSeconds, epochSeconds: value.epochSeconds,
-            zone: value.placement?.zone)
+            zone: value.placement?.zone ?? value.agreeingZone)
     }
 }
 

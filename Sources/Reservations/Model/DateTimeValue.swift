@@ -30,6 +30,11 @@ public struct DateTimeValue: Sendable, Equatable, CustomStringConvertible {
     /// The zone a time without offset was placed in, and why; nil for a time with its own
     /// offset, a date, and floating time.
     public internal(set) var placement: TimeZonePlacement?
+    /// The IANA zone of the place a time with its own offset belongs to (the departure airport,
+    /// the station), when that zone's clocks show the written offset at the written instant;
+    /// the offset and instant stay as written. A calendar then shows the time in the place's
+    /// zone rather than in UTC (RFC 5545 §3.3.5 form 3). Nil otherwise.
+    public internal(set) var agreeingZone: String?
 
     /// Longest text considered; longer values are not dates (a fraction of 30 digits is noise).
     public static let maximumLength = 64
@@ -118,6 +123,7 @@ public struct DateTimeValue: Sendable, Equatable, CustomStringConvertible {
         self.repairs = repairs
         self.zoneName = zoneName
         self.placement = nil
+        self.agreeingZone = nil
         if let offset {
             let days = CivilTime.daysFromCivil(year: c.year, month: c.month, day: c.day)
             self.epochSeconds = days * 86_400 + Int64(c.hour * 3600 + c.minute * 60 + c.second) - Int64(offset)

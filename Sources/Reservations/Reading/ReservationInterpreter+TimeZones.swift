@@ -26,7 +26,9 @@ extension ReservationInterpreter {
                     "\(property) \(value.text) names the zone \(written) beside an offset; the offset is kept")
             }
             checkOffset(value, clues: clues, property: property)
-            return value
+            var result = value
+            result.agreeingZone = zoneShowingOffset(value, clues: clues, written: written)
+            return result
         }
         var candidates = clues
         if let written { candidates.insert(ZoneClue(evidence: .written, named: written), at: 0) }
@@ -133,6 +135,36 @@ extension ReservationInterpreter {
             )
         }
         return result
+    }
+
+    /// The zone of the first clue (the zone written after the time first) whose clocks show the
+    /// value's written offset at its instant: a time written with an offset stays at that
+    /// offset, and the zone only says where it is on the clock. A clue whose zone shows another
+    /// offset, or a country whose zones do not all show it, is passed over.
+    private func zoneShowingOffset(_ value: DateTimeValue, clues: [ZoneClue], written: String?) -> String? {
+        guard let offset = value.offsetSeconds, let instant = value.epochSeconds else { return nil }
+        func shows(_ zone: String) -> Bool {
+            guard let rules = zones.rules(zone) else { return false }
+            return Int(rules.offset(atUTC: instant).utcOffsetSeconds) == offset
+        }
+        if let written, ZoneName.isValid(written), shows(written) { return written }
+        for clue in clues {
+            if let point = clue.point {
+                if let found = coordinatesZone(point, value), shows(found.zone) { return found.zone }
+                continue
+            }
+            if let zone = clue.zone ?? clue.named {
+                if shows(zone) { return zone }
+                continue
+            }
+            if case .country(let code) = clue.evidence {
+                let candidates = CountryTimeZones.zones(iso3166: code)
+                if candidates.count > 1, candidates.count <= Self.maximumCountryZonesCompared, candidates.allSatisfy(shows) {
+                    return candidates[0]
+                }
+            }
+        }
+        return nil
     }
 
     /// An airport's zone that shows another offset at the time's instant than the one written.

@@ -3,6 +3,7 @@ import CommandCore
 import EventStore
 import Glibc
 import Output
+import ICalendar
 
 struct ConfigCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -64,12 +65,22 @@ struct ConfigCommand: ParsableCommand {
         if past.includePastFlag { given[.includePast] = .flag(true) }
         let settings = EffectiveSettings(file: load.file, commandLine: given)
         Output.line("# configuration file: \(load.file?.path ?? "none (looked for \(Self.lookedFor(environment)))")")
-        let rows = CommonOption.allCases.filter { $0.fileType != nil }.map { option in
+        var rows = CommonOption.allCases.filter { $0.fileType != nil }.map { option in
             (
                 option.rawValue, Self.show(settings.values[option]?.withoutCredentials, default: Self.standard(option)),
                 settings.source(option).description
             )
         }
+        rows.append(
+            (
+                "reminders", Self.show(load.file?.reminders),
+                load.file.flatMap { file in file.remindersLine.map { "\(file.path):\($0)" } } ?? SettingSource.standard.description
+            ))
+        rows.append(
+            (
+                "calendar-color", load.file?.calendarColor.map(Self.quoted) ?? "(none)",
+                load.file.flatMap { file in file.calendarColorLine.map { "\(file.path):\($0)" } } ?? SettingSource.standard.description
+            ))
         let nameWidth = rows.map(\.0.count).max() ?? 0
         let valueWidth = min(rows.map(\.1.count).max() ?? 0, 60)
         for (name, value, source) in rows {
@@ -91,6 +102,18 @@ struct ConfigCommand: ParsableCommand {
         case .number(let n): String(n)
         case .flag(let set): set ? "true" : "false"
         }
+    }
+
+    /// `reminders` as an inline TOML table of the leads in force (`{ food = "PT2H", … }`),
+    /// `false` for none; the defaults in parentheses when the file does not say.
+    static func show(_ reminders: ReminderSettings?) -> String {
+        let settings = reminders ?? .standard
+        if settings.leads.isEmpty { return "false" }
+        let leads = EventCategory.allCases.compactMap { category in
+            settings.leads[category].map { "\(category.rawValue) = \"\(ReminderSettings.duration($0))\"" }
+        }
+        let table = "{ " + leads.joined(separator: ", ") + " }"
+        return reminders == nil ? "(" + table + ")" : table
     }
 
     /// What applies when nothing sets `option`: the path or name it comes to here (quoted, as a

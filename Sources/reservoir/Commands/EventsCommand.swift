@@ -60,7 +60,7 @@ struct EventsCommand: ParsableCommand {
             // The text and JSON lists show the same events: upcoming ones, every one with --all.
             let shown = all ? stored : stored.filter { EventListRenderer.isUpcoming($0, now: now) }
             if ics {
-                Output.write(ICalendarWriter().write(stored))
+                Output.write(ConfigurationLoad.process.calendarWriter.write(stored))
             } else if json {
                 Output.line(EventListRenderer.json(shown))
             } else {

@@ -21,7 +21,8 @@ struct ICalendarExportTests {
         let stored = StoredEvent(
             event: CalendarEvent(reservation), sequence: sequence,
             createdAt: 1_900_000_000, updatedAt: 1_900_000_100)
-        let ics = ICalendarWriter().write([stored]).replacingOccurrences(of: "\r\n ", with: "")
+        // Reminders are left out here: ICalendarWriterTests and the corpus cover them.
+        let ics = ICalendarWriter(reminders: .off).write([stored]).replacingOccurrences(of: "\r\n ", with: "")
         let lines = ics.split(separator: "\r\n").map(String.init)
         let begin = try #require(lines.firstIndex(of: "BEGIN:VEVENT"))
         let end = try #require(lines.lastIndex(of: "END:VEVENT"))
@@ -43,8 +44,9 @@ struct ICalendarExportTests {
             """)
         #expect(lines.first == "BEGIN:VEVENT")
         #expect(lines.contains("SUMMARY:Reservation: EPIC Steak"))
-        #expect(lines.contains("DTSTART:20310513T023000Z"))
-        #expect(lines.contains("DTEND:20310513T043000Z"))
+        // 19:30-07:00, which San Francisco's clocks show then (coordinates near SFO): on its clock.
+        #expect(lines.contains("DTSTART;TZID=America/Los_Angeles:20310512T193000"))
+        #expect(lines.contains("DTEND;TZID=America/Los_Angeles:20310512T213000"))
         #expect(lines.contains { $0.hasPrefix("LOCATION:EPIC Steak\\, 369 The Embarcadero") })
         #expect(lines.contains("GEO:37.7907;-122.3889"))
         #expect(lines.contains { $0.hasPrefix("DESCRIPTION:") && $0.contains("Party size: 2") && $0.contains("IWDSCA") })
@@ -170,8 +172,9 @@ struct ICalendarExportTests {
             "SEQUENCE:0",
             "STATUS:CONFIRMED",
             "SUMMARY:Flight: UA 123 from SFO to EWR",
-            "DTSTART:20310305T041500Z",
-            "DTEND:20310305T113000Z",
+            // Offsets the airports' zones show then: on the airports' clocks.
+            "DTSTART;TZID=America/Los_Angeles:20310304T201500",
+            "DTEND;TZID=America/New_York:20310305T063000",
             "LOCATION:San Francisco Airport (SFO)",
             #"DESCRIPTION:Seat: 9A\nArrival: John F. Kennedy International Airport (EWR)\nGuest: Eva Green\nBooking reference: RXJ34P\nCheck-in URL: https://united.example/checkin?RXJ34P"#,
             "URL:https://united.example/checkin?RXJ34P",
@@ -193,7 +196,8 @@ struct ICalendarExportTests {
             "STATUS:CONFIRMED",
             "SUMMARY:Flight: UA 124 from EWR to SFO",
             "DTSTART:20310310T140000Z",
-            "DTEND:20310310T150000Z",
+            // No arrival time: EWR → SFO, about 4,100 km at 800 km/h and 30 min, rounded to 5 min.
+            "DTEND:20310310T194000Z",
             "LOCATION:EWR",
             #"DESCRIPTION:Arrival: SFO\nBooking reference: RXJ35P\nCheck-in URL: https://united.example/checkin?RXJ35P"#,
             "URL:https://united.example/checkin?RXJ35P",
@@ -262,10 +266,12 @@ struct ICalendarExportTests {
             "SEQUENCE:0",
             "STATUS:CONFIRMED",
             "SUMMARY:Hotel: Harborview Hotel Boston",
-            "DTSTART:20310603T190000Z",
-            "DTEND:20310606T150000Z",
+            // Whole days, check-out exclusive, free; the hotel's times in the notes.
+            "DTSTART;VALUE=DATE:20310603",
+            "DTEND;VALUE=DATE:20310606",
+            "TRANSP:TRANSPARENT",
             #"LOCATION:Harborview Hotel Boston\, 70 Rowes Wharf\, Boston\, MA"#,
-            #"DESCRIPTION:Guest: Jane Appleseed\nBooking reference: HB-5521"#,
+            #"DESCRIPTION:Check-in: 2031-06-03 15:00\nCheck-out: 2031-06-06 11:00\nGuest: Jane Appleseed\nBooking reference: HB-5521"#,
             "CATEGORIES:LODGING",
             "LAST-MODIFIED:20300317T174820Z",
             "CREATED:20300317T174640Z",

@@ -176,7 +176,24 @@ struct TimeZonePlacementTests {
         #expect(r.start?.offsetSeconds == 2 * 3600)
         #expect(r.start?.placement == nil)
         #expect(r.start?.epochSeconds == (try Self.instant("2031-06-03T06:15:00Z")))
-        #expect(Self.details(extraction, .offsetDisagreesWithZone) == ["America/Los_Angeles"])
+        #expect(r.start?.agreeingZone == nil, "a zone showing another offset is not the time's zone")
+        #expect(r.end?.agreeingZone == "America/New_York")
+    }
+
+    @Test("a time with its own offset keeps it and learns the zone of its place when that zone shows the offset then")
+    func offsetWithAgreeingZone() throws {
+        let extraction = try JSONFixture.read(
+            Self.flight(from: "SFO", departs: "2031-06-03T08:15:00-07:00", to: "JFK", arrives: "2031-06-03T16:45:00-04:00"))
+        let r = try #require(extraction.reservations.first)
+        #expect(r.start?.offsetSeconds == -7 * 3600)
+        #expect(r.start?.placement == nil)
+        #expect(r.start?.agreeingZone == "America/Los_Angeles")
+        #expect(r.end?.agreeingZone == "America/New_York")
+        #expect(r.start?.epochSeconds == (try Self.instant("2031-06-03T15:15:00Z")))
+        #expect(extraction.codes.filter { $0.hasPrefix("timezone-") || $0.hasPrefix("offset-") }.isEmpty)
+        // A country whose zones all show the offset at that instant: its principal zone.
+        let hotel = try JSONFixture.read(Self.hotel(country: "DE", checkin: "2031-06-03T15:00:00+02:00"))
+        #expect(hotel.reservations.first?.start?.agreeingZone == "Europe/Berlin")
     }
 
     @Test("a timeZone property of the venue names the zone")
@@ -219,14 +236,18 @@ struct TimeZonePlacementTests {
         ReservationReader.read(try JSONFixture.items(text), now: nil, messageDate: nil, keepEnded: false, zones: recorder.book)
     }
 
-    @Test("a message whose times carry offsets, or have no evidence, reads no zone file")
+    @Test("a message whose times have no evidence reads no zone file; times with an offset read only their place's zone")
     func noZoneFileWithoutLocalTimes() throws {
         let recorder = Recorder()
         _ = try Self.read(
             Self.hotel(country: "CH", checkin: "2031-06-03T15:00:00+02:00").replacingOccurrences(of: "11:00:00", with: "11:00:00+02:00"),
             recorder: recorder)
+        // The offset is kept; the zone is read to learn whether the hotel's clocks show it.
+        #expect(Set(recorder.asked.withLock { $0 }) == ["Europe/Zurich"])
+        recorder.asked.withLock { $0 = [] }
         _ = try Self.read(Self.hotel(country: "US"), recorder: recorder)
         _ = try Self.read(Self.flight(from: "XQZ", departs: "2031-06-03T08:15:00", to: "QQX", arrives: "2031-06-03T16:45:00"), recorder: recorder)
+        _ = try Self.read(Self.hotel(country: "XX", checkin: "2031-06-03T15:00:00+02:00"), recorder: recorder)
         #expect(recorder.asked.withLock { $0 } == [])
         _ = try Self.read(Self.train, recorder: recorder)
         #expect(recorder.asked.withLock { $0 } == ["Europe/Zurich", "Europe/Rome"])
