@@ -2,8 +2,8 @@ import ArgumentParser
 import CommandCore
 import EventStore
 import Glibc
-import Output
 import ICalendar
+import Output
 
 struct ConfigCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
