@@ -55,6 +55,9 @@ public enum DateTimeRepair: String, Sendable, Equatable, CaseIterable {
     case spaceBeforeOffset = "space-before-offset"
     /// `9:30`: an hour without its leading zero.
     case oneDigitHour = "one-digit-hour"
+    /// `8:00 PM`, `8:00pm`, `8:00 p.m.`: a 12-hour clock (United States, Canada, Australia,
+    /// India, the Philippines); 12 AM is midnight, 12 PM noon.
+    case twelveHourClock = "twelve-hour-clock"
     /// `2031-02-02 18:35 UTC`, `GMT`: a zone word that means offset zero.
     case utcName = "utc-name"
     /// `2031/02/02`: year first with slashes (Japan, China, Korea); unambiguous.

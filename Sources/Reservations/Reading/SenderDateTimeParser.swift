@@ -8,7 +8,7 @@ import ReservoirBase
 ///
 ///     value  = date [ (T | t | ws) time [ [ws] zone ] ]
 ///     date   = YYYY-MM-DD | YYYY/MM/DD | N sep N sep YYYY        ; N: 1–2 digits, sep: - / .
-///     time   = H[H]:MM [ :SS [ (. | ,) digits ] ]
+///     time   = H[H]:MM [ :SS [ (. | ,) digits ] ] [ [ws] (AM | PM | a.m. | p.m.) ]   ; any case
 ///     zone   = (Z | z) | offset [ Z | z ] [ "[" name "]" ] | "[" name "]" | UTC | GMT | UT
 ///            | area/location… (IANA) | 2–5 capital letters (abbreviation)
 ///     offset = (+ | -) H[H] [ [:] MM ]
@@ -235,10 +235,40 @@ public enum SenderDateTimeParser {
                 }
             }
             guard hour.value <= 23, minute.value <= 59, clock.second <= 59 else { return .failure(.impossibleTime) }
-            let spaced = skipWhiteSpace() > 0
+            var spaced = skipWhiteSpace() > 0
+            // A 12-hour clock (`8:00 PM`, `8:00pm`, `8:00 p.m.`): 12 AM is midnight, 12 PM noon.
+            if let afternoon = readMeridiem() {
+                guard (1...12).contains(hour.value) else { return .failure(.impossibleTime) }
+                clock.hour = hour.value % 12 + (afternoon ? 12 : 0)
+                repairs.append(.twelveHourClock)
+                spaced = skipWhiteSpace() > 0
+            }
             if atEnd { return spaced ? .failure(.freeText) : .success(clock) }
             if let failure = readZone(into: &clock, spaced: spaced) { return .failure(failure) }
             return atEnd ? .success(clock) : .failure(.freeText)
+        }
+
+        /// `AM`, `PM`, `a.m.`, `p.m.` in any case, ending the word: true for the afternoon, nil
+        /// (nothing read) otherwise. `AMT` and other words starting so are left to the zone reader.
+        mutating func readMeridiem() -> Bool? {
+            let start = index
+            guard let first = current, first | 0x20 == 0x61 || first | 0x20 == 0x70 else { return nil }
+            index += 1
+            let dotted = take(0x2E)
+            guard let m = current, m | 0x20 == 0x6D else {
+                index = start
+                return nil
+            }
+            index += 1
+            if dotted, !take(0x2E) {
+                index = start
+                return nil
+            }
+            if let next = current, ASCII.isLetter(next) || ASCII.isDigit(next) {
+                index = start
+                return nil
+            }
+            return first | 0x20 == 0x70
         }
 
         /// What follows the time: `Z`, an offset (and a stray `Z`, an RFC 9557 `[zone]`), a UTC
