@@ -37,7 +37,8 @@ struct SenderDateTimeParserTests {
         Read(text: "2031-06-15 8:00pm", local: "2031-06-15T20:00:00", offset: nil, repairs: [.spaceForT, .oneDigitHour, .twelveHourClock]),
         Read(text: "2031-06-15 12:05 a.m.", local: "2031-06-15T00:05:00", offset: nil, repairs: [.spaceForT, .twelveHourClock]),
         Read(text: "2031-06-15 12:30 PM", local: "2031-06-15T12:30:00", offset: nil, repairs: [.spaceForT, .twelveHourClock]),
-        Read(text: "2031-06-15 9:15 AM UTC", local: "2031-06-15T09:15:00", offset: 0, repairs: [.spaceForT, .oneDigitHour, .twelveHourClock, .utcName]),
+        Read(
+            text: "2031-06-15 9:15 AM UTC", local: "2031-06-15T09:15:00", offset: 0, repairs: [.spaceForT, .oneDigitHour, .twelveHourClock, .utcName]),
         Read(text: "2018-02-02 18:35 UTC", local: "2018-02-02T18:35:00", offset: 0, repairs: [.spaceForT, .utcName]),
         Read(text: "2018-02-02T18:35 GMT", local: "2018-02-02T18:35:00", offset: 0, repairs: [.utcName]),
         Read(text: "2018/02/03", local: "2018-02-03T00:00:00", offset: nil, repairs: [.yearFirstSlashes]),
@@ -110,7 +111,8 @@ struct SenderDateTimeParserTests {
             ("2018-02-30", .impossibleDate), ("30.02.2018", .impossibleDate), ("31/04/2018", .impossibleDate),
             ("13/13/2018", .impossibleDate), ("0-02-1235", .impossibleDate), ("00/00/2018", .impossibleDate), ("2018-13-01", .impossibleDate),
             ("2018-02-02T24:00", .impossibleTime),
-            ("2018-02-02 18:61", .impossibleTime), ("2018-02-02 13:00 PM", .impossibleTime), ("2018-02-02 0:30 AM", .impossibleTime), ("2018-02-02T18:35+24:00", .impossibleTime),
+            ("2018-02-02 18:61", .impossibleTime), ("2018-02-02 13:00 PM", .impossibleTime), ("2018-02-02 0:30 AM", .impossibleTime),
+            ("2018-02-02T18:35+24:00", .impossibleTime),
             ("2018-02-02T18:35+05:60", .impossibleTime), ("02/03/18", .twoDigitYear), ("02.03.18 18:35", .twoDigitYear),
             ("2018-02-02T18:35:00." + String(repeating: "5", count: 100), .tooLong),
         ])
