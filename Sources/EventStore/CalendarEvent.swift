@@ -169,14 +169,12 @@ public struct CalendarEvent: Sendable, Equatable {
     }
 }
 
-extension CalendarEvent {
-    /// The event keyed under the owner of `message`: every store applies an event under the
-    /// owner of the proof that vouched for it, so a caller cannot file one owner's booking
-    /// under another.
-    public func owned(by message: MessageProvenance, in account: Account = .implicit) -> CalendarEvent {
-        var event = self
-        event.key = key.owned(by: message.signingDomain ?? "").inAccount(account)
-        return event
+extension EventKey {
+    /// The key a store files a booking item under: `account`'s, owned by the proof that
+    /// vouched for `message` (``MessageProvenance/signingDomain``; empty when nothing did), so
+    /// a caller cannot file one person's or one owner's booking under another.
+    public func filed(for message: MessageProvenance, in account: Account) -> EventKey {
+        EventKey(account: account, owner: message.signingDomain ?? "", container: container, item: item)
     }
 }
 

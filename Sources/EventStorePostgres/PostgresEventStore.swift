@@ -95,7 +95,7 @@ public final class PostgresEventStore: EventStore {
         _ key: EventKey, from message: MessageProvenance, revising revise: (StoredEvent?) -> CalendarEvent
     ) throws(EventStoreError) -> EventChange {
         // Filed under this handle's account and the owner of the proof that vouched (EventStore).
-        let key = key.owned(by: message.signingDomain ?? "").inAccount(account)
+        let key = key.filed(for: message, in: account)
         func version(_ stored: EventRow?) -> CalendarEvent {
             var event = revise(stored?.stored)
             event.key = key

@@ -225,7 +225,7 @@ public final class ReservationPipeline {
                 provenance.messageDate = decision.signer?.signedAt
             }
             // Bookings are keyed per owner: the proof's owner, never a name the message chose.
-            report.items[index].event.key = report.items[index].event.key.owned(by: provenance.signingDomain ?? "")
+            report.items[index].event.key = report.items[index].event.key.filed(for: provenance, in: store.account)
             do {
                 if let older = try olderInvitation(report.items[index], in: store) {
                     report.items[index].change = older

@@ -60,7 +60,7 @@ extension TrustPolicy {
     public static func passTypeEntryProblem(_ entry: String) -> String? {
         guard let equals = entry.firstIndex(of: "=") else { return entry.isEmpty ? "an empty pass type" : nil }
         let domain = String(entry[entry.index(after: equals)...])
-        guard let ascii = IDNA.asciiDomain(domain), isHostName(ascii) else { return "\(domain) is not a domain name" }
+        guard asciiHostName(domain) != nil else { return "\(domain) is not a domain name" }
         return entry[..<equals].isEmpty ? "no pass type before =" : nil
     }
 
@@ -80,7 +80,6 @@ extension TrustPolicy {
 
     static func passTypeEntry(_ entry: String) -> PassTypeEntry {
         guard let equals = entry.firstIndex(of: "=") else { return PassTypeEntry(pattern: entry[...], domain: nil) }
-        let domain = IDNA.asciiDomain(String(entry[entry.index(after: equals)...]))
-        return PassTypeEntry(pattern: entry[..<equals], domain: domain.flatMap { isHostName($0) ? $0 : nil })
+        return PassTypeEntry(pattern: entry[..<equals], domain: asciiHostName(String(entry[entry.index(after: equals)...])))
     }
 }

@@ -212,27 +212,21 @@ public struct TrustPolicy: Sendable {
             case .vouched(let domain, let selector, let sealer, let instance, let messageSignature):
                 // The sealer's word replaces the original signature's cryptographic result only:
                 // its h=, l= and c= still decide what it covered, as on the DKIM path.
-                switch arcOriginalView(
-                    arcOriginals(of: signatures, domain: domain, selector: selector), domain: domain, view: view)
-                {
+                let original = arcOriginalView(arcOriginals(of: signatures, domain: domain, selector: selector), domain: domain, view: view)
+                switch original.and(view(messageSignature)) {
                 case .refused(let refusal):
                     refusals.append(refusal)
-                case let original:
-                    switch (original, view(messageSignature)) {
-                    case (_, .refused(let refusal)):
-                        refusals.append(refusal)
-                    case (.read(let signed), _), (.signatureAlone, .read(let signed)):
-                        if let problem = recipientRefusal(signed) {
-                            refusals.append(problem)
-                        } else {
-                            vouching = signed
-                            vouchingDomain = domain
-                            path = .arc(sealer: sealer, instance: instance)
-                        }
-                    default:
+                case .read(let signed):
+                    if let problem = recipientRefusal(signed) {
+                        refusals.append(problem)
+                    } else {
+                        vouching = signed
                         vouchingDomain = domain
                         path = .arc(sealer: sealer, instance: instance)
                     }
+                case .signatureAlone:
+                    vouchingDomain = domain
+                    path = .arc(sealer: sealer, instance: instance)
                 }
             }
         }
@@ -283,6 +277,15 @@ public struct TrustPolicy: Sendable {
         case refused(TrustRefusal)
         /// No message to read: the signature is judged by itself.
         case signatureAlone
+
+        /// Both views must hold: the first refusal, else this view's reading, else the other's.
+        func and(_ other: @autoclosure () -> ViewCheck) -> ViewCheck {
+            if case .refused = self { return self }
+            let second = other()
+            if case .refused = second { return second }
+            if case .read = self { return self }
+            return second
+        }
     }
 
     /// Why one signature cannot vouch for the From domain by itself, or nil when it can.

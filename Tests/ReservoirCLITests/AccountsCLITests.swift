@@ -23,7 +23,7 @@ extension ProcessSuites {
             let result = try ReservoirBinary.run(
                 ["events", "--all", "--json", "--store", store, "--now", ReservoirBinary.now] + (account.map { ["--account", $0] } ?? []))
             let list = (try? JSONSerialization.jsonObject(with: result.stdout) as? [[String: Any]]) ?? []
-            return (result.status, list ?? [], result.stderr)
+            return (result.status, list, result.stderr)
         }
 
         @Test("two accounts: one confirmation each, a cancellation reaching one; events, accounts and forget scoped")

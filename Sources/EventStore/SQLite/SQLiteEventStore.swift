@@ -342,7 +342,7 @@ public final class SQLiteEventStore: EventStore {
         _ key: EventKey, from message: MessageProvenance, revising revise: (StoredEvent?) -> CalendarEvent
     ) throws(EventStoreError) -> EventChange {
         // Filed under this handle's account and the owner of the proof that vouched (EventStore).
-        let key = key.owned(by: message.signingDomain ?? "").inAccount(account)
+        let key = key.filed(for: message, in: account)
         return try database.transaction { () throws(EventStoreError) -> EventChange in
             let stored = try database.cached(Self.selectEvent).rows(key.values).first.map(Self.eventRow)
             var event = revise(stored?.stored)

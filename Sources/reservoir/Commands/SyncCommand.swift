@@ -102,9 +102,3 @@ struct SyncCommand: ParsableCommand {
         return .object(JSONObject(pairs: [("pushed", .array(pushed)), ("waiting", .array(waits + removes))]))
     }
 }
-
-extension String {
-    fileprivate func replacingSuffix(_ suffix: String) -> String {
-        hasSuffix(suffix) ? String(dropLast(suffix.count)) : self
-    }
-}
