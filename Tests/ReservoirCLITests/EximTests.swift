@@ -38,9 +38,11 @@ extension ProcessSuites {
             guard let nobody = getpwnam("nobody")?.pointee else { return }
             chown(state, nobody.pw_uid, nobody.pw_gid)
             let store = "sqlite:\(state)/events.sqlite3"
+            // The programs and keys where `nobody` reaches them, wherever the checkout is.
+            let copies = try ReservoirBinary.copiesForOtherUsers(in: tmp.path + "/reservoir")
             let command = [
-                ReservoirBinary.executable.path, "ingest", "--store", store, "--retry-spool", state + "/retry", "--keys",
-                ReservoirBinary.keys, "--allowed-domains", ReservoirBinary.allowed, "--now", ReservoirBinary.now, "-",
+                copies.executable, "ingest", "--store", store, "--retry-spool", state + "/retry", "--keys", copies.keys,
+                "--allowed-domains", copies.allowed, "--now", ReservoirBinary.now, "-",
             ].joined(separator: " ")
             let group = String(cString: getgrgid(nobody.pw_gid).pointee.gr_name)
             let config = """

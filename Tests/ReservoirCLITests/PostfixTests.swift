@@ -58,7 +58,8 @@ extension ProcessSuites {
             chown(data, postfixUser.pw_uid, postfixUser.pw_gid)
             chown(state, nobody.pw_uid, nobody.pw_gid)
             let store = "sqlite:\(state)/events.sqlite3"
-            let reservoir = ReservoirBinary.executable.path
+            // The programs and keys where `nobody` reaches them, wherever the checkout is.
+            let copies = try ReservoirBinary.copiesForOtherUsers(in: tmp.path + "/reservoir")
             // The recipe of docs/HOOKS.md, with the test's paths and the samples' keys.
             let main = """
                 compatibility_level = 3.6
@@ -82,8 +83,8 @@ extension ProcessSuites {
 
                 """
             let pipe = [
-                reservoir, "ingest", "--store", store, "--retry-spool", state + "/retry", "--keys", ReservoirBinary.keys,
-                "--allowed-domains", ReservoirBinary.allowed, "--now", ReservoirBinary.now, "-",
+                copies.executable, "ingest", "--store", store, "--retry-spool", state + "/retry", "--keys", copies.keys,
+                "--allowed-domains", copies.allowed, "--now", ReservoirBinary.now, "-",
             ].joined(separator: " ")
             // Debian's master.cf without smtpd: mail arrives through sendmail only.
             let master = """

@@ -37,6 +37,35 @@ struct ReservoirBinary {
         executable.deletingLastPathComponent().appendingPathComponent("reservoir-filter")
     }
 
+    /// The programs and the samples' key and allowed-domains files, as another user reaches them.
+    struct Copies {
+        var executable: String
+        var filterExecutable: String
+        var keys: String
+        var allowed: String
+    }
+
+    /// Copies the programs and the samples' key files into `directory` (made 0755: programs
+    /// 0755, files 0644), for a mail system that runs Reservoir as another user (`nobody`, a
+    /// user a test creates): the checkout may lie below a directory only its owner may enter
+    /// (`mktemp -d` makes 0700 ones).
+    static func copiesForOtherUsers(in directory: String) throws -> Copies {
+        try FileManager.default.createDirectory(atPath: directory + "/bin", withIntermediateDirectories: true)
+        chmod(directory, 0o755)
+        chmod(directory + "/bin", 0o755)
+        let copies = Copies(
+            executable: directory + "/bin/reservoir", filterExecutable: directory + "/bin/reservoir-filter",
+            keys: directory + "/keys.zone", allowed: directory + "/allowed-domains")
+        for (from, to, mode) in [
+            (executable.path, copies.executable, mode_t(0o755)), (filterExecutable.path, copies.filterExecutable, 0o755),
+            (keys, copies.keys, 0o644), (allowed, copies.allowed, 0o644),
+        ] {
+            try FileManager.default.copyItem(atPath: from, toPath: to)
+            chmod(to, mode)
+        }
+        return copies
+    }
+
     static func sample(_ number: Int) throws -> String {
         for folder in ["cur", "new"] {
             let dir = samples.appendingPathComponent(folder)

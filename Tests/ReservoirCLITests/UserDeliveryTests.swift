@@ -67,19 +67,10 @@ extension ProcessSuites {
                 gid = entry.pw_gid
                 // The filter, as the user runs it, and the samples' keys: the checkout may be
                 // out of the user's reach.
-                for (from, to) in [
-                    (ReservoirBinary.filterExecutable.path, "bin/reservoir-filter"), (ReservoirBinary.keys, "keys.zone"),
-                    (ReservoirBinary.allowed, "allowed-domains"),
-                ] {
-                    try FileManager.default.copyItem(atPath: from, toPath: base + "/" + to)
-                }
-                chmod(base + "/bin", 0o755)
-                chmod(base + "/bin/reservoir-filter", 0o755)
-                chmod(base + "/keys.zone", 0o644)
-                chmod(base + "/allowed-domains", 0o644)
+                let copies = try ReservoirBinary.copiesForOtherUsers(in: base)
                 // The user's own settings, as a person keeps them (docs/CONFIGURATION.md).
                 try write(
-                    "keys = \"\(base)/keys.zone\"\nallowed-domains = \"\(base)/allowed-domains\"\n",
+                    "keys = \"\(copies.keys)\"\nallowed-domains = \"\(copies.allowed)\"\n",
                     to: ".config/reservoir/config.toml")
             }
 
