@@ -184,6 +184,7 @@ package struct FilterHook {
         if let configurationProblem { return configurationProblem.description }
         do {
             try CalendarPusher.check(calendars)
+            _ = try AccountAddress.parse(account)
         } catch {
             return "\(error)"
         }
@@ -220,7 +221,7 @@ package struct FilterHook {
             }
             var added = FilterHeaders.fields(report: report, authservID: resolvedAuthservID, lineEnding: lineEnding)
             if !noStore, let transient = TransientFailure.reason(report, storeProblem: storeProblem) {
-                added += keepForRetry(raw, because: transient, lineEnding: lineEnding)
+                added += keepForRetry(raw, because: transient, for: (try? AccountAddress.parse(account)) ?? .implicit, lineEnding: lineEnding)
             }
             return Analysis(
                 output: FilterHeaders.plan(length: length, forged: forged, added: Array(added.utf8)),
@@ -243,8 +244,8 @@ package struct FilterHook {
     /// retry`, and says so in one line on stderr. The message goes out as it would have; when
     /// no record can be kept (no spool, the spool full) an `X-Reservoir-Error` field says so
     /// too, and that field is what this returns.
-    private func keepForRetry(_ raw: RawMessage, because transient: String, lineEnding: String) -> String {
-        guard let spool = RetrySpool.locate(retrySpool) else {
+    private func keepForRetry(_ raw: RawMessage, because transient: String, for account: Account, lineEnding: String) -> String {
+        guard let spool = RetrySpool.locate(retrySpool)?.forAccount(account) else {
             let why = "retry: not kept (no retry spool without a home directory; set retry-spool)"
             Output.error("filter: \(transient) (message passed through; \(why))")
             return FilterHeaders.errorField(why, lineEnding: lineEnding)

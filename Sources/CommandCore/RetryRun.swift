@@ -1,4 +1,4 @@
-import EventStore
+package import EventStore
 import Glibc
 import Mailbox
 package import Pipeline
@@ -31,6 +31,8 @@ package struct RetryOutcome: Sendable {
     }
 
     package var record: String
+    /// Whose record it was.
+    package var account: Account = .implicit
     package var kind: Kind
     package var reason: String?
     /// Events created, moved or cancelled.
@@ -53,7 +55,9 @@ package struct RetryRun {
         var outcomes: [RetryOutcome] = []
         for name in spool.pending() {
             guard let claimed = spool.claim(name) else { continue }
-            outcomes.append(process(name, claimed: claimed))
+            var outcome = process(name, claimed: claimed)
+            outcome.account = pipeline.store?.account ?? .implicit
+            outcomes.append(outcome)
         }
         return outcomes
     }

@@ -1,3 +1,4 @@
+package import EventStore
 import Glibc
 package import Mailbox
 
@@ -14,17 +15,88 @@ package import Mailbox
 ///
 /// Names are unique the Maildir way (time, process, random, host). A record is created 0600,
 /// or 0660 when the directory is group-writable (a spool shared by a group, like the store).
+///
+/// A site account's records are kept in a spool of their own, `accounts/ADDRESS/` below the
+/// directory (``forAccount(_:)``), so a retry records them into that account's bookings and
+/// no other; the implicit account's records stay at the top, as in a single-user spool.
 package struct RetrySpool: Sendable {
     package let directory: String
+    /// The spool whose `accounts/` holds this one; nil for the top.
+    package let root: String?
 
     /// At most this many pending records; past it nothing more is kept (said on stderr and in
     /// an `X-Reservoir-Error` field), so a long outage cannot fill the disk.
     package static let maximumRecords = 1000
     /// At most this many bytes of pending records, the new one included.
     package static let maximumBytes = 64 << 20
+    /// At most this many pending records in the whole spool, every account's included: a site
+    /// outage with many accounts stays bounded too.
+    package static let maximumSpoolRecords = 20_000
+    /// At most this many bytes of pending records in the whole spool.
+    package static let maximumSpoolBytes = 1 << 30
 
     package init(directory: String) {
         self.directory = directory.count > 1 && directory.hasSuffix("/") ? String(directory.dropLast()) : directory
+        root = nil
+    }
+
+    private init(directory: String, root: String) {
+        self.directory = directory
+        self.root = root
+    }
+
+    /// The spool of `account`'s records: this one for the implicit account, else
+    /// `accounts/ADDRESS/` below it, the address percent-encoded to one safe name.
+    package func forAccount(_ account: Account) -> RetrySpool {
+        guard !account.isImplicit else { return self }
+        let top = root ?? directory
+        return RetrySpool(directory: top + "/accounts/" + Self.directoryName(account), root: top)
+    }
+
+    /// The accounts with a spool of their own, by address.
+    package func accountSpools() -> [(account: Account, spool: RetrySpool)] {
+        let top = root ?? directory
+        return Self.names(in: top + "/accounts").compactMap { name in
+            guard let address = Self.address(fromDirectoryName: name) else { return nil }
+            return (Account(normalizedAddress: address), RetrySpool(directory: top + "/accounts/" + name, root: top))
+        }.sorted { $0.account < $1.account }
+    }
+
+    /// `address` with every byte but letters, digits and `@ + _ -` (and `.` past the first byte)
+    /// written `%XX`: a local part may hold `/` or begin with a dot, a name may not.
+    static func directoryName(_ account: Account) -> String {
+        var name = ""
+        for (index, byte) in account.address.utf8.enumerated() {
+            let plain =
+                (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                || byte == 0x40 || byte == 0x2B || byte == 0x5F || byte == 0x2D || (byte == 0x2E && index > 0)
+            if plain {
+                name.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                name += "%" + String(byte >> 4, radix: 16, uppercase: true) + String(byte & 0xF, radix: 16, uppercase: true)
+            }
+        }
+        return name
+    }
+
+    /// The address a ``directoryName(_:)`` encodes; nil for a name it cannot have written.
+    static func address(fromDirectoryName name: String) -> String? {
+        var bytes: [UInt8] = []
+        var iterator = Array(name.utf8).makeIterator()
+        while let byte = iterator.next() {
+            guard byte == 0x25 else {
+                bytes.append(byte)
+                continue
+            }
+            guard let high = iterator.next(), let low = iterator.next(),
+                let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16)
+            else { return nil }
+            bytes.append(value)
+        }
+        guard !bytes.isEmpty, let address = String(validating: bytes, as: UTF8.self),
+            directoryName(Account(normalizedAddress: address)) == name
+        else { return nil }
+        return address
     }
 
     /// `retry-spool` when set, else `$XDG_STATE_HOME/reservoir/retry`, else
@@ -79,6 +151,13 @@ package struct RetrySpool: Sendable {
                 "the retry spool \(directory) is full (\(count) records, \(bytes >> 10) KB; at most \(Self.maximumRecords) records and \(Self.maximumBytes >> 20) MB)"
             )
         }
+        let (spoolCount, spoolBytes) = totalUsage()
+        guard spoolCount < Self.maximumSpoolRecords, spoolBytes + size <= Self.maximumSpoolBytes else {
+            let top = root ?? directory
+            return .refused(
+                "the retry spool \(top) is full (\(spoolCount) records, \(spoolBytes >> 20) MB for all accounts; at most \(Self.maximumSpoolRecords) records and \(Self.maximumSpoolBytes >> 20) MB)"
+            )
+        }
         let name = Self.uniqueName() + suffix
         let temporary = directory + "/tmp/" + name
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, recordMode)
@@ -113,6 +192,12 @@ package struct RetrySpool: Sendable {
             bytes += Int(info.st_size)
         }
         return (count, bytes)
+    }
+
+    /// The number and total size of pending records in the whole spool, every account's.
+    package func totalUsage() -> (count: Int, bytes: Int) {
+        let top = root.map { RetrySpool(directory: $0) } ?? RetrySpool(directory: directory)
+        return top.accountSpools().map { $0.spool.usage() }.reduce(top.usage()) { ($0.count + $1.count, $0.bytes + $1.bytes) }
     }
 
     /// Pending records, oldest first (names begin with the time).

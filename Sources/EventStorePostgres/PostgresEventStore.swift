@@ -306,7 +306,7 @@ public final class PostgresEventStore: EventStore {
 
 extension PostgresEventStore: ScanStateStore {
     public func scannedFiles() throws(EventStoreError) -> [String: ScannedFile] {
-        let result = try query("SELECT key, size, modified, outcome, settings FROM scanned_files", [])
+        let result = try query("SELECT key, size, modified, outcome, settings FROM scanned_files WHERE account = $1", [account.address])
         var files: [String: ScannedFile] = [:]
         for row in 0..<result.rowCount {
             guard let key = result.text(row, 0), let size = result.integer(row, 1), let modified = result.integer(row, 2) else { continue }
@@ -321,10 +321,10 @@ extension PostgresEventStore: ScanStateStore {
         try transaction { () throws(PostgresFailure) in
             for file in files {
                 _ = try connection.execute(
-                    "INSERT INTO scanned_files (key, size, modified, outcome, settings) VALUES ($1, $2, $3, $4, $5) "
-                        + "ON CONFLICT (key) DO UPDATE SET size = excluded.size, modified = excluded.modified, "
+                    "INSERT INTO scanned_files (account, key, size, modified, outcome, settings) VALUES ($1, $2, $3, $4, $5, $6) "
+                        + "ON CONFLICT (account, key) DO UPDATE SET size = excluded.size, modified = excluded.modified, "
                         + "outcome = excluded.outcome, settings = excluded.settings",
-                    [file.key, String(file.size), String(file.modified), file.outcome, file.settings])
+                    [account.address, file.key, String(file.size), String(file.modified), file.outcome, file.settings])
             }
         }
     }

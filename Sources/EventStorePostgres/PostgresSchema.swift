@@ -128,5 +128,12 @@ enum PostgresSchema {
             "ALTER TABLE scanned_files ADD COLUMN IF NOT EXISTS outcome text",
             "ALTER TABLE scanned_files ADD COLUMN IF NOT EXISTS settings text",
         ],
+        // 7: scan state per account, so one account's scan never marks a file read for
+        // another; rows recorded before belong to the implicit account.
+        [
+            "ALTER TABLE scanned_files ADD COLUMN IF NOT EXISTS account text NOT NULL DEFAULT ''",
+            "ALTER TABLE scanned_files DROP CONSTRAINT IF EXISTS scanned_files_pkey",
+            "ALTER TABLE scanned_files ADD PRIMARY KEY (account, key)",
+        ],
     ]
 }

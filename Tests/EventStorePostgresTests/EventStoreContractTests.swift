@@ -215,6 +215,15 @@ struct EventStoreContractTests {
         let directory = try #require(fresh.store as? any AccountDirectory)
         #expect(try directory.accounts().map(\.account.address) == ["jane@example.org"])
         #expect(try directory.accounts().first?.events == 1)
+        // Scan state too: a file Jane's scan read is new to Joe's.
+        let janeScans = try #require(jane as? any ScanStateStore)
+        let joeScans = try #require(joe as? any ScanStateStore)
+        try janeScans.markScanned([ScannedFile(key: "/mail/new/1", size: 10, modified: 100, outcome: "trusted", settings: "")])
+        #expect(try janeScans.scannedFiles()["/mail/new/1"]?.outcome == "trusted")
+        #expect(try joeScans.scannedFiles().isEmpty, "Jane's scan state is not Joe's")
+        try joeScans.markScanned([ScannedFile(key: "/mail/new/1", size: 10, modified: 100, outcome: "refused", settings: "")])
+        #expect(try janeScans.scannedFiles()["/mail/new/1"]?.outcome == "trusted")
+        #expect(try joeScans.scannedFiles()["/mail/new/1"]?.outcome == "refused")
     }
 
     @Test("a cancellation without a start keeps the stored start, end, place and details (RFC 5546 §3.2.5)", arguments: StoreBackend.available)

@@ -120,6 +120,56 @@ extension ProcessSuites {
             #expect(Self.records(spool).isEmpty)
         }
 
+        @Test("an account's records are kept in its own spool and retried into its own bookings, never the implicit account's")
+        func accountRecords() throws {
+            let tmp = try TemporaryDirectory()
+            defer { tmp.remove() }
+            let spool = tmp.path + "/retry"
+            let dead = "sqlite:/dev/null/events.sqlite3"
+            let accounts = [(4, "jane@example.org"), (5, "joe@Example.ORG"), (6, "")]
+            for (sample, account) in accounts {
+                let message = try ReservoirBinary.sampleMessage(sample)
+                let r = try ReservoirBinary.run(
+                    ["filter", "--keys", ReservoirBinary.keys, "--store", dead, "--retry-spool", spool]
+                        + (account.isEmpty ? [] : ["--account", account]) + Self.options, stdin: message)
+                #expect(r.status == 0 && r.stdout.suffix(message.count) == message)
+            }
+            #expect(Self.records(spool).count == 1, "the implicit account's record at the top")
+            #expect(Self.records(spool + "/accounts/jane@example.org").count == 1)
+            #expect(Self.records(spool + "/accounts/joe@example.org").count == 1, "the domain lowercased, as the account is")
+            let good = "sqlite:\(tmp.path)/events.sqlite3"
+            // With --account, that account's records only.
+            let janeOnly = try ReservoirBinary.run(
+                ["retry", "--keys", ReservoirBinary.keys, "--store", good, "--retry-spool", spool, "--account", "jane@example.org", "--json"]
+                    + Self.options)
+            #expect(janeOnly.status == 0, "\(janeOnly.stderr)")
+            #expect(Self.records(spool + "/accounts/jane@example.org").isEmpty)
+            #expect(Self.records(spool + "/accounts/joe@example.org").count == 1)
+            #expect(Self.records(spool).count == 1)
+            // Without, every account's, each into its own bookings.
+            let all = try Self.retry(spool, store: good, json: true)
+            #expect(all.status == 0, "\(all.stderr)")
+            let object = try JSONSerialization.jsonObject(with: all.stdout) as? [String: Any]
+            let outcomes = object?["records"] as? [[String: Any]] ?? []
+            #expect(outcomes.map { $0["account"] as? String ?? "" } == ["", "joe@example.org"], "\(all.text)")
+            #expect(outcomes.allSatisfy { $0["outcome"] as? String == "applied" }, "\(all.text)")
+            func events(_ account: String) throws -> [String] {
+                let r = try ReservoirBinary.run(
+                    ["events", "--all", "--json", "--store", good, "--now", ReservoirBinary.now] + (account.isEmpty ? [] : ["--account", account]))
+                let list = try JSONSerialization.jsonObject(with: r.stdout) as? [[String: Any]] ?? []
+                return list.compactMap { $0["key"] as? String }.sorted()
+            }
+            let (jane, joe) = (try events("jane@example.org"), try events("joe@example.org"))
+            #expect(jane.count == 2 && jane.allSatisfy { $0.hasPrefix("K7Q2PX/") }, "both flight legs: \(jane)")
+            #expect(joe.count == 1 && !jane.contains(joe[0]), "the hotel alone: \(joe)")
+            let listed = try ReservoirBinary.run(["accounts", "--json", "--store", good])
+            #expect(listed.status == 0, "\(listed.stderr)")
+            let counts = (try JSONSerialization.jsonObject(with: listed.stdout) as? [[String: Any]] ?? []).map {
+                "\($0["account"] as? String ?? "?")=\($0["events"] as? Int ?? -1)"
+            }
+            #expect(counts == ["=1", "jane@example.org=2", "joe@example.org=1"], "\(listed.text)")
+        }
+
         @Test(
             "a store on a read-only file system: the record is kept and retry against it keeps it",
             .enabled(if: FaultTests.canMount, "needs root and mount(8) for a small tmpfs"))

@@ -5,7 +5,7 @@ public final class SQLiteEventStore: EventStore {
     /// How long a writer waits for another process's transaction before giving up.
     public static let busyTimeoutMilliseconds: Int32 = 30_000
     /// The schema version this build writes (PRAGMA user_version).
-    public static let schemaVersion: Int64 = 6
+    public static let schemaVersion: Int64 = 7
 
     private let database: SQLiteDatabase
     public var path: String { database.path }
@@ -212,6 +212,28 @@ public final class SQLiteEventStore: EventStore {
                     try database.execute("ALTER TABLE scanned_files ADD COLUMN \(column) TEXT")
                 }
                 try database.execute("PRAGMA user_version = 6")
+            }
+            if current < 7 {
+                // Version 7: scan state per account, so one account's scan never marks a file
+                // read for another. SQLite cannot change a primary key in place: the table is
+                // copied, its rows going to the implicit account.
+                try database.execute(
+                    """
+                    CREATE TABLE scanned_files_7 (
+                        account TEXT NOT NULL DEFAULT '',
+                        key TEXT NOT NULL,
+                        size INTEGER NOT NULL,
+                        modified INTEGER NOT NULL,
+                        outcome TEXT,
+                        settings TEXT,
+                        PRIMARY KEY (account, key)
+                    );
+                    INSERT INTO scanned_files_7 (account, key, size, modified, outcome, settings)
+                        SELECT '', key, size, modified, outcome, settings FROM scanned_files;
+                    DROP TABLE scanned_files;
+                    ALTER TABLE scanned_files_7 RENAME TO scanned_files;
+                    PRAGMA user_version = 7;
+                    """)
             }
         }
     }
@@ -426,7 +448,9 @@ extension SQLiteEventStore: AccountDirectory {
 extension SQLiteEventStore: ScanStateStore {
     public func scannedFiles() throws(EventStoreError) -> [String: ScannedFile] {
         var files: [String: ScannedFile] = [:]
-        for row in try database.prepare("SELECT key, size, modified, outcome, settings FROM scanned_files").rows() {
+        for row in try database.prepare("SELECT key, size, modified, outcome, settings FROM scanned_files WHERE account = ?").rows([
+            .text(account.address)
+        ]) {
             guard let key = row.text(0), let size = row.integer(1), let modified = row.integer(2) else { continue }
             files[key] = ScannedFile(key: key, size: size, modified: modified, outcome: row.text(3), settings: row.text(4))
         }
@@ -437,12 +461,12 @@ extension SQLiteEventStore: ScanStateStore {
         guard !files.isEmpty else { return }
         try database.transaction { () throws(EventStoreError) in
             let statement = try database.cached(
-                "INSERT INTO scanned_files (key, size, modified, outcome, settings) VALUES (?, ?, ?, ?, ?) "
-                    + "ON CONFLICT (key) DO UPDATE SET size = excluded.size, modified = excluded.modified, "
+                "INSERT INTO scanned_files (account, key, size, modified, outcome, settings) VALUES (?, ?, ?, ?, ?, ?) "
+                    + "ON CONFLICT (account, key) DO UPDATE SET size = excluded.size, modified = excluded.modified, "
                     + "outcome = excluded.outcome, settings = excluded.settings")
             for file in files {
                 try statement.run([
-                    .text(file.key), .integer(file.size), .integer(file.modified), file.outcome.map(ColumnValue.text) ?? .null,
+                    .text(account.address), .text(file.key), .integer(file.size), .integer(file.modified), file.outcome.map(ColumnValue.text) ?? .null,
                     file.settings.map(ColumnValue.text) ?? .null,
                 ])
             }

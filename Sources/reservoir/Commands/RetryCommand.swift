@@ -1,5 +1,6 @@
 import ArgumentParser
 import CommandCore
+import EventStore
 import JSON
 
 struct RetryCommand: ParsableCommand {
@@ -35,35 +36,51 @@ struct RetryCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        guard let spool = retry.spool else {
+        guard let top = retry.spool else {
             throw CommandFailure.configuration("no retry spool without a home directory (HOME is unset, relative or /): give --retry-spool DIRECTORY")
         }
-        let runner = try CommandRunner(
-            keys: keys, policy: policy, store: storeOptions.choice(creating: creation.create), clock: clock, includePast: past.includePast,
-            account: try storeOptions.account())
-        let outcomes = RetryRun(spool: spool, pipeline: runner.pipeline).run()
+        // A site account's records are in its own spool and go into its own bookings: with
+        // --account, that account's alone; without, the implicit account's and then each
+        // account's that has records, each through a store opened for that account.
+        let account = try storeOptions.account()
+        var runs = [(account: account, spool: top.forAccount(account))]
+        if account.isImplicit { runs += top.accountSpools().filter { !$0.spool.pending().isEmpty } }
+        var outcomes: [RetryOutcome] = []
+        for run in runs {
+            let runner = try CommandRunner(
+                keys: keys, policy: policy, store: storeOptions.choice(creating: creation.create), clock: clock, includePast: past.includePast,
+                account: run.account)
+            let recorded = RetryRun(spool: run.spool, pipeline: runner.pipeline).run()
+            outcomes += recorded
+            if json { continue }
+            for outcome in recorded {
+                let record = run.account.isImplicit ? outcome.record : "\(run.account.address): \(outcome.record)"
+                switch outcome.kind {
+                case .applied: Output.line("\(record): applied (\(Self.events(outcome.changed)) changed)")
+                case .kept: Output.line("\(record): kept for a later run: \(outcome.reason ?? "")")
+                case .failed: Output.line("\(record): failed, moved to failed/: \(outcome.reason ?? "")")
+                }
+            }
+        }
+        let spool = runs[0].spool
         if json {
             let records: [JSONValue] = outcomes.map { outcome in
                 var object: [(String, JSONValue)] = [("record", .string(outcome.record)), ("outcome", .string(outcome.kind.rawValue))]
+                if !outcome.account.isImplicit { object.append(("account", .string(outcome.account.address))) }
                 object.append(("changed", .number(Double(outcome.changed))))
                 if let reason = outcome.reason { object.append(("reason", .string(reason))) }
                 return .object(JSONObject(pairs: object))
             }
+            let pending = runs.map { $0.spool.pending().count }.reduce(0, +)
+            let failed = runs.map { $0.spool.failed().count }.reduce(0, +)
             Output.line(
                 JSONValue.object(
                     JSONObject(pairs: [
                         ("spool", .string(spool.directory)), ("records", .array(records)),
-                        ("pending", .number(Double(spool.pending().count))), ("failed", .number(Double(spool.failed().count))),
+                        ("pending", .number(Double(pending))), ("failed", .number(Double(failed))),
                     ])
                 ).serialized())
         } else {
-            for outcome in outcomes {
-                switch outcome.kind {
-                case .applied: Output.line("\(outcome.record): applied (\(Self.events(outcome.changed)) changed)")
-                case .kept: Output.line("\(outcome.record): kept for a later run: \(outcome.reason ?? "")")
-                case .failed: Output.line("\(outcome.record): failed, moved to failed/: \(outcome.reason ?? "")")
-                }
-            }
             Output.line(Self.summary(outcomes, spool: spool))
         }
         if outcomes.contains(where: { $0.kind == .kept }) { throw ExitStatus(75) }

@@ -77,7 +77,7 @@ struct ScanCommand: ParsableCommand {
         // than the configuration's) leaves them, unless --retry-spool names the spool.
         let configured = EffectiveSettings.process(commandLine: [:]).store
         let ownsSpool = retry.retrySpool != nil || storeOptions.storeArgument == nil || storeOptions.store == configured
-        let spool = runner.pipeline.store == nil || !ownsSpool ? nil : retry.spool
+        let spool = runner.pipeline.store == nil || !ownsSpool ? nil : retry.spool?.forAccount(runner.account)
         if let spool, !spool.pending().isEmpty {
             let outcomes = RetryRun(spool: spool, pipeline: runner.pipeline).run()
             Output.error(RetryCommand.summary(outcomes, spool: spool))

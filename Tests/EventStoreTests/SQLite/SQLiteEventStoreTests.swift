@@ -381,6 +381,30 @@ struct SQLiteEventStoreTests {
         #expect(version == SQLiteEventStore.schemaVersion)
     }
 
+    @Test("a store of schema 6 keeps its scanned files as the implicit account's; another account's scan starts afresh")
+    func upgradeFromSix() throws {
+        let (directory, path) = try Self.storeAsLeftBy()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        _ = try SQLiteEventStore(path: path)
+        // The table as schema 6 made it: keyed by the file alone.
+        try SQLiteDatabase(path: path, busyTimeoutMilliseconds: 1000).execute(
+            """
+            DROP TABLE scanned_files;
+            CREATE TABLE scanned_files (key TEXT PRIMARY KEY, size INTEGER NOT NULL, modified INTEGER NOT NULL, outcome TEXT, settings TEXT);
+            INSERT INTO scanned_files VALUES ('Maildir/cur/1', 3311, 1794503643, 'trusted', 'v1');
+            PRAGMA user_version = 6;
+            """)
+        #expect(throws: EventStoreError.self) { _ = try SQLiteEventStore(readingAt: path) }
+        let upgraded = try SQLiteEventStore(path: path)
+        #expect(try upgraded.scannedFiles()["Maildir/cur/1"]?.settings == "v1")
+        let jane = upgraded.scoped(to: Account(normalizedAddress: "jane@example.org"))
+        #expect(try jane.scannedFiles().isEmpty)
+        try jane.markScanned([ScannedFile(key: "Maildir/cur/1", size: 3311, modified: 1_794_503_643, outcome: "refused", settings: "v2")])
+        #expect(try upgraded.scannedFiles()["Maildir/cur/1"]?.outcome == "trusted")
+        let version = try SQLiteDatabase(path: path, busyTimeoutMilliseconds: 1000).prepare("PRAGMA user_version").rows().first?.integer(0)
+        #expect(version == 7)
+    }
+
     /// SQL taking a store of the current schema back to schema 5 (before scanned files kept
     /// their outcome), with a file a scan of schema 5 recorded.
     static let toSchema5 = """
@@ -405,7 +429,7 @@ struct SQLiteEventStoreTests {
         try upgraded.markScanned([ScannedFile(key: key, size: 3311, modified: 1_794_503_643, outcome: "trusted", settings: "")])
         #expect(try SQLiteEventStore(readingAt: path).scannedFiles()[key]?.outcome == "trusted")
         let version = try SQLiteDatabase(path: path, busyTimeoutMilliseconds: 1000).prepare("PRAGMA user_version").rows().first?.integer(0)
-        #expect(version == 6)
+        #expect(version == SQLiteEventStore.schemaVersion)
     }
 
     @Test("a store of schema 2 (before calendar delivery) is upgraded in place: its events kept, all of them waiting for a calendar")
@@ -419,7 +443,7 @@ struct SQLiteEventStoreTests {
         #expect(try upgraded.pendingDeliveries(to: "vdir:/cal").count == 2)
         let version = try SQLiteDatabase(path: path, busyTimeoutMilliseconds: 1000).prepare("PRAGMA user_version").rows().first?.integer(0)
         #expect(version == SQLiteEventStore.schemaVersion)
-        #expect(SQLiteEventStore.schemaVersion == 6)
+        #expect(SQLiteEventStore.schemaVersion == 7)
     }
 
     @Test("a store of schema 3 (before time zones) is upgraded in place: its events kept without a zone, new ones keep theirs")
