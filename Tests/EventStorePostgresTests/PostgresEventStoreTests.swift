@@ -108,7 +108,10 @@ struct PostgresEventStoreTests {
         }
         let again = try PostgresEventStore(url: url)
         #expect(try again.events().count == 1)
-        #expect(try PostgresServer.shared.get().psqlColumn(url: url, "SELECT max(version) FROM schema_version") == [String(PostgresEventStore.schemaVersion)])
+        #expect(
+            try PostgresServer.shared.get().psqlColumn(url: url, "SELECT max(version) FROM schema_version") == [
+                String(PostgresEventStore.schemaVersion)
+            ])
         #expect(PostgresEventStore.schemaVersion == 7)
     }
 

@@ -466,7 +466,8 @@ extension SQLiteEventStore: ScanStateStore {
                     + "outcome = excluded.outcome, settings = excluded.settings")
             for file in files {
                 try statement.run([
-                    .text(account.address), .text(file.key), .integer(file.size), .integer(file.modified), file.outcome.map(ColumnValue.text) ?? .null,
+                    .text(account.address), .text(file.key), .integer(file.size), .integer(file.modified),
+                    file.outcome.map(ColumnValue.text) ?? .null,
                     file.settings.map(ColumnValue.text) ?? .null,
                 ])
             }
