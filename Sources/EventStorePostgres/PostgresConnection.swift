@@ -26,6 +26,9 @@ struct PostgresFailure: Error {
 /// (libpq §34.20); each store, hence each thread or process, has its own.
 final class PostgresConnection {
     private let handle: OpaquePointer
+    /// The account this session's `reservoir.account` setting names, which the row-level
+    /// security policies read (PostgresSchema, migration 8); nil when not known to be set.
+    private var sessionAccount: String?
 
     /// Connects with `PQconnectdbParams`; `parameters` are processed in order, a later keyword
     /// overriding an earlier one, and a `dbname` holding a URI is expanded in place.
@@ -118,13 +121,24 @@ final class PostgresConnection {
     /// ``connectRetrySeconds`` while the server refuses for a temporary reason; true when the
     /// new connection is up.
     func reset() -> Bool {
-        Self.retryingTransientRefusals {
+        sessionAccount = nil
+        return Self.retryingTransientRefusals {
             PQreset(handle)
             return PQstatus(handle) == CONNECTION_OK ? nil : lastError
         } == nil
     }
 
     var lastError: String { Self.trimmed(String(cString: PQerrorMessage(handle))) }
+
+    /// Sets the session's `reservoir.account` to `account` unless it already is: the setting
+    /// the row-level security policies compare every row's account with. Called outside a
+    /// transaction only, so no rollback can undo it behind ``sessionAccount``.
+    func scope(to account: String) throws(PostgresFailure) {
+        guard sessionAccount != account else { return }
+        sessionAccount = nil
+        try execute("SELECT set_config('reservoir.account', $1, false)", [account])
+        sessionAccount = account
+    }
 
     /// Runs one command with text parameters `$1…$n` (`PQexecParams`, types inferred by the
     /// server). NUL characters, which PostgreSQL text cannot hold, are dropped from values.

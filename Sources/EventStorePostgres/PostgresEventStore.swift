@@ -237,6 +237,7 @@ public final class PostgresEventStore: EventStore {
         var reconnects = 0
         while true {
             do {
+                try connection.scope(to: account.address)
                 try connection.execute("BEGIN")
                 let value = try body()
                 try connection.execute("COMMIT")
@@ -260,10 +261,12 @@ public final class PostgresEventStore: EventStore {
     /// One read statement, run again once after a reconnect when the connection dropped.
     private func query(_ sql: String, _ parameters: [String?]) throws(EventStoreError) -> PostgresResult {
         do {
+            try connection.scope(to: account.address)
             return try connection.execute(sql, parameters)
         } catch {
             guard error.connectionLost, connection.reset() else { throw storeError(error, attempts: 1) }
             do {
+                try connection.scope(to: account.address)
                 return try connection.execute(sql, parameters)
             } catch {
                 throw storeError(error, attempts: 2)
@@ -333,8 +336,14 @@ extension PostgresEventStore: ScanStateStore {
 // MARK: Accounts
 
 extension PostgresEventStore: AccountDirectory {
+    /// The one read across accounts: in a transaction of its own that sets
+    /// `reservoir.directory` for itself alone (`set_config(…, true)`), which the
+    /// `account_directory` policies let read events and deliveries (PostgresSchema, migration 8).
     public func accounts() throws(EventStoreError) -> [AccountSummary] {
-        let result = try query(DeliverySQL.accounts, [])
+        let result = try transaction { () throws(PostgresFailure) in
+            try connection.execute("SELECT set_config('reservoir.directory', 'on', true)")
+            return try connection.execute(DeliverySQL.accounts)
+        }
         return (0..<result.rowCount).map { r in
             AccountSummary(
                 account: Account(normalizedAddress: result.text(r, 0) ?? ""), events: Int(result.integer(r, 1) ?? 0),

@@ -6,6 +6,12 @@ enum PostgresSchema {
     /// starting at once migrate one after the other.
     static let migrationLockKey: Int64 = 0x7265_7365_7276_6F69
 
+    /// The account a session set (`PostgresConnection.scope(to:)`); NULL when unset, which no
+    /// row's account equals.
+    static let accountSetting = "current_setting('reservoir.account', true)"
+    /// Set for one transaction by the account directory's read.
+    static let directorySetting = "current_setting('reservoir.directory', true)"
+
     static let versionTable = """
         CREATE TABLE IF NOT EXISTS schema_version (
             version bigint PRIMARY KEY,
@@ -134,6 +140,35 @@ enum PostgresSchema {
             "ALTER TABLE scanned_files ADD COLUMN IF NOT EXISTS account text NOT NULL DEFAULT ''",
             "ALTER TABLE scanned_files DROP CONSTRAINT IF EXISTS scanned_files_pkey",
             "ALTER TABLE scanned_files ADD PRIMARY KEY (account, key)",
+        ],
+        // 8: the account boundary in the database (docs/SITE.md, "Row-level security"): every
+        // table holding an account's rows lets a session see and write only the rows of the
+        // account its `reservoir.account` setting names, so a statement that forgets the
+        // account reads nothing rather than another person's bookings. Forced for the tables'
+        // owner too, the role reservoir connects as. The one read across accounts (`reservoir
+        // accounts`) sets `reservoir.directory` for its own transaction. A later migration
+        // that rewrites rows must run with the policies in mind.
+        [
+            "ALTER TABLE events ENABLE ROW LEVEL SECURITY",
+            "ALTER TABLE events FORCE ROW LEVEL SECURITY",
+            "DROP POLICY IF EXISTS account_rows ON events",
+            "CREATE POLICY account_rows ON events USING (account = \(accountSetting)) WITH CHECK (account = \(accountSetting))",
+            "ALTER TABLE history ENABLE ROW LEVEL SECURITY",
+            "ALTER TABLE history FORCE ROW LEVEL SECURITY",
+            "DROP POLICY IF EXISTS account_rows ON history",
+            "CREATE POLICY account_rows ON history USING (account = \(accountSetting)) WITH CHECK (account = \(accountSetting))",
+            "ALTER TABLE deliveries ENABLE ROW LEVEL SECURITY",
+            "ALTER TABLE deliveries FORCE ROW LEVEL SECURITY",
+            "DROP POLICY IF EXISTS account_rows ON deliveries",
+            "CREATE POLICY account_rows ON deliveries USING (account = \(accountSetting)) WITH CHECK (account = \(accountSetting))",
+            "ALTER TABLE scanned_files ENABLE ROW LEVEL SECURITY",
+            "ALTER TABLE scanned_files FORCE ROW LEVEL SECURITY",
+            "DROP POLICY IF EXISTS account_rows ON scanned_files",
+            "CREATE POLICY account_rows ON scanned_files USING (account = \(accountSetting)) WITH CHECK (account = \(accountSetting))",
+            "DROP POLICY IF EXISTS account_directory ON events",
+            "CREATE POLICY account_directory ON events FOR SELECT USING (\(directorySetting) = 'on')",
+            "DROP POLICY IF EXISTS account_directory ON deliveries",
+            "CREATE POLICY account_directory ON deliveries FOR SELECT USING (\(directorySetting) = 'on')",
         ],
     ]
 }

@@ -112,13 +112,26 @@ struct PostgresEventStoreTests {
             try PostgresServer.shared.get().psqlColumn(url: url, "SELECT max(version) FROM schema_version") == [
                 String(PostgresEventStore.schemaVersion)
             ])
-        #expect(PostgresEventStore.schemaVersion == 7)
+        #expect(PostgresEventStore.schemaVersion == 8)
     }
 
     /// Statements taking a database back to schema 5, before scanned files kept their outcome.
     static let toSchema5 = [
         "ALTER TABLE scanned_files DROP COLUMN outcome, DROP COLUMN settings", "DELETE FROM schema_version WHERE version >= 6",
     ]
+
+    /// Statements taking a database back to schema 6: no row-level security, scan state keyed
+    /// by the file alone.
+    static let toSchema6 =
+        ["events", "history", "deliveries", "scanned_files"].flatMap { table in
+            [
+                "DROP POLICY IF EXISTS account_rows ON \(table)", "DROP POLICY IF EXISTS account_directory ON \(table)",
+                "ALTER TABLE \(table) NO FORCE ROW LEVEL SECURITY", "ALTER TABLE \(table) DISABLE ROW LEVEL SECURITY",
+            ]
+        } + [
+            "ALTER TABLE scanned_files DROP CONSTRAINT scanned_files_pkey", "ALTER TABLE scanned_files DROP COLUMN account",
+            "ALTER TABLE scanned_files ADD PRIMARY KEY (key)", "DELETE FROM schema_version WHERE version >= 7",
+        ]
 
     /// Statements taking a database back to schema 4, before bookings were keyed per owner:
     /// the owner back in `owner_domain` (empty: NULL), the key (container, item), no UIDs.
@@ -148,7 +161,7 @@ struct PostgresEventStoreTests {
             #expect(try store.claimDelivery(of: Self.key, uid: Self.key.legacyCalendarUID, to: "vdir:/cal", by: "a", now: 1, until: 100))
             try store.finishDelivery(of: Self.key, to: "vdir:/cal", by: "a", result: .delivered(sequence: 0, etag: nil), at: 2)
         }
-        for statement in Self.toSchema5 + Self.toSchema4 + downgrade { _ = try server.psqlColumn(url: url, statement) }
+        for statement in Self.toSchema6 + Self.toSchema5 + Self.toSchema4 + downgrade { _ = try server.psqlColumn(url: url, statement) }
         return (server, url)
     }
 
@@ -223,6 +236,63 @@ struct PostgresEventStoreTests {
         _ = try upgraded.apply(zoned, from: message("<b@x>", date: 1001))
         let read = try #require(try PostgresEventStore(url: url).events().first { $0.event.key.container == "ZONED" })
         #expect(read.event.start == zoned.start)
+    }
+
+    @Test("row-level security: a session that names no account reads and writes nothing; one account never sees another's rows")
+    func rowLevelSecurity() throws {
+        let server = try PostgresServer.shared.get()
+        let (url, superuserURL) = try server.makeDatabase(ownedBy: PostgresServer.ordinaryRole)
+        let jane = try PostgresEventStore(url: url, account: Account(normalizedAddress: "jane@example.org"))
+        let joe = jane.scoped(to: Account(normalizedAddress: "joe@example.org"))
+        _ = try jane.apply(dinner(at: "2031-05-12T19:30:00"), from: message("<a@x>", date: 1000))
+        _ = try joe.apply(dinner(at: "2031-05-12T19:30:00"), from: message("<a@x>", date: 1000))
+        _ = try joe.apply(dinner(at: "2031-06-01T19:30:00", container: "JOE2"), from: message("<b@x>", date: 1000))
+        try joe.markScanned([ScannedFile(key: "/mail/1", size: 1, modified: 1, outcome: "trusted", settings: "")])
+        #expect(try joe.claimDelivery(of: Self.key, uid: "u", to: "vdir:/cal", by: "a", now: 1, until: 100))
+        // Behind the store's back, as reservoir's own role: a query that forgets the account
+        // (the setting unset, or set to nobody's) returns nothing from any table.
+        for table in ["events", "history", "deliveries", "scanned_files"] {
+            #expect(try server.psqlColumn(url: url, "SELECT count(*) FROM \(table)") == ["0"], "\(table)")
+            #expect(try server.psqlColumn(url: superuserURL, "SELECT count(*) FROM \(table)") != ["0"], "\(table) holds rows")
+        }
+        #expect(try server.psqlColumn(url: url, "SET reservoir.account = 'jane@example.org'; SELECT container FROM events") == ["IWDSCA"])
+        #expect(
+            try server.psqlColumn(url: url, "SET reservoir.account = 'joe@example.org'; SELECT container FROM events ORDER BY container")
+                == ["IWDSCA", "JOE2"])
+        // Nor can it write a row into another account, or change or delete another's.
+        #expect(throws: PostgresServer.ServerError.self) {
+            try server.psql(
+                url: url,
+                "SET reservoir.account = 'jane@example.org'; UPDATE events SET account = 'joe@example.org' WHERE container = 'IWDSCA'")
+        }
+        #expect(
+            try server.psqlColumn(
+                url: url, "SET reservoir.account = 'jane@example.org'; DELETE FROM events WHERE container = 'JOE2' RETURNING 1") == [])
+        #expect(try joe.events().count == 2)
+        // The tables' owner is held to the policies too (FORCE), and the role is an ordinary one.
+        #expect(try server.psqlColumn(url: superuserURL, "SELECT count(*) FROM pg_class WHERE relforcerowsecurity AND relrowsecurity") == ["4"])
+        // The one read across accounts.
+        let listed = try jane.accounts().map { "\($0.account.address)=\($0.events)" }
+        #expect(listed == ["jane@example.org=1", "joe@example.org=2"])
+        #expect(try jane.events().count == 1, "the directory's setting lasts its own transaction only")
+    }
+
+    @Test("a store of schema 6 is upgraded: its scanned files the implicit account's, its tables under row-level security")
+    func upgradeFromSix() throws {
+        let server = try PostgresServer.shared.get()
+        let (url, superuserURL) = try server.makeDatabase(ownedBy: PostgresServer.ordinaryRole)
+        do {
+            let store = try PostgresEventStore(url: url)
+            _ = try store.apply(dinner(at: "2031-05-12T19:30:00"), from: message("<a@x>", date: 1000))
+            try store.markScanned([ScannedFile(key: "/mail/1", size: 1, modified: 1, outcome: "trusted", settings: "v1")])
+        }
+        for statement in Self.toSchema6 { try server.psql(url: superuserURL, statement) }
+        #expect(try server.psqlColumn(url: url, "SELECT count(*) FROM events") == ["1"], "no policies at schema 6")
+        let upgraded = try PostgresEventStore(url: url)
+        #expect(try upgraded.scannedFiles()["/mail/1"]?.settings == "v1")
+        #expect(try upgraded.scoped(to: Account(normalizedAddress: "jane@example.org")).scannedFiles().isEmpty)
+        #expect(try upgraded.events().count == 1, "the implicit account's events, as before")
+        #expect(try server.psqlColumn(url: url, "SELECT count(*) FROM events") == ["0"], "policies on")
     }
 
     @Test("a schema written by a newer reservoir is refused, not damaged")

@@ -31,12 +31,14 @@ enum StoreBackend: String, CaseIterable, CustomTestStringConvertible, Sendable {
                 },
                 cleanup: { try? FileManager.default.removeItem(atPath: directory) })
         case .postgres:
+            // As an ordinary role, as a site runs it: the row-level security policies apply
+            // to every statement of the contract (a superuser would bypass them).
             let server = try PostgresServer.shared.get()
-            let url = try server.makeDatabase()
+            let (url, superuserURL) = try server.makeDatabase(ownedBy: PostgresServer.ordinaryRole)
             let store = try PostgresEventStore(url: url)
             return FreshStore(
                 store: store, reopen: { try PostgresEventStore(url: url) }, scoped: { store.scoped(to: $0) },
-                sql: { statement in try server.psqlColumn(url: url, statement) },
+                sql: { statement in try server.psqlColumn(url: superuserURL, statement) },
                 cleanup: {})
         }
     }

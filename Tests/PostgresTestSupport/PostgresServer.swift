@@ -48,6 +48,7 @@ public final class PostgresServer: @unchecked Sendable {
     private let account: String?
     private var dataDirectory: String { directory + "/data" }
     private let databaseCounter = Counter()
+    private let roleLock = NSLock()
     private let maxConnections: Int
 
     /// `maxConnections`: the server's `max_connections` (3 of them are reserved for superusers).
@@ -111,8 +112,27 @@ public final class PostgresServer: @unchecked Sendable {
         return url(database: name)
     }
 
-    public func url(database: String) -> String {
-        "postgresql:///\(database)?host=\(directory)&user=postgres"
+    public func url(database: String, user: String = "postgres") -> String {
+        "postgresql:///\(database)?host=\(directory)&user=\(user)"
+    }
+
+    /// The role ``makeDatabase(ownedBy:)`` databases belong to: an ordinary login role, neither
+    /// superuser nor BYPASSRLS, as a site's reservoir role is, so row-level security applies.
+    public static let ordinaryRole = "reservoir_site"
+
+    /// A new empty database owned by ``ordinaryRole`` (made on first use): the URL reservoir
+    /// connects with as that role, and a superuser's URL of the same database for checks made
+    /// behind the store's back.
+    public func makeDatabase(ownedBy role: String) throws -> (url: String, superuserURL: String) {
+        roleLock.lock()
+        defer { roleLock.unlock() }
+        let name = "reservoir_test_\(databaseCounter.next())"
+        let exists = try psqlColumn(url: url(database: "postgres"), "SELECT 1 FROM pg_roles WHERE rolname = '\(role)'")
+        if exists.isEmpty {
+            try psql(url: url(database: "postgres"), "CREATE ROLE \(role) LOGIN NOSUPERUSER NOBYPASSRLS")
+        }
+        try run(server: false, "createdb", ["-h", directory, "-U", "postgres", "-O", role, name])
+        return (url(database: name, user: role), url(database: name))
     }
 
     @discardableResult

@@ -5,8 +5,9 @@ import Testing
 
 extension ProcessSuites {
     /// A real Exim (Debian's `exim4-daemon-light`) runs the recipe of docs/HOOKS.md: an `unseen`
-    /// accept router copies the user's mail to a `pipe` transport running `reservoir ingest -` as
-    /// an unprivileged user. Each sample is submitted with `exim4 -C CONFIG -odi` (delivered in
+    /// accept router copies each chosen user's mail to a `pipe` transport running `reservoir
+    /// ingest --account $local_part_data@$domain_data -` as an unprivileged user; two users receive every
+    /// sample and each account must hold what a scan records, a third user's mail nothing. Each sample is submitted with `exim4 -C CONFIG -odi` (delivered in
     /// the foreground, no daemon), with a private spool and log. Debian's Exim and Postfix
     /// packages conflict, so `.ci/run` unpacks Exim's package into `.build-release/exim/`
     /// (`RESERVOIR_EXIM` names another binary; an installed `/usr/sbin/exim4` is used too).
@@ -24,7 +25,7 @@ extension ProcessSuites {
         static var available: Bool { getuid() == 0 && exim != nil && getpwnam("nobody") != nil }
 
         @Test(
-            "every sample delivered by Exim reaches the store through the pipe transport, as a scan records them",
+            "every sample delivered by Exim for two users reaches each user's account through the pipe transport, as a scan records them",
             .enabled(if: available, "needs root and exim4 (exim4-daemon-light, or its package unpacked by .ci/run)"))
         func samplesThroughExim() throws {
             let exim = try #require(Self.exim)
@@ -41,7 +42,8 @@ extension ProcessSuites {
             // The programs and keys where `nobody` reaches them, wherever the checkout is.
             let copies = try ReservoirBinary.copiesForOtherUsers(in: tmp.path + "/reservoir")
             let command = [
-                copies.executable, "ingest", "--store", store, "--retry-spool", state + "/retry", "--keys", copies.keys,
+                copies.executable, "ingest", "--account", "$local_part_data@$domain_data", "--store", store, "--retry-spool", state + "/retry",
+                "--keys", copies.keys,
                 "--allowed-domains", copies.allowed, "--now", ReservoirBinary.now, "-",
             ].joined(separator: " ")
             let group = String(cString: getgrgid(nobody.pw_gid).pointee.gr_name)
@@ -58,7 +60,7 @@ extension ProcessSuites {
                 reservoir:
                   driver = accept
                   domains = home.example
-                  local_parts = jane
+                  local_parts = jane : joe
                   transport = reservoir
                   unseen
                 deliver:
@@ -81,12 +83,16 @@ extension ProcessSuites {
             let samples = try PostfixTests.allSamples()
             for sample in samples {
                 let r = try ChildProcess.capture(
-                    [exim, "-C", tmp.path + "/exim.conf", "-odi", "-f", "sender@example.com", "jane@home.example"], stdin: sample)
+                    [
+                        exim, "-C", tmp.path + "/exim.conf", "-odi", "-f", "sender@example.com", "jane@home.example", "joe@home.example",
+                        "sam@home.example",
+                    ],
+                    stdin: sample)
                 #expect(r.status == 0, "exim \(sample): \(String(decoding: r.stderr, as: UTF8.self))")
             }
             let log = (try? String(contentsOfFile: tmp.path + "/log/mainlog", encoding: .utf8)) ?? ""
             let piped = log.split(separator: "\n").filter { $0.contains("R=reservoir T=reservoir") }
-            #expect(piped.count == samples.count, "\(piped.count) of \(samples.count) copies went through the pipe:\n\(log.suffix(4000))")
+            #expect(piped.count == 2 * samples.count, "\(piped.count) of \(2 * samples.count) copies went through the pipe:\n\(log.suffix(4000))")
             let reference = "sqlite:\(tmp.path)/reference.sqlite3"
             _ = try ReservoirBinary.run([
                 "scan", ReservoirBinary.samples.path, "--keys", ReservoirBinary.keys, "--allowed-domains", ReservoirBinary.allowed,
@@ -94,7 +100,13 @@ extension ProcessSuites {
             ])
             let expected = try PostfixTests.stored(reference)
             #expect(expected.count >= 5, "\(expected)")
-            #expect(try PostfixTests.stored(store) == expected, "\(log.suffix(4000))")
+            for account in ["jane@home.example", "joe@home.example"] {
+                let stored = try? PostfixTests.stored(store, account: account)
+                #expect(stored == expected, "\(account): \(log.suffix(4000))")
+            }
+            let accounts = try ReservoirBinary.run(["accounts", "--json", "--store", store])
+            let listed = (try JSONSerialization.jsonObject(with: accounts.stdout) as? [[String: Any]] ?? []).map { $0["account"] as? String ?? "?" }
+            #expect(listed == ["jane@home.example", "joe@home.example"], "each user an account, nobody else: \(accounts.text)")
             var info = stat()
             #expect(stat(state + "/events.sqlite3", &info) == 0 && info.st_uid == nobody.pw_uid)
         }

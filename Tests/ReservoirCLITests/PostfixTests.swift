@@ -5,10 +5,12 @@ import Testing
 
 extension ProcessSuites {
     /// A real Postfix, started by the test in a private `config_directory` and queue, runs the
-    /// recipe of docs/HOOKS.md: `recipient_bcc_maps` copies each message to an address that
-    /// `transport_maps` routes to a `pipe` service running `reservoir ingest -` as an
-    /// unprivileged user, without HOME. Mail is submitted with `sendmail -C DIR`. Every sample's
-    /// trusted reservations must reach the store, as `reservoir scan` of the samples records them.
+    /// recipe of docs/HOOKS.md: `recipient_bcc_maps` copies each message for a chosen user to an
+    /// address naming that user, which `transport_maps` routes to a `pipe` service running
+    /// `reservoir ingest --account ${mailbox}@${nexthop} -` as an unprivileged user, without
+    /// HOME. Mail is submitted with `sendmail -C DIR` to two users at once. Every sample's trusted
+    /// reservations must reach each user's account, as `reservoir scan` of the samples records
+    /// them, and no other account.
     @Suite("Postfix pipe runs reservoir ingest")
     struct PostfixTests {
         static let postfix = "/usr/sbin/postfix"
@@ -35,14 +37,16 @@ extension ProcessSuites {
         }
 
         /// The stored events as keys with their item, from `events --all --json`.
-        static func stored(_ store: String) throws -> [String] {
-            let r = try ReservoirBinary.run(["events", "--all", "--json", "--store", store, "--now", ReservoirBinary.now])
+        static func stored(_ store: String, account: String? = nil) throws -> [String] {
+            let r = try ReservoirBinary.run(
+                ["events", "--all", "--json", "--store", store, "--now", ReservoirBinary.now] + (account.map { ["--account", $0] } ?? []))
+            try #require(r.status == 0, "events \(account ?? ""): \(r.stderr)")
             let list = try JSONSerialization.jsonObject(with: r.stdout) as? [[String: Any]] ?? []
             return list.map { "\($0["key"] as? String ?? "?") \($0["status"] as? String ?? "?")" }.sorted()
         }
 
         @Test(
-            "every sample submitted to Postfix reaches the store through the pipe service, as a scan records them",
+            "every sample submitted to Postfix for two users reaches each user's account through the pipe service, as a scan records them",
             .enabled(if: available, "needs root, postfix (the postfix package) and the users postfix and nobody"))
         func samplesThroughPostfix() throws {
             let tmp = try TemporaryDirectory()
@@ -77,13 +81,14 @@ extension ProcessSuites {
                 default_transport = discard
                 local_transport = discard
                 relay_transport = discard
-                recipient_bcc_maps = inline:{ {jane@home.example = reservations@reservoir.invalid} }
-                transport_maps = inline:{ {reservoir.invalid = reservoir:} }
+                recipient_bcc_maps = regexp:\(config)/reservoir_bcc
+                transport_maps = inline:{ {home.example.reservoir.invalid = reservoir:home.example} }
                 reservoir_destination_recipient_limit = 1
 
                 """
             let pipe = [
-                copies.executable, "ingest", "--store", store, "--retry-spool", state + "/retry", "--keys", copies.keys,
+                copies.executable, "ingest", "--account", "${mailbox}@${nexthop}", "--store", store, "--retry-spool", state + "/retry", "--keys",
+                copies.keys,
                 "--allowed-domains", copies.allowed, "--now", ReservoirBinary.now, "-",
             ].joined(separator: " ")
             // Debian's master.cf without smtpd: mail arrives through sendmail only.
@@ -110,6 +115,8 @@ extension ProcessSuites {
 
                 """
             try main.write(toFile: config + "/main.cf", atomically: true, encoding: .utf8)
+            try "/^(jane|joe)@(home\\.example)$/ $1@$2.reservoir.invalid\n".write(
+                toFile: config + "/reservoir_bcc", atomically: true, encoding: .utf8)
             try master.write(toFile: config + "/master.cf", atomically: true, encoding: .utf8)
             let check = try Self.run([Self.postfix, "-c", config, "check"])
             #expect(check.status == 0, "postfix check: \(check.output)")
@@ -119,9 +126,11 @@ extension ProcessSuites {
 
             var submitted = 0
             for sample in try Self.allSamples() {
-                let r = try ChildProcess.capture([Self.sendmail, "-C", config, "-f", "sender@example.com", "-i", "jane@home.example"], stdin: sample)
+                let r = try ChildProcess.capture(
+                    [Self.sendmail, "-C", config, "-f", "sender@example.com", "-i", "jane@home.example", "joe@home.example", "sam@home.example"],
+                    stdin: sample)
                 #expect(r.status == 0, "sendmail \(sample): \(String(decoding: r.stderr, as: UTF8.self))")
-                submitted += 1
+                submitted += 2  // a copy for jane and one for joe; sam is not a chosen user
             }
             // The reference: what a scan of the same samples records.
             let reference = "sqlite:\(tmp.path)/reference.sqlite3"
@@ -145,10 +154,18 @@ extension ProcessSuites {
                 if queue.output.contains("Mail queue is empty") && piped.count >= submitted { break }
                 usleep(500_000)
             }
-            #expect(piped.count == submitted, "\(piped.count) of \(submitted) copies went through the pipe:\n\(log.suffix(4000))")
+            let warnings = log.split(separator: "\n").filter { $0.contains("warning:") || $0.contains("fatal:") }.prefix(20)
+            #expect(
+                piped.count == submitted,
+                "\(piped.count) of \(submitted) copies went through the pipe:\n\(warnings.joined(separator: "\n"))\n\(log.suffix(4000))")
             #expect(piped.allSatisfy { $0.contains("status=sent") }, "\(piped)")
-            let events = try Self.stored(store)
-            #expect(events == expected, "the store after Postfix: \(events); a scan: \(expected)\n\(log.suffix(4000))")
+            for account in ["jane@home.example", "joe@home.example"] {
+                let events = try Self.stored(store, account: account)
+                #expect(events == expected, "\(account) after Postfix: \(events); a scan: \(expected)\n\(log.suffix(4000))")
+            }
+            let accounts = try ReservoirBinary.run(["accounts", "--json", "--store", store])
+            let listed = (try JSONSerialization.jsonObject(with: accounts.stdout) as? [[String: Any]] ?? []).map { $0["account"] as? String ?? "?" }
+            #expect(listed == ["jane@home.example", "joe@home.example"], "each user an account, nobody else: \(accounts.text)")
             // Written by the pipe's user, not root.
             var info = stat()
             #expect(stat(state + "/events.sqlite3", &info) == 0 && info.st_uid == nobody.pw_uid)
