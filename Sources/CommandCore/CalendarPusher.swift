@@ -2,6 +2,7 @@ package import Delivery
 package import EventStore
 import Glibc
 package import Pipeline
+import ReservoirBase
 
 /// Builds the calendar delivery from the settings and runs it for the commands: the filter
 /// and `ingest` push the events their message changed within a bounded time, `scan` and
@@ -61,6 +62,11 @@ package struct CalendarPusher {
         }
         if let shown = withoutCredentials(text) {
             throw UsageError("--calendar \(shown): credentials belong in the netrc file (--netrc), not in the URL")
+        }
+        if AccountTemplate.isTemplate(text) {
+            throw UsageError(
+                "--calendar \(URLText.withoutCredentials(text)) is a template for a site's accounts ({account}, {local}, {domain}): "
+                    + "give --account ADDRESS (docs/SITE.md)")
         }
         do { return try CalendarDestination(parsing: text) } catch { throw UsageError(error.description) }
     }

@@ -29,12 +29,15 @@ extension SettingValue {
 package enum SettingSource: Sendable, Equatable, CustomStringConvertible {
     case file(String, line: Int)
     case commandLine
+    /// Made from the account's own address (`me`) or its table.
+    case account(String)
     case standard
 
     package var description: String {
         switch self {
         case .file(let path, let line): "\(path):\(line)"
         case .commandLine: "command line"
+        case .account(let address): "the account \(address)"
         case .standard: "default"
         }
     }
@@ -122,8 +125,11 @@ package struct ConfigurationFile: Sendable, Equatable {
     /// The line of `calendar-color`.
     package private(set) var calendarColorLine: Int?
 
+    /// `[accounts."ADDRESS"]` tables: what the site adds for each account, by normalized address.
+    package private(set) var accounts: [String: AccountSettings] = [:]
+
     /// Keys of the calendar export that are no command's option: the file alone sets them.
-    static let exportKeys = ["reminders", "calendar-color"]
+    static let exportKeys = ["reminders", "calendar-color", "accounts"]
 
     /// Where it is looked for, in order: `$RESERVOIR_CONFIG` (which must exist when set),
     /// `$XDG_CONFIG_HOME/reservoir/config.toml` (`$HOME/.config/…` without it), then
@@ -193,6 +199,15 @@ package struct ConfigurationFile: Sendable, Equatable {
                     return .failure(problem(failure.code, failure.position, failure.reason))
                 }
             }
+            if key == "accounts" {
+                switch readAccounts(entry, home: home) {
+                case .success(let accounts):
+                    file.accounts = accounts
+                    continue
+                case .failure(let failure):
+                    return .failure(problem(failure.code, failure.position, failure.reason))
+                }
+            }
             if key == "calendar-color" {
                 guard case .string(let text) = entry.value else {
                     return .failure(problem(.wrongType, entry.position, "calendar-color must be a string, not \(Self.article(entry.value.typeName))"))
@@ -245,7 +260,8 @@ package struct ConfigurationFile: Sendable, Equatable {
             if option == .calendar, case .texts(let urls) = value {
                 let expanded = urls.map { HomePath.expand(.calendar, $0, home: home) }
                 for url in expanded {
-                    do { _ = try CalendarDestination(parsing: url) } catch {
+                    // A template is checked as an account's would be.
+                    do { _ = try CalendarDestination(parsing: AccountTemplate.expand(url, for: AccountTemplate.sample)) } catch {
                         return .failure(problem(.wrongValue, entry.position, "calendar: \(error.description)"))
                     }
                 }
@@ -332,6 +348,86 @@ package struct ConfigurationFile: Sendable, Equatable {
                     code: .wrongType, position: entry.position,
                     reason: "reminders must be a table of durations per category, or a boolean, not \(article(entry.value.typeName))"))
         }
+    }
+
+    /// `[accounts."ADDRESS"]`: a table of tables, one per account, each taking ``AccountSettings/keys``
+    /// as arrays of strings. Addresses are read as `--account` reads them, so one mailbox is one
+    /// table however it is written; a calendar may be a template (``AccountTemplate``) and is
+    /// checked as this account's.
+    static func readAccounts(_ entry: TOMLEntry, home: String?) -> Result<[String: AccountSettings], ReminderProblem> {
+        func refuse(_ code: ConfigurationProblem.Code, _ position: TOMLPosition, _ reason: String) -> Result<
+            [String: AccountSettings], ReminderProblem
+        > {
+            .failure(ReminderProblem(code: code, position: position, reason: reason))
+        }
+        guard case .table(let table) = entry.value else {
+            return refuse(
+                .wrongType, entry.position,
+                "accounts must be a table of accounts ([accounts.\"jane@example.org\"]), not \(article(entry.value.typeName))")
+        }
+        var accounts: [String: AccountSettings] = [:]
+        for address in table.keys {
+            guard let item = table[address] else { continue }
+            let account: Account
+            do { account = try AccountAddress.parse(address) } catch {
+                return refuse(.wrongValue, item.position, "accounts: \(quoted(address)) is not a mailbox address (jane@example.org)")
+            }
+            guard !account.isImplicit, accounts[account.address] == nil else {
+                return refuse(.wrongValue, item.position, "accounts: \(quoted(address)) names an account already given")
+            }
+            guard case .table(let settingsTable) = item.value else {
+                return refuse(.wrongType, item.position, "accounts.\(quoted(address)) must be a table, not \(article(item.value.typeName))")
+            }
+            var settings = AccountSettings(line: item.position.line)
+            for key in settingsTable.keys {
+                guard let setting = settingsTable[key] else { continue }
+                guard AccountSettings.keys.contains(key) else {
+                    return refuse(
+                        .unknownKey, setting.position,
+                        "accounts.\(quoted(address)) has no key \(quoted(key)); an account takes \(AccountSettings.keys.joined(separator: ", "))")
+                }
+                guard case .array(let elements) = setting.value else {
+                    return refuse(
+                        .wrongType, setting.position,
+                        "accounts.\(quoted(address)).\(key) must be an array of strings, not \(article(setting.value.typeName))")
+                }
+                var texts: [String] = []
+                for element in elements {
+                    guard case .string(let text) = element.value else {
+                        return refuse(.wrongType, element.position, "accounts.\(quoted(address)).\(key) must be an array of strings")
+                    }
+                    switch key {
+                    case "aliases":
+                        guard text.contains("@"), !text.unicodeScalars.contains(where: { $0.value < 0x21 || $0.value == 0x7F }) else {
+                            return refuse(
+                                .wrongValue, element.position,
+                                "accounts.\(quoted(address)).aliases takes addresses (jane@example.net, or @example.net for a domain)")
+                        }
+                    case "allow-domain":
+                        if let misuse = CommonOption.allowDomain.misuse(of: text, spelled: { $0.rawValue }) {
+                            return refuse(.wrongValue, element.position, misuse)
+                        }
+                    case "calendar":
+                        let expanded = HomePath.expand(.calendar, text, home: home)
+                        do { _ = try CalendarDestination(parsing: AccountTemplate.expand(expanded, for: account)) } catch {
+                            return refuse(.wrongValue, element.position, "accounts.\(quoted(address)).calendar: \(error.description)")
+                        }
+                        texts.append(expanded)
+                        continue
+                    default: break
+                    }
+                    texts.append(text)
+                }
+                switch key {
+                case "aliases": settings.aliases = texts
+                case "calendar": settings.calendar = texts
+                case "allow-domain": settings.allowDomain = texts
+                default: settings.allowPassType = texts
+                }
+            }
+            accounts[account.address] = settings
+        }
+        return .success(accounts)
     }
 
     /// `~/x` and `$HOME/x` from `home` (``HomePath``), a relative name from the configuration

@@ -1,3 +1,5 @@
+import EventStore
+
 /// The settings a run uses: the configuration file's values with the command line's on top
 /// (an option given replaces its key, an array included), and where each came from.
 package struct EffectiveSettings: Sendable, Equatable {
@@ -16,6 +18,31 @@ package struct EffectiveSettings: Sendable, Equatable {
         for (option, value) in commandLine {
             values[option] = HomePath.expand(option, value, home: home)
             sources[option] = .commandLine
+        }
+        if let address = text(.account), let account = try? AccountAddress.parse(address), !account.isImplicit {
+            apply(account, file?.accounts[account.address] ?? AccountSettings(), file: file?.path)
+        }
+    }
+
+    /// A site account's settings over the site's (docs/SITE.md): the account's address and its
+    /// aliases bind its mail to it (`--me`), its domains and pass types are trusted besides the
+    /// site's, its calendars replace the site's unless the command line names some, and every
+    /// calendar template is filled in for it.
+    private mutating func apply(_ account: Account, _ settings: AccountSettings, file: String?) {
+        var me = texts(.me)
+        for address in [account.address] + settings.aliases where !me.contains(address) { me.append(address) }
+        values[.me] = .texts(me)
+        if sources[.me] == nil { sources[.me] = .account(account.address) }
+        for (option, added) in [(CommonOption.allowDomain, settings.allowDomain), (.allowPassType, settings.allowPassType)] where !added.isEmpty {
+            values[option] = .texts(texts(option) + added)
+            if sources[option] == nil { sources[option] = .account(account.address) }
+        }
+        if sources[.calendar] != .commandLine, let calendars = settings.calendar {
+            values[.calendar] = .texts(calendars)
+            sources[.calendar] = file.map { .file($0, line: settings.line) } ?? .account(account.address)
+        }
+        if case .texts(let calendars) = values[.calendar] {
+            values[.calendar] = .texts(calendars.map { AccountTemplate.expand($0, for: account) })
         }
     }
 

@@ -62,21 +62,10 @@ package struct RetrySpool: Sendable {
         }.sorted { $0.account < $1.account }
     }
 
-    /// `address` with every byte but letters, digits and `@ + _ -` (and `.` past the first byte)
-    /// written `%XX`: a local part may hold `/` or begin with a dot, a name may not.
+    /// The account's address as one safe file name (``AccountTemplate/component(_:)``): a local
+    /// part may hold `/` or begin with a dot, a name may not.
     static func directoryName(_ account: Account) -> String {
-        var name = ""
-        for (index, byte) in account.address.utf8.enumerated() {
-            let plain =
-                (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
-                || byte == 0x40 || byte == 0x2B || byte == 0x5F || byte == 0x2D || (byte == 0x2E && index > 0)
-            if plain {
-                name.unicodeScalars.append(Unicode.Scalar(byte))
-            } else {
-                name += "%" + String(byte >> 4, radix: 16, uppercase: true) + String(byte & 0xF, radix: 16, uppercase: true)
-            }
-        }
-        return name
+        AccountTemplate.component(account.address)
     }
 
     /// The address a ``directoryName(_:)`` encodes; nil for a name it cannot have written.

@@ -71,7 +71,67 @@ struct ConfigurationFileTests {
         ("keys = \"/nonexistent/keys.zone\"", .unreadableFile, 1, 1),
         ("store = \"x\"\nstore = \"y\"", .syntax, 2, 1),
         ("[store]\nx = 1", .wrongType, 1, 1),
+        ("accounts = [\"jane@example.org\"]", .wrongType, 1, 1),
+        ("[accounts.\"jane\"]\naliases = []", .wrongValue, 1, 1),
+        ("[accounts.\"jane@example.org\"]\nstore = \"x\"", .unknownKey, 2, 1),
+        ("[accounts.\"jane@example.org\"]\naliases = \"jane@example.net\"", .wrongType, 2, 1),
+        ("[accounts.\"jane@example.org\"]\naliases = [\"jane\"]", .wrongValue, 2, 12),
+        ("[accounts.\"jane@example.org\"]\nallow-domain = [\"/etc/x\"]", .wrongValue, 2, 17),
+        ("[accounts.\"jane@example.org\"]\ncalendar = [\"vdir:relative/{local}\"]", .wrongValue, 2, 13),
+        ("[accounts.\"jane@example.org\"]\n[accounts.\"jane@EXAMPLE.org\"]", .wrongValue, 2, 1),
     ]
+
+    @Test("an account's table adds to the site's settings: its address and aliases bind its mail, its domains and calendars are its own")
+    func accountSettings() throws {
+        let file = try Self.parse(
+            """
+            allow-domain = ["epicsteak.example"]
+            me = ["family@example.org"]
+            calendar = ["https://dav.example.org/dav/calendars/{account}/reservations/"]
+
+            [accounts."jane@Example.ORG"]
+            aliases = ["j.appleseed@example.net", "@jane.example"]
+            allow-domain = ["cascadia-air.example"]
+            allow-pass-type = ["pass.com.example.boarding"]
+
+            [accounts."joe@example.org"]
+            calendar = ["vdir:~/calendars/{local}"]
+            """
+        ).get()
+        #expect(file.accounts.keys.sorted() == ["jane@example.org", "joe@example.org"], "the domain lowercased, as --account reads it")
+        let jane = EffectiveSettings(file: file, commandLine: [.account: .text("jane@example.org")])
+        #expect(jane.policy.me == ["family@example.org", "jane@example.org", "j.appleseed@example.net", "@jane.example"])
+        #expect(jane.policy.allowDomain == ["epicsteak.example", "cascadia-air.example"])
+        #expect(jane.policy.allowPassType == ["pass.com.example.boarding"])
+        #expect(jane.calendars.calendars == ["https://dav.example.org/dav/calendars/jane@example.org/reservations/"])
+        // Joe's own calendar replaces the site's; nothing else of Jane's is his.
+        let joe = EffectiveSettings(file: file, commandLine: [.account: .text("joe@example.org")])
+        #expect(joe.policy.me == ["family@example.org", "joe@example.org"])
+        #expect(joe.policy.allowDomain == ["epicsteak.example"])
+        #expect(joe.calendars.calendars == ["vdir:/home/jane/calendars/joe"])
+        // An account without a table: its own address binds, the site's template is filled in.
+        let sam = EffectiveSettings(file: file, commandLine: [.account: .text("sam@example.org"), .me: .texts([])])
+        #expect(sam.policy.me == ["sam@example.org"])
+        #expect(sam.calendars.calendars == ["https://dav.example.org/dav/calendars/sam@example.org/reservations/"])
+        // The command line's calendar wins, and is filled in too.
+        let given = EffectiveSettings(
+            file: file, commandLine: [.account: .text("joe@example.org"), .calendar: .texts(["vdir:/tmp/{domain}/{local}"])])
+        #expect(given.calendars.calendars == ["vdir:/tmp/example.org/joe"])
+        // A single-user run: nothing added, and a template is left for the calendar check to refuse.
+        let single = EffectiveSettings(file: file, commandLine: [:])
+        #expect(single.policy.me == ["family@example.org"])
+        #expect(single.calendars.calendars == ["https://dav.example.org/dav/calendars/{account}/reservations/"])
+        #expect(throws: UsageError.self) { try CalendarPusher.check(single.calendars) }
+    }
+
+    @Test("a local part cannot leave the directory or collection a template names")
+    func templateComponents() {
+        let odd = Account(normalizedAddress: "../x/y?z#w@example.org")
+        #expect(AccountTemplate.expand("vdir:/cal/{local}", for: odd) == "vdir:/cal/%2E.%2Fx%2Fy%3Fz%23w")
+        #expect(AccountTemplate.expand("https://dav.example/{account}/", for: odd) == "https://dav.example/%2E.%2Fx%2Fy%3Fz%23w@example.org/")
+        #expect(AccountTemplate.expand("vdir:/cal/{local}", for: Account(normalizedAddress: "..@example.org")) == "vdir:/cal/%2E.")
+        #expect(AccountTemplate.expand("vdir:/cal/{local}", for: .implicit) == "vdir:/cal/{local}")
+    }
 
     @Test("unknown keys, wrong types and unreadable files are refused at their line and column", arguments: problems)
     func problem(_ text: String, _ code: ConfigurationProblem.Code, _ line: Int, _ column: Int) {

@@ -10,13 +10,36 @@ extension ProcessSuites {
     struct AccountsCLITests {
         static let options = ["--keys", ReservoirBinary.keys, "--allowed-domains", ReservoirBinary.allowed, "--now", ReservoirBinary.now]
 
-        /// Sample `number` through `reservoir-filter` for `account`, into `store`.
-        static func deliver(_ number: Int, to account: String, store: String) throws {
+        /// The site's configuration: the samples are addressed to jane@home.example, and each
+        /// account's mail must name one of its addresses (recipient binding follows the
+        /// account), so the household's accounts list the household's domain among theirs.
+        static func siteConfiguration(in directory: String, calendar: String? = nil) throws -> [String: String] {
+            let path = directory + "/config.toml"
+            try """
+            \(calendar.map { "calendar = [\"\($0)\"]" } ?? "")
+            [accounts."jane@example.org"]
+            aliases = ["@home.example"]
+            [accounts."joe@example.org"]
+            aliases = ["@home.example"]
+            [accounts."Jane@Bücher.Example"]
+            aliases = ["@home.example"]
+
+            """.write(toFile: path, atomically: true, encoding: .utf8)
+            return ["RESERVOIR_CONFIG": path]
+        }
+
+        /// Sample `number` through `reservoir-filter` for `account`, into `store`; what it added.
+        @discardableResult
+        static func deliver(_ number: Int, to account: String, store: String, environment: [String: String]? = nil) throws -> String {
+            let message = try ReservoirBinary.sampleMessage(number)
+            let directory = (store.dropFirst("sqlite:".count) as Substring).split(separator: "/").dropLast().joined(separator: "/")
             let result = try ReservoirBinary.run(
                 options + ["--store", store, "--account", account, "--authserv-id", "mx.test"],
-                stdin: try ReservoirBinary.sampleMessage(number), executable: ReservoirBinary.filterExecutable)
+                stdin: message, environment: try environment ?? siteConfiguration(in: "/" + directory),
+                executable: ReservoirBinary.filterExecutable)
             #expect(result.status == 0, "\(result.stderr)")
             #expect(result.stderr.isEmpty, "\(result.stderr)")
+            return String(decoding: result.stdout.prefix(result.stdout.count - message.count), as: UTF8.self)
         }
 
         static func events(_ store: String, account: String?) throws -> (status: Int32, events: [[String: Any]], stderr: String) {
@@ -80,6 +103,40 @@ extension ProcessSuites {
             }
         }
 
+        @Test("recipient binding follows the account: mail that names none of its addresses is not its booking")
+        func binding() throws {
+            let tmp = try TemporaryDirectory()
+            defer { tmp.remove() }
+            let store = "sqlite:\(tmp.path)/site.sqlite3"
+            // Sam has no table: his own address binds, and the sample names Jane only.
+            let added = try Self.deliver(1, to: "sam@example.org", store: store)
+            #expect(added.contains("#IWDSCA\r\n (untrusted)") || added.contains("#IWDSCA\n (untrusted)"), "\(added)")
+            #expect(try Self.events(store, account: "sam@example.org").events.isEmpty)
+            // Jane's address names her: no table needed.
+            try Self.deliver(1, to: "jane@home.example", store: store)
+            #expect(try Self.events(store, account: "jane@home.example").events.count == 1)
+        }
+
+        @Test("a calendar template gives each account its own calendar, filled in from the account")
+        func calendarTemplate() throws {
+            let tmp = try TemporaryDirectory()
+            defer { tmp.remove() }
+            let store = "sqlite:\(tmp.path)/site.sqlite3"
+            let environment = try Self.siteConfiguration(in: tmp.path, calendar: "vdir:\(tmp.path)/calendars/{local}")
+            try Self.deliver(1, to: "jane@example.org", store: store, environment: environment)
+            try Self.deliver(4, to: "joe@example.org", store: store, environment: environment)
+            let files = { (name: String) in
+                ((try? FileManager.default.contentsOfDirectory(atPath: tmp.path + "/calendars/" + name)) ?? []).filter { $0.hasSuffix(".ics") }
+            }
+            #expect(files("jane").count == 1, "the dinner")
+            #expect(files("joe").count == 2, "both legs of the flight")
+            #expect(!FileManager.default.fileExists(atPath: tmp.path + "/calendars/{local}"))
+            // Without an account the template is refused, naming the way out.
+            let single = try ReservoirBinary.run(
+                ["sync", "--store", store, "--now", ReservoirBinary.now], environment: environment)
+            #expect(single.status == 64 && single.stderr.contains("--account"), "\(single.stderr)")
+        }
+
         @Test("a single-user store behaves as before: no --account, no question asked")
         func singleUser() throws {
             let tmp = try TemporaryDirectory()
@@ -87,7 +144,7 @@ extension ProcessSuites {
             let store = "sqlite:\(tmp.path)/events.sqlite3"
             let result = try ReservoirBinary.run(
                 Self.options + ["--store", store, "--authserv-id", "mx.test"], stdin: try ReservoirBinary.sampleMessage(1),
-                executable: ReservoirBinary.filterExecutable)
+                environment: ["RESERVOIR_CONFIG": ""], executable: ReservoirBinary.filterExecutable)
             #expect(result.status == 0)
             let events = try Self.events(store, account: nil)
             #expect(events.status == 0, "\(events.stderr)")

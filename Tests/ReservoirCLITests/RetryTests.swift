@@ -126,12 +126,14 @@ extension ProcessSuites {
             defer { tmp.remove() }
             let spool = tmp.path + "/retry"
             let dead = "sqlite:/dev/null/events.sqlite3"
+            // The samples name jane@home.example: the household's domain is each account's too.
+            let environment = try AccountsCLITests.siteConfiguration(in: tmp.path)
             let accounts = [(4, "jane@example.org"), (5, "joe@Example.ORG"), (6, "")]
             for (sample, account) in accounts {
                 let message = try ReservoirBinary.sampleMessage(sample)
                 let r = try ReservoirBinary.run(
                     ["filter", "--keys", ReservoirBinary.keys, "--store", dead, "--retry-spool", spool]
-                        + (account.isEmpty ? [] : ["--account", account]) + Self.options, stdin: message)
+                        + (account.isEmpty ? [] : ["--account", account]) + Self.options, stdin: message, environment: environment)
                 #expect(r.status == 0 && r.stdout.suffix(message.count) == message)
             }
             #expect(Self.records(spool).count == 1, "the implicit account's record at the top")
@@ -141,13 +143,15 @@ extension ProcessSuites {
             // With --account, that account's records only.
             let janeOnly = try ReservoirBinary.run(
                 ["retry", "--keys", ReservoirBinary.keys, "--store", good, "--retry-spool", spool, "--account", "jane@example.org", "--json"]
-                    + Self.options)
+                    + Self.options, environment: environment)
             #expect(janeOnly.status == 0, "\(janeOnly.stderr)")
             #expect(Self.records(spool + "/accounts/jane@example.org").isEmpty)
             #expect(Self.records(spool + "/accounts/joe@example.org").count == 1)
             #expect(Self.records(spool).count == 1)
             // Without, every account's, each into its own bookings.
-            let all = try Self.retry(spool, store: good, json: true)
+            let all = try ReservoirBinary.run(
+                ["retry", "--keys", ReservoirBinary.keys, "--store", good, "--retry-spool", spool, "--json"] + Self.options,
+                environment: environment)
             #expect(all.status == 0, "\(all.stderr)")
             let object = try JSONSerialization.jsonObject(with: all.stdout) as? [String: Any]
             let outcomes = object?["records"] as? [[String: Any]] ?? []

@@ -88,6 +88,11 @@ struct PolicyOptions: ParsableArguments {
     /// The command line over the configuration file.
     var settings: PolicySettings { EffectiveSettings.process(commandLine: given).policy }
 
+    /// The same for `account`: a site account adds its addresses and its table (docs/SITE.md).
+    func settings(for account: Account) -> PolicySettings {
+        EffectiveSettings.process(commandLine: given.merging(account.given) { $1 }).policy
+    }
+
     /// A domain given as a file or a file as a domain is a usage error naming the option meant.
     func validate() throws {
         for (option, values) in [(CommonOption.allowDomain, allowDomain), (.allowedDomains, allowedDomainsFile.map { [$0] } ?? [])] {
@@ -155,7 +160,8 @@ extension CommandRunner {
         account: Account = .implicit
     ) throws {
         try self.init(
-            keys: keys?.settings, policy: policy?.settings, store: store, now: clock.now, includePast: includePast, account: account)
+            keys: keys?.settings, policy: policy?.settings(for: account), store: store, now: clock.now, includePast: includePast,
+            account: account)
     }
 }
 
@@ -182,8 +188,16 @@ struct CalendarOptions: ParsableArguments {
         return given
     }
 
-    /// The command line over the configuration file.
-    var settings: CalendarSettings { EffectiveSettings.process(commandLine: given).calendars }
+    /// The command line over the configuration file, for `account` (its calendars, templates
+    /// filled in).
+    func settings(for account: Account) -> CalendarSettings {
+        EffectiveSettings.process(commandLine: given.merging(account.given) { $1 }).calendars
+    }
+}
+
+extension Account {
+    /// `--account` as the settings take it; nothing for the implicit account.
+    var given: [CommonOption: SettingValue] { isImplicit ? [:] : [.account: .text(address)] }
 }
 
 /// `--no-calendar`, for the commands that record and then push (`filter`, `ingest`, `scan`):
@@ -198,8 +212,8 @@ struct NoCalendarOption: ParsableArguments {
 extension CalendarOptions {
     /// The calendars of this run: the command line over the configuration file, none with
     /// `--no-calendar`.
-    func settings(_ switchOff: NoCalendarOption) -> CalendarSettings {
-        EffectiveSettings.process(commandLine: given.merging(switchOff.given) { $1 }).calendars
+    func settings(_ switchOff: NoCalendarOption, for account: Account) -> CalendarSettings {
+        EffectiveSettings.process(commandLine: given.merging(switchOff.given) { $1 }.merging(account.given) { $1 }).calendars
     }
 }
 

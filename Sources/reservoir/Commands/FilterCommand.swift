@@ -89,9 +89,10 @@ struct IngestCommand: ParsableCommand {
     func run() throws {
         // Every setting is checked before anything is recorded; the calendars without being
         // opened (no libcurl for mail that changes nothing).
-        let calendars = calendarOptions.settings(noCalendar)
+        let account = try storeOptions.account()
+        let calendars = calendarOptions.settings(noCalendar, for: account)
         try CalendarPusher.check(calendars)
-        let runner = try CommandRunner(keys: keys, policy: policy, store: .none, clock: clock, includePast: past.includePast)
+        let runner = try CommandRunner(keys: keys, policy: policy, store: .none, clock: clock, includePast: past.includePast, account: account)
         let raw = try runner.read(file)
         var report = runner.pipeline.analyze(raw)
         // The store is opened for a trusted reservation only; a store that cannot be used then
@@ -102,7 +103,7 @@ struct IngestCommand: ParsableCommand {
         if report.hasTrustedReservations {
             do {
                 let store = try CommandRunner.openStore(
-                    at: storeOptions.store, use: .record(createDirectories: creation.create), account: try storeOptions.account())
+                    at: storeOptions.store, use: .record(createDirectories: creation.create), account: account)
                 runner.pipeline.record(&report, into: store)
                 opened = store
             } catch let failure as CommandFailure where failure.keepsForRetry {
@@ -111,7 +112,7 @@ struct IngestCommand: ParsableCommand {
         }
         if let transient = TransientFailure.reason(report, storeProblem: storeProblem) {
             // Kept: exit 0, the record is the retry. Not kept: 75, the MTA keeps the message.
-            guard let spool = retry.spool else {
+            guard let spool = retry.spool?.forAccount(account) else {
                 Output.error("ingest: \(transient); not kept for retry (no retry spool without a home directory; set retry-spool)")
                 throw ExitStatus(75)
             }

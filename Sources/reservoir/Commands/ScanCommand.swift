@@ -66,11 +66,12 @@ struct ScanCommand: ParsableCommand {
         // the calendars are opened (a vdir's directory made, libcurl loaded for CalDAV) before
         // the store is opened, so a typo costs nothing but the run.
         let sources = try paths.map { try CommandRunner.messages(at: $0) }
-        let calendarSettings = calendarOptions.settings(noCalendar)
+        let account = try storeOptions.account()
+        let calendarSettings = calendarOptions.settings(noCalendar, for: account)
         let calendars = try CalendarPusher.open(calendarSettings)
         let runner = try CommandRunner(
             keys: keys, policy: policy, store: storeOptions.choice(creating: creation.create), clock: clock,
-            includePast: EffectiveSettings.includePast(includePast), account: try storeOptions.account())
+            includePast: EffectiveSettings.includePast(includePast), account: account)
         let renderer = BannerRenderer(style: BannerStyle.forStandardOutput(), explain: explain)
         // What earlier deliveries kept for a retry goes first (`reservoir retry`), into the store
         // they were kept for: the configured one. A scan into another store (`--store` other

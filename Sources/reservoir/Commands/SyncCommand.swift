@@ -27,15 +27,17 @@ struct SyncCommand: ParsableCommand {
     var json = false
 
     func validate() throws {
-        if calendarOptions.settings.calendars.isEmpty {
+        if calendarOptions.settings(for: try storeOptions.account()).calendars.isEmpty {
             throw ValidationError("sync needs at least one --calendar, or `calendar` in the configuration file")
         }
     }
 
     func run() throws {
         let now = try clock.resolve()
-        let store = try CommandRunner.openAccountStore(at: storeOptions.store, use: .update, account: try storeOptions.account())
-        guard let pusher = try CalendarPusher(calendarOptions.settings, store: store, clock: { now }) else { return }
+        let account = try storeOptions.account()
+        let calendars = calendarOptions.settings(for: account)
+        let store = try CommandRunner.openAccountStore(at: storeOptions.store, use: .update, account: account)
+        guard let pusher = try CalendarPusher(calendars, store: store, clock: { now }) else { return }
         let attempts = pusher.delivery.pushPending() + pusher.delivery.removeForgotten()
         let waiting: [(destination: CalendarDestination, pending: PendingDelivery)]
         let removals: [(destination: CalendarDestination, record: DeliveryRecord)]

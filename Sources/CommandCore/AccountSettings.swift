@@ -1,0 +1,79 @@
+package import EventStore
+
+/// What the site configuration adds for one account (`[accounts."jane@example.org"]`,
+/// docs/SITE.md): the addresses that are also the person's (recipient binding, like `--me`),
+/// the calendars their bookings go to, and senders and pass types trusted for them besides the
+/// site's.
+package struct AccountSettings: Sendable, Equatable {
+    /// Other addresses of the person: with the account's own, the signed To or Cc must name one.
+    package var aliases: [String] = []
+    /// Where the account's events go, instead of the site's `calendar`; nil to use the site's.
+    package var calendar: [String]?
+    /// Domains trusted for this account, in addition to the site's.
+    package var allowDomain: [String] = []
+    /// Pass types trusted for this account, in addition to the site's.
+    package var allowPassType: [String] = []
+    /// The line of the account's table, for `reservoir config`.
+    package var line = 0
+
+    package init(
+        aliases: [String] = [], calendar: [String]? = nil, allowDomain: [String] = [], allowPassType: [String] = [], line: Int = 0
+    ) {
+        self.aliases = aliases
+        self.calendar = calendar
+        self.allowDomain = allowDomain
+        self.allowPassType = allowPassType
+        self.line = line
+    }
+
+    /// The keys an account's table takes.
+    static let keys = ["aliases", "calendar", "allow-domain", "allow-pass-type"]
+}
+
+/// `{account}`, `{local}` and `{domain}` in a calendar destination, so one line of the site's
+/// configuration serves every account of a Nextcloud or Radicale
+/// (`https://dav.example.org/dav/calendars/{account}/reservations/`).
+package enum AccountTemplate {
+    package static let placeholders = ["{account}", "{local}", "{domain}"]
+
+    /// The account a template in the site's settings is checked with.
+    static let sample = Account(normalizedAddress: "jane@example.org")
+
+    /// Whether `text` names a placeholder.
+    package static func isTemplate(_ text: String) -> Bool {
+        placeholders.contains { text.contains($0) }
+    }
+
+    /// `text` with each placeholder replaced by `account`'s part, made safe as one path
+    /// segment (``component(_:)``); `text` itself for the implicit account.
+    package static func expand(_ text: String, for account: Account) -> String {
+        guard !account.isImplicit, isTemplate(text), let at = account.address.lastIndex(of: "@") else { return text }
+        let local = String(account.address[..<at])
+        let domain = String(account.address[account.address.index(after: at)...])
+        return
+            text
+            .replacing("{account}", with: component(account.address))
+            .replacing("{local}", with: component(local))
+            .replacing("{domain}", with: component(domain))
+    }
+
+    /// `value` with every byte but letters, digits and `@ + _ - ~` (and `.` past the first
+    /// byte) written `%XX`. A local part may hold `/`, `?`, `#` or be `..`: as written it could
+    /// leave the directory or collection the template names (RFC 3986 §5.2.4 removes dot
+    /// segments), so none of them reaches a path unencoded.
+    package static func component(_ value: String) -> String {
+        var encoded = ""
+        for (index, byte) in value.utf8.enumerated() {
+            let plain =
+                (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                || byte == 0x40 || byte == 0x2B || byte == 0x5F || byte == 0x2D || byte == 0x7E || (byte == 0x2E && index > 0)
+            if plain {
+                encoded.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                let hex = Array("0123456789ABCDEF".utf8)
+                encoded += "%" + String(decoding: [hex[Int(byte >> 4)], hex[Int(byte & 0xF)]], as: UTF8.self)
+            }
+        }
+        return encoded
+    }
+}
