@@ -25,7 +25,7 @@ struct PageDetails: Sendable, Equatable {
     var links: [Link] = []
 
     /// Details read at the gate or the door, shown first and in bold, in this order.
-    static let keyLabels = ["Boarding time", "Gate", "Terminal", "Platform", "Seat", "Seats", "Boarding group", "Room"]
+    static let keyLabels = ["Boarding time", "Gate", "Terminal", "Platform", "Seat", "Seats", "Boarding group"]
 
     /// The detail labels whose value is a link (the reader's labels for `checkinUrl`,
     /// `modifyReservationUrl` and the schema.org actions), with the words of their button.

@@ -158,7 +158,10 @@ public struct UpcomingPage: Sendable {
             }
         }
         rows += Self.vouching(entry.stored)
-        rows += "<dt>Booking</dt><dd>\(event.key.container)</dd>\n"
+        // The booking's key, unless a detail already shows it (`Booking reference: K7Q2PX`).
+        if !details.rows.contains(where: { $0.value == event.key.container }) {
+            rows += "<dt>Booking</dt><dd>\(event.key.container)</dd>\n"
+        }
         var actions: HTMLText = ""
         for (index, link) in details.links.enumerated() {
             let kind: HTMLText = index == 0 ? "button" : "button secondary"
