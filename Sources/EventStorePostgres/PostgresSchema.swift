@@ -128,5 +128,8 @@ enum PostgresSchema {
             "ALTER TABLE scanned_files ADD COLUMN IF NOT EXISTS outcome text",
             "ALTER TABLE scanned_files ADD COLUMN IF NOT EXISTS settings text",
         ],
+        // 7: the kind of proof behind the message that last changed an event
+        // (StoredEvent.proof); events stored before have none until they next change.
+        ["ALTER TABLE events ADD COLUMN IF NOT EXISTS proof text"],
     ]
 }

@@ -109,20 +109,28 @@ public struct UpcomingPage: Sendable {
         return page.html
     }
 
-    /// Who vouched for the booking, in words a traveller reads: the mail's signing domain
-    /// (`epicsteak.example (signed mail)`), a Wallet pass's type (`pass.com.example.boarding
-    /// (signed pass)`), or `not verified` for a booking taken without a proof
-    /// (`--allow-unverified`). A pass type linked to a domain in the configuration is filed
-    /// under that domain and reads as the domain's.
+    /// Who vouched for the booking, in words a traveller reads, from the proof behind the
+    /// message that last changed it (``StoredEvent/proof``): the mail's signing domain
+    /// (`epicsteak.example (signed mail)`), the same through a trusted ARC sealer
+    /// (`… (signed mail, vouched for by ARC sealer mx.example)`), a Wallet pass's type
+    /// (`pass.com.example.boarding (signed pass)`, with the domain the configuration links the
+    /// type to), or `not verified` for a booking taken without a proof (`--allow-unverified`).
+    /// An event stored before the store kept proofs says `signed pass` for a pass type's
+    /// booking and only `signed` for a domain's, which mail, ARC or a linked pass may have
+    /// vouched for.
     static func vouching(_ stored: StoredEvent) -> HTMLText {
         guard let owner = stored.ownerDomain else {
             return "<dt>Vouched by</dt><dd class=\"unverified\">not verified</dd>\n"
         }
-        if owner.hasPrefix(Self.passOwnerPrefix) {
-            let passType = String(owner.dropFirst(Self.passOwnerPrefix.count))
-            return "<dt>Vouched by</dt><dd>\(passType) <span class=\"muted\">(signed pass)</span></dd>\n"
-        }
-        return "<dt>Vouched by</dt><dd>\(owner) <span class=\"muted\">(signed mail)</span></dd>\n"
+        let passOwner = owner.hasPrefix(Self.passOwnerPrefix) ? String(owner.dropFirst(Self.passOwnerPrefix.count)) : nil
+        let (name, how): (String, String) =
+            switch stored.proof {
+            case .signedMail: (owner, "signed mail")
+            case .arc(let sealer): (owner, "signed mail, vouched for by ARC sealer \(sealer)")
+            case .signedPass(let passType): (passType, passOwner == nil ? "signed pass, linked to \(owner)" : "signed pass")
+            case nil: passOwner.map { ($0, "signed pass") } ?? (owner, "signed")
+            }
+        return "<dt>Vouched by</dt><dd>\(name) <span class=\"muted\">(\(how))</span></dd>\n"
     }
 
     /// The owner of a booking a Wallet pass vouched for, before its pass type (``EventKey/owner``).

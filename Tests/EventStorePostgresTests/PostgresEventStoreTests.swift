@@ -108,12 +108,13 @@ struct PostgresEventStoreTests {
         }
         let again = try PostgresEventStore(url: url)
         #expect(try again.events().count == 1)
-        #expect(try PostgresServer.shared.get().psqlColumn(url: url, "SELECT max(version) FROM schema_version") == ["6"])
+        #expect(try PostgresServer.shared.get().psqlColumn(url: url, "SELECT max(version) FROM schema_version") == ["7"])
     }
 
     /// Statements taking a database back to schema 5, before scanned files kept their outcome.
     static let toSchema5 = [
-        "ALTER TABLE scanned_files DROP COLUMN outcome, DROP COLUMN settings", "DELETE FROM schema_version WHERE version >= 6",
+        "ALTER TABLE scanned_files DROP COLUMN outcome, DROP COLUMN settings", "ALTER TABLE events DROP COLUMN proof",
+        "DELETE FROM schema_version WHERE version >= 6",
     ]
 
     /// Statements taking a database back to schema 4, before bookings were keyed per owner:
@@ -152,7 +153,7 @@ struct PostgresEventStoreTests {
     func upgradeFromFour() throws {
         let (server, url) = try Self.databaseAsLeftBy([])
         let upgraded = try PostgresEventStore(url: url)
-        #expect(try server.psqlColumn(url: url, "SELECT max(version) FROM schema_version") == ["6"])
+        #expect(try server.psqlColumn(url: url, "SELECT max(version) FROM schema_version") == ["7"])
         let events = try upgraded.events()
         #expect(events.map(\.event.key.owner) == ["epicsteak.example", ""])
         #expect(events.allSatisfy { $0.event.key.account == .implicit }, "a single-user store's events go to the implicit account")
@@ -181,7 +182,7 @@ struct PostgresEventStoreTests {
             url: url, "INSERT INTO scanned_files (key, size, modified) VALUES ('Maildir/1794503643.M1P4242Q1.mail.home.example', 3311, 1794503643)")
         #expect(try server.psqlColumn(url: url, "SELECT max(version) FROM schema_version") == ["5"])
         let upgraded = try PostgresEventStore(url: url)
-        #expect(try server.psqlColumn(url: url, "SELECT max(version) FROM schema_version") == ["6"])
+        #expect(try server.psqlColumn(url: url, "SELECT max(version) FROM schema_version") == ["7"])
         let key = "Maildir/1794503643.M1P4242Q1.mail.home.example"
         #expect(try upgraded.scannedFiles()[key] == ScannedFile(key: key, size: 3311, modified: 1_794_503_643))
         #expect(try upgraded.events().count == 1)
@@ -196,7 +197,7 @@ struct PostgresEventStoreTests {
             "DELETE FROM schema_version WHERE version >= 3",
         ])
         let upgraded = try PostgresEventStore(url: url)
-        #expect(try server.psqlColumn(url: url, "SELECT max(version) FROM schema_version") == ["6"])
+        #expect(try server.psqlColumn(url: url, "SELECT max(version) FROM schema_version") == ["7"])
         #expect(try upgraded.events().count == 2)
         #expect(try upgraded.pendingDeliveries(to: "vdir:/cal").map(\.event.event.key.container) == ["IWDSCA", "LOCAL"])
     }
@@ -207,7 +208,7 @@ struct PostgresEventStoreTests {
             "ALTER TABLE events DROP COLUMN start_zone, DROP COLUMN end_zone", "DELETE FROM schema_version WHERE version >= 4",
         ])
         let upgraded = try PostgresEventStore(url: url)
-        #expect(try server.psqlColumn(url: url, "SELECT max(version) FROM schema_version") == ["6"])
+        #expect(try server.psqlColumn(url: url, "SELECT max(version) FROM schema_version") == ["7"])
         let kept = try #require(try upgraded.events().first)
         #expect(kept.event.start?.zone == nil)
         #expect(kept.event.start?.local == "2031-05-12T19:30:00")

@@ -18,7 +18,7 @@ func storedEvent(
     let event = CalendarEvent(
         key: EventKey(owner: owner ?? "", container: container, item: item), category: .food, title: title, start: start, end: endTime,
         location: location, notes: notes, url: url, status: status, reservationJSON: "{}")
-    return StoredEvent(event: event, sequence: 0, createdAt: updatedAt, updatedAt: updatedAt)
+    return StoredEvent(event: event, sequence: 0, createdAt: updatedAt, updatedAt: updatedAt, proof: owner == nil ? nil : .signedMail)
 }
 
 /// `YYYY-MM-DDTHH:MM:SS` of a Unix time.

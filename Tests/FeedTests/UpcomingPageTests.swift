@@ -196,16 +196,30 @@ struct UpcomingPageTests {
         }
     }
 
-    @Test("a Wallet pass is vouched by its signed pass, mail by its signed mail, an unverified booking by nothing")
+    @Test("a Wallet pass is vouched by its signed pass, mail by its signed mail or an ARC sealer, an unverified booking by nothing")
     func vouching() {
-        let pass = storedEvent(start: Self.now + 60, owner: "pass:pass.com.example.boarding")
-        let mail = storedEvent(start: Self.now + 60, owner: "cascadia-air.example")
-        let none = storedEvent(start: Self.now + 60, owner: nil)
+        func line(_ owner: String?, _ proof: EventProof?) -> String {
+            var stored = storedEvent(start: Self.now + 60, owner: owner)
+            stored.proof = proof
+            return UpcomingPage.vouching(stored).html
+        }
+        let muted = { (name: String, how: String) in "<dt>Vouched by</dt><dd>\(name) <span class=\"muted\">(\(how))</span></dd>\n" }
+        #expect(line("cascadia-air.example", .signedMail) == muted("cascadia-air.example", "signed mail"))
         #expect(
-            UpcomingPage.vouching(pass).html
-                == "<dt>Vouched by</dt><dd>pass.com.example.boarding <span class=\"muted\">(signed pass)</span></dd>\n")
+            line("cascadia-air.example", .arc(sealer: "mx.forwarder.example"))
+                == muted("cascadia-air.example", "signed mail, vouched for by ARC sealer mx.forwarder.example"))
         #expect(
-            UpcomingPage.vouching(mail).html == "<dt>Vouched by</dt><dd>cascadia-air.example <span class=\"muted\">(signed mail)</span></dd>\n")
-        #expect(UpcomingPage.vouching(none).html == "<dt>Vouched by</dt><dd class=\"unverified\">not verified</dd>\n")
+            line("pass:pass.com.example.boarding", .signedPass(passType: "pass.com.example.boarding"))
+                == muted("pass.com.example.boarding", "signed pass"))
+        // A pass type linked to a domain files its bookings under the domain: still a signed pass.
+        #expect(
+            line("cascadia-air.example", .signedPass(passType: "pass.com.example.boarding"))
+                == muted("pass.com.example.boarding", "signed pass, linked to cascadia-air.example"))
+        // Stored before proofs were kept: the owner alone tells a pass type from a domain.
+        #expect(line("pass:pass.com.example.boarding", nil) == muted("pass.com.example.boarding", "signed pass"))
+        #expect(line("cascadia-air.example", nil) == muted("cascadia-air.example", "signed"))
+        #expect(line(nil, nil) == "<dt>Vouched by</dt><dd class=\"unverified\">not verified</dd>\n")
+        // The sealer's and the pass type's names are text like any other.
+        #expect(line("a.example", .arc(sealer: "<b>x</b>")).contains("ARC sealer &lt;b&gt;x&lt;/b&gt;"))
     }
 }
