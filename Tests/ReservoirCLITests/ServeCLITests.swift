@@ -371,7 +371,8 @@ extension ProcessSuites {
         ///   code text, pass.example.cascadia-air.boarding, an organizer's address) wrap
         ///   inside their card instead of widening it; the cancelled EPIC Steak dinner comes
         ///   last under a grey "CANCELLED" heading, its title struck through, grey, with a red
-        ///   "Cancelled" badge.
+        ///   "Cancelled" badge; the unsigned Bistro Nowhere booking says "not verified" in red
+        ///   bold, and its scripted phone is plain text, not a link.
         /// - 1280 px: the cards in two columns of a 60rem page, read left to right by start;
         ///   the cancelled section below them; nothing is stretched across the whole screen.
         /// Seen and fixed on the way: the booking reference was shown twice (as "Booking
