@@ -178,6 +178,41 @@ extension EventKey {
     }
 }
 
+/// The kind of proof that vouched for a message, kept with the event it last changed so a
+/// reader can say how a booking is vouched for: mail signed by its sender (DKIM, verified
+/// here), mail whose sender's signature an ARC sealer the user trusts vouched for (RFC 8617),
+/// or a Wallet pass signed by its pass type's certificate.
+public enum EventProof: Sendable, Equatable {
+    /// A DKIM signature of the message, verified here.
+    case signedMail
+    /// The DKIM result an ARC sealer recorded (`--trust-arc-sealer`): the sealer's word.
+    case arc(sealer: String)
+    /// A Wallet pass's signature, by the certificate of this pass type.
+    case signedPass(passType: String)
+
+    /// The word stored in the `proof` column: `mail`, `arc:SEALER`, `pass:TYPE`.
+    public var storedText: String {
+        switch self {
+        case .signedMail: "mail"
+        case .arc(let sealer): "arc:" + sealer
+        case .signedPass(let passType): "pass:" + passType
+        }
+    }
+
+    /// The proof a stored word names; nil for a word this build does not know.
+    public init?(storedText text: String) {
+        if text == "mail" {
+            self = .signedMail
+        } else if text.hasPrefix("arc:"), text.count > 4 {
+            self = .arc(sealer: String(text.dropFirst(4)))
+        } else if text.hasPrefix("pass:"), text.count > 5 {
+            self = .signedPass(passType: String(text.dropFirst(5)))
+        } else {
+            return nil
+        }
+    }
+}
+
 /// The message a change came from, recorded with every change.
 public struct MessageProvenance: Sendable, Equatable {
     public var messageID: String?
@@ -191,13 +226,18 @@ public struct MessageProvenance: Sendable, Equatable {
     public var messageDate: Int64?
     /// When this process handled it (Unix seconds); breaks ties between equal dates.
     public var arrival: Int64
+    /// The kind of proof behind ``signingDomain``; nil when trusted without one.
+    public var proof: EventProof?
 
-    public init(messageID: String?, path: String?, signingDomain: String?, messageDate: Int64?, arrival: Int64) {
+    public init(
+        messageID: String?, path: String?, signingDomain: String?, messageDate: Int64?, arrival: Int64, proof: EventProof? = nil
+    ) {
         self.messageID = messageID
         self.path = path
         self.signingDomain = signingDomain
         self.messageDate = messageDate
         self.arrival = arrival
+        self.proof = proof
     }
 }
 
@@ -209,13 +249,19 @@ public struct StoredEvent: Sendable, Equatable {
     public var uid: String
     public var createdAt: Int64
     public var updatedAt: Int64
+    /// The kind of proof behind the message that last changed the event; nil when it was
+    /// trusted without one, or stored before the store kept it (schema 6 and earlier).
+    public var proof: EventProof?
 
-    public init(event: CalendarEvent, sequence: Int, uid: String? = nil, createdAt: Int64, updatedAt: Int64) {
+    public init(
+        event: CalendarEvent, sequence: Int, uid: String? = nil, createdAt: Int64, updatedAt: Int64, proof: EventProof? = nil
+    ) {
         self.event = event
         self.sequence = sequence
         self.uid = uid ?? event.key.calendarUID
         self.createdAt = createdAt
         self.updatedAt = updatedAt
+        self.proof = proof
     }
 
     /// Who vouched for the booking (``EventKey/owner``); nil when nothing did.

@@ -170,5 +170,8 @@ enum PostgresSchema {
             "DROP POLICY IF EXISTS account_directory ON deliveries",
             "CREATE POLICY account_directory ON deliveries FOR SELECT USING (\(directorySetting) = 'on')",
         ],
+        // 9: the kind of proof behind the message that last changed an event
+        // (StoredEvent.proof); events stored before have none until they next change.
+        ["ALTER TABLE events ADD COLUMN IF NOT EXISTS proof text"],
     ]
 }

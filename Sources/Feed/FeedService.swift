@@ -27,8 +27,10 @@ public struct FeedService: Sendable {
     public static let pagePath = "/"
     /// RFC 5545 §8.1: the media type of iCalendar.
     public static let calendarType = "text/calendar; charset=utf-8"
-    /// The page loads nothing and runs nothing: only its inline style is allowed.
-    public static let pagePolicy = "default-src 'none'; style-src 'unsafe-inline'"
+    /// The page loads nothing and runs nothing: only its inline style is allowed (CSP Level 3
+    /// §6.1.3); no `<base>` can redirect its relative links, no form posts anywhere, and no
+    /// other site may frame it to trick a tap onto its buttons (§6.3.2, §6.4.2).
+    public static let pagePolicy = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
     public func respond(to request: FeedRequest) -> FeedResponse {
         let path = request.path

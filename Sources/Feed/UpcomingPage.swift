@@ -23,48 +23,76 @@ public struct UpcomingPage: Sendable {
         self.links = links
     }
 
-    /// Upcoming: a start at or after `now` (a floating time read as UTC, as everywhere in the
-    /// store). Cancelled events stay, flagged, so a cancellation is seen.
+    /// Shown: an event whose start is at or after `now`, or whose end is (a hotel stay or a
+    /// trip under way), a floating time read as UTC as everywhere in the store. Past events are
+    /// left out: the page is for the gate and the door, and the calendar keeps the past.
+    /// Cancelled events stay, listed after the others, so a cancellation is seen.
     public static func isUpcoming(_ stored: StoredEvent, now: Int64) -> Bool {
         guard let start = stored.event.start else { return false }
-        return start.sortKey >= now
+        if start.sortKey >= now { return true }
+        guard let end = stored.event.end else { return false }
+        return end.sortKey >= now
     }
 
     static let style = """
         body{font:16px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0;padding:1rem;\
         background:#f6f7f9;color:#1d232b;max-width:42rem;margin-inline:auto}\
         h1{font-size:1.35rem;margin:.2rem 0 .8rem}\
+        h2.section{font-size:1rem;color:#5b6673;margin:1.4rem 0 .5rem;text-transform:uppercase;letter-spacing:.04em}\
         .feed{background:#fff;border:1px solid #d8dde3;border-radius:10px;padding:.6rem .8rem;margin-bottom:1rem;font-size:.9rem}\
         .button{display:inline-block;background:#0b5cad;color:#fff;text-decoration:none;border-radius:8px;\
-        padding:.4rem .75rem;margin:0 .3rem .4rem 0;font-weight:600}\
+        padding:.45rem .8rem;margin:0 .3rem .4rem 0;font-weight:600}\
         .button.secondary{background:#e8eef5;color:#0b5cad}\
+        .actions{margin:.55rem 0 0}\
         code{font-size:.78rem;color:#5b6673;word-break:break-all}\
         article{background:#fff;border:1px solid #d8dde3;border-radius:10px;padding:.75rem .9rem;margin-bottom:.8rem}\
-        h2{font-size:1.05rem;margin:0 0 .4rem;overflow-wrap:anywhere}\
-        dl{display:grid;grid-template-columns:max-content 1fr;gap:.15rem .7rem;margin:0;font-size:.92rem}\
+        h3{font-size:1.05rem;margin:0 0 .4rem;overflow-wrap:anywhere}\
+        dl{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:.15rem .7rem;margin:0;font-size:.92rem}\
         dt{color:#5b6673}dd{margin:0;overflow-wrap:anywhere}\
+        dd.key{font-weight:700;font-size:1.05rem}\
+        dd a{color:#0b5cad}\
         .status{display:inline-block;font-size:.78rem;font-weight:600;padding:.05rem .45rem;border-radius:99px;\
         background:#e3f4e8;color:#17602f;vertical-align:middle;margin-left:.3rem}\
-        .cancelled h2 .title{text-decoration:line-through;color:#7a828c}\
+        .cancelled{background:#fafafa}\
+        .cancelled h3 del{color:#7a828c}\
         .cancelled .status{background:#fde4e4;color:#a01c1c}\
         .tentative .status{background:#fff4d6;color:#7a5600}\
         .unverified{color:#a01c1c;font-weight:600}\
         details{margin-top:.45rem;font-size:.85rem}summary{color:#5b6673;cursor:pointer}\
         ol{margin:.3rem 0 0;padding-left:1.2rem}li{margin:.1rem 0;overflow-wrap:anywhere}\
-        .word{font-weight:600}.muted{color:#5b6673}
+        .word{font-weight:600}.muted{color:#5b6673}\
+        @media (min-width:60rem){body{max-width:60rem;padding:1.5rem 2rem}\
+        .list{display:grid;grid-template-columns:1fr 1fr;gap:0 1rem;align-items:start}}
         """
 
-    /// The whole document for `entries` (already filtered and ordered by the caller).
+    /// The whole document for `entries` (those to show, ordered by start): the bookings still
+    /// on first, then the cancelled ones under a heading of their own, struck through.
     public func render(_ entries: [PageEntry]) -> String {
+        var active: HTMLText = ""
+        var cancelled: HTMLText = ""
+        for entry in entries {
+            if entry.stored.event.status == .cancelled {
+                cancelled += article(entry)
+            } else {
+                active += article(entry)
+            }
+        }
         var body: HTMLText = ""
-        for entry in entries { body += article(entry) }
-        if entries.isEmpty { body = "<p class=\"muted\">No upcoming reservations.</p>\n" }
+        if active.html.isEmpty {
+            body = "<p class=\"muted\">No upcoming reservations.</p>\n"
+        } else {
+            body = "<div class=\"list\">\n\(active)</div>\n"
+        }
+        if !cancelled.html.isEmpty {
+            body += "<h2 class=\"section\">Cancelled</h2>\n<div class=\"list\">\n\(cancelled)</div>\n"
+        }
         let page: HTMLText = """
             <!DOCTYPE html>
             <html lang="en">
             <head>
             <meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
+            <meta name="referrer" content="no-referrer">
             <title>Upcoming reservations</title>
             <style>\(HTMLText(stringLiteral: Self.style))</style>
             </head>
@@ -81,6 +109,33 @@ public struct UpcomingPage: Sendable {
         return page.html
     }
 
+    /// Who vouched for the booking, in words a traveller reads, from the proof behind the
+    /// message that last changed it (``StoredEvent/proof``): the mail's signing domain
+    /// (`epicsteak.example (signed mail)`), the same through a trusted ARC sealer
+    /// (`… (signed mail, vouched for by ARC sealer mx.example)`), a Wallet pass's type
+    /// (`pass.com.example.boarding (signed pass)`, with the domain the configuration links the
+    /// type to), or `not verified` for a booking taken without a proof (`--allow-unverified`).
+    /// An event stored before the store kept proofs says `signed pass` for a pass type's
+    /// booking and only `signed` for a domain's, which mail, ARC or a linked pass may have
+    /// vouched for.
+    static func vouching(_ stored: StoredEvent) -> HTMLText {
+        guard let owner = stored.ownerDomain else {
+            return "<dt>Vouched by</dt><dd class=\"unverified\">not verified</dd>\n"
+        }
+        let passOwner = owner.hasPrefix(Self.passOwnerPrefix) ? String(owner.dropFirst(Self.passOwnerPrefix.count)) : nil
+        let (name, how): (String, String) =
+            switch stored.proof {
+            case .signedMail: (owner, "signed mail")
+            case .arc(let sealer): (owner, "signed mail, vouched for by ARC sealer \(sealer)")
+            case .signedPass(let passType): (passType, passOwner == nil ? "signed pass, linked to \(owner)" : "signed pass")
+            case nil: passOwner.map { ($0, "signed pass") } ?? (owner, "signed")
+            }
+        return "<dt>Vouched by</dt><dd>\(name) <span class=\"muted\">(\(how))</span></dd>\n"
+    }
+
+    /// The owner of a booking a Wallet pass vouched for, before its pass type (``EventKey/owner``).
+    static let passOwnerPrefix = "pass:"
+
     func article(_ entry: PageEntry) -> HTMLText {
         let event = entry.stored.event
         let (statusClass, statusWord): (HTMLText, String) =
@@ -89,18 +144,38 @@ public struct UpcomingPage: Sendable {
             case .tentative: ("tentative", "Tentative")
             case .cancelled: ("cancelled", "Cancelled")
             }
+        let details = PageDetails(event)
         var rows: HTMLText = ""
         if let start = event.start {
             let when = event.end.map { Self.spanText(start, $0) } ?? Self.timeText(start)
             rows += "<dt>When</dt><dd>\(when)</dd>\n"
         }
-        if let location = event.location, !location.isEmpty { rows += "<dt>Where</dt><dd>\(location)</dd>\n" }
-        if let domain = entry.stored.ownerDomain {
-            rows += "<dt>Vouched by</dt><dd>\(domain) <span class=\"muted\">(DKIM)</span></dd>\n"
-        } else {
-            rows += "<dt>Vouched by</dt><dd class=\"unverified\">not verified</dd>\n"
+        if let location = event.location, !location.isEmpty {
+            if let map = PageLinks.map(location) {
+                rows += "<dt>Where</dt><dd>\(location) · <a href=\"\(map)\" rel=\"noreferrer\">Map</a></dd>\n"
+            } else {
+                rows += "<dt>Where</dt><dd>\(location)</dd>\n"
+            }
         }
-        rows += "<dt>Booking</dt><dd>\(event.key.container)</dd>\n"
+        for row in details.rows {
+            let keyClass: HTMLText = PageDetails.keyLabels.contains(row.label) ? " class=\"key\"" : ""
+            if let tel = row.telephone {
+                rows += "<dt>\(row.label)</dt><dd\(keyClass)><a href=\"\(tel)\">\(row.value)</a></dd>\n"
+            } else {
+                rows += "<dt>\(row.label)</dt><dd\(keyClass)>\(row.value)</dd>\n"
+            }
+        }
+        rows += Self.vouching(entry.stored)
+        // The booking's key, unless a detail already shows it (`Booking reference: K7Q2PX`).
+        if !details.rows.contains(where: { $0.value == event.key.container }) {
+            rows += "<dt>Booking</dt><dd>\(event.key.container)</dd>\n"
+        }
+        var actions: HTMLText = ""
+        for (index, link) in details.links.enumerated() {
+            let kind: HTMLText = index == 0 ? "button" : "button secondary"
+            actions += "<a class=\"\(kind)\" href=\"\(link.url)\" rel=\"noreferrer\">\(link.label)</a>"
+        }
+        if !actions.html.isEmpty { actions = "<p class=\"actions\">\(actions)</p>\n" }
         var history: HTMLText = ""
         if !entry.history.isEmpty {
             var items: HTMLText = ""
@@ -110,12 +185,15 @@ public struct UpcomingPage: Sendable {
             }
             history = "<details><summary>History (\(String(entry.history.count)))</summary><ol>\n\(items)</ol></details>\n"
         }
+        // A cancelled title is struck through by <del> itself, so it reads as gone without the
+        // style sheet too, and the word "Cancelled" says it without colour.
+        let title: HTMLText = event.status == .cancelled ? "<del>\(event.title)</del>" : "\(event.title)"
         return """
             <article class="\(statusClass)">
-            <h2><span class="title">\(event.title)</span><span class="status">\(statusWord)</span></h2>
+            <h3><span class="title">\(title)</span><span class="status">\(statusWord)</span></h3>
             <dl>
             \(rows)</dl>
-            \(history)</article>
+            \(actions)\(history)</article>
 
             """
     }

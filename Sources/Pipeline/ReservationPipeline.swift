@@ -213,7 +213,7 @@ public final class ReservationPipeline {
         }
         let provenance = MessageProvenance(
             messageID: report.messageID, path: report.origin.path, signingDomain: report.trust.vouchingDomain,
-            messageDate: report.orderingDate, arrival: now)
+            messageDate: report.orderingDate, arrival: now, proof: Self.proof(of: report.trust))
         // A marked reservation (ended, date unknown) is listed by `extract`, never an event.
         for index in report.items.indices where report.isTrusted(report.items[index]) && report.items[index].reservation.marks.isEmpty {
             var provenance = provenance
@@ -223,6 +223,7 @@ public final class ReservationPipeline {
                 // which nothing signs here.
                 provenance.signingDomain = decision.signer.map { policy.passOwner($0.passTypeIdentifier) }
                 provenance.messageDate = decision.signer?.signedAt
+                provenance.proof = decision.signer.map { .signedPass(passType: $0.passTypeIdentifier) }
             }
             // Bookings are keyed per owner: the proof's owner, never a name the message chose.
             report.items[index].event.key = report.items[index].event.key.filed(for: provenance, in: store.account)
@@ -242,6 +243,16 @@ public final class ReservationPipeline {
                 report.diagnostics.append(ReportDiagnostic(.storeFailed, message: error.message))
                 return
             }
+        }
+    }
+
+    /// The kind of proof behind a message's vouching domain: its DKIM signature verified here,
+    /// or the word of a trusted ARC sealer; nil when nothing vouched (`--allow-unverified`).
+    static func proof(of trust: TrustDecision) -> EventProof? {
+        guard trust.vouchingDomain != nil else { return nil }
+        switch trust.path {
+        case .dkim: return .signedMail
+        case .arc(let sealer, _): return .arc(sealer: sealer)
         }
     }
 

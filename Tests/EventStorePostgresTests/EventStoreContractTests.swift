@@ -331,6 +331,35 @@ struct EventStoreContractTests {
         #expect(entry.messageDate == -1)
     }
 
+    @Test(
+        "the proof of the message that last changed an event is kept: signed mail, an ARC sealer, a signed pass, none",
+        arguments: StoreBackend.available)
+    func proofs(backend: StoreBackend) throws {
+        let fresh = try backend.makeStore()
+        defer { fresh.cleanup() }
+        var signed = message("<a@x>", date: 1000)
+        signed.proof = .signedMail
+        #expect(try fresh.store.apply(dinner(at: "2031-05-12T19:30:00"), from: signed).stored.proof == .signedMail)
+        var sealed = message("<b@x>", date: 2000)
+        sealed.proof = .arc(sealer: "mx.forwarder.example")
+        _ = try fresh.store.apply(dinner(at: "2031-05-12T18:30:00"), from: sealed)
+        var pass = dinner(at: "2031-05-14T19:30:00", container: "M4XT9B")
+        pass.key = EventKey(owner: "pass:pass.com.example.boarding", container: "M4XT9B", item: "1")
+        var passed = message("<c@x>", date: 1000, domain: "pass:pass.com.example.boarding")
+        passed.proof = .signedPass(passType: "pass.com.example.boarding")
+        _ = try fresh.store.apply(pass, from: passed)
+        _ = try fresh.store.apply(dinner(at: "2031-05-13T19:30:00", container: "LOCAL"), from: message("<u@x>", date: nil, domain: nil))
+        let read = try fresh.reopen().events()
+        #expect(read.first { $0.event.key.container == "IWDSCA" }?.proof == .arc(sealer: "mx.forwarder.example"))
+        #expect(read.first { $0.event.key.container == "M4XT9B" }?.proof == .signedPass(passType: "pass.com.example.boarding"))
+        #expect(read.first { $0.event.key.container == "LOCAL" }?.proof == nil)
+        // The same content again through plain signed mail changes nothing, the proof included.
+        var again = message("<d@x>", date: 3000)
+        again.proof = .signedMail
+        #expect(try fresh.store.apply(dinner(at: "2031-05-12T18:30:00"), from: again).kind == "unchanged")
+        #expect(try fresh.reopen().events().first { $0.event.key.container == "IWDSCA" }?.proof == .arc(sealer: "mx.forwarder.example"))
+    }
+
     @Test("every outcome is recorded under one word, the same in both backends", arguments: StoreBackend.available)
     func historyWords(backend: StoreBackend) throws {
         let fresh = try backend.makeStore()

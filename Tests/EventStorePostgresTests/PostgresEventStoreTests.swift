@@ -112,7 +112,7 @@ struct PostgresEventStoreTests {
             try PostgresServer.shared.get().psqlColumn(url: url, "SELECT max(version) FROM schema_version") == [
                 String(PostgresEventStore.schemaVersion)
             ])
-        #expect(PostgresEventStore.schemaVersion == 8)
+        #expect(PostgresEventStore.schemaVersion == 9)
     }
 
     /// Statements taking a database back to schema 5, before scanned files kept their outcome.
@@ -121,7 +121,7 @@ struct PostgresEventStoreTests {
     ]
 
     /// Statements taking a database back to schema 6: no row-level security, scan state keyed
-    /// by the file alone.
+    /// by the file alone, no proof column.
     static let toSchema6 =
         ["events", "history", "deliveries", "scanned_files"].flatMap { table in
             [
@@ -130,7 +130,8 @@ struct PostgresEventStoreTests {
             ]
         } + [
             "ALTER TABLE scanned_files DROP CONSTRAINT scanned_files_pkey", "ALTER TABLE scanned_files DROP COLUMN account",
-            "ALTER TABLE scanned_files ADD PRIMARY KEY (key)", "DELETE FROM schema_version WHERE version >= 7",
+            "ALTER TABLE scanned_files ADD PRIMARY KEY (key)", "ALTER TABLE events DROP COLUMN IF EXISTS proof",
+            "DELETE FROM schema_version WHERE version >= 7",
         ]
 
     /// Statements taking a database back to schema 4, before bookings were keyed per owner:

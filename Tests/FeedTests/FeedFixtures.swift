@@ -6,14 +6,19 @@ import EventStore
 func storedEvent(
     container: String = "IWDSCA", item: String = "1", title: String = "Reservation: EPIC Steak",
     start epoch: Int64 = 1_936_400_000, offset: Int? = -25_200, status: EventStatus = .confirmed,
-    location: String? = "EPIC Steak, 369 The Embarcadero", owner: String? = "epicsteak.example", updatedAt: Int64 = 1_795_000_000
+    location: String? = "EPIC Steak, 369 The Embarcadero", owner: String? = "epicsteak.example", updatedAt: Int64 = 1_795_000_000,
+    notes: String = "", url: String? = nil, end: Int64? = nil
 ) -> StoredEvent {
     let local = offset.map { civilText(epoch + Int64($0)) } ?? civilText(epoch)
     let start = EventTime(text: local, local: local, offsetSeconds: offset, epochSeconds: offset == nil ? nil : epoch)
+    let endTime = end.map { endEpoch in
+        let endLocal = offset.map { civilText(endEpoch + Int64($0)) } ?? civilText(endEpoch)
+        return EventTime(text: endLocal, local: endLocal, offsetSeconds: offset, epochSeconds: offset == nil ? nil : endEpoch)
+    }
     let event = CalendarEvent(
-        key: EventKey(owner: owner ?? "", container: container, item: item), category: .food, title: title, start: start, end: nil,
-        location: location, notes: "", url: nil, status: status, reservationJSON: "{}")
-    return StoredEvent(event: event, sequence: 0, createdAt: updatedAt, updatedAt: updatedAt)
+        key: EventKey(owner: owner ?? "", container: container, item: item), category: .food, title: title, start: start, end: endTime,
+        location: location, notes: notes, url: url, status: status, reservationJSON: "{}")
+    return StoredEvent(event: event, sequence: 0, createdAt: updatedAt, updatedAt: updatedAt, proof: owner == nil ? nil : .signedMail)
 }
 
 /// `YYYY-MM-DDTHH:MM:SS` of a Unix time.

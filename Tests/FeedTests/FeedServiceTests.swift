@@ -86,7 +86,9 @@ struct FeedServiceTests {
         let response = Self.service(MemoryStore(Self.events)).respond(to: FeedRequest(method: "GET", target: "/", host: "h:1"))
         #expect(response.status == 200)
         #expect(response.header("Content-Type") == "text/html; charset=utf-8")
-        #expect(response.header("Content-Security-Policy") == "default-src 'none'; style-src 'unsafe-inline'")
+        #expect(
+            response.header("Content-Security-Policy")
+                == "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
         #expect(response.header("X-Content-Type-Options") == "nosniff")
         let html = String(decoding: response.body, as: UTF8.self)
         #expect(html.contains("Dinner") && html.contains("Flight") && html.contains("webcal://h:1/calendar.ics"))

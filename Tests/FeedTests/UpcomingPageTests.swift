@@ -1,4 +1,5 @@
 import EventStore
+import Foundation
 import Testing
 
 @testable import Feed
@@ -48,8 +49,9 @@ struct UpcomingPageTests {
         ])
         #expect(html.contains("<article class=\"cancelled\">"))
         #expect(html.contains("<span class=\"status\">Cancelled</span>"))
-        #expect(html.contains(".cancelled h2 .title{text-decoration:line-through"))
-        #expect(html.contains("epicsteak.example <span class=\"muted\">(DKIM)</span>"))
+        #expect(html.contains("<del>Reservation: EPIC Steak</del>"))
+        #expect(html.contains("epicsteak.example <span class=\"muted\">(signed mail)</span>"))
+        #expect(!html.contains("DKIM"))
         #expect(html.contains("<dd class=\"unverified\">not verified</dd>"))
         #expect(html.contains("<meta name=\"viewport\" content=\"width=device-width"))
         #expect(html.contains("href=\"webcal://cal.example:8645/calendar.ics\""))
@@ -84,5 +86,140 @@ struct UpcomingPageTests {
         #expect(UpcomingPage.isUpcoming(storedEvent(start: Self.now), now: Self.now))
         #expect(!UpcomingPage.isUpcoming(storedEvent(start: Self.now - 1), now: Self.now))
         #expect(UpcomingPage.isUpcoming(storedEvent(start: Self.now + 1, status: .cancelled), now: Self.now))
+        // A stay under way (started, not ended) is still shown; one that has ended is not.
+        #expect(UpcomingPage.isUpcoming(storedEvent(start: Self.now - 86_400, end: Self.now + 3600), now: Self.now))
+        #expect(!UpcomingPage.isUpcoming(storedEvent(start: Self.now - 86_400, end: Self.now - 1), now: Self.now))
+    }
+
+    @Test("upcoming bookings come first by start, the cancelled ones after under their own heading, struck through")
+    func order() {
+        let later = storedEvent(container: "LATER", title: "Hotel: Later", start: Self.now + 7200)
+        let gone = storedEvent(container: "GONE", title: "Reservation: Gone", start: Self.now + 60, status: .cancelled)
+        let soon = storedEvent(container: "SOON", title: "Flight: Soon", start: Self.now + 600)
+        let html = UpcomingPage(now: Self.now, links: Self.links).render(
+            [gone, soon, later].map { PageEntry(stored: $0, history: []) })
+        let positions = ["Flight: Soon", "Hotel: Later", ">Cancelled</h2>", "<del>Reservation: Gone</del>"].map {
+            html.range(of: $0)?.lowerBound
+        }
+        #expect(positions.allSatisfy { $0 != nil }, "\(html)")
+        let found = positions.compactMap { $0 }
+        #expect(found == found.sorted(), "\(html)")
+        #expect(!html.contains("<del>Flight: Soon"))
+    }
+
+    @Test("seat, gate and boarding time first; check-in and manage links as buttons; the phone a tel: link; a map link")
+    func details() throws {
+        let notes = """
+            Booking reference: K7Q2PX
+            Seat: 14A
+            Check-in URL: https://www.cascadia-air.example/checkin?pnr=K7Q2PX&x=1
+            Gate: B12
+            Boarding time: Tue 3 Jun 2031, 07:35
+            Manage booking: https://www.cascadia-air.example/manage/K7Q2PX
+            Phone: +1 (415) 369-9955
+            """
+        let event = storedEvent(
+            start: Self.now + 60, location: "EPIC Steak, 369 The Embarcadero, San Francisco & Co?x=1#y", notes: notes,
+            url: "https://www.cascadia-air.example/manage/K7Q2PX")
+        let html = UpcomingPage(now: Self.now, links: Self.links).render([PageEntry(stored: event, history: [])])
+        #expect(html.contains("<dt>Boarding time</dt><dd class=\"key\">Tue 3 Jun 2031, 07:35</dd>"))
+        #expect(html.contains("<dt>Gate</dt><dd class=\"key\">B12</dd>"))
+        #expect(html.contains("<dt>Seat</dt><dd class=\"key\">14A</dd>"))
+        // Boarding time, gate, seat before the booking reference.
+        let boarding = try #require(html.range(of: "Boarding time")).lowerBound
+        let reference = try #require(html.range(of: "Booking reference")).lowerBound
+        #expect(boarding < reference)
+        #expect(
+            html.contains("<a class=\"button\" href=\"https://www.cascadia-air.example/checkin?pnr=K7Q2PX&amp;x=1\" rel=\"noreferrer\">Check in</a>"))
+        #expect(
+            html.contains(
+                "<a class=\"button secondary\" href=\"https://www.cascadia-air.example/manage/K7Q2PX\" rel=\"noreferrer\">Manage booking</a>"))
+        // The event's own link is the manage link: one button, not two.
+        #expect(html.components(separatedBy: "manage/K7Q2PX\"").count == 2)
+        #expect(!html.contains("Check-in URL"))
+        #expect(html.contains("<dt>Phone</dt><dd><a href=\"tel:+14153699955\">+1 (415) 369-9955</a></dd>"))
+        // The place percent-encoded into one query value: no `&`, `?` or `#` of its own.
+        #expect(
+            html.contains(
+                "href=\"https://www.openstreetmap.org/search?query=EPIC%20Steak%2C%20369%20The%20Embarcadero%2C%20San%20Francisco%20%26%20Co%3Fx%3D1%23y\""
+            ))
+    }
+
+    @Test("only http and https addresses become links: javascript:, data: and the like are shown as text")
+    func hostileLinks() {
+        let notes = """
+            Check-in URL: javascript:alert(document.cookie)
+            Manage booking: JaVaScRiPt:alert(1)
+            View: data:text/html,<script>alert(1)</script>
+            Confirm booking: java\tscript:alert(1)
+            Cancel booking: https://
+            Phone: javascript:alert(1)
+            """
+        let event = storedEvent(start: Self.now + 60, notes: notes, url: "vbscript:msgbox(1)")
+        let html = UpcomingPage(now: Self.now, links: Self.links).render([PageEntry(stored: event, history: [])])
+        #expect(!html.lowercased().contains("href=\"javascript"))
+        #expect(!html.contains("href=\"data:"))
+        #expect(!html.contains("href=\"vbscript:"))
+        #expect(!html.contains("href=\"https://\""))
+        #expect(!html.contains("href=\"tel:"))
+        #expect(!html.contains("<script>"))
+        // Shown, as text.
+        #expect(html.contains("<dt>Check-in URL</dt><dd>javascript:alert(document.cookie)</dd>"))
+        #expect(html.contains("<dt>Link</dt><dd>vbscript:msgbox(1)</dd>"))
+        #expect(html.contains("data:text/html,&lt;script&gt;"))
+        // The control: the same row with an https address is a link.
+        let web = storedEvent(start: Self.now + 60, notes: "Check-in URL: HTTPS://checkin.example/x")
+        let good = UpcomingPage(now: Self.now, links: Self.links).render([PageEntry(stored: web, history: [])])
+        #expect(good.contains("href=\"HTTPS://checkin.example/x\""))
+    }
+
+    @Test("a web address must be http(s) with a host and no space or control character")
+    func webAddresses() {
+        #expect(PageLinks.web("https://a.example/p?q=1#f") == "https://a.example/p?q=1#f")
+        #expect(PageLinks.web("http://a.example") == "http://a.example")
+        for refused in [
+            "javascript:alert(1)", "data:text/html,x", "https://", "https:///path", "https://@evil", "https://a.example/\tx",
+            "https://a.example/ x", "https://a.example/\u{85}", " https://a.example", "ftp://a.example", "//a.example", "file:///etc/passwd",
+        ] {
+            #expect(PageLinks.web(refused) == nil, "\(refused)")
+        }
+    }
+
+    @Test("a telephone number becomes an RFC 3966 tel: URI of its + and digits; anything else gets no link")
+    func telephones() {
+        #expect(PageLinks.telephone("+1-415-369-9955") == "tel:+14153699955")
+        #expect(PageLinks.telephone("+41 (0)44 668.18.00") == "tel:+410446681800")
+        #expect(PageLinks.telephone("044 668 18 00") == "tel:0446681800")
+        #expect(PageLinks.telephone("112") == "tel:112")
+        for refused in ["1-800-FLOWERS", "+1 415 369 9955 ext. 12", "1+2", "12", "+1234567890123456", "", "+", "tel:+1415", "%2B1415"] {
+            #expect(PageLinks.telephone(refused) == nil, "\(refused)")
+        }
+    }
+
+    @Test("a Wallet pass is vouched by its signed pass, mail by its signed mail or an ARC sealer, an unverified booking by nothing")
+    func vouching() {
+        func line(_ owner: String?, _ proof: EventProof?) -> String {
+            var stored = storedEvent(start: Self.now + 60, owner: owner)
+            stored.proof = proof
+            return UpcomingPage.vouching(stored).html
+        }
+        let muted = { (name: String, how: String) in "<dt>Vouched by</dt><dd>\(name) <span class=\"muted\">(\(how))</span></dd>\n" }
+        #expect(line("cascadia-air.example", .signedMail) == muted("cascadia-air.example", "signed mail"))
+        #expect(
+            line("cascadia-air.example", .arc(sealer: "mx.forwarder.example"))
+                == muted("cascadia-air.example", "signed mail, vouched for by ARC sealer mx.forwarder.example"))
+        #expect(
+            line("pass:pass.com.example.boarding", .signedPass(passType: "pass.com.example.boarding"))
+                == muted("pass.com.example.boarding", "signed pass"))
+        // A pass type linked to a domain files its bookings under the domain: still a signed pass.
+        #expect(
+            line("cascadia-air.example", .signedPass(passType: "pass.com.example.boarding"))
+                == muted("pass.com.example.boarding", "signed pass, linked to cascadia-air.example"))
+        // Stored before proofs were kept: the owner alone tells a pass type from a domain.
+        #expect(line("pass:pass.com.example.boarding", nil) == muted("pass.com.example.boarding", "signed pass"))
+        #expect(line("cascadia-air.example", nil) == muted("cascadia-air.example", "signed"))
+        #expect(line(nil, nil) == "<dt>Vouched by</dt><dd class=\"unverified\">not verified</dd>\n")
+        // The sealer's and the pass type's names are text like any other.
+        #expect(line("a.example", .arc(sealer: "<b>x</b>")).contains("ARC sealer &lt;b&gt;x&lt;/b&gt;"))
     }
 }

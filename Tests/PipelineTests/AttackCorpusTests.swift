@@ -86,10 +86,19 @@ struct AttackCorpusTests {
         let temporary = TemporaryStore()
         defer { temporary.remove() }
         let store = try temporary.open()
-        _ = try Self.pipeline(expected, store: store).process(raw)
+        let report = try Self.pipeline(expected, store: store).process(raw)
         let stored = try store.events().map(\.event.key.container)
         for id in expected.forbidden { #expect(!stored.contains(id), "\(name): \(id) stored") }
         #expect(Set(stored) == Set(expected.reservations), "\(name)")
+        // Each stored event keeps how it was vouched for: the sealer's word on the ARC path (a
+        // DKIM failure the sealer vouches over), the message's own signature otherwise.
+        let proof: EventProof =
+            switch report.trust.path {
+            case .dkim: .signedMail
+            case .arc(let sealer, _): .arc(sealer: sealer)
+            }
+        for event in try store.events() { #expect(event.proof == proof, "\(name): \(event.event.key)") }
+        if name == "arc-control" { #expect(try store.events().map(\.proof) == [.arc(sealer: "home.example")]) }
     }
 
     /// dkimpy (Debian python3-dkim) verifies every case: its DKIM verdict must be the corpus's.

@@ -1,3 +1,4 @@
+import EventStore
 import Foundation
 import Mailbox
 import PassTestSupport
@@ -80,6 +81,8 @@ struct WalletPassPipelineTests {
         let stored = try store.events()
         #expect(stored.count == 1)
         #expect(stored.first?.ownerDomain == "pass:" + SamplePassJSON.passType)
+        // Vouched for by the pass's signature, not by the mail carrying it (which vouches for nothing).
+        #expect(stored.first?.proof == .signedPass(passType: SamplePassJSON.passType))
         #expect(!report.diagnostics.contains { $0.stage == .trust })
     }
 

@@ -3,6 +3,9 @@
 /// What `reservoir serve` reads from outside: the request's `Authorization`, `If-None-Match` and
 /// `If-Modified-Since` fields, and the netrc file. Each must answer without crashing; what is
 /// read must hold what its grammar allows, and a date read is written back to the same instant.
+/// And what its page makes links of, text from mail: a web link is http(s) without a space or
+/// control character, a `tel:` link only `+` and digits, a map link only unreserved bytes and
+/// escapes after its fixed prefix.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
@@ -21,6 +24,21 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     }
     for entry in NetrcFile(text: text).entries {
         if let machine = entry.machine { precondition(machine.utf8.count <= text.utf8.count) }
+    }
+    if let web = PageLinks.web(text) {
+        let lower = web.lowercased()
+        precondition(lower.hasPrefix("https://") || lower.hasPrefix("http://"))
+        precondition(!web.unicodeScalars.contains { $0.value <= 0x20 || (0x7F...0x9F).contains($0.value) })
+    }
+    if let tel = PageLinks.telephone(text) {
+        let number = tel.dropFirst("tel:".count).drop { $0 == "+" }
+        precondition(tel.hasPrefix("tel:") && !number.isEmpty && number.allSatisfy { $0.isASCII && $0.isNumber })
+        precondition((PageLinks.minimumPhoneDigits...PageLinks.maximumPhoneDigits).contains(number.count))
+    }
+    if let map = PageLinks.map(text) {
+        let prefix = "https://www.openstreetmap.org/search?query="
+        precondition(map.hasPrefix(prefix))
+        precondition(map.dropFirst(prefix.count).allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-._~%".contains($0)) })
     }
     let request = ConditionalRequest(ifNoneMatch: text, ifModifiedSince: text)
     _ = request.evaluate(tag: EntityTag(strongFor: Array(text.utf8)), lastModified: 1_900_000_000)

@@ -32,7 +32,8 @@ public enum EventRevision {
         from message: MessageProvenance
     ) -> Step {
         guard let row else {
-            let created = StoredEvent(event: event, sequence: 0, createdAt: message.arrival, updatedAt: message.arrival)
+            let created = StoredEvent(
+                event: event, sequence: 0, createdAt: message.arrival, updatedAt: message.arrival, proof: message.proof)
             let isCancel = event.status == .cancelled
             return Step(
                 write: EventRow(created, after: message),
@@ -47,7 +48,8 @@ public enum EventRevision {
         {
         case .update:
             let updated = StoredEvent(
-                event: event, sequence: stored.sequence + 1, uid: stored.uid, createdAt: stored.createdAt, updatedAt: message.arrival)
+                event: event, sequence: stored.sequence + 1, uid: stored.uid, createdAt: stored.createdAt, updatedAt: message.arrival,
+                proof: message.proof)
             let isCancel = event.status == .cancelled && stored.event.status != .cancelled
             return Step(
                 write: EventRow(updated, after: message),

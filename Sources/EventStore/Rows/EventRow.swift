@@ -28,7 +28,7 @@ public struct EventRow: Sendable, Equatable {
             StoreColumn("status", .text), StoreColumn("checkin_opens", .integer), StoreColumn("checkin_closes", .integer),
             StoreColumn("reservation_json", .text), StoreColumn("sequence", .integer), StoreColumn("uid", .text),
             StoreColumn("created_at", .integer), StoreColumn("updated_at", .integer),
-            StoreColumn("last_message_date", .integer), StoreColumn("last_arrival", .integer),
+            StoreColumn("last_message_date", .integer), StoreColumn("last_arrival", .integer), StoreColumn("proof", .text),
         ])
 
     /// The row's values in ``layout`` order.
@@ -46,6 +46,7 @@ public struct EventRow: Sendable, Equatable {
             ColumnValue(e.checkinOpens), ColumnValue(e.checkinCloses), .text(e.reservationJSON),
             .integer(Int64(stored.sequence)), .text(stored.uid),
             .integer(stored.createdAt), .integer(stored.updatedAt), ColumnValue(lastMessageDate), ColumnValue(lastArrival),
+            ColumnValue(stored.proof?.storedText),
         ]
         return values
     }
@@ -74,6 +75,12 @@ public struct EventRow: Sendable, Equatable {
         stored = StoredEvent(event: event, sequence: revision, uid: uid, createdAt: try row.integer(), updatedAt: try row.integer())
         lastMessageDate = try row.optionalInteger()
         lastArrival = try row.optionalInteger()
+        if let proof = try row.optionalText() {
+            guard let read = EventProof(storedText: proof) else {
+                throw EventStoreError(.invalidRow, "events.proof of \(key) holds “\(proof)”, which this reservoir does not know")
+            }
+            stored.proof = read
+        }
     }
 
     /// A time's five columns: none, or the text with its civil time (offset and instant only

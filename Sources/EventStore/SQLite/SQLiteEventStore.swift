@@ -5,7 +5,7 @@ public final class SQLiteEventStore: EventStore {
     /// How long a writer waits for another process's transaction before giving up.
     public static let busyTimeoutMilliseconds: Int32 = 30_000
     /// The schema version this build writes (PRAGMA user_version).
-    public static let schemaVersion: Int64 = 7
+    public static let schemaVersion: Int64 = 8
 
     private let database: SQLiteDatabase
     public var path: String { database.path }
@@ -235,6 +235,13 @@ public final class SQLiteEventStore: EventStore {
                     PRAGMA user_version = 7;
                     """)
             }
+            if current < 8 {
+                // Version 8: the kind of proof behind the message that last changed an event
+                // (StoredEvent.proof). Events stored before have none until they next change.
+                let columns = Set(try database.prepare("PRAGMA table_info(events)").rows().compactMap { $0.text(1) })
+                if !columns.contains("proof") { try database.execute("ALTER TABLE events ADD COLUMN proof TEXT") }
+                try database.execute("PRAGMA user_version = 8")
+            }
         }
     }
 
@@ -287,7 +294,8 @@ public final class SQLiteEventStore: EventStore {
     /// calendars hold (NULL: the legacy form, ``EventKey/legacyCalendarUID``).
     /// History lines take the owner of their event, else the domain that signed them.
     private func migrateToVersion5() throws(EventStoreError) {
-        let added: Set = ["account", "owner", "uid"]
+        // Columns of later versions are added by their own step.
+        let added: Set = ["account", "owner", "uid", "proof"]
         let eventColumns = EventRow.layout.columns.map(\.name).filter { !added.contains($0) }
         let deliveryColumns = DeliveryRecord.layout.columns.map(\.name).filter { !added.contains($0) } + ["claimed_by", "claimed_until"]
         try database.execute(

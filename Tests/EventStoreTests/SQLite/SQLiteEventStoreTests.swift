@@ -402,7 +402,7 @@ struct SQLiteEventStoreTests {
         try jane.markScanned([ScannedFile(key: "Maildir/cur/1", size: 3311, modified: 1_794_503_643, outcome: "refused", settings: "v2")])
         #expect(try upgraded.scannedFiles()["Maildir/cur/1"]?.outcome == "trusted")
         let version = try SQLiteDatabase(path: path, busyTimeoutMilliseconds: 1000).prepare("PRAGMA user_version").rows().first?.integer(0)
-        #expect(version == 7)
+        #expect(version == SQLiteEventStore.schemaVersion)
     }
 
     /// SQL taking a store of the current schema back to schema 5 (before scanned files kept
@@ -432,6 +432,36 @@ struct SQLiteEventStoreTests {
         #expect(version == SQLiteEventStore.schemaVersion)
     }
 
+    @Test("a store of schema 7 gains the proof column: its events read without a proof, and each change records its own")
+    func upgradeFromSeven() throws {
+        let (directory, path) = try Self.storeAsLeftBy()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        _ = try SQLiteEventStore(path: path)
+        try SQLiteDatabase(path: path, busyTimeoutMilliseconds: 1000).execute("ALTER TABLE events DROP COLUMN proof; PRAGMA user_version = 7;")
+        #expect(throws: EventStoreError.self) { _ = try SQLiteEventStore(readingAt: path) }
+        let upgraded = try SQLiteEventStore(path: path)
+        #expect(try upgraded.events().map(\.proof) == [nil, nil])
+        var moved = Self.upgradeEvent
+        moved.title = "Reservation: EPIC Steak (moved)"
+        let sealed = MessageProvenance(
+            messageID: "<arc@x>", path: nil, signingDomain: "epicsteak.example", messageDate: 3000, arrival: 3000,
+            proof: .arc(sealer: "mx.forwarder.example"))
+        #expect(try upgraded.apply(moved, from: sealed).stored.proof == .arc(sealer: "mx.forwarder.example"))
+        var pass = Self.upgradeEvent
+        pass.key = EventKey(owner: "pass:pass.com.example.boarding", container: "M4XT9B", item: "1")
+        let passed = MessageProvenance(
+            messageID: "<pass@x>", path: nil, signingDomain: "pass:pass.com.example.boarding", messageDate: 3000, arrival: 3000,
+            proof: .signedPass(passType: "pass.com.example.boarding"))
+        _ = try upgraded.apply(pass, from: passed)
+        let read = try SQLiteEventStore(readingAt: path).events()
+        #expect(read.first { $0.event.key.container == "IWDSCA" }?.proof == .arc(sealer: "mx.forwarder.example"))
+        #expect(read.first { $0.event.key.container == "M4XT9B" }?.proof == .signedPass(passType: "pass.com.example.boarding"))
+        #expect(read.first { $0.event.key.container == "LOCAL" }?.proof == nil)
+        // A word this build does not know is refused, not read as no proof.
+        try SQLiteDatabase(path: path, busyTimeoutMilliseconds: 1000).execute("UPDATE events SET proof = 'telepathy' WHERE container = 'LOCAL'")
+        #expect(throws: EventStoreError.self) { _ = try SQLiteEventStore(readingAt: path).events() }
+    }
+
     @Test("a store of schema 2 (before calendar delivery) is upgraded in place: its events kept, all of them waiting for a calendar")
     func upgradeFromTwo() throws {
         let (directory, path) = try Self.storeAsLeftBy("DROP TABLE deliveries; PRAGMA user_version = 2;")
@@ -443,7 +473,7 @@ struct SQLiteEventStoreTests {
         #expect(try upgraded.pendingDeliveries(to: "vdir:/cal").count == 2)
         let version = try SQLiteDatabase(path: path, busyTimeoutMilliseconds: 1000).prepare("PRAGMA user_version").rows().first?.integer(0)
         #expect(version == SQLiteEventStore.schemaVersion)
-        #expect(SQLiteEventStore.schemaVersion == 7)
+        #expect(SQLiteEventStore.schemaVersion == 8)
     }
 
     @Test("a store of schema 3 (before time zones) is upgraded in place: its events kept without a zone, new ones keep theirs")
