@@ -1,13 +1,27 @@
-/// Who may read the feed and the page.
+public import EventStore
+
+/// Who may read the feed and the page, and whose they are.
 public struct FeedAccess: Sendable {
-    /// The secret first path segment, when `--token-file` is given.
+    /// The secret first path segment, when `--token-file` holds one bare token.
     public var token: AccessToken?
+    /// One token per account, when `--token-file` holds `TOKEN ACCOUNT` lines.
+    public var accountTokens: [AccountToken]
     /// The one user and password allowed, when `--netrc` is given.
     public var credentials: BasicCredentials?
 
-    public init(token: AccessToken? = nil, credentials: BasicCredentials? = nil) {
+    public init(token: AccessToken? = nil, accountTokens: [AccountToken] = [], credentials: BasicCredentials? = nil) {
         self.token = token
+        self.accountTokens = accountTokens
         self.credentials = credentials
+    }
+
+    /// The access a token file gives, with `credentials`.
+    public init(tokens: TokenFile?, credentials: BasicCredentials? = nil) {
+        switch tokens {
+        case .single(let token): self.init(token: token, credentials: credentials)
+        case .accounts(let entries): self.init(accountTokens: entries, credentials: credentials)
+        case nil: self.init(credentials: credentials)
+        }
     }
 
     /// The protection space named in challenges (RFC 7235 §2.2).
@@ -16,18 +30,29 @@ public struct FeedAccess: Sendable {
     public static let challenge = "Basic realm=\"\(realm)\""
 
     /// Whether the server asks for anything at all.
-    public var isOpen: Bool { token == nil && credentials == nil }
+    public var isOpen: Bool { token == nil && accountTokens.isEmpty && credentials == nil }
 
     /// The decision for a request to `path` (without its query) with an Authorization field:
     /// the token first — a wrong or missing one is 404, so the feed's existence is not
     /// revealed — then Basic credentials, whose absence or mismatch is 401 with a challenge.
+    ///
+    /// With one token per account the token decides the account, and nothing in the request
+    /// can name another: every token is compared (in constant time each), so the time taken
+    /// does not tell which one matched or how many there are before it.
     public func decide(path: String, authorization: String?) -> AccessDecision {
         var resource = path
-        if let token {
+        var account: Account?
+        if token != nil || !accountTokens.isEmpty {
             let bytes = Array(path.utf8)
             guard bytes.first == UInt8(ascii: "/") else { return .notFound }
             let segmentEnd = bytes[1...].firstIndex(of: UInt8(ascii: "/")) ?? bytes.count
-            guard token.matches(bytes[1..<segmentEnd]) else { return .notFound }
+            let segment = bytes[1..<segmentEnd]
+            if let token {
+                guard token.matches(segment) else { return .notFound }
+            } else {
+                for entry in accountTokens where entry.token.matches(segment) { account = entry.account }
+                guard account != nil else { return .notFound }
+            }
             resource = String(decoding: bytes[segmentEnd...], as: UTF8.self)
             if resource.isEmpty { return .notFound }
         }
@@ -36,14 +61,15 @@ public struct FeedAccess: Sendable {
                 return .unauthorized
             }
         }
-        return .granted(resource: resource)
+        return .granted(resource: resource, account: account)
     }
 }
 
 /// What ``FeedAccess/decide(path:authorization:)`` found.
 public enum AccessDecision: Sendable, Equatable {
-    /// Go on, with the path below the token (`/`, `/calendar.ics`).
-    case granted(resource: String)
+    /// Go on, with the path below the token (`/`, `/calendar.ics`), for the account the token
+    /// names (nil: the server's one account).
+    case granted(resource: String, account: Account?)
     case notFound
     /// 401 with ``FeedAccess/challenge``.
     case unauthorized

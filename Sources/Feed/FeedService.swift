@@ -4,8 +4,9 @@ public import ICalendar
 /// The feed and the page: routing, access, the store read fresh for each request, conditional
 /// requests. No network here: the program hands each request over and sends the answer.
 public struct FeedService: Sendable {
-    /// Opens the store for one request (read-only where the backend allows it).
-    public typealias StoreOpener = @Sendable () throws(EventStoreError) -> any EventStore
+    /// Opens the store for one request (read-only where the backend allows it), holding the
+    /// bookings of the account the request's token names (nil: the server's one account).
+    public typealias StoreOpener = @Sendable (Account?) throws(EventStoreError) -> any EventStore
 
     public let access: FeedAccess
     public let openStore: StoreOpener
@@ -35,13 +36,14 @@ public struct FeedService: Sendable {
     public func respond(to request: FeedRequest) -> FeedResponse {
         let path = request.path
         let resource: String
+        let account: Account?
         switch access.decide(path: path, authorization: request.authorization) {
         case .notFound: return Self.text(404, "Not found.\n", method: request.method)
         case .unauthorized:
             var response = Self.text(401, "Authentication required.\n", method: request.method)
             response.headers.append(("WWW-Authenticate", FeedAccess.challenge))
             return response
-        case .granted(let granted): resource = granted
+        case .granted(let granted, let owner): (resource, account) = (granted, owner)
         }
         guard resource == Self.feedPath || resource == Self.pagePath else {
             return Self.text(404, "Not found.\n", method: request.method)
@@ -54,7 +56,7 @@ public struct FeedService: Sendable {
         }
         let prefix = String(path.dropLast(resource.count))
         do throws(EventStoreError) {
-            let store = try openStore()
+            let store = try openStore(account)
             if resource == Self.feedPath {
                 return feed(try store.events(), request: request)
             }

@@ -29,7 +29,7 @@ public enum ServeOption: String, CaseIterable, Sendable {
         case .store:
             "Where events are kept: sqlite:PATH (default: $XDG_DATA_HOME/reservoir/events.sqlite3) or postgres://user@host/db."
         case .tokenFile:
-            "Serve under a secret path: the feed at /TOKEN/calendar.ics, the page at /TOKEN/. The file (mode 0600) holds the token: at least \(AccessToken.minimumLength) characters of A-Z a-z 0-9 - . _ ~."
+            "Serve under a secret path: the feed at /TOKEN/calendar.ics, the page at /TOKEN/. The file (mode 0600) holds the token: at least \(AccessToken.minimumLength) characters of A-Z a-z 0-9 - . _ ~; or TOKEN ACCOUNT lines, one token per account."
         case .netrc: "Ask for HTTP Basic credentials: the login and password of this netrc file's entry (mode 0600)."
         case .netrcMachine: "The netrc machine entry to use (default: the --listen host)."
         case .noAuth: "Listen on a non-loopback address without a token or credentials."

@@ -34,18 +34,22 @@ struct ReservoirServe {
         } catch {
             fail(error.description, code: 64)
         }
-        let access = FeedAccess(token: settings.tokenFile.map(token), credentials: settings.netrc.map { credentials($0, settings) })
+        let access = FeedAccess(tokens: settings.tokenFile.map(tokens), credentials: settings.netrc.map { credentials($0, settings) })
         // --store, else the configuration file's `store` (docs/CONFIGURATION.md), else the
         // default; a file that cannot be used stops the server as it stops the other commands.
         if let problem = ConfigurationLoad.process.problem { fail(problem.description, code: 78) }
         let location = settings.store ?? EffectiveSettings.process(commandLine: [:]).text(.store)
+        // The account of a bare token, of credentials or of an open server: the file's `account`,
+        // else the store's implicit one. A `TOKEN ACCOUNT` line names its own.
+        let configured: Account
+        do { configured = try AccountAddress.parse(EffectiveSettings.process(commandLine: [:]).account) } catch { fail(error.description, code: 78) }
         let service = FeedService(
             access: access,
-            openStore: { () throws(EventStoreError) -> any EventStore in try openStore(location) },
+            openStore: { (account: Account?) throws(EventStoreError) -> any EventStore in try openStore(location, account: account ?? configured) },
             now: { pinned ?? Int64(time(nil)) }, writer: ConfigurationLoad.process.calendarWriter)
         // Said once at start, so a wrong --store shows at once; requests then get 503 until it works.
         do {
-            _ = try openStore(location)
+            _ = try openStore(location, account: configured)
         } catch {
             log("the store cannot be read yet (each request tries again): \(error.message)")
         }
@@ -69,6 +73,11 @@ struct ReservoirServe {
     /// The address of the page as a person opens it: with a token, its path segment is
     /// `<token>`, named by its file and never printed (the printed line lands in logs).
     static func address(_ listen: ListenAddress, settings: ServeSettings, access: FeedAccess) -> String {
+        if !access.accountTokens.isEmpty, let file = settings.tokenFile {
+            let count = Set(access.accountTokens.map(\.account)).count
+            return
+                "http://\(listen)/<token>/ (one token per account, \(count) \(count == 1 ? "account" : "accounts"), from \(file); each token shows its account only)"
+        }
         guard access.token != nil, let file = settings.tokenFile else {
             return "http://\(listen)/ (\(access.isOpen ? "open to anyone who can connect" : "HTTP Basic, the --netrc entry"))"
         }
@@ -95,17 +104,28 @@ struct ReservoirServe {
     }
 
     /// The store for one request: SQLite read-only, PostgreSQL as usual.
-    static func openStore(_ location: String?) throws(EventStoreError) -> any EventStore {
-        try ReadOnlyStore.open(location, postgres: PostgresEventStore.init(url:account:))
+    static func openStore(_ location: String?, account: Account) throws(EventStoreError) -> any EventStore {
+        try ReadOnlyStore.open(location, postgres: PostgresEventStore.init(url:account:), account: account)
     }
 
-    /// The token of `--token-file`; never printed.
-    static func token(_ path: String) -> AccessToken {
-        switch AccessToken.read(fileText: secret(path, option: .tokenFile)) {
-        case .success(let token): return token
-        case .failure(.tooShort): fail("\(path): the token must be at least \(AccessToken.minimumLength) characters", code: 78)
-        case .failure(.tooLong): fail("\(path): the token must be at most \(AccessToken.maximumLength) characters", code: 78)
-        case .failure(.notURLSafe): fail("\(path): the token may hold only A-Z a-z 0-9 - . _ ~", code: 78)
+    /// The token or tokens of `--token-file`; never printed.
+    static func tokens(_ path: String) -> TokenFile {
+        func why(_ refusal: AccessToken.Refusal) -> String {
+            switch refusal {
+            case .tooShort: "must be at least \(AccessToken.minimumLength) characters"
+            case .tooLong: "must be at most \(AccessToken.maximumLength) characters"
+            case .notURLSafe: "may hold only A-Z a-z 0-9 - . _ ~"
+            }
+        }
+        let read = TokenFile.read(fileText: secret(path, option: .tokenFile)) { text in try? AccountAddress.parse(text) }
+        switch read {
+        case .success(let tokens): return tokens
+        case .failure(.token(let refusal)): fail("\(path): the token \(why(refusal))", code: 78)
+        case .failure(.lineToken(let line, let refusal)): fail("\(path):\(line): the token \(why(refusal))", code: 78)
+        case .failure(.malformedLine(let line)):
+            fail("\(path):\(line): a line of a file of several tokens is TOKEN ACCOUNT, the account a mailbox address", code: 78)
+        case .failure(.repeatedToken(let line)): fail("\(path):\(line): this token is given twice", code: 78)
+        case .failure(.tooManyLines): fail("\(path): more than \(TokenFile.maximumLines) tokens", code: 78)
         }
     }
 

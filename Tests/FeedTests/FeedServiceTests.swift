@@ -14,7 +14,7 @@ struct FeedServiceTests {
 
     static func service(_ store: MemoryStore, access: FeedAccess = FeedAccess()) -> FeedService {
         nonisolated(unsafe) let store = store
-        return FeedService(access: access, openStore: { store }, now: { now })
+        return FeedService(access: access, openStore: { _ in store }, now: { now })
     }
 
     static let events = [
@@ -46,7 +46,7 @@ struct FeedServiceTests {
         #expect(
             text.contains("\r\nNAME:Reservations\r\nX-WR-CALNAME:Reservations\r\nREFRESH-INTERVAL;VALUE=DURATION:PT1H\r\nX-PUBLISHED-TTL:PT1H\r\n"))
         #expect(!text.contains("COLOR"))
-        let colored = FeedService(access: FeedAccess(), openStore: { store }, now: { Self.now }, writer: ICalendarWriter(color: "teal"))
+        let colored = FeedService(access: FeedAccess(), openStore: { _ in store }, now: { Self.now }, writer: ICalendarWriter(color: "teal"))
             .respond(to: FeedRequest(method: "GET", target: "/calendar.ics"))
         #expect(String(decoding: colored.body, as: UTF8.self).contains("\r\nCOLOR:teal\r\n"))
     }

@@ -239,6 +239,62 @@ extension ProcessSuites {
         }
 
         @Test(
+            "one token per account: every token against every feed and page shows its own account's bookings and no other's",
+            .enabled(if: hasCurl, "curl is not installed (apt-get install curl)"))
+        func accountTokens() throws {
+            let tmp = try TemporaryDirectory()
+            defer { tmp.remove() }
+            let store = "sqlite:\(tmp.path)/site.sqlite3"
+            let environment = try AccountsCLITests.siteConfiguration(in: tmp.path)
+            // The dinner is Jane's, the flight Joe's, the hotel the third account's.
+            let bookings = [("jane@example.org", 1, "IWDSCA"), ("joe@example.org", 4, "K7Q2PX"), ("Jane@Bücher.Example", 5, "HV-20310603-5521")]
+            for (account, sample, _) in bookings {
+                let r = try ReservoirBinary.run(
+                    [
+                        "ingest", try ReservoirBinary.sample(sample), "--keys", ReservoirBinary.keys, "--allowed-domains",
+                        ReservoirBinary.allowed, "--store", store, "--account", account, "--now", ReservoirBinary.now,
+                    ], environment: environment)
+                #expect(r.status == 0, "\(r.stderr)")
+            }
+            let tokens = [
+                ("jane-phone-0123456789", "jane@example.org"), ("jane-laptop-012345678", "jane@example.org"),
+                ("joe-token-0123456789ab", "joe@example.org"), ("third-token-0123456789", "Jane@Bücher.Example"),
+            ]
+            let tokenFile = tmp.path + "/tokens"
+            try ("# TOKEN ACCOUNT\n" + tokens.map { "\($0.0) \($0.1)" }.joined(separator: "\n") + "\n").write(
+                toFile: tokenFile, atomically: true, encoding: .utf8)
+            chmod(tokenFile, 0o600)
+            let server = try Server(["--store", store, "--token-file", tokenFile], tmp: tmp, environment: environment)
+            defer { server.stop() }
+            #expect(server.stdout.contains("one token per account, 3 accounts"), "\(server.stdout)")
+            for (token, account) in tokens {
+                let own = bookings.first { $0.0 == account }?.2 ?? "?"
+                for path in ["/calendar.ics", "/"] {
+                    let reply = try Self.curl(server.base + "/\(token)" + path, tmp: tmp)
+                    #expect(reply.status == 200, "\(token)\(path)")
+                    #expect(reply.text.contains(own), "\(token)\(path) lacks its account's \(own)")
+                    for (_, _, other) in bookings where other != own {
+                        #expect(!reply.text.contains(other), "\(token)\(path) shows another account's \(other)")
+                    }
+                }
+            }
+            // Nothing in a request names another account: paths that try are not found.
+            for path in [
+                "/calendar.ics", "/jane-phone-0123456789/../joe-token-0123456789ab/calendar.ics",
+                "/jane-phone-0123456789/joe@example.org/calendar.ics", "/joe@example.org/calendar.ics", "/jane-phone-012345678/",
+            ] {
+                #expect(try Self.curl(server.base + path, ["--path-as-is"], tmp: tmp).status == 404, "\(path)")
+            }
+            #expect(server.stop() == 0)
+            for (token, _) in tokens { #expect(!server.stdout.contains(token) && !server.log.contains(token)) }
+            // A file mixing a bare token with TOKEN ACCOUNT lines, or naming no address, is refused with its line.
+            try "jane-phone-0123456789 jane@example.org\njoe-token-0123456789ab joe\n".write(toFile: tokenFile, atomically: true, encoding: .utf8)
+            chmod(tokenFile, 0o600)
+            let bad = try ReservoirBinary.run(["serve", "--token-file", tokenFile, "--store", store, "--listen", "127.0.0.1:1"])
+            #expect(bad.status == 78 && bad.stderr.contains("\(tokenFile):2:") && !bad.stderr.contains("joe-token"), "\(bad.stderr)")
+        }
+
+        @Test(
             "HTTP Basic against a netrc entry: curl --netrc-file gets in, no or wrong credentials get 401 and the challenge",
             .enabled(if: hasCurl, "curl is not installed (apt-get install curl)"))
         func basic() throws {
