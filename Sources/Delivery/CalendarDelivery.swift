@@ -10,7 +10,8 @@ public import ICalendar
 /// (RFC 4791 §5.3.2, RFC 7232 §3) — and record the outcome. When the precondition fails, the
 /// copy at the destination is read back and the store's revision rule decides: a copy whose
 /// SEQUENCE is at least the stored one is kept (an edit made there, or another host's push),
-/// an older one is replaced. A cancellation is pushed as the event with `STATUS:CANCELLED`
+/// an older one is merged with the store's revision (``CalendarObjectMerge``: what Reservoir
+/// owns is replaced, what the person added is kept) and written on the condition of its tag. A cancellation is pushed as the event with `STATUS:CANCELLED`
 /// and its higher SEQUENCE, or removed with ``Options/deleteCancelled``.
 ///
 /// Nothing here changes the store's events: a failed push leaves the event waiting, and the
@@ -203,18 +204,23 @@ public struct CalendarDelivery {
                 try ledger.finishDelivery(of: key, to: destination.name, by: owner, result: .released, at: clock())
                 return nil
             }
-            let (outcome, result) = deliver(pending, to: collection, deadline: deadline)
+            var unreadable: CalendarObjectMerge.Unreadable?
+            let (outcome, result) = deliver(pending, to: collection, deadline: deadline, unreadable: &unreadable)
             try ledger.finishDelivery(of: key, to: destination.name, by: owner, result: result, at: clock())
-            return attempt(outcome, pending.event)
+            var made = attempt(outcome, pending.event)
+            made.replacedUnreadableCopy = unreadable
+            return made
         } catch {
             return attempt(.failed(DeliveryFailure(.localFile, "the store failed: \(error.message)")), known?.event)
         }
     }
 
-    /// The requests for one event, and what to record.
-    func deliver(_ pending: PendingDelivery, to collection: any CalendarCollection, deadline: Deadline)
-        -> (DeliveryOutcome, DeliveryResult)
-    {
+    /// The requests for one event, and what to record. `unreadable` says why a copy found at
+    /// the destination was replaced without keeping the person's additions.
+    func deliver(
+        _ pending: PendingDelivery, to collection: any CalendarCollection, deadline: Deadline,
+        unreadable: inout CalendarObjectMerge.Unreadable?
+    ) -> (DeliveryOutcome, DeliveryResult) {
         let stored = pending.event
         let name = Self.resourceName(uid: stored.uid)
         let sequence = stored.sequence
@@ -240,7 +246,7 @@ public struct CalendarDelivery {
                     case .keep(let remoteTag, let remoteSequence) where remoteSequence > sequence:
                         return delivered(.keptNewerCopy, remoteTag)
                     case .keep(let remoteTag, _): tag = remoteTag
-                    case .replace(let remoteTag): tag = remoteTag
+                    case .replace(let remoteTag, _): tag = remoteTag
                     case .missing: return delivered(.deleted, nil)
                     case .failed(let failure): return failed(failure)
                     }
@@ -249,10 +255,16 @@ public struct CalendarDelivery {
             return failed(DeliveryFailure(.conflict, "the copy at the destination changed twice while removing it"))
         }
 
-        let body = writer.object(stored)
+        let ours = writer.object(stored)
+        var body = ours
         let changed: DeliveryOutcome = stored.event.status == .cancelled ? .cancelled : (heldBefore ? .updated : .created)
+        // The tag of the copy last pushed: while it holds, nobody changed the copy and it is
+        // replaced whole. Once it fails, the copy is read and merged with this revision
+        // (``CalendarObjectMerge``) and written back on the condition of the tag read, so an
+        // edit made between the read and the write is not lost either: it fails again and is
+        // read again.
         var condition: WriteCondition = knownTag.map { .replace(etag: $0) } ?? .create
-        for _ in 0..<3 {
+        for _ in 0..<Self.writeAttempts {
             if deadline.hasPassed { return failed(DeliveryFailure(.outOfTime, "the time budget ended first")) }
             switch collection.put(name, body: body, condition: condition, deadline: deadline) {
             case .done(let etag, _):
@@ -267,10 +279,15 @@ public struct CalendarDelivery {
                 switch readBack(name, collection, deadline, sequence: sequence) {
                 case .keep(let remoteTag, let remoteSequence):
                     return delivered(remoteSequence > sequence ? .keptNewerCopy : .alreadyThere, remoteTag)
-                case .replace(let remoteTag):
+                case .replace(let remoteTag, let remoteBody):
                     condition = .replace(etag: remoteTag)
+                    let merged = CalendarObjectMerge.merge(server: remoteBody ?? "", ours: ours)
+                    body = merged.text
+                    unreadable = merged.unreadable
                 case .missing:
                     condition = .create
+                    body = ours
+                    unreadable = nil
                 case .failed(let failure):
                     return failed(failure)
                 }
@@ -279,11 +296,15 @@ public struct CalendarDelivery {
         return failed(DeliveryFailure(.conflict, "the copy at the destination changed while pushing"))
     }
 
+    /// Writes of one event before it is a ``DeliveryFailure/Code/conflict``: the first, and
+    /// a read-merge-write for each copy found changed since (RFC 7232 §3.1 `If-Match`).
+    static let writeAttempts = 3
+
     private enum ReadBack {
         /// The destination's copy is at least as new (`sequence` ≥ stored): keep it.
         case keep(etag: String?, sequence: Int)
-        /// The destination's copy is older: replace the one with this tag.
-        case replace(etag: String)
+        /// The destination's copy is older: replace the one with this tag; its text to merge.
+        case replace(etag: String, body: String?)
         case missing
         case failed(DeliveryFailure)
     }
@@ -300,11 +321,11 @@ public struct CalendarDelivery {
             guard let remote else {
                 // Not a calendar object: not ours to keep; replace it when it can be named.
                 guard let etag else { return .failed(DeliveryFailure(.refused, "\(name) at the destination is not an event and has no tag")) }
-                return .replace(etag: etag)
+                return .replace(etag: etag, body: body)
             }
             if remote >= sequence { return .keep(etag: etag, sequence: remote) }
             guard let etag else { return .failed(DeliveryFailure(.refused, "\(name) at the destination has no tag to replace")) }
-            return .replace(etag: etag)
+            return .replace(etag: etag, body: body)
         }
     }
 
@@ -370,12 +391,19 @@ public struct DeliveryAttempt: Sendable, Equatable {
     public var uid: String?
     public var sequence: Int?
     public var outcome: DeliveryOutcome
+    /// Set when a copy changed at the destination could not be read to merge it
+    /// (``CalendarObjectMerge``), so it was replaced by the store's revision as it is.
+    public var replacedUnreadableCopy: CalendarObjectMerge.Unreadable?
 
-    public init(destination: CalendarDestination, key: EventKey?, uid: String?, sequence: Int?, outcome: DeliveryOutcome) {
+    public init(
+        destination: CalendarDestination, key: EventKey?, uid: String?, sequence: Int?, outcome: DeliveryOutcome,
+        replacedUnreadableCopy: CalendarObjectMerge.Unreadable? = nil
+    ) {
         self.destination = destination
         self.key = key
         self.uid = uid
         self.sequence = sequence
         self.outcome = outcome
+        self.replacedUnreadableCopy = replacedUnreadableCopy
     }
 }
