@@ -5,13 +5,14 @@ public import ICalendar
 /// Pushes stored events to calendar destinations and records what each destination holds.
 ///
 /// For each event a destination does not hold at its current SEQUENCE: claim it in the store
-/// (so that concurrent processes push each change once), write it with a conditional request —
-/// create with `If-None-Match: *`, replace with `If-Match` and the tag of the copy last pushed
-/// (RFC 4791 §5.3.2, RFC 7232 §3) — and record the outcome. When the precondition fails, the
-/// copy at the destination is read back and the store's revision rule decides: a copy whose
-/// SEQUENCE is at least the stored one is kept (an edit made there, or another host's push),
-/// an older one is merged with the store's revision (``CalendarObjectMerge``: what Reservoir
-/// owns is replaced, what the person added is kept) and written on the condition of its tag. A cancellation is pushed as the event with `STATUS:CANCELLED`
+/// (so that concurrent processes push each change once), write it with a conditional request
+/// and record the outcome (RFC 4791 §5.3.2, RFC 7232 §3). An event never pushed there is
+/// created with `If-None-Match: *`. A copy the destination holds, or one the create finds, is
+/// read first and the store's revision rule decides: a copy whose SEQUENCE is at least the
+/// stored one is kept (an edit made there, or another host's push); an older one is merged
+/// with the store's revision (``CalendarObjectMerge``: what Reservoir owns is replaced, what
+/// the person added there is kept) and written with `If-Match` and the tag read, read again
+/// when that fails. A cancellation is pushed as the event with `STATUS:CANCELLED`
 /// and its higher SEQUENCE, or removed with ``Options/deleteCancelled``.
 ///
 /// Nothing here changes the store's events: a failed push leaves the event waiting, and the
@@ -258,12 +259,32 @@ public struct CalendarDelivery {
         let ours = writer.object(stored)
         var body = ours
         let changed: DeliveryOutcome = stored.event.status == .cancelled ? .cancelled : (heldBefore ? .updated : .created)
-        // The tag of the copy last pushed: while it holds, nobody changed the copy and it is
-        // replaced whole. Once it fails, the copy is read and merged with this revision
-        // (``CalendarObjectMerge``) and written back on the condition of the tag read, so an
-        // edit made between the read and the write is not lost either: it fails again and is
-        // read again.
-        var condition: WriteCondition = knownTag.map { .replace(etag: $0) } ?? .create
+        var condition: WriteCondition = .create
+        // A copy the destination holds may carry what the person added there (their alarms,
+        // notes, categories): it is read, merged with this revision (``CalendarObjectMerge``)
+        // and written back on the condition of the tag read (RFC 7232 §3.1 `If-Match`), so an
+        // edit made between the read and the write fails the write and is read in turn.
+        // Nil when the read decided the outcome.
+        func readAndMerge() -> (DeliveryOutcome, DeliveryResult)? {
+            switch readBack(name, collection, deadline, sequence: sequence) {
+            case .keep(let remoteTag, let remoteSequence):
+                return delivered(remoteSequence > sequence ? .keptNewerCopy : .alreadyThere, remoteTag)
+            case .replace(let remoteTag, let remoteBody):
+                condition = .replace(etag: remoteTag)
+                let merged = CalendarObjectMerge.merge(server: remoteBody ?? "", ours: ours)
+                body = merged.text
+                unreadable = merged.unreadable
+            case .missing:
+                condition = .create
+                body = ours
+                unreadable = nil
+            case .failed(let failure):
+                return failed(failure)
+            }
+            return nil
+        }
+        // Never pushed here: created without a read; a copy already there fails the create.
+        if knownTag != nil, let decided = readAndMerge() { return decided }
         for _ in 0..<Self.writeAttempts {
             if deadline.hasPassed { return failed(DeliveryFailure(.outOfTime, "the time budget ended first")) }
             switch collection.put(name, body: body, condition: condition, deadline: deadline) {
@@ -272,32 +293,20 @@ public struct CalendarDelivery {
             case .failed(let failure):
                 return failed(failure)
             case .notFound:
-                // Removed at the destination since the last push: created again, as the
-                // booking still exists.
+                // Removed at the destination since the read: created again, as the booking
+                // still exists.
                 condition = .create
+                body = ours
+                unreadable = nil
             case .preconditionFailed:
-                switch readBack(name, collection, deadline, sequence: sequence) {
-                case .keep(let remoteTag, let remoteSequence):
-                    return delivered(remoteSequence > sequence ? .keptNewerCopy : .alreadyThere, remoteTag)
-                case .replace(let remoteTag, let remoteBody):
-                    condition = .replace(etag: remoteTag)
-                    let merged = CalendarObjectMerge.merge(server: remoteBody ?? "", ours: ours)
-                    body = merged.text
-                    unreadable = merged.unreadable
-                case .missing:
-                    condition = .create
-                    body = ours
-                    unreadable = nil
-                case .failed(let failure):
-                    return failed(failure)
-                }
+                if let decided = readAndMerge() { return decided }
             }
         }
         return failed(DeliveryFailure(.conflict, "the copy at the destination changed while pushing"))
     }
 
-    /// Writes of one event before it is a ``DeliveryFailure/Code/conflict``: the first, and
-    /// a read-merge-write for each copy found changed since (RFC 7232 §3.1 `If-Match`).
+    /// Writes of one event before it is a ``DeliveryFailure/Code/conflict``: each after a read
+    /// of the copy, which a failed `If-Match` repeats (RFC 7232 §3.1).
     static let writeAttempts = 3
 
     private enum ReadBack {
