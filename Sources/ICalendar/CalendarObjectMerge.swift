@@ -109,19 +109,36 @@ public enum CalendarObjectMerge {
     private static func mergeEvent(master: Node, ours: Node) -> (Node, Bool) {
         let ourNames = Set(ours.lines.map(\.name))
         // The description: the person's when it no longer matches the digest Reservoir wrote with it.
+        // A copy whose text is Reservoir's new text (line breaks aside) keeps its own line too,
+        // so merging a merged object again changes nothing.
         var keepTheirs = false
+        var edited = false
         if let written = master.value(of: descriptionDigestProperty) {
-            let text = master.lines.first(where: { $0.name == "DESCRIPTION" }).map { unescape($0.value) } ?? ""
-            keepTheirs = descriptionDigest(text) != written
+            let theirs = descriptionDigest(master.lines.first(where: { $0.name == "DESCRIPTION" }).map { unescape($0.value) } ?? "")
+            let ourText = descriptionDigest(ours.lines.first(where: { $0.name == "DESCRIPTION" }).map { unescape($0.value) } ?? "")
+            edited = theirs != written && theirs != ourText
+            keepTheirs = edited || theirs == ourText
         }
+        let theirDescription = master.lines.filter { $0.name == "DESCRIPTION" }
         // Reservoir's CATEGORIES line is written; a line of the copy is the person's unless all
         // its values are Reservoir's (the line Reservoir wrote before).
         let ourCategories = Set(ours.lines.filter { $0.name == "CATEGORIES" }.flatMap { categoryValues($0.value) })
-        var lines = ours.lines.filter { !($0.name == "DESCRIPTION" && keepTheirs) }
+        // The person's DESCRIPTION stands where Reservoir's would, or with the kept lines when
+        // Reservoir writes none.
+        var lines: [Line] = []
+        var placed = !keepTheirs
+        for line in ours.lines {
+            guard line.name == "DESCRIPTION", keepTheirs else {
+                lines.append(line)
+                continue
+            }
+            if !placed { lines += theirDescription }
+            placed = true
+        }
         for line in master.lines {
             if alwaysOwned.contains(line.name) || line.name.hasPrefix("X-RESERVOIR-") { continue }
             if ownedWhenWritten.contains(line.name), ourNames.contains(line.name) { continue }
-            if line.name == "DESCRIPTION", !keepTheirs { continue }
+            if line.name == "DESCRIPTION", placed { continue }
             if line.name == "CATEGORIES", categoryValues(line.value).allSatisfy({ ourCategories.contains($0) }) { continue }
             lines.append(line)
         }
@@ -139,7 +156,7 @@ public enum CalendarObjectMerge {
         var event = Node(name: "VEVENT")
         event.lines = lines
         event.children = ours.children + kept
-        return (event, keepTheirs)
+        return (event, edited)
     }
 
     /// The digest Reservoir writes beside its DESCRIPTION: FNV-1a (64 bits) of the text with

@@ -62,6 +62,8 @@ struct CalendarObjectMergeTests {
         // Reservoir's reminder once, the person's beside it.
         #expect(Self.lines(result.text, "BEGIN:VALARM").count == 2)
         #expect(Self.lines(result.text, "X-RESERVOIR-ALARM") == ["X-RESERVOIR-ALARM:reminder"])
+        // Merged again with the same revision, nothing changes.
+        #expect(CalendarObjectMerge.merge(server: result.text, ours: moved).text == result.text)
         // The digest still names Reservoir's text, so the next update keeps the person's again.
         let again = CalendarObjectMerge.merge(server: result.text, ours: writer.object(stored(local: "2031-05-12T17:30:00", sequence: 2)))
         #expect(again.keptPersonDescription)
