@@ -83,6 +83,13 @@ struct CalendarObjectMergeTests {
         #expect(Self.lines(result.text, "DESCRIPTION:Party").isEmpty)
         #expect(result.keptPersonDescription)
 
+        // A digest that does not match, over Reservoir's own new text: not the person's edit, and
+        // stable when merged again.
+        let stale = Self.replacing("X-RESERVOIR-DESCRIPTION-DIGEST", with: "X-RESERVOIR-DESCRIPTION-DIGEST:0", in: first)
+        let once = CalendarObjectMerge.merge(server: stale, ours: moved)
+        #expect(!once.keptPersonDescription)
+        #expect(CalendarObjectMerge.merge(server: once.text, ours: moved).text == once.text)
+
         // Line breaks written differently by the person's client are not an edit.
         let crlf = first.replacingOccurrences(of: "DESCRIPTION:Party of 2", with: "DESCRIPTION:Party of 2\\n")
         #expect(!CalendarObjectMerge.merge(server: crlf, ours: newNotes).keptPersonDescription)
