@@ -315,8 +315,11 @@ public enum CalendarObjectMerge {
         guard text.utf8.count <= maximumBytes else { return .failure(.tooLarge) }
         // RFC 5545 §3.1: lines end in CRLF (LF alone is taken too); a line starting with a space
         // or HTAB continues the one before, without that character.
+        var bytes = Array(text.utf8)[...]
+        // A byte order mark is not content.
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
         var unfolded: [[UInt8]] = []
-        for raw in Array(text.utf8).split(separator: 0x0A, omittingEmptySubsequences: false) {
+        for raw in bytes.split(separator: 0x0A, omittingEmptySubsequences: false) {
             var line = raw[...]
             if line.last == 0x0D { line = line.dropLast() }
             if let first = line.first, first == 0x20 || first == 0x09, !unfolded.isEmpty {

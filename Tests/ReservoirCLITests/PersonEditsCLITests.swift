@@ -124,5 +124,24 @@ extension ProcessSuites {
             Self.expectPersonEdits(text, "cancelled")
             #expect(VdirDeliveryTests.files(vdir) == [Self.name])
         }
+
+        @Test("vdir: a file that is not a calendar any more is replaced by the move, and the filter says so")
+        func unreadableCopy() throws {
+            let tmp = try TemporaryDirectory()
+            defer { tmp.remove() }
+            let vdir = tmp.path + "/calendar"
+            let file = vdir + "/" + Self.name
+            #expect(try VdirDeliveryTests.filter(1, tmp, calendar: "vdir:" + vdir).status == 0)
+            try "dinner moved, see you at 6\n".write(toFile: file + ".tmp", atomically: false, encoding: .utf8)
+            #expect(rename(file + ".tmp", file) == 0)
+            let moved = try VdirDeliveryTests.filter(2, tmp, calendar: "vdir:" + vdir)
+            #expect(moved.status == 0)
+            #expect(moved.stderr.contains("could not be read (not-a-calendar); replaced by the store's revision"), "\(moved.stderr)")
+            let text = try String(contentsOfFile: file, encoding: .utf8)
+            #expect(Self.value(text, "DTSTART") == ["DTSTART:20310513T013000Z"])
+            // A copy that reads is merged without a word.
+            let cancelled = try VdirDeliveryTests.filter(3, tmp, calendar: "vdir:" + vdir)
+            #expect(cancelled.status == 0 && cancelled.stderr.isEmpty, "\(cancelled.stderr)")
+        }
     }
 }
