@@ -265,8 +265,8 @@ public struct CalendarDelivery {
         // and written back on the condition of the tag read (RFC 7232 §3.1 `If-Match`), so an
         // edit made between the read and the write fails the write and is read in turn.
         // Nil when the read decided the outcome.
-        func readAndMerge() -> (DeliveryOutcome, DeliveryResult)? {
-            switch readBack(name, collection, deadline, sequence: sequence) {
+        func readAndMerge(untagged: String? = nil) -> (DeliveryOutcome, DeliveryResult)? {
+            switch readBack(name, collection, deadline, sequence: sequence, untagged: untagged) {
             case .keep(let remoteTag, let remoteSequence):
                 return delivered(remoteSequence > sequence ? .keptNewerCopy : .alreadyThere, remoteTag)
             case .replace(let remoteTag, let remoteBody):
@@ -283,8 +283,13 @@ public struct CalendarDelivery {
             }
             return nil
         }
-        // Never pushed here: created without a read; a copy already there fails the create.
-        if knownTag != nil, let decided = readAndMerge() { return decided }
+        // Never pushed here: created without a read; a copy already there fails the create. A
+        // server that sends no tag with the copy is written on the tag of the last push, which
+        // holds only while the copy is the one pushed.
+        if let knownTag {
+            if deadline.hasPassed { return failed(DeliveryFailure(.outOfTime, "the time budget ended first")) }
+            if let decided = readAndMerge(untagged: knownTag) { return decided }
+        }
         for _ in 0..<Self.writeAttempts {
             if deadline.hasPassed { return failed(DeliveryFailure(.outOfTime, "the time budget ended first")) }
             switch collection.put(name, body: body, condition: condition, deadline: deadline) {
@@ -318,21 +323,24 @@ public struct CalendarDelivery {
         case failed(DeliveryFailure)
     }
 
-    /// Reads the destination's copy after a failed precondition and applies the revision rule
-    /// against the stored `sequence`.
-    private func readBack(_ name: String, _ collection: any CalendarCollection, _ deadline: Deadline, sequence: Int) -> ReadBack {
+    /// Reads the destination's copy and applies the revision rule against the stored
+    /// `sequence`; `untagged` is the tag to replace a copy read without one.
+    private func readBack(
+        _ name: String, _ collection: any CalendarCollection, _ deadline: Deadline, sequence: Int, untagged: String? = nil
+    ) -> ReadBack {
         switch collection.get(name, deadline: deadline) {
         case .notFound: return .missing
         case .failed(let failure): return .failed(failure)
         case .preconditionFailed: return .failed(DeliveryFailure(.refused, "a read was answered 412"))
-        case .done(let etag, let body):
+        case .done(let tag, let body):
+            let etag = tag ?? untagged
             let remote = body.flatMap(CalendarObjectRevision.sequence(of:))
             guard let remote else {
                 // Not a calendar object: not ours to keep; replace it when it can be named.
                 guard let etag else { return .failed(DeliveryFailure(.refused, "\(name) at the destination is not an event and has no tag")) }
                 return .replace(etag: etag, body: body)
             }
-            if remote >= sequence { return .keep(etag: etag, sequence: remote) }
+            if remote >= sequence { return .keep(etag: tag, sequence: remote) }
             guard let etag else { return .failed(DeliveryFailure(.refused, "\(name) at the destination has no tag to replace")) }
             return .replace(etag: etag, body: body)
         }

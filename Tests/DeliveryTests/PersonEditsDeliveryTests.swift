@@ -118,4 +118,22 @@ struct PersonEditsDeliveryTests {
         #expect(Self.lines(server.bodies.last, "X-KHAL-NOTE") == ["X-KHAL-NOTE:window table"])
         #expect(Self.lines(server.bodies.last, "DTSTART") == ["DTSTART:20310513T013000Z"])
     }
+
+    @Test("a server that sends no tag with the copy: the merge is written on the tag of the last push")
+    func untaggedRead() throws {
+        let fixture = try DeliveryFixture()
+        defer { fixture.remove() }
+        try fixture.apply(at: "2031-05-12T19:30:00", id: "<a@x>", date: 1000)
+        let first = try #require(try fixture.store.events().first)
+        let server = ScriptedCollection([
+            .done(etag: "\"1\"", body: nil), .done(etag: nil, body: Self.personEdited(ICalendarWriter().object(first))),
+            .done(etag: "\"2\"", body: nil),
+        ])
+        let delivery = fixture.delivery(server)
+        #expect(delivery.pushPending().map(\.outcome) == [.created])
+        try fixture.apply(at: "2031-05-12T18:30:00", id: "<b@x>", date: 2000)
+        #expect(delivery.pushPending().map(\.outcome) == [.updated])
+        #expect(server.requests == ["PUT create", "GET", "PUT replace \"1\""])
+        #expect(Self.lines(server.bodies.last, "X-KHAL-NOTE") == ["X-KHAL-NOTE:window table"])
+    }
 }
