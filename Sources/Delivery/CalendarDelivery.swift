@@ -33,9 +33,9 @@ public struct CalendarDelivery {
         public static let defaultRequestTimeoutMilliseconds: Int64 = 10_000
     }
 
-    /// How long a claim holds: longer than the requests of one event take together (a
-    /// create, a read-back and a replace), so a live pusher keeps it; a dead one's claim
-    /// expires and the event is taken up again.
+    /// How long a claim holds: longer than the requests of one event take together (a read
+    /// and up to ``writeAttempts`` writes, each after a read: seven of at most 10 s), so a live
+    /// pusher keeps it; a dead one's claim expires and the event is taken up again.
     public static let claimSeconds: Int64 = 120
 
     private let ledger: any DeliveryLedger
