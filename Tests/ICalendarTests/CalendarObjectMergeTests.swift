@@ -229,4 +229,20 @@ struct CalendarObjectMergeTests {
         #expect(CalendarObjectMerge.descriptionDigest("a\r\nb\n") == CalendarObjectMerge.descriptionDigest("a\nb"))
         #expect(CalendarObjectMerge.descriptionDigest("a") != CalendarObjectMerge.descriptionDigest("b"))
     }
+
+    @Test("a flight's check-in alarm is marked; an old unmarked one is replaced, not doubled")
+    func checkinAlarm() throws {
+        var flight = stored(notes: "Seat: 14A\nCheck-in URL: https://air.example/checkin?pnr=K7Q2PX")
+        flight.event.category = .flight
+        flight.event.checkinCloses = try #require(flight.event.start?.epochSeconds)
+        let object = writer.object(flight)
+        #expect(Self.lines(object, "X-RESERVOIR-ALARM") == ["X-RESERVOIR-ALARM:checkin", "X-RESERVOIR-ALARM:reminder"])
+        let old = ICalendarWriter().vevent(flight, zones: ZoneTable([]))
+        let legacy = (["BEGIN:VCALENDAR", "VERSION:2.0"] + old + ["END:VCALENDAR", ""]).joined(separator: "\r\n")
+        flight.sequence = 1
+        let result = CalendarObjectMerge.merge(server: legacy, ours: writer.object(flight))
+        #expect(result.unreadable == nil)
+        #expect(Self.lines(result.text, "BEGIN:VALARM").count == 2)
+        #expect(Self.lines(result.text, "DESCRIPTION:Check-in opens").count == 1)
+    }
 }
