@@ -10,12 +10,14 @@
 ///   (a place the person filled in);
 /// - DESCRIPTION unless the person edited it: Reservoir writes the digest of its text as
 ///   `X-RESERVOIR-DESCRIPTION-DIGEST`; a copy whose DESCRIPTION (or its absence) no longer
-///   matches that digest was edited, and keeps its own;
+///   matches that digest was edited, and keeps its own (as does one already holding
+///   Reservoir's new text, so a merged object merged again is unchanged);
 /// - its own VALARMs, marked `X-RESERVOIR-ALARM`.
 ///
 /// Everything else in the copy is kept: the person's VALARMs, CATEGORIES lines that name more
-/// than Reservoir's category (which Reservoir writes on a line of its own), COLOR, ATTACH, ATTENDEE, ORGANIZER, RRULE, `X-` properties, the
-/// instances (VEVENTs with a RECURRENCE-ID), and the VTIMEZONEs the kept lines name.
+/// than Reservoir's category (which Reservoir writes on a line of its own), COLOR, ATTACH,
+/// ATTENDEE, ORGANIZER, RRULE, `X-` properties, the instances (VEVENTs with a RECURRENCE-ID),
+/// and the VTIMEZONEs the kept lines name.
 /// VCALENDAR's VERSION, PRODID and CALSCALE are Reservoir's; METHOD is dropped (RFC 4791 §4.1).
 ///
 /// The merge never traps: the copy is read line by line without interpretation beyond names
