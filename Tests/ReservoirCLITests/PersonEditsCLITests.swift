@@ -143,5 +143,51 @@ extension ProcessSuites {
             let cancelled = try VdirDeliveryTests.filter(3, tmp, calendar: "vdir:" + vdir)
             #expect(cancelled.status == 0 && cancelled.stderr.isEmpty, "\(cancelled.stderr)")
         }
+
+        @Test(
+            "Xandikos: scan after the person's edit writes the move and keeps the edit; the server takes the merged object",
+            .enabled(
+                if: FileManager.default.isExecutableFile(atPath: CalDAVDeliveryTests.xandikos) && hasPythonICalendar,
+                "xandikos and python3-icalendar are needed (apt-get install xandikos python3-icalendar)"))
+        func xandikos() throws {
+            let tmp = try TemporaryDirectory()
+            defer { tmp.remove() }
+            let port = try LoopbackPort.free()
+            let server = Process()
+            server.executableURL = URL(fileURLWithPath: CalDAVDeliveryTests.xandikos)
+            server.arguments = ["--defaults", "-d", tmp.path + "/data", "-l", "127.0.0.1", "-p", String(port)]
+            server.standardOutput = FileHandle.nullDevice
+            server.standardError = FileHandle.nullDevice
+            try server.run()
+            defer {
+                kill(server.processIdentifier, SIGKILL)
+                server.waitUntilExit()
+            }
+            try LoopbackPort.waitUntilListening(port)
+            let url = "http://127.0.0.1:\(port)/user/calendars/calendar/"
+            let store = "sqlite:\(tmp.path)/events.sqlite3"
+            func scan(_ number: Int) throws -> ReservoirBinary.Result {
+                try ReservoirBinary.run(
+                    ["scan", try ReservoirBinary.sample(number), "--keys", ReservoirBinary.keys, "--allowed-domains", ReservoirBinary.allowed]
+                        + ["--now", ReservoirBinary.now, "--store", store, "--calendar", url])
+            }
+            func curl(_ arguments: [String]) throws -> String {
+                String(decoding: try ChildProcess.capture(["/usr/bin/curl", "-s"] + arguments).stdout, as: UTF8.self)
+            }
+            #expect(try scan(1).status == 0)
+            let edited = try Self.edit(try curl([url + Self.name]), in: tmp)
+            try edited.write(toFile: tmp.path + "/put.ics", atomically: true, encoding: .utf8)
+            let status = try curl([
+                "-o", "/dev/null", "-w", "%{http_code}", "-T", tmp.path + "/put.ics", "-H", "Content-Type: text/calendar", url + Self.name,
+            ])
+            #expect(["201", "204"].contains(status))
+
+            let moved = try scan(2)
+            #expect(moved.status == 0, "\(moved.stderr)")
+            let text = try curl([url + Self.name])
+            #expect(Self.value(text, "DTSTART") == ["DTSTART:20310513T013000Z"])
+            #expect(Self.value(text, "SEQUENCE") == ["SEQUENCE:1"])
+            Self.expectPersonEdits(text, "moved")
+        }
     }
 }
