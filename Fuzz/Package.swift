@@ -13,7 +13,7 @@ let targets = [
     "fuzz-json", "fuzz-jsonld", "fuzz-microdata", "fuzz-iso8601", "fuzz-sender-dates", "fuzz-keys-file", "fuzz-skeleton", "fuzz-scripts",
     "fuzz-signed-view", "fuzz-authentication-results", "fuzz-header-strip", "fuzz-caldav", "fuzz-feed", "fuzz-tzif", "fuzz-posix-tz", "fuzz-toml",
     "fuzz-zone-placement", "fuzz-zip", "fuzz-bcbp", "fuzz-pkpass", "fuzz-icalendar", "fuzz-arc", "fuzz-mailto",
-    "fuzz-arc-signed-view", "fuzz-icalendar-text",
+    "fuzz-arc-signed-view", "fuzz-icalendar-text", "fuzz-calendar-merge",
 ]
 /// Targets of the time zone library, which need nothing else of the package.
 let timeZoneTargets: Set = ["fuzz-tzif", "fuzz-posix-tz"]
@@ -22,7 +22,7 @@ let passTargets: Set = ["fuzz-zip", "fuzz-bcbp", "fuzz-pkpass"]
 /// Targets of the calendar reader, which needs the time zone library only.
 let calendarTargets: Set = ["fuzz-icalendar", "fuzz-mailto"]
 /// Targets of the iCalendar writer, read back by the calendar reader.
-let calendarWriterTargets: Set = ["fuzz-icalendar-text"]
+let calendarWriterTargets: Set = ["fuzz-icalendar-text", "fuzz-calendar-merge"]
 /// Targets of the filter's output stage, which lives in the Pipeline library.
 let pipelineTargets: Set = ["fuzz-authentication-results", "fuzz-header-strip"]
 

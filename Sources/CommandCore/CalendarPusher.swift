@@ -1,6 +1,7 @@
 package import Delivery
 package import EventStore
 import Glibc
+import ICalendar
 package import Pipeline
 import ReservoirBase
 
@@ -135,6 +136,11 @@ package struct CalendarPusher {
 
     package static func complain(_ attempts: [DeliveryAttempt], command: String) {
         for attempt in attempts {
+            if let unreadable = attempt.replacedUnreadableCopy {
+                Output.error(
+                    "\(command): \(attempt.uid ?? "an event") at \(attempt.destination) was changed there but could not be read "
+                        + "(\(unreadable.rawValue)); replaced by the store's revision without the changes made there")
+            }
             guard case .failed(let failure) = attempt.outcome else { continue }
             Output.error(
                 "\(command): \(attempt.uid ?? "events") not delivered to \(attempt.destination): \(failure) "

@@ -5,12 +5,14 @@ public import ICalendar
 /// Pushes stored events to calendar destinations and records what each destination holds.
 ///
 /// For each event a destination does not hold at its current SEQUENCE: claim it in the store
-/// (so that concurrent processes push each change once), write it with a conditional request —
-/// create with `If-None-Match: *`, replace with `If-Match` and the tag of the copy last pushed
-/// (RFC 4791 §5.3.2, RFC 7232 §3) — and record the outcome. When the precondition fails, the
-/// copy at the destination is read back and the store's revision rule decides: a copy whose
-/// SEQUENCE is at least the stored one is kept (an edit made there, or another host's push),
-/// an older one is replaced. A cancellation is pushed as the event with `STATUS:CANCELLED`
+/// (so that concurrent processes push each change once), write it with a conditional request
+/// and record the outcome (RFC 4791 §5.3.2, RFC 7232 §3). An event never pushed there is
+/// created with `If-None-Match: *`. A copy the destination holds, or one the create finds, is
+/// read first and the store's revision rule decides: a copy whose SEQUENCE is at least the
+/// stored one is kept (an edit made there, or another host's push); an older one is merged
+/// with the store's revision (``CalendarObjectMerge``: what Reservoir owns is replaced, what
+/// the person added there is kept) and written with `If-Match` and the tag read, read again
+/// when that fails. A cancellation is pushed as the event with `STATUS:CANCELLED`
 /// and its higher SEQUENCE, or removed with ``Options/deleteCancelled``.
 ///
 /// Nothing here changes the store's events: a failed push leaves the event waiting, and the
@@ -31,9 +33,9 @@ public struct CalendarDelivery {
         public static let defaultRequestTimeoutMilliseconds: Int64 = 10_000
     }
 
-    /// How long a claim holds: longer than the requests of one event take together (a
-    /// create, a read-back and a replace), so a live pusher keeps it; a dead one's claim
-    /// expires and the event is taken up again.
+    /// How long a claim holds: longer than the requests of one event take together (a read
+    /// and up to ``writeAttempts`` writes, each after a read: seven of at most 10 s), so a live
+    /// pusher keeps it; a dead one's claim expires and the event is taken up again.
     public static let claimSeconds: Int64 = 120
 
     private let ledger: any DeliveryLedger
@@ -203,18 +205,23 @@ public struct CalendarDelivery {
                 try ledger.finishDelivery(of: key, to: destination.name, by: owner, result: .released, at: clock())
                 return nil
             }
-            let (outcome, result) = deliver(pending, to: collection, deadline: deadline)
+            var unreadable: CalendarObjectMerge.Unreadable?
+            let (outcome, result) = deliver(pending, to: collection, deadline: deadline, unreadable: &unreadable)
             try ledger.finishDelivery(of: key, to: destination.name, by: owner, result: result, at: clock())
-            return attempt(outcome, pending.event)
+            var made = attempt(outcome, pending.event)
+            made.replacedUnreadableCopy = unreadable
+            return made
         } catch {
             return attempt(.failed(DeliveryFailure(.localFile, "the store failed: \(error.message)")), known?.event)
         }
     }
 
-    /// The requests for one event, and what to record.
-    func deliver(_ pending: PendingDelivery, to collection: any CalendarCollection, deadline: Deadline)
-        -> (DeliveryOutcome, DeliveryResult)
-    {
+    /// The requests for one event, and what to record. `unreadable` says why a copy found at
+    /// the destination was replaced without keeping the person's additions.
+    func deliver(
+        _ pending: PendingDelivery, to collection: any CalendarCollection, deadline: Deadline,
+        unreadable: inout CalendarObjectMerge.Unreadable?
+    ) -> (DeliveryOutcome, DeliveryResult) {
         let stored = pending.event
         let name = Self.resourceName(uid: stored.uid)
         let sequence = stored.sequence
@@ -240,7 +247,7 @@ public struct CalendarDelivery {
                     case .keep(let remoteTag, let remoteSequence) where remoteSequence > sequence:
                         return delivered(.keptNewerCopy, remoteTag)
                     case .keep(let remoteTag, _): tag = remoteTag
-                    case .replace(let remoteTag): tag = remoteTag
+                    case .replace(let remoteTag, _): tag = remoteTag
                     case .missing: return delivered(.deleted, nil)
                     case .failed(let failure): return failed(failure)
                     }
@@ -249,10 +256,41 @@ public struct CalendarDelivery {
             return failed(DeliveryFailure(.conflict, "the copy at the destination changed twice while removing it"))
         }
 
-        let body = writer.object(stored)
+        let ours = writer.object(stored)
+        var body = ours
         let changed: DeliveryOutcome = stored.event.status == .cancelled ? .cancelled : (heldBefore ? .updated : .created)
-        var condition: WriteCondition = knownTag.map { .replace(etag: $0) } ?? .create
-        for _ in 0..<3 {
+        var condition: WriteCondition = .create
+        // A copy the destination holds may carry what the person added there (their alarms,
+        // notes, categories): it is read, merged with this revision (``CalendarObjectMerge``)
+        // and written back on the condition of the tag read (RFC 7232 §3.1 `If-Match`), so an
+        // edit made between the read and the write fails the write and is read in turn.
+        // Nil when the read decided the outcome.
+        func readAndMerge(untagged: String? = nil) -> (DeliveryOutcome, DeliveryResult)? {
+            switch readBack(name, collection, deadline, sequence: sequence, untagged: untagged) {
+            case .keep(let remoteTag, let remoteSequence):
+                return delivered(remoteSequence > sequence ? .keptNewerCopy : .alreadyThere, remoteTag)
+            case .replace(let remoteTag, let remoteBody):
+                condition = .replace(etag: remoteTag)
+                let merged = CalendarObjectMerge.merge(server: remoteBody ?? "", ours: ours)
+                body = merged.text
+                unreadable = merged.unreadable
+            case .missing:
+                condition = .create
+                body = ours
+                unreadable = nil
+            case .failed(let failure):
+                return failed(failure)
+            }
+            return nil
+        }
+        // Never pushed here: created without a read; a copy already there fails the create. A
+        // server that sends no tag with the copy is written on the tag of the last push, which
+        // holds only while the copy is the one pushed.
+        if let knownTag {
+            if deadline.hasPassed { return failed(DeliveryFailure(.outOfTime, "the time budget ended first")) }
+            if let decided = readAndMerge(untagged: knownTag) { return decided }
+        }
+        for _ in 0..<Self.writeAttempts {
             if deadline.hasPassed { return failed(DeliveryFailure(.outOfTime, "the time budget ended first")) }
             switch collection.put(name, body: body, condition: condition, deadline: deadline) {
             case .done(let etag, _):
@@ -260,51 +298,51 @@ public struct CalendarDelivery {
             case .failed(let failure):
                 return failed(failure)
             case .notFound:
-                // Removed at the destination since the last push: created again, as the
-                // booking still exists.
+                // Removed at the destination since the read: created again, as the booking
+                // still exists.
                 condition = .create
+                body = ours
+                unreadable = nil
             case .preconditionFailed:
-                switch readBack(name, collection, deadline, sequence: sequence) {
-                case .keep(let remoteTag, let remoteSequence):
-                    return delivered(remoteSequence > sequence ? .keptNewerCopy : .alreadyThere, remoteTag)
-                case .replace(let remoteTag):
-                    condition = .replace(etag: remoteTag)
-                case .missing:
-                    condition = .create
-                case .failed(let failure):
-                    return failed(failure)
-                }
+                if let decided = readAndMerge() { return decided }
             }
         }
         return failed(DeliveryFailure(.conflict, "the copy at the destination changed while pushing"))
     }
 
+    /// Writes of one event before it is a ``DeliveryFailure/Code/conflict``: each after a read
+    /// of the copy, which a failed `If-Match` repeats (RFC 7232 §3.1).
+    static let writeAttempts = 3
+
     private enum ReadBack {
         /// The destination's copy is at least as new (`sequence` ≥ stored): keep it.
         case keep(etag: String?, sequence: Int)
-        /// The destination's copy is older: replace the one with this tag.
-        case replace(etag: String)
+        /// The destination's copy is older: replace the one with this tag; its text to merge.
+        case replace(etag: String, body: String?)
         case missing
         case failed(DeliveryFailure)
     }
 
-    /// Reads the destination's copy after a failed precondition and applies the revision rule
-    /// against the stored `sequence`.
-    private func readBack(_ name: String, _ collection: any CalendarCollection, _ deadline: Deadline, sequence: Int) -> ReadBack {
+    /// Reads the destination's copy and applies the revision rule against the stored
+    /// `sequence`; `untagged` is the tag to replace a copy read without one.
+    private func readBack(
+        _ name: String, _ collection: any CalendarCollection, _ deadline: Deadline, sequence: Int, untagged: String? = nil
+    ) -> ReadBack {
         switch collection.get(name, deadline: deadline) {
         case .notFound: return .missing
         case .failed(let failure): return .failed(failure)
         case .preconditionFailed: return .failed(DeliveryFailure(.refused, "a read was answered 412"))
-        case .done(let etag, let body):
+        case .done(let tag, let body):
+            let etag = tag ?? untagged
             let remote = body.flatMap(CalendarObjectRevision.sequence(of:))
             guard let remote else {
                 // Not a calendar object: not ours to keep; replace it when it can be named.
                 guard let etag else { return .failed(DeliveryFailure(.refused, "\(name) at the destination is not an event and has no tag")) }
-                return .replace(etag: etag)
+                return .replace(etag: etag, body: body)
             }
-            if remote >= sequence { return .keep(etag: etag, sequence: remote) }
+            if remote >= sequence { return .keep(etag: tag, sequence: remote) }
             guard let etag else { return .failed(DeliveryFailure(.refused, "\(name) at the destination has no tag to replace")) }
-            return .replace(etag: etag)
+            return .replace(etag: etag, body: body)
         }
     }
 
@@ -370,12 +408,19 @@ public struct DeliveryAttempt: Sendable, Equatable {
     public var uid: String?
     public var sequence: Int?
     public var outcome: DeliveryOutcome
+    /// Set when a copy changed at the destination could not be read to merge it
+    /// (``CalendarObjectMerge``), so it was replaced by the store's revision as it is.
+    public var replacedUnreadableCopy: CalendarObjectMerge.Unreadable?
 
-    public init(destination: CalendarDestination, key: EventKey?, uid: String?, sequence: Int?, outcome: DeliveryOutcome) {
+    public init(
+        destination: CalendarDestination, key: EventKey?, uid: String?, sequence: Int?, outcome: DeliveryOutcome,
+        replacedUnreadableCopy: CalendarObjectMerge.Unreadable? = nil
+    ) {
         self.destination = destination
         self.key = key
         self.uid = uid
         self.sequence = sequence
         self.outcome = outcome
+        self.replacedUnreadableCopy = replacedUnreadableCopy
     }
 }

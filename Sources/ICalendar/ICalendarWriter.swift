@@ -107,11 +107,14 @@ public struct ICalendarWriter: Sendable {
     public func object(_ stored: StoredEvent) -> String {
         let lines: [String] = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:\(Self.productID)", "CALSCALE:GREGORIAN"]
         let zones = ZoneTable([stored.event])
-        return lines.map(Self.fold).joined() + zones.vtimezones + vevent(stored, zones: zones).map(Self.fold).joined()
+        return lines.map(Self.fold).joined() + zones.vtimezones + vevent(stored, zones: zones, marked: true).map(Self.fold).joined()
             + Self.fold("END:VCALENDAR")
     }
 
-    func vevent(_ stored: StoredEvent, zones: ZoneTable) -> [String] {
+    /// One VEVENT. `marked`: with the markers ``CalendarObjectMerge`` reads back from a copy at a
+    /// destination (the digest of the DESCRIPTION written, `X-RESERVOIR-ALARM` in each alarm), so
+    /// an update keeps what the person added there; feeds and exports carry none.
+    func vevent(_ stored: StoredEvent, zones: ZoneTable, marked: Bool = false) -> [String] {
         let event = stored.event
         var lines = [
             "BEGIN:VEVENT",
@@ -149,6 +152,9 @@ public struct ICalendarWriter: Sendable {
         if !notes.isEmpty {
             lines.append("DESCRIPTION:\(Self.escape(notes))")
         }
+        if marked {
+            lines.append("\(CalendarObjectMerge.descriptionDigestProperty):\(CalendarObjectMerge.descriptionDigest(notes))")
+        }
         if let url = event.url, Self.isURI(url) {
             // RFC 5545 §3.8.4.6: URL is a URI value, not escaped text.
             lines.append("URL:\(url)")
@@ -161,16 +167,16 @@ public struct ICalendarWriter: Sendable {
             lines.append(
                 "STRUCTURED-DATA;VALUE=TEXT;FMTTYPE=application/ld+json:\(Self.escape(event.reservationJSON))")
         }
-        if event.status != .cancelled, let alarm = Self.checkinAlarm(event) {
+        if event.status != .cancelled, var alarm = Self.checkinAlarm(event) {
+            if marked { alarm.insert("\(CalendarObjectMerge.alarmMarkerProperty):checkin", at: alarm.count - 1) }
             lines.append(contentsOf: alarm)
         }
         if event.status != .cancelled, let lead = reminders.leads[event.category] {
             // RFC 5545 §3.8.6.3: a duration TRIGGER is relative to DTSTART; for a stay's DATE
             // start, to the midnight that begins the check-in day.
-            lines += [
-                "BEGIN:VALARM", "ACTION:DISPLAY", "TRIGGER:\(ReminderSettings.trigger(lead))", "DESCRIPTION:\(Self.escape(event.title))",
-                "END:VALARM",
-            ]
+            lines += ["BEGIN:VALARM", "ACTION:DISPLAY", "TRIGGER:\(ReminderSettings.trigger(lead))", "DESCRIPTION:\(Self.escape(event.title))"]
+            if marked { lines.append("\(CalendarObjectMerge.alarmMarkerProperty):reminder") }
+            lines.append("END:VALARM")
         }
         lines.append("END:VEVENT")
         return lines

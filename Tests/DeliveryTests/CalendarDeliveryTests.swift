@@ -242,6 +242,8 @@ final class ScriptedCollection: CalendarCollection, @unchecked Sendable {
     // @unchecked: used from one test's thread only.
     private var answers: [CollectionAnswer]
     private(set) var requests: [String] = []
+    /// The bodies of the PUTs, in order.
+    private(set) var bodies: [String] = []
 
     init(_ answers: [CollectionAnswer]) { self.answers = answers }
 
@@ -250,6 +252,7 @@ final class ScriptedCollection: CalendarCollection, @unchecked Sendable {
     }
 
     func put(_ name: String, body: String, condition: WriteCondition, deadline: Deadline) -> CollectionAnswer {
+        bodies.append(body)
         switch condition {
         case .create: requests.append("PUT create")
         case .replace(let etag): requests.append("PUT replace \(etag)")

@@ -23,7 +23,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let event = CalendarEvent(
         key: EventKey(owner: "epicsteak.example", container: "IWDSCA", item: "1"), category: .food, title: title, start: start, end: nil,
         location: text, notes: text, url: nil, status: .confirmed, reservationJSON: text)
-    let stored = StoredEvent(event: event, sequence: 1, createdAt: 1_900_000_000, updatedAt: 1_900_000_100)
+    let stored = StoredEvent(event: event, sequence: 1, uid: "IWDSCA-1@reservoir", createdAt: 1_900_000_000, updatedAt: 1_900_000_100)
     let writer = ICalendarWriter()
     for object in [writer.object(stored), writer.write([stored])] {
         check(object, title: title, text: text)

@@ -2,6 +2,7 @@ import ArgumentParser
 import CommandCore
 import Delivery
 import EventStore
+import ICalendar
 import JSON
 import Output
 
@@ -57,6 +58,9 @@ struct SyncCommand: ParsableCommand {
                 let name = attempt.key.flatMap { stored[$0] }.map(EventListRenderer.name) ?? attempt.key?.description ?? "-"
                 var line = "\(attempt.outcome.word): \(name) → \(attempt.destination)"
                 if case .failed(let failure) = attempt.outcome { line += " (\(failure))" }
+                if let unreadable = attempt.replacedUnreadableCopy {
+                    line += " (the copy there could not be read: \(unreadable.rawValue); replaced without the changes made there)"
+                }
                 Output.line(line)
             }
             let pushed = attempts.filter { if case .failed = $0.outcome { false } else { true } }.count
@@ -78,6 +82,7 @@ struct SyncCommand: ParsableCommand {
             if case .failed(let failure) = attempt.outcome {
                 pairs += [("failure", .string(failure.code.rawValue)), ("detail", .string(failure.detail))]
             }
+            if let unreadable = attempt.replacedUnreadableCopy { pairs.append(("unreadable_copy", .string(unreadable.rawValue))) }
             return .object(JSONObject(pairs: pairs))
         }
         let waits: [JSONValue] = waiting.map { entry in
