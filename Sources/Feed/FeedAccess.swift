@@ -6,21 +6,28 @@ public struct FeedAccess: Sendable {
     public var token: AccessToken?
     /// One token per account, when `--token-file` holds `TOKEN ACCOUNT` lines.
     public var accountTokens: [AccountToken]
-    /// The one user and password allowed, when `--netrc` is given.
+    /// The one user and password allowed, when `--netrc` has one entry for the server.
     public var credentials: BasicCredentials?
+    /// One login per account, when `--netrc` has several entries for the server: the login is
+    /// the account.
+    public var accountCredentials: [AccountCredentials]
 
-    public init(token: AccessToken? = nil, accountTokens: [AccountToken] = [], credentials: BasicCredentials? = nil) {
+    public init(
+        token: AccessToken? = nil, accountTokens: [AccountToken] = [], credentials: BasicCredentials? = nil,
+        accountCredentials: [AccountCredentials] = []
+    ) {
         self.token = token
         self.accountTokens = accountTokens
         self.credentials = credentials
+        self.accountCredentials = accountCredentials
     }
 
     /// The access a token file gives, with `credentials`.
-    public init(tokens: TokenFile?, credentials: BasicCredentials? = nil) {
+    public init(tokens: TokenFile?, credentials: BasicCredentials? = nil, accountCredentials: [AccountCredentials] = []) {
         switch tokens {
-        case .single(let token): self.init(token: token, credentials: credentials)
-        case .accounts(let entries): self.init(accountTokens: entries, credentials: credentials)
-        case nil: self.init(credentials: credentials)
+        case .single(let token): self.init(token: token, credentials: credentials, accountCredentials: accountCredentials)
+        case .accounts(let entries): self.init(accountTokens: entries, credentials: credentials, accountCredentials: accountCredentials)
+        case nil: self.init(credentials: credentials, accountCredentials: accountCredentials)
         }
     }
 
@@ -30,7 +37,7 @@ public struct FeedAccess: Sendable {
     public static let challenge = "Basic realm=\"\(realm)\""
 
     /// Whether the server asks for anything at all.
-    public var isOpen: Bool { token == nil && accountTokens.isEmpty && credentials == nil }
+    public var isOpen: Bool { token == nil && accountTokens.isEmpty && credentials == nil && accountCredentials.isEmpty }
 
     /// The decision for a request to `path` (without its query) with an Authorization field:
     /// the token first — a wrong or missing one is 404, so the feed's existence is not
@@ -61,6 +68,15 @@ public struct FeedAccess: Sendable {
                 return .unauthorized
             }
         }
+        if !accountCredentials.isEmpty {
+            // Every entry is compared, as every token is; a login that is right for another
+            // account than the token's is refused like a wrong one.
+            guard let offered = authorization.flatMap(BasicCredentials.init(authorization:)) else { return .unauthorized }
+            var matched: Account?
+            for entry in accountCredentials where offered.matches(entry.credentials) { matched = entry.account }
+            guard let matched, account == nil || account == matched else { return .unauthorized }
+            account = matched
+        }
         return .granted(resource: resource, account: account)
     }
 }
@@ -73,4 +89,15 @@ public enum AccessDecision: Sendable, Equatable {
     case notFound
     /// 401 with ``FeedAccess/challenge``.
     case unauthorized
+}
+
+/// One netrc entry of a site's server: its login is the account whose feed and page it opens.
+public struct AccountCredentials: Sendable, Equatable {
+    public let credentials: BasicCredentials
+    public let account: Account
+
+    public init(credentials: BasicCredentials, account: Account) {
+        self.credentials = credentials
+        self.account = account
+    }
 }

@@ -49,6 +49,15 @@ public struct NetrcFile: Sendable, Equatable {
         self.entries = entries
     }
 
+    /// Every entry for `machine` (names compared without case) with both a login and a password,
+    /// in the file's order: a site's server lists one per account.
+    public func allCredentials(for machine: String) -> [BasicCredentials] {
+        entries.filter { $0.machine.map { $0.lowercased() == machine.lowercased() } ?? false }.compactMap { entry in
+            guard let login = entry.login, let password = entry.password else { return nil }
+            return BasicCredentials(user: login.utf8, password: password.utf8)
+        }
+    }
+
     /// The first entry for `machine` (names compared without case, as host names), else the
     /// `default` entry; it must have both a login and a password.
     public func credentials(for machine: String) -> BasicCredentials? {

@@ -34,7 +34,9 @@ struct ReservoirServe {
         } catch {
             fail(error.description, code: 64)
         }
-        let access = FeedAccess(tokens: settings.tokenFile.map(tokens), credentials: settings.netrc.map { credentials($0, settings) })
+        let netrcLogins = settings.netrc.map { Self.logins($0, settings) }
+        let access = FeedAccess(
+            tokens: settings.tokenFile.map(tokens), credentials: netrcLogins?.single, accountCredentials: netrcLogins?.accounts ?? [])
         // --store, else the configuration file's `store` (docs/CONFIGURATION.md), else the
         // default; a file that cannot be used stops the server as it stops the other commands.
         if let problem = ConfigurationLoad.process.problem { fail(problem.description, code: 78) }
@@ -79,6 +81,10 @@ struct ReservoirServe {
                 "http://\(listen)/<token>/ (one token per account, \(count) \(count == 1 ? "account" : "accounts"), from \(file); each token shows its account only)"
         }
         guard access.token != nil, let file = settings.tokenFile else {
+            if !access.accountCredentials.isEmpty {
+                return
+                    "http://\(listen)/ (HTTP Basic, one --netrc login per account, \(access.accountCredentials.count) logins; each sees its account only)"
+            }
             return "http://\(listen)/ (\(access.isOpen ? "open to anyone who can connect" : "HTTP Basic, the --netrc entry"))"
         }
         return "http://\(listen)/<token>/ (protected: <token> is the content of \(file); the feed is /<token>/calendar.ics)"
@@ -129,14 +135,30 @@ struct ReservoirServe {
         }
     }
 
-    /// The login and password of the netrc entry for `--netrc-machine` (default: the listen host).
-    static func credentials(_ path: String, _ settings: ServeSettings) -> BasicCredentials {
+    /// The login and password of the netrc entry for `--netrc-machine` (default: the listen
+    /// host); with several entries for it, one per account, each login a mailbox address.
+    static func logins(_ path: String, _ settings: ServeSettings) -> (single: BasicCredentials?, accounts: [AccountCredentials]) {
         let machine = settings.netrcMachine ?? settings.listen.host
-        let text = String(decoding: secret(path, option: .netrc), as: UTF8.self)
-        guard let credentials = NetrcFile(text: text).credentials(for: machine) else {
+        let file = NetrcFile(text: String(decoding: secret(path, option: .netrc), as: UTF8.self))
+        let all = file.allCredentials(for: machine)
+        if all.count > 1 {
+            var accounts: [AccountCredentials] = []
+            for credentials in all {
+                let login = String(decoding: credentials.user, as: UTF8.self)
+                guard let account = try? AccountAddress.parse(login), !account.isImplicit else {
+                    fail("\(path): machine \(machine) has several entries, one per account, and the login \(login) is no mailbox address", code: 78)
+                }
+                guard !accounts.contains(where: { $0.credentials.user == credentials.user }) else {
+                    fail("\(path): machine \(machine) lists the login \(login) twice", code: 78)
+                }
+                accounts.append(AccountCredentials(credentials: credentials, account: account))
+            }
+            return (nil, accounts)
+        }
+        guard let credentials = file.credentials(for: machine) else {
             fail("\(path): no machine \(machine) (nor default) entry with both a login and a password", code: 78)
         }
-        return credentials
+        return (credentials, [])
     }
 
     static func secret(_ path: String, option: ServeOption) -> [UInt8] {

@@ -64,4 +64,34 @@ struct TokenFileTests {
             #expect(access.decide(path: path, authorization: nil) == .notFound, "\(path)")
         }
     }
+
+    @Test("one netrc login per account: the login is the account; a token's account and another's login do not mix")
+    func logins() {
+        let jane = Account(normalizedAddress: "jane@example.org")
+        let joe = Account(normalizedAddress: "joe@example.org")
+        let janeLogin = BasicCredentials(user: "jane@example.org".utf8, password: "pw-jane".utf8)
+        let joeLogin = BasicCredentials(user: "joe@example.org".utf8, password: "pw-joe".utf8)
+        // Base64 written out (RFC 4648 §4) for the four pairs the checks send.
+        let encoded = [
+            "jane@example.org:pw-jane": "amFuZUBleGFtcGxlLm9yZzpwdy1qYW5l", "joe@example.org:pw-joe": "am9lQGV4YW1wbGUub3JnOnB3LWpvZQ==",
+            "joe@example.org:pw-jane": "am9lQGV4YW1wbGUub3JnOnB3LWphbmU=",
+        ]
+        let basic = { (user: String, password: String) in "Basic " + (encoded["\(user):\(password)"] ?? "") }
+        let access = FeedAccess(
+            accountCredentials: [AccountCredentials(credentials: janeLogin, account: jane), AccountCredentials(credentials: joeLogin, account: joe)])
+        #expect(
+            access.decide(path: "/calendar.ics", authorization: basic("jane@example.org", "pw-jane"))
+                == .granted(resource: "/calendar.ics", account: jane))
+        #expect(access.decide(path: "/", authorization: basic("joe@example.org", "pw-joe")) == .granted(resource: "/", account: joe))
+        #expect(access.decide(path: "/", authorization: basic("joe@example.org", "pw-jane")) == .unauthorized)
+        #expect(access.decide(path: "/", authorization: nil) == .unauthorized)
+        // With account tokens too, the login must be the token's account's.
+        let both = FeedAccess(
+            accountTokens: [AccountToken(token: AccessToken(unchecked: Array("jane-token-0123456789".utf8)), account: jane)],
+            accountCredentials: access.accountCredentials)
+        #expect(
+            both.decide(path: "/jane-token-0123456789/", authorization: basic("jane@example.org", "pw-jane"))
+                == .granted(resource: "/", account: jane))
+        #expect(both.decide(path: "/jane-token-0123456789/", authorization: basic("joe@example.org", "pw-joe")) == .unauthorized)
+    }
 }

@@ -287,6 +287,25 @@ extension ProcessSuites {
             }
             #expect(server.stop() == 0)
             for (token, _) in tokens { #expect(!server.stdout.contains(token) && !server.log.contains(token)) }
+            // One netrc login per account: the login is the account.
+            let netrc = tmp.path + "/netrc"
+            try """
+            machine 127.0.0.1 login jane@example.org password pw-jane
+            machine 127.0.0.1 login joe@example.org password pw-joe
+
+            """.write(toFile: netrc, atomically: true, encoding: .utf8)
+            chmod(netrc, 0o600)
+            let basic = try Server(["--store", store, "--netrc", netrc], tmp: tmp, environment: environment)
+            defer { basic.stop() }
+            #expect(basic.stdout.contains("one --netrc login per account, 2 logins"), "\(basic.stdout)")
+            for (user, password, own, other) in [
+                ("jane@example.org", "pw-jane", "IWDSCA", "K7Q2PX"), ("joe@example.org", "pw-joe", "K7Q2PX", "IWDSCA"),
+            ] {
+                let reply = try Self.curl(basic.base + "/calendar.ics", ["-u", "\(user):\(password)"], tmp: tmp)
+                #expect(reply.status == 200 && reply.text.contains(own) && !reply.text.contains(other), "\(user): \(reply.status)")
+            }
+            #expect(try Self.curl(basic.base + "/calendar.ics", ["-u", "joe@example.org:pw-jane"], tmp: tmp).status == 401)
+            #expect(basic.stop() == 0)
             // A file mixing a bare token with TOKEN ACCOUNT lines, or naming no address, is refused with its line.
             try "jane-phone-0123456789 jane@example.org\njoe-token-0123456789ab joe\n".write(toFile: tokenFile, atomically: true, encoding: .utf8)
             chmod(tokenFile, 0o600)
