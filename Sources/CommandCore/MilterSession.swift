@@ -157,6 +157,11 @@ package enum MilterLimits {
 package struct MilterFieldDeletion: Equatable, Sendable {
     package var name: String
     package var index: Int
+
+    package init(name: String, index: Int) {
+        self.name = name
+        self.index = index
+    }
 }
 
 /// A field to add at the top of the header.
@@ -209,12 +214,11 @@ package final class MilterMessage {
 
     /// An envelope recipient that is an account (``MilterSettings/account(forRecipient:)``).
     package func addAccount(_ account: Account) {
-        guard !seen.contains(account.address) else { return }
+        guard seen.insert(account.address).inserted else { return }
         guard accounts.count < MilterLimits.maximumAccountsPerMessage else {
             accountsDropped += 1
             return
         }
-        seen.insert(account.address)
         accounts.append(account)
     }
 
