@@ -136,10 +136,9 @@ enum ReservoirMilter {
             return proceed
         }
         description.xxfi_negotiate = { context, actions, steps, _, _, wantedActions, wantedSteps, _, _ in
-            let needed = UInt(SMFIF_ADDHDRS | SMFIF_CHGHDRS)
-            // An MTA that cannot change fields gets no results from us: accept everything.
-            guard actions & needed == needed else { return sfsistat(SMFIS_ALL_OPTS) }
-            wantedActions?.pointee = needed
+            // An MTA that cannot change fields still has the message recorded; the changes
+            // it refuses fail without effect.
+            wantedActions?.pointee = actions & UInt(SMFIF_ADDHDRS | SMFIF_CHGHDRS)
             let leading = UInt(SMFIP_HDR_LEADSPC)
             // The fields exactly as sent (DKIM's simple header canonicalization, RFC 6376
             // §3.4.1, hashes the space after the colon), and no SMTP steps we do not read.
