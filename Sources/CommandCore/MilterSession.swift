@@ -314,6 +314,44 @@ package final class MilterMessage {
 }
 
 extension FilterHook {
+    /// ``milterChanges(_:)`` within the time budget (`--timeout` seconds; none with 0): the work
+    /// runs on a thread of its own, and when the budget runs out first the answer is the
+    /// forged fields' deletions with our `Authentication-Results` saying the budget ran out
+    /// (`dkim=temperror`), as the filter's. The work still finishes in the background, so the
+    /// bookings are recorded (or kept for retry) after the message has gone on.
+    package func milterChangesWithinBudget(_ message: MilterMessage) -> MilterChanges {
+        guard timeout > 0 else { return milterChanges(message) }
+        let work = MilterWork(hook: self, message: message)
+        var thread = pthread_t()
+        let started = pthread_create(
+            &thread, nil,
+            { raw in
+                guard let raw else { return nil }
+                let work = Unmanaged<MilterWork>.fromOpaque(raw).takeRetainedValue()
+                work.result = work.hook.milterChanges(work.message)
+                sem_post(work.done)
+                return nil
+            }, Unmanaged.passRetained(work).toOpaque())
+        guard started == 0 else {
+            // No thread to be had: the work runs here, without a budget.
+            Unmanaged.passUnretained(work).release()
+            return milterChanges(message)
+        }
+        pthread_detach(thread)
+        var deadline = timespec()
+        clock_gettime(CLOCK_REALTIME, &deadline)
+        deadline.tv_sec += timeout
+        while sem_timedwait(work.done, &deadline) != 0 {
+            guard errno == EINTR else {
+                Output.error("milter: time budget of \(timeout) s exceeded; the message went on, the bookings are recorded when the analysis ends")
+                var changes = MilterChanges(deletions: message.deletions())
+                changes.insertions = Self.insertions(String(decoding: Self.timeoutFields(resolvedAuthservID, "\n"), as: UTF8.self))
+                return changes
+            }
+        }
+        return work.result ?? MilterChanges(deletions: message.deletions())
+    }
+
     /// The end of a milter message: verifies, extracts and decides trust once; records the
     /// trusted reservations under each account of `message`, each in its own store handle,
     /// keeping a retry record for an account whose recording met a passing failure; returns
@@ -400,5 +438,26 @@ extension FilterHook {
             }
         }
         return result
+    }
+}
+
+/// One message's work on its own thread: `result` is written by that thread before it posts
+/// `done`, and read only after waiting for `done`.
+private final class MilterWork: @unchecked Sendable {
+    let hook: FilterHook
+    let message: MilterMessage
+    var result: MilterChanges?
+    /// At a fixed address: a semaphore must not move.
+    let done = UnsafeMutablePointer<sem_t>.allocate(capacity: 1)
+
+    init(hook: FilterHook, message: MilterMessage) {
+        self.hook = hook
+        self.message = message
+        sem_init(done, 0, 0)
+    }
+
+    deinit {
+        sem_destroy(done)
+        done.deallocate()
     }
 }

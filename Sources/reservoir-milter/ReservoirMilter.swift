@@ -119,7 +119,7 @@ enum ReservoirMilter {
         description.xxfi_eom = { context in
             guard let state = connection(context), let message = state.message, let settings = current else { return accept }
             state.message = nil
-            let changes = settings.hook.milterChanges(message)
+            let changes = settings.hook.milterChangesWithinBudget(message)
             ReservoirMilter.apply(changes, to: context, leadingSpace: state.leadingSpace)
             return proceed
         }

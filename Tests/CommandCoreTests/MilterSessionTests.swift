@@ -1,6 +1,7 @@
 import CommandCore
 import EventStore
 import Foundation
+import Glibc
 import Testing
 
 @Suite("The milter's recipients, settings and field changes")
@@ -204,5 +205,58 @@ struct MilterRecordingTests {
         let changes = site.hook.milterChanges(message)
         #expect(changes.deletions == [MilterFieldDeletion(name: "X-Reservation", index: 1)])
         #expect(changes.insertions.first?.value.contains("dkim=none") == true, "\(changes.insertions)")
+    }
+}
+
+@Suite("The milter's time budget")
+struct MilterBudgetTests {
+    @Test("a key lookup that outlasts the budget: the message goes on in time, marked so, and the booking is kept for retry")
+    func budget() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("milter-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        // A nameserver that never answers: a UDP socket nobody reads.
+        let silent = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+        defer { close(silent) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(silent, $0, length) == 0 && getsockname(silent, $0, &length) == 0 }
+        }
+        try #require(bound)
+        let port = Int(UInt16(bigEndian: address.sin_port))
+        let site = try #require(
+            MilterSessionTests.settings([
+                "--socket", "inet:1@h", "--account", "jane@home.example", "--store", "sqlite:\(directory)/events.sqlite3",
+                "--dns-server", "127.0.0.1:\(port)", "--dns-timeout", "3", "--timeout", "1", "--allowed-domains",
+                MilterRecordingTests.samples + "/allowed-domains", "--now", "2026-11-22T12:00:00Z", "--authserv-id", "mx.example",
+                "--retry-spool", directory + "/retry",
+            ]))
+        let sample = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: MilterRecordingTests.samples + "/cur").sorted().first.map {
+                MilterRecordingTests.samples + "/cur/" + $0
+            })
+        let message = MilterMessage(authservID: "mx.example")
+        message.addAccount(Account(normalizedAddress: "jane@home.example"))
+        message.header(name: "X-Reservation", value: " forged")
+        try MilterRecordingTests.feed(sample, into: message)
+        let start = Date()
+        let changes = site.hook.milterChangesWithinBudget(message)
+        let elapsed = Date().timeIntervalSince(start)
+        #expect(elapsed < 2.5, "the answer took \(elapsed) s with a 1 s budget")
+        #expect(changes.deletions == [MilterFieldDeletion(name: "X-Reservation", index: 1)])
+        #expect(changes.insertions.count == 1)
+        #expect(changes.insertions.first?.value.contains("time budget exceeded") == true, "\(changes.insertions)")
+        // The analysis goes on and ends in the account's retry spool (dkim=temperror).
+        let spool = directory + "/retry/jane@home.example"
+        var records: [String] = []
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline, records.isEmpty {
+            records = ((try? FileManager.default.contentsOfDirectory(atPath: spool)) ?? []).filter { $0.hasSuffix(".eml") }
+            usleep(100_000)
+        }
+        #expect(records.count == 1, "nothing kept in \(spool)")
     }
 }
