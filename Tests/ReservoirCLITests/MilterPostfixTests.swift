@@ -9,7 +9,8 @@ extension ProcessSuites {
     /// mailboxes delivered to Maildirs. Every sample goes over SMTP (Python's smtplib) to three
     /// recipients, two of them accounts of the site, each copy carrying forged fields. Every
     /// delivered copy must carry our fields and none of the forged ones, and each account's
-    /// store exactly the bookings a scan of the samples records, the third recipient none.
+    /// store exactly the bookings a scan of the samples records, the third recipient none; on
+    /// SQLite and, where a PostgreSQL server can be started, on PostgreSQL.
     @Suite("Postfix with reservoir milter")
     struct MilterPostfixTests {
         static let postfix = "/usr/sbin/postfix"
@@ -42,10 +43,13 @@ extension ProcessSuites {
             return list.map { "\($0["key"] as? String ?? "?") \($0["status"] as? String ?? "?")" }.sorted()
         }
 
+        static let stores = PostgresServer.isAvailable ? ["sqlite", "postgres"] : ["sqlite"]
+
         @Test(
-            "mail for three recipients through Postfix and the milter: our fields on every copy, no forged one, each account its own bookings",
-            .enabled(if: available, "needs root, postfix (with its virtual agent), python3, the users postfix and nobody, and reservoir-milter"))
-        func accountsThroughPostfix() throws {
+            "mail for three recipients over two connections through Postfix and the milter: our fields on every copy, no forged one, each account its own bookings",
+            .enabled(if: available, "needs root, postfix (with its virtual agent), python3, the users postfix and nobody, and reservoir-milter"),
+            arguments: stores)
+        func accountsThroughPostfix(_ kind: String) throws {
             let tmp = try TemporaryDirectory()
             defer { tmp.remove() }
             chmod(tmp.path, 0o755)
@@ -57,7 +61,7 @@ extension ProcessSuites {
             guard let nobody = getpwnam("nobody")?.pointee, let postfixUser = getpwnam("postfix")?.pointee else { return }
             chown(tmp.path + "/data", postfixUser.pw_uid, postfixUser.pw_gid)
             chown(mail, nobody.pw_uid, nobody.pw_gid)
-            let store = "sqlite:\(tmp.path)/events.sqlite3"
+            let store = kind == "sqlite" ? "sqlite:\(tmp.path)/events.sqlite3" : try PostgresServer.shared.get().makeDatabase()
             let smtpPort = try LoopbackPort.free()
             let milterPort = try LoopbackPort.free()
 
@@ -139,17 +143,28 @@ extension ProcessSuites {
             try #require(start.status == 0, "postfix start: \(start.output)")
             defer { _ = try? PostfixTests.run([Self.postfix, "-c", config, "stop"]) }
 
-            // Every sample, with the forged fields above its own, to the three recipients in one
-            // SMTP transaction each.
+            // Every sample, with the forged fields above its own, in order, over two connections at
+            // once (two of the milter's threads, writing one store): one to Jane and the stranger
+            // in one transaction each, one to Joe.
             let samples = try PostfixTests.allSamples()
             let submit = tmp.path + "/submit.py"
             try """
-            import smtplib, sys
+            import smtplib, sys, threading
             forged = sys.argv[2].encode().replace(b"|", b"\\r\\n")
-            with smtplib.SMTP("127.0.0.1", int(sys.argv[1]), timeout=60) as smtp:
-                for path in sys.argv[3:]:
-                    smtp.sendmail("sender@example.com", ["jane@home.example", "joe@home.example", "other@home.example"],
-                                  forged + b"\\r\\n" + open(path, "rb").read())
+            paths = sys.argv[3:]
+            failures = []
+            def send(recipients):
+                try:
+                    with smtplib.SMTP("127.0.0.1", int(sys.argv[1]), timeout=60) as smtp:
+                        for path in paths:
+                            smtp.sendmail("sender@example.com", recipients, forged + b"\\r\\n" + open(path, "rb").read())
+                except Exception as error:
+                    failures.append(repr(error))
+            shares = [["jane@home.example", "other@home.example"], ["joe@home.example"]]
+            threads = [threading.Thread(target=send, args=(share,)) for share in shares]
+            for thread in threads: thread.start()
+            for thread in threads: thread.join()
+            sys.exit("\\n".join(failures) if failures else 0)
 
             """.write(toFile: submit, atomically: true, encoding: .utf8)
             let sent = try ChildProcess.capture([Self.python, submit, String(smtpPort), Self.forged.joined(separator: "|")] + samples)
