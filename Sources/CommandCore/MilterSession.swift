@@ -225,9 +225,15 @@ package final class MilterMessage {
     /// A header field: `value` as the MTA sends it with the leading space kept
     /// (`SMFIP_HDR_LEADSPC`); line breaks in it become CRLF.
     package func header(name: String, value: String) {
+        header(name: name, value: Array(value.utf8))
+    }
+
+    /// A header field whose value is taken byte for byte (8-bit text in a field stays as sent,
+    /// for DKIM's hashes).
+    package func header(name: String, value: [UInt8]) {
         var bytes = Array(name.utf8) + [UInt8(ascii: ":")]
         var previous: UInt8 = 0
-        for byte in value.utf8 {
+        for byte in value {
             if byte == 0x0A, previous != 0x0D { bytes.append(0x0D) }
             bytes.append(byte)
             previous = byte

@@ -103,8 +103,8 @@ enum ReservoirMilter {
         }
         description.xxfi_header = { context, name, value in
             guard let state = connection(context), let name, let value else { return proceed }
-            let text = String(decoding: UnsafeRawBufferPointer(start: value, count: strlen(value)), as: UTF8.self)
-            state.message?.header(name: String(cString: name), value: state.leadingSpace ? text : " " + text)
+            let bytes = Array(UnsafeRawBufferPointer(start: value, count: strlen(value)))
+            state.message?.header(name: String(cString: name), value: state.leadingSpace ? bytes : [UInt8(ascii: " ")] + bytes)
             return proceed
         }
         description.xxfi_eoh = { context in
