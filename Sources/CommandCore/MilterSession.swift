@@ -28,10 +28,10 @@ package struct MilterSettings {
     }
 
     /// The options only the milter takes.
-    package static let ownOptions = ["socket", "account", "account-domain"]
+    package static let ownOptions = ["socket", "account", "account-domain", "accounts-file"]
 
     /// Reads the milter's arguments: its own options (`--socket`, `--account` and
-    /// `--account-domain`, both repeatable), then the filter's common options over the
+    /// `--account-domain`, both repeatable, `--accounts-file`), then the filter's common options over the
     /// configuration file, as `reservoir filter` reads them (``FilterHook/init(arguments:configuration:)``).
     package static func read(_ arguments: [String], configuration: ConfigurationLoad = .process) -> Reading {
         var socket: String?
@@ -62,6 +62,15 @@ package struct MilterSettings {
                 } catch {
                     return .usage(error.description)
                 }
+            case "accounts-file":
+                guard let text = FileText.read(value) else { return .usage("--accounts-file: cannot read \(value)") }
+                switch AccountsFile.read(text) {
+                case .success(let listed):
+                    accounts.formUnion(listed.accounts)
+                    domains.formUnion(listed.domains)
+                case .failure(let problem):
+                    return .usage("\(value):\(problem.line): \(problem.reason)")
+                }
             default:
                 guard let domain = TrustPolicy.asciiHostName(value), !domain.contains("@") else {
                     return .usage("--account-domain takes a domain name (example.org); got \(value)")
@@ -71,7 +80,7 @@ package struct MilterSettings {
         }
         guard let socket else { return .usage("--socket is required (inet:PORT@HOST or unix:PATH)") }
         guard !accounts.isEmpty || !domains.isEmpty else {
-            return .usage("name the site's accounts: --account ADDRESS or --account-domain DOMAIN (repeatable)")
+            return .usage("name the site's accounts: --account ADDRESS or --account-domain DOMAIN (repeatable), or --accounts-file FILE")
         }
         guard let hook = FilterHook(arguments: ArraySlice(common), configuration: configuration) else {
             return .usage("unknown option or malformed value among: \(common.joined(separator: " ")) (see reservoir filter --help)")
@@ -86,6 +95,56 @@ package struct MilterSettings {
         if accounts.contains(account.address) { return account }
         guard let at = account.address.lastIndex(of: "@") else { return nil }
         return accountDomains.contains(String(account.address[account.address.index(after: at)...])) ? account : nil
+    }
+}
+
+/// The site's accounts in a file (`--accounts-file`): one a line, `jane@example.org` for a
+/// mailbox or `@example.org` for every mailbox of a domain; blank lines and lines starting with
+/// `#` are skipped. The milter reads it at start.
+package enum AccountsFile {
+    package struct Listed: Equatable, Sendable {
+        package var accounts: Set<String> = []
+        package var domains: Set<String> = []
+
+        package init(accounts: Set<String> = [], domains: Set<String> = []) {
+            self.accounts = accounts
+            self.domains = domains
+        }
+    }
+
+    package struct Problem: Error, Equatable, Sendable {
+        package var line: Int
+        package var reason: String
+    }
+
+    package static func read(_ text: String) -> Result<Listed, Problem> {
+        var listed = Listed()
+        for (index, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).enumerated() {
+            let line = raw.trimmingASCIISpace()
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            if line.hasPrefix("@") {
+                guard let domain = TrustPolicy.asciiHostName(String(line.dropFirst())), !domain.contains("@") else {
+                    return .failure(Problem(line: index + 1, reason: "not a domain: \(line)"))
+                }
+                listed.domains.insert(domain)
+            } else {
+                guard let account = try? AccountAddress.parse(String(line)) else {
+                    return .failure(Problem(line: index + 1, reason: "not a mailbox address (jane@example.org) or domain (@example.org): \(line)"))
+                }
+                listed.accounts.insert(account.address)
+            }
+        }
+        return .success(listed)
+    }
+}
+
+extension Substring {
+    /// Without leading and trailing spaces and tabs.
+    func trimmingASCIISpace() -> Substring {
+        var text = self
+        while let first = text.first, first == " " || first == "\t" { text = text.dropFirst() }
+        while let last = text.last, last == " " || last == "\t" { text = text.dropLast() }
+        return text
     }
 }
 

@@ -49,7 +49,7 @@ enum ReservoirMilter {
     static let drainSeconds = 30
 
     static let usage = """
-        USAGE: reservoir milter --socket SOCKET (--account ADDRESS | --account-domain DOMAIN)... [options]
+        USAGE: reservoir milter --socket SOCKET (--account ADDRESS | --account-domain DOMAIN | --accounts-file FILE)... [options]
 
         Files the trusted reservations of each message under every envelope recipient that is an
         account of this site; adds Authentication-Results and X-Reservation fields and deletes
@@ -59,6 +59,7 @@ enum ReservoirMilter {
           --socket SOCKET          inet:PORT@HOST, inet6:PORT@HOST or unix:PATH
           --account ADDRESS        A mailbox of this site (repeatable).
           --account-domain DOMAIN  Every mailbox of this domain (repeatable).
+          --accounts-file FILE     Accounts one a line: jane@example.org, or @example.org for a domain.
           Every option of reservoir filter: --store, --keys, --allowed-domains, --allow-domain,
           --authserv-id, --timeout, --retry-spool, --now, ... (reservoir filter --help).
 

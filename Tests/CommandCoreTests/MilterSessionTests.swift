@@ -260,3 +260,38 @@ struct MilterBudgetTests {
         #expect(records.count == 1, "nothing kept in \(spool)")
     }
 }
+
+@Suite("The milter's accounts file")
+struct AccountsFileTests {
+    @Test("mailboxes and domains, one a line, normalized; comments and blank lines skipped; CRLF read")
+    func reads() {
+        let text = "# the site\r\njane@Example.ORG\r\n\r\n  @Bücher.example  \r\njoe@example.org\n"
+        #expect(
+            AccountsFile.read(text)
+                == .success(AccountsFile.Listed(accounts: ["jane@example.org", "joe@example.org"], domains: ["xn--bcher-kva.example"])))
+    }
+
+    @Test("a line that is neither is refused with its number", arguments: ["jane", "@", "@a b", "jane doe@example.org", "@x@y"])
+    func refuses(_ line: String) {
+        guard case .failure(let problem) = AccountsFile.read("jane@example.org\n" + line + "\n") else {
+            Issue.record("\(line) was taken")
+            return
+        }
+        #expect(problem.line == 2)
+    }
+
+    @Test("--accounts-file adds to --account and --account-domain")
+    func withOptions() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("accounts-\(UUID().uuidString)").path
+        try "joe@example.org\n@example.net\n".write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let site = try #require(MilterSessionTests.settings(["--socket", "inet:1@h", "--account", "jane@example.org", "--accounts-file", path]))
+        #expect(site.accounts == ["jane@example.org", "joe@example.org"])
+        #expect(site.accountDomains == ["example.net"])
+        #expect(site.account(forRecipient: "<anyone@example.net>")?.address == "anyone@example.net")
+        guard case .usage = MilterSettings.read(["--socket", "inet:1@h", "--accounts-file", path + ".missing"], configuration: .none) else {
+            Issue.record("a missing accounts file was accepted")
+            return
+        }
+    }
+}

@@ -13,7 +13,7 @@ struct MilterCommand: ParsableCommand {
             Speaks the milter protocol on --socket (inet:PORT@HOST or unix:PATH). Each message is \
             verified, extracted and judged once; its trusted reservations are filed under every \
             envelope recipient that is an account of this site (--account ADDRESS, \
-            --account-domain DOMAIN, both repeatable). Authentication-Results and X-Reservation \
+            --account-domain DOMAIN, both repeatable, or --accounts-file FILE). Authentication-Results and X-Reservation \
             fields are added and forged ones deleted; a message is never rejected and its body \
             never changed. Takes every option of reservoir filter (--store, --keys, \
             --allowed-domains, --authserv-id, --timeout, --retry-spool, --now, ...).
