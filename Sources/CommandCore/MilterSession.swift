@@ -5,6 +5,7 @@ import MIME
 import Mailbox
 import Output
 import Pipeline
+import Synchronization
 import Trust
 
 /// `reservoir milter`'s settings: where it listens, which envelope recipients are accounts of
@@ -387,6 +388,7 @@ extension FilterHook {
     package func milterChangesWithinBudget(_ message: MilterMessage) -> MilterChanges {
         guard timeout > 0 else { return milterChanges(message) }
         let work = MilterWork(hook: self, message: message)
+        MilterWork.running.add(1, ordering: .relaxed)
         var thread = pthread_t()
         let started = pthread_create(
             &thread, nil,
@@ -395,11 +397,13 @@ extension FilterHook {
                 let work = Unmanaged<MilterWork>.fromOpaque(raw).takeRetainedValue()
                 work.result = work.hook.milterChanges(work.message)
                 sem_post(work.done)
+                MilterWork.running.subtract(1, ordering: .relaxed)
                 return nil
             }, Unmanaged.passRetained(work).toOpaque())
         guard started == 0 else {
             // No thread to be had: the work runs here, without a budget.
             Unmanaged.passUnretained(work).release()
+            MilterWork.running.subtract(1, ordering: .relaxed)
             return milterChanges(message)
         }
         pthread_detach(thread)
@@ -416,6 +420,10 @@ extension FilterHook {
         }
         return work.result ?? MilterChanges(deletions: message.deletions())
     }
+
+    /// Messages whose analysis is still running, on time or past the budget: a stopping
+    /// milter waits for them (``MilterWork``).
+    package static var milterWorkRunning: Int { MilterWork.running.load(ordering: .relaxed) }
 
     /// The end of a milter message: verifies, extracts and decides trust once; records the
     /// trusted reservations under each account of `message`, each in its own store handle,
@@ -509,6 +517,9 @@ extension FilterHook {
 /// One message's work on its own thread: `result` is written by that thread before it posts
 /// `done`, and read only after waiting for `done`.
 private final class MilterWork: @unchecked Sendable {
+    /// Works started and not yet finished.
+    static let running = Atomic<Int>(0)
+
     let hook: FilterHook
     let message: MilterMessage
     var result: MilterChanges?

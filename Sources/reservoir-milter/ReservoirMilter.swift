@@ -45,7 +45,8 @@ private let proceed = sfsistat(SMFIS_CONTINUE)
 
 @main
 enum ReservoirMilter {
-    /// How long a stop waits for open connections to finish their message.
+    /// How long a stop waits for open connections to finish their message, and for analyses
+    /// past their time budget to finish recording.
     static let drainSeconds = 30
 
     static let usage = """
@@ -163,7 +164,8 @@ enum ReservoirMilter {
         // messages already being read finish before the process ends.
         let status = smfi_main()
         var waited = 0
-        while openConnections.load(ordering: .relaxed) > 0, waited < drainSeconds * 10 {
+        // Connections still open, and analyses that outlasted their budget still recording.
+        while openConnections.load(ordering: .relaxed) > 0 || FilterHook.milterWorkRunning > 0, waited < drainSeconds * 10 {
             usleep(100_000)
             waited += 1
         }
