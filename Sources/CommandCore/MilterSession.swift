@@ -15,7 +15,11 @@ package struct MilterSettings {
     /// `inet:PORT@HOST`, `inet6:PORT@HOST` or `unix:PATH` (libmilter's `smfi_setconn`).
     package var socket: String
     /// `--account`: addresses, normalized (``AccountAddress``).
-    package var accounts: Set<String> = []
+    package var accounts: Set<String> = [] {
+        didSet { folded = Self.fold(accounts) }
+    }
+    /// `accounts` by their address in ASCII lowercase.
+    private var folded: [String: String] = [:]
     /// `--account-domain`: domains whose every mailbox is an account, lowercase A-labels.
     package var accountDomains: Set<String> = []
     /// The filter's settings: keys, policy, store, clock, authserv-id, time budget, retry spool.
@@ -86,16 +90,35 @@ package struct MilterSettings {
         guard let hook = FilterHook(arguments: ArraySlice(common), configuration: configuration) else {
             return .usage("unknown option or malformed value among: \(common.joined(separator: " ")) (see reservoir filter --help)")
         }
-        return .run(MilterSettings(socket: socket, accounts: accounts, accountDomains: domains, hook: hook))
+        guard Self.fold(accounts).count == accounts.count else {
+            return .usage("two accounts differ only in the case of their local part: \(accounts.sorted().joined(separator: ", "))")
+        }
+        var settings = MilterSettings(socket: socket, accountDomains: domains, hook: hook)
+        settings.accounts = accounts
+        return .run(settings)
     }
 
     /// The account an envelope recipient names, or nil when it is none of this site's
     /// (``MilterRecipient``).
+    ///
+    /// Local parts are compared without regard to ASCII case, as MTAs look mailboxes up
+    /// (Postfix's tables, Exim's `local_parts`, Dovecot's user names), so `Jane@` and `jane@`
+    /// reach one account: a listed one under its listed spelling, one of an account domain in
+    /// lowercase.
     package func account(forRecipient envelope: String) -> Account? {
         guard let account = MilterRecipient.address(envelope) else { return nil }
-        if accounts.contains(account.address) { return account }
-        guard let at = account.address.lastIndex(of: "@") else { return nil }
-        return accountDomains.contains(String(account.address[account.address.index(after: at)...])) ? account : nil
+        let lowered = Self.lowercased(account.address)
+        if let listed = folded[lowered] { return Account(normalizedAddress: listed) }
+        guard let at = lowered.lastIndex(of: "@") else { return nil }
+        return accountDomains.contains(String(lowered[lowered.index(after: at)...])) ? Account(normalizedAddress: lowered) : nil
+    }
+
+    static func lowercased(_ text: String) -> String {
+        String(decoding: text.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }, as: UTF8.self)
+    }
+
+    static func fold(_ accounts: Set<String>) -> [String: String] {
+        Dictionary(accounts.map { (lowercased($0), $0) }, uniquingKeysWith: { first, _ in first })
     }
 }
 
