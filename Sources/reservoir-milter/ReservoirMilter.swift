@@ -150,6 +150,13 @@ enum ReservoirMilter {
             attach(context).leadingSpace = asked & leading != 0
             return proceed
         }
+        // libmilter's signal thread waits for SIGTERM, SIGINT and SIGHUP with sigwait(3) once
+        // smfi_main runs; blocked from here, one that comes earlier (just after READY=1) waits
+        // for it instead of killing the process.
+        var stopping = sigset_t()
+        sigemptyset(&stopping)
+        for signal in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&stopping, signal) }
+        pthread_sigmask(SIG_BLOCK, &stopping, nil)
         let socket = strdup(settings.socket)
         guard smfi_setconn(socket) == MI_SUCCESS, smfi_register(description) == MI_SUCCESS else {
             fail("cannot set up libmilter for \(settings.socket)", code: 70)
@@ -160,6 +167,7 @@ enum ReservoirMilter {
             fail("cannot listen on \(settings.socket): \(String(cString: strerror(errno)))", code: 69)
         }
         log("listening on \(settings.socket)")
+        notifySystemd("READY=1")
         // libmilter stops accepting on SIGTERM, SIGINT and SIGHUP (its own signal thread);
         // messages already being read finish before the process ends.
         let status = smfi_main()
@@ -185,6 +193,29 @@ enum ReservoirMilter {
                     smfi_insheader(context, 0, UnsafeMutablePointer(mutating: name), UnsafeMutablePointer(mutating: text))
                 }
             }
+        }
+    }
+
+    /// Tells systemd (a `Type=notify` unit: `$NOTIFY_SOCKET`, sd_notify(3)) how the service is;
+    /// nothing without the variable. A socket name starting with `@` is in the abstract
+    /// namespace.
+    static func notifySystemd(_ state: String) {
+        guard let variable = getenv("NOTIFY_SOCKET") else { return }
+        var path = Array(String(cString: variable).utf8)
+        guard !path.isEmpty, path.count < 108 else { return }
+        if path[0] == UInt8(ascii: "@") { path[0] = 0 }
+        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { return }
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (index, byte) in path.enumerated() { raw[index] = byte }
+        }
+        let length = socklen_t(MemoryLayout<sa_family_t>.size + path.count)
+        let message = Array(state.utf8)
+        _ = withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { sendto(fd, message, message.count, 0, $0, length) }
         }
     }
 
