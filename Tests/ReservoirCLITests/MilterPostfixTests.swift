@@ -145,7 +145,7 @@ extension ProcessSuites {
 
             // Every sample, with the forged fields above its own, in order, over two connections at
             // once (two of the milter's threads, writing one store): one to Jane and the stranger
-            // in one transaction each, one to Joe.
+            // in one transaction each, one to Joe; then a 3 MB message on each.
             let samples = try PostfixTests.allSamples()
             let submit = tmp.path + "/submit.py"
             try """
@@ -158,6 +158,9 @@ extension ProcessSuites {
                     with smtplib.SMTP("127.0.0.1", int(sys.argv[1]), timeout=60) as smtp:
                         for path in paths:
                             smtp.sendmail("sender@example.com", recipients, forged + b"\\r\\n" + open(path, "rb").read())
+                        # Past the milter's in-memory limit (2 MB): spooled, still analysed.
+                        big = b"From: big@example.com\\r\\nSubject: big\\r\\n" + forged + b"\\r\\n\\r\\n" + (b"x" * 76 + b"\\r\\n") * 40000
+                        smtp.sendmail("sender@example.com", recipients, big)
                 except Exception as error:
                     failures.append(repr(error))
             shares = [["jane@home.example", "other@home.example"], ["joe@home.example"]]
@@ -170,7 +173,7 @@ extension ProcessSuites {
             let sent = try ChildProcess.capture([Self.python, submit, String(smtpPort), Self.forged.joined(separator: "|")] + samples)
             try #require(sent.status == 0, "smtplib: \(String(decoding: sent.stderr, as: UTF8.self))")
 
-            let expectedCopies = samples.count * 3
+            let expectedCopies = (samples.count + 1) * 3
             var delivered: [String: [String]] = [:]
             var maillog = ""
             let deadline = Date().addingTimeInterval(90)
