@@ -16,6 +16,7 @@ let package = Package(
         .executable(name: "reservoir", targets: ["reservoir"]),
         .executable(name: "reservoir-filter", targets: ["reservoir-filter"]),
         .executable(name: "reservoir-serve", targets: ["reservoir-serve"]),
+        .executable(name: "reservoir-milter", targets: ["reservoir-milter"]),
         .library(name: "Pipeline", targets: ["Pipeline"]),
         .library(name: "Output", targets: ["Output"]),
         // The stages on their own, for the fuzz targets in Fuzz/ and for embedding.
@@ -63,6 +64,11 @@ let package = Package(
         // zlib's inflate for the zip reader (zlib1g-dev, which libssl-dev already needs).
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
+        // libmilter, the milter protocol library of Sendmail that OpenDKIM and OpenDMARC use;
+        // linked by `reservoir-milter` alone.
+        .systemLibrary(
+            name: "CMilter", path: "Sources/CMilter", pkgConfig: "milter",
+            providers: [.apt(["libmilter-dev"])]),
         // libpq's declarations only; CLibPQLoader defines the functions and loads libpq.so.5 on
         // first use, so processes that never touch PostgreSQL never load it.
         .systemLibrary(name: "CLibPQ", path: "Sources/CLibPQ", providers: [.apt(["libpq-dev"])]),
@@ -156,6 +162,9 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]),
+        // `reservoir milter`: one process for a whole site, through libmilter, a program of its
+        // own so that neither `reservoir` nor the hook links libmilter and its threads.
+        .executableTarget(name: "reservoir-milter", dependencies: ["CommandCore", "CMilter"]),
         // Stage benchmarks for docs/PERFORMANCE.md (scripts/bench).
         .executableTarget(name: "reservoir-bench", dependencies: ["Mailbox", "MIME", "DNS", "DKIM"]),
 
@@ -205,7 +214,7 @@ let package = Package(
         .testTarget(name: "CommandCoreTests", dependencies: ["CommandCore", "Pipeline", "Trust", "TOML", "ICalendar", "EventStore"]),
         .testTarget(name: "ArchitectureTests"),
         .testTarget(
-            name: "ReservoirCLITests", dependencies: ["reservoir", "reservoir-filter", "reservoir-serve", "PostgresTestSupport"],
+            name: "ReservoirCLITests", dependencies: ["reservoir", "reservoir-filter", "reservoir-serve", "reservoir-milter", "PostgresTestSupport"],
             exclude: ["Extraction", "Corpus"]),
     ],
     swiftLanguageModes: [.v6]

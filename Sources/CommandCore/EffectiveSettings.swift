@@ -1,10 +1,13 @@
-import EventStore
+package import EventStore
 
 /// The settings a run uses: the configuration file's values with the command line's on top
 /// (an option given replaces its key, an array included), and where each came from.
 package struct EffectiveSettings: Sendable, Equatable {
     package private(set) var values: [CommonOption: SettingValue] = [:]
     package private(set) var sources: [CommonOption: SettingSource] = [:]
+    /// The file's `[accounts."…"]` tables, for ``scoped(to:)``.
+    private var accountTables: [String: AccountSettings] = [:]
+    private var filePath: String?
 
     /// The command line's paths get `~` and `$HOME` expanded from `home` (``HomePath``); the
     /// file's were when it was read.
@@ -19,9 +22,21 @@ package struct EffectiveSettings: Sendable, Equatable {
             values[option] = HomePath.expand(option, value, home: home)
             sources[option] = .commandLine
         }
+        accountTables = file?.accounts ?? [:]
+        filePath = file?.path
         if let address = text(.account), let account = try? AccountAddress.parse(address), !account.isImplicit {
-            apply(account, file?.accounts[account.address] ?? AccountSettings(), file: file?.path)
+            apply(account, accountTables[account.address] ?? AccountSettings(), file: filePath)
         }
+    }
+
+    /// The settings of a run for `account` (the milter's recipients): these, with the account's
+    /// own added (``apply(_:_:file:)``). Made from settings without an account.
+    package func scoped(to account: Account) -> EffectiveSettings {
+        var scoped = self
+        guard !account.isImplicit else { return scoped }
+        scoped.values[.account] = .text(account.address)
+        scoped.apply(account, accountTables[account.address] ?? AccountSettings(), file: filePath)
+        return scoped
     }
 
     /// A site account's settings over the site's (docs/SITE.md): the account's address and its

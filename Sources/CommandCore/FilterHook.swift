@@ -29,6 +29,9 @@ package struct FilterHook {
     package var store: String?
     /// `--account`: whose bookings the message's reservations are recorded in.
     package var account: String?
+    /// The settings the hook was made from, when it was: the milter derives each recipient
+    /// account's from them (``EffectiveSettings/scoped(to:)``).
+    package var settings: EffectiveSettings?
     package var now: String?
     package var authservID: String?
     package var timeout = Self.defaultTimeout
@@ -95,6 +98,7 @@ package struct FilterHook {
         self.configurationProblem = configurationProblem
         self.retrySpool = settings.text(.retrySpool)
         self.account = settings.account
+        self.settings = settings
     }
 
     /// Seconds before the message is passed through with a temperror result, unless `--timeout`
@@ -167,7 +171,7 @@ package struct FilterHook {
     }
 
     /// The authserv-id of our fields, and the one incoming fields are compared with.
-    var resolvedAuthservID: String { authservID ?? AuthenticationResults.defaultAuthservID() }
+    package var resolvedAuthservID: String { authservID ?? AuthenticationResults.defaultAuthservID() }
 
     /// What goes out when the time budget runs out: our Authentication-Results saying so.
     static func timeoutFields(_ authservID: String, _ lineEnding: String) -> [UInt8] {
@@ -180,7 +184,7 @@ package struct FilterHook {
     /// configuration file, or a calendar setting that cannot work (a malformed `--calendar`, a
     /// netrc or CA file that cannot be used; ``CalendarPusher/check(_:)``, no libcurl loaded).
     /// The message then passes through unanalysed, with the problem in a field.
-    var settingsProblem: String? {
+    package var settingsProblem: String? {
         if let configurationProblem { return configurationProblem.description }
         do {
             try CalendarPusher.check(calendars)
@@ -235,7 +239,7 @@ package struct FilterHook {
     /// How long the store may wait for another writer: what the time budget leaves, less a
     /// second to keep the message for a retry and write it out, so a store locked past the
     /// budget ends in a retry record rather than in the time-budget handler, which keeps none.
-    private func storeWait(_ budget: Deadline) -> Int32 {
+    func storeWait(_ budget: Deadline) -> Int32 {
         guard timeout > 0, let left = budget.remainingMilliseconds else { return SQLiteEventStore.busyTimeoutMilliseconds }
         return Int32(clamping: max(100, min(Int64(SQLiteEventStore.busyTimeoutMilliseconds), left - 1000)))
     }

@@ -96,7 +96,7 @@ struct FilterSpool {
         return scanner.result
     }
 
-    private mutating func append(_ bytes: [UInt8]) -> Bool {
+    mutating func append(_ bytes: [UInt8]) -> Bool {
         guard TemporaryFile.append(bytes, to: fd) else {
             // A partial write is undone: what follows is written at `size` again.
             lastError = errno

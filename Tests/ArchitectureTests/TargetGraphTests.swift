@@ -11,6 +11,7 @@ struct TargetGraphTests {
     /// Each target's layer; a target may depend only on targets of lower layers.
     static let layers: [String: Int] = [
         "COpenSSL": 0, "CLibXML2": 0, "CSQLite": 0, "CLibIDN2": 0, "CResolv": 0, "CMalloc": 0, "CLibPQ": 0, "CLibCurl": 0, "CZlib": 0,
+        "CMilter": 0,
         "CLibPQLoader": 1, "CLibCurlLoader": 1, "ReservoirBase": 1,
         "MIME": 2, "DNS": 2, "JSON": 2, "TimeZones": 2, "TOML": 2, "Zip": 2, "BCBP": 2,
         "Mailbox": 3, "DKIM": 3, "Markup": 3, "WalletPass": 3, "ICalendarReading": 3,
@@ -19,7 +20,7 @@ struct TargetGraphTests {
         "Pipeline": 6, "Delivery": 6, "Feed": 6,
         "Output": 7,
         "CommandCore": 8,
-        "reservoir": 9, "reservoir-filter": 9, "reservoir-bench": 9, "reservoir-serve": 9,
+        "reservoir": 9, "reservoir-filter": 9, "reservoir-bench": 9, "reservoir-serve": 9, "reservoir-milter": 9,
         "ArgumentParser": 8, "Hummingbird": 8, "HTTPTypes": 8,
     ]
 
@@ -37,8 +38,13 @@ struct TargetGraphTests {
         // Calendar delivery's transport: HTTP and resources, no mail, no trust, no store.
         "CalDAV": ["MIME", "DKIM", "Markup", "Reservations", "JSON", "Mailbox", "Trust", "EventStore", "ICalendar", "DNS"],
         // The hook never links the HTTP server, nor the feed.
-        "reservoir-filter": ["Hummingbird", "HTTPTypes", "Feed"],
-        "reservoir": ["Hummingbird", "HTTPTypes"],
+        "reservoir-filter": ["Hummingbird", "HTTPTypes", "Feed", "CMilter"],
+        "reservoir": ["Hummingbird", "HTTPTypes", "CMilter"],
+        // libmilter and its threads live in the milter's own program; the feed server does not
+        // speak mail, and the milter serves no HTTP.
+        "reservoir-serve": ["CMilter"],
+        "CommandCore": ["CMilter"],
+        "reservoir-milter": ["Hummingbird", "HTTPTypes", "Feed"],
         // The calendar reader: RFC 5545 text to events; no mail, no markup, no trust, no store.
         "ICalendarReading": ["MIME", "DKIM", "Markup", "Reservations", "JSON", "Mailbox", "Trust", "EventStore", "ICalendar", "DNS"],
         // Time zones: files, rules and tables; no mail, no markup, no store.

@@ -39,7 +39,7 @@ extension ProcessSuites {
             let r = try Self.shell("'\(Self.script)' --prefix /usr/local --destdir '\(tmp.path)' --from '\(from)'")
             try #require(r.status == 0, "install: \(r.stderr)")
             let root = tmp.path + "/usr/local"
-            for program in ["reservoir", "reservoir-filter", "reservoir-serve"] {
+            for program in ["reservoir", "reservoir-filter", "reservoir-serve", "reservoir-milter"] {
                 let path = root + "/bin/" + program
                 #expect(FileManager.default.isExecutableFile(atPath: path), "\(program) missing")
                 let symbols = try Self.shell("readelf -S '\(path)' | grep -c ' .symtab' || true")
@@ -58,7 +58,7 @@ extension ProcessSuites {
             let pages = try FileManager.default.contentsOfDirectory(atPath: root + "/share/man/man1").sorted()
             let commands =
                 ["reservoir", "scan", "filter", "ingest", "banner", "verify", "extract", "parts", "events", "sync", "retry", "forget"]
-                + ["accounts", "serve", "sign", "config"]
+                + ["accounts", "serve", "milter", "sign", "config"]
             let wanted = commands.map { ($0 == "reservoir" ? "reservoir" : "reservoir-" + $0) + ".1.gz" }.sorted()
             #expect(pages == wanted, "\(pages)")
             for page in pages {

@@ -67,11 +67,14 @@ struct ServeCommand: ParsableCommand {
 
     /// `reservoir-serve` in the directory of this executable (`/proc/self/exe`, so a symbolic
     /// link to `reservoir` elsewhere still finds the program installed beside the real one).
-    static func serveProgram() -> String {
+    static func serveProgram() -> String { programBeside("reservoir-serve") }
+
+    /// The program `name` in the directory of this executable.
+    static func programBeside(_ name: String) -> String {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let count = readlink("/proc/self/exe", &buffer, Int(PATH_MAX))
         let path = count > 0 ? String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self) : CommandLine.arguments[0]
         let directory = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
-        return directory + "/reservoir-serve"
+        return directory + "/" + name
     }
 }

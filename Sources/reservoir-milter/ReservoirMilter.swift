@@ -1,0 +1,231 @@
+import CMilter
+import CommandCore
+import Glibc
+import Synchronization
+
+// `reservoir milter`: one process for a whole site, speaking the milter protocol to Postfix or
+// Sendmail through libmilter. Each message is read once, analysed once, and its trusted
+// reservations filed under every envelope recipient that is an account of the site
+// (``MilterSettings``, ``MilterMessage``, ``FilterHook/milterChanges(_:)`` in CommandCore,
+// tested without a socket). This program only connects libmilter's callbacks to them; it is a
+// program of its own so that neither `reservoir` nor the hook links libmilter.
+//
+// libmilter runs each connection on a thread of its own and calls one connection's callbacks
+// one at a time: a connection's state is its own (`smfi_setpriv`), the settings are read only,
+// and every message opens its own store handles.
+
+/// The settings, set once before `smfi_main` and only read afterwards.
+nonisolated(unsafe) private var current: MilterSettings?
+/// Connections open, for the drain after a stop.
+private let openConnections = Atomic<Int>(0)
+
+/// A connection's state: the message of the current transaction, and whether the MTA sends
+/// header values with their leading space (`SMFIP_HDR_LEADSPC`).
+private final class Connection {
+    var message: MilterMessage?
+    var leadingSpace = false
+}
+
+private func connection(_ context: OpaquePointer?) -> Connection? {
+    guard let raw = smfi_getpriv(context) else { return nil }
+    return Unmanaged<Connection>.fromOpaque(raw).takeUnretainedValue()
+}
+
+/// The connection's state, made on its first callback (negotiation comes before connect).
+private func attach(_ context: OpaquePointer?) -> Connection {
+    if let state = connection(context) { return state }
+    openConnections.add(1, ordering: .relaxed)
+    let state = Connection()
+    smfi_setpriv(context, Unmanaged.passRetained(state).toOpaque())
+    return state
+}
+
+private let accept = sfsistat(SMFIS_ACCEPT)
+private let proceed = sfsistat(SMFIS_CONTINUE)
+
+@main
+enum ReservoirMilter {
+    /// How long a stop waits for open connections to finish their message, and for analyses
+    /// past their time budget to finish recording.
+    static let drainSeconds = 30
+
+    static let usage = """
+        USAGE: reservoir milter --socket SOCKET (--account ADDRESS | --account-domain DOMAIN | --accounts-file FILE)... [options]
+
+        Files the trusted reservations of each message under every envelope recipient that is an
+        account of this site; adds Authentication-Results and X-Reservation fields and deletes
+        forged ones; never rejects a message or changes its body.
+
+        OPTIONS:
+          --socket SOCKET          inet:PORT@HOST, inet6:PORT@HOST or unix:PATH
+          --account ADDRESS        A mailbox of this site (repeatable).
+          --account-domain DOMAIN  Every mailbox of this domain (repeatable).
+          --accounts-file FILE     Accounts one a line: jane@example.org, or @example.org for a domain.
+          Every option of reservoir filter: --store, --keys, --allowed-domains, --allow-domain,
+          --authserv-id, --timeout, --retry-spool, --now, ... (reservoir filter --help).
+
+        """
+
+    nonisolated static func main() {
+        switch MilterSettings.read(Array(CommandLine.arguments.dropFirst())) {
+        case .help:
+            Output.write(usage)
+            exit(0)
+        case .usage(let message):
+            fail(message, code: 64)
+        case .run(let read):
+            current = read
+        }
+        guard let settings = current else { exit(70) }
+        // A service says what is wrong at start, where the filter, run per message, fails open.
+        if let problem = settings.hook.settingsProblem { fail(problem, code: 78) }
+        do {
+            _ = try CommandRunner(
+                keys: settings.hook.keys, policy: settings.hook.policy, store: .none, now: settings.hook.now, includePast: false)
+        } catch {
+            fail("\(error)", code: 78)
+        }
+        var description = smfiDesc()
+        description.xxfi_name = strdup("reservoir")
+        description.xxfi_version = reservoir_milter_version()
+        description.xxfi_flags = UInt(SMFIF_ADDHDRS | SMFIF_CHGHDRS)
+        description.xxfi_connect = { context, _, _ in
+            _ = attach(context)
+            return proceed
+        }
+        description.xxfi_envfrom = { context, _ in
+            guard let state = connection(context), let settings = current else { return accept }
+            state.message = MilterMessage(authservID: settings.hook.resolvedAuthservID)
+            return proceed
+        }
+        description.xxfi_envrcpt = { context, argv in
+            guard let state = connection(context), let settings = current, let first = argv?.pointee else { return proceed }
+            if let account = settings.account(forRecipient: String(cString: first)) { state.message?.addAccount(account) }
+            return proceed
+        }
+        description.xxfi_header = { context, name, value in
+            guard let state = connection(context), let name, let value else { return proceed }
+            let bytes = Array(UnsafeRawBufferPointer(start: value, count: strlen(value)))
+            state.message?.header(name: String(cString: name), value: state.leadingSpace ? bytes : [UInt8(ascii: " ")] + bytes)
+            return proceed
+        }
+        description.xxfi_eoh = { context in
+            connection(context)?.message?.endOfHeader()
+            return proceed
+        }
+        description.xxfi_body = { context, bytes, count in
+            guard let bytes else { return proceed }
+            connection(context)?.message?.body(UnsafeBufferPointer(start: bytes, count: count))
+            return proceed
+        }
+        description.xxfi_eom = { context in
+            guard let state = connection(context), let message = state.message, let settings = current else { return accept }
+            state.message = nil
+            let changes = settings.hook.milterChangesWithinBudget(message)
+            ReservoirMilter.apply(changes, to: context, leadingSpace: state.leadingSpace)
+            return proceed
+        }
+        description.xxfi_abort = { context in
+            connection(context)?.message = nil
+            return proceed
+        }
+        description.xxfi_close = { context in
+            if let raw = smfi_getpriv(context) {
+                Unmanaged<Connection>.fromOpaque(raw).release()
+                smfi_setpriv(context, nil)
+                openConnections.subtract(1, ordering: .relaxed)
+            }
+            return proceed
+        }
+        description.xxfi_negotiate = { context, actions, steps, _, _, wantedActions, wantedSteps, _, _ in
+            // An MTA that cannot change fields still has the message recorded; the changes
+            // it refuses fail without effect.
+            wantedActions?.pointee = actions & UInt(SMFIF_ADDHDRS | SMFIF_CHGHDRS)
+            let leading = UInt(SMFIP_HDR_LEADSPC)
+            // The fields exactly as sent (DKIM's simple header canonicalization, RFC 6376
+            // §3.4.1, hashes the space after the colon), and no SMTP steps we do not read.
+            var asked = steps & (leading | UInt(SMFIP_NOHELO | SMFIP_NOUNKNOWN | SMFIP_NODATA))
+            asked |= steps & UInt(SMFIP_NR_HDR | SMFIP_NR_BODY | SMFIP_NR_EOH)
+            wantedSteps?.pointee = asked
+            attach(context).leadingSpace = asked & leading != 0
+            return proceed
+        }
+        // libmilter's signal thread waits for SIGTERM, SIGINT and SIGHUP with sigwait(3) once
+        // smfi_main runs; blocked from here, one that comes earlier (just after READY=1) waits
+        // for it instead of killing the process.
+        var stopping = sigset_t()
+        sigemptyset(&stopping)
+        for signal in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&stopping, signal) }
+        pthread_sigmask(SIG_BLOCK, &stopping, nil)
+        let socket = strdup(settings.socket)
+        guard smfi_setconn(socket) == MI_SUCCESS, smfi_register(description) == MI_SUCCESS else {
+            fail("cannot set up libmilter for \(settings.socket)", code: 70)
+        }
+        // The socket is opened now, so a port in use or an unwritable path stops the start;
+        // a stale UNIX socket is removed first.
+        guard smfi_opensocket(1) == MI_SUCCESS else {
+            fail("cannot listen on \(settings.socket): \(String(cString: strerror(errno)))", code: 69)
+        }
+        log("listening on \(settings.socket)")
+        notifySystemd("READY=1")
+        // libmilter stops accepting on SIGTERM, SIGINT and SIGHUP (its own signal thread);
+        // messages already being read finish before the process ends.
+        let status = smfi_main()
+        var waited = 0
+        // Connections still open, and analyses that outlasted their budget still recording.
+        while openConnections.load(ordering: .relaxed) > 0 || FilterHook.milterWorkRunning > 0, waited < drainSeconds * 10 {
+            usleep(100_000)
+            waited += 1
+        }
+        log("stopped")
+        exit(status == MI_SUCCESS ? 0 : 70)
+    }
+
+    /// Deletes the forged fields, then adds ours at the top in their order.
+    static func apply(_ changes: MilterChanges, to context: OpaquePointer?, leadingSpace: Bool) {
+        for deletion in changes.deletions {
+            _ = deletion.name.withCString { name in smfi_chgheader(context, UnsafeMutablePointer(mutating: name), Int32(deletion.index), nil) }
+        }
+        for insertion in changes.insertions.reversed() {
+            let value = leadingSpace ? insertion.value : String(insertion.value.drop { $0 == " " })
+            _ = insertion.name.withCString { name in
+                value.withCString { text in
+                    smfi_insheader(context, 0, UnsafeMutablePointer(mutating: name), UnsafeMutablePointer(mutating: text))
+                }
+            }
+        }
+    }
+
+    /// Tells systemd (a `Type=notify` unit: `$NOTIFY_SOCKET`, sd_notify(3)) how the service is;
+    /// nothing without the variable. A socket name starting with `@` is in the abstract
+    /// namespace.
+    static func notifySystemd(_ state: String) {
+        guard let variable = getenv("NOTIFY_SOCKET") else { return }
+        var path = Array(String(cString: variable).utf8)
+        guard !path.isEmpty, path.count < 108 else { return }
+        if path[0] == UInt8(ascii: "@") { path[0] = 0 }
+        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { return }
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (index, byte) in path.enumerated() { raw[index] = byte }
+        }
+        let length = socklen_t(MemoryLayout<sa_family_t>.size + path.count)
+        let message = Array(state.utf8)
+        _ = withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { sendto(fd, message, message.count, 0, $0, length) }
+        }
+    }
+
+    static func log(_ line: String) {
+        _ = Output.bytes(Array("reservoir milter: \(line)\n".utf8), to: STDERR_FILENO)
+    }
+
+    /// sysexits.h: EX_USAGE 64, EX_UNAVAILABLE 69, EX_SOFTWARE 70, EX_CONFIG 78.
+    static func fail(_ message: String, code: Int32) -> Never {
+        _ = Output.bytes(Array("reservoir milter: error: \(message)\n".utf8), to: STDERR_FILENO)
+        exit(code)
+    }
+}

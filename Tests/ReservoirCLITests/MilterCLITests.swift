@@ -1,0 +1,73 @@
+import Foundation
+import Glibc
+import Testing
+
+/// `reservoir milter` refuses to start on settings that cannot work, each with its sysexits
+/// status and one line saying why: a service fails at `systemctl start`, not on mail.
+@Suite("reservoir milter at start")
+struct MilterCLITests {
+    static var available: Bool {
+        FileManager.default.isExecutableFile(
+            atPath: ReservoirBinary.executable.deletingLastPathComponent().appendingPathComponent("reservoir-milter").path)
+    }
+
+    @Test(
+        "wrong arguments 64, settings that cannot work 78, a socket that cannot be opened 69",
+        .enabled(if: available, "needs reservoir-milter built beside reservoir"))
+    func refusals() throws {
+        let usage = try ReservoirBinary.run(["milter", "--socket", "inet:8894@127.0.0.1"])
+        #expect(usage.status == 64 && usage.stderr.contains("--account"), "\(usage.stderr)")
+        let socket = try ReservoirBinary.run(["milter", "--socket", "tcp:8894", "--account", "jane@example.org"])
+        #expect(socket.status == 64 && socket.stderr.contains("--socket"), "\(socket.stderr)")
+        let recipient = try ReservoirBinary.run(["milter", "--socket", "inet:8894@127.0.0.1", "--account", "jane"])
+        #expect(recipient.status == 64, "\(recipient.stderr)")
+        let keys = try ReservoirBinary.run([
+            "milter", "--socket", "inet:8894@127.0.0.1", "--account", "jane@example.org", "--keys", "/nonexistent/keys.zone",
+        ])
+        #expect(keys.status == 78 && keys.stderr.contains("/nonexistent/keys.zone"), "\(keys.stderr)")
+        // A port another process listens on.
+        let (fd, port) = try LoopbackPort.bound()
+        defer { close(fd) }
+        listen(fd, 1)
+        let busy = try ReservoirBinary.run(["milter", "--socket", "inet:\(port)@127.0.0.1", "--account", "jane@example.org", "--no-store"])
+        #expect(busy.status == 69 && busy.stderr.contains("cannot listen"), "\(busy.stderr)")
+    }
+
+    @Test(
+        "READY=1 to systemd once the socket is open, and a SIGTERM right after it stops the milter cleanly",
+        .enabled(if: available, "needs reservoir-milter built beside reservoir"))
+    func readyAndStop() throws {
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        // systemd's side: a datagram socket at $NOTIFY_SOCKET.
+        let notify = tmp.path + "/notify"
+        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (index, byte) in notify.utf8.enumerated() { raw[index] = byte }
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        try #require(bound == 0)
+        var wait = timeval(tv_sec: 30, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
+
+        let milter = Process()
+        milter.executableURL = ReservoirBinary.executable
+        milter.arguments = ["milter", "--socket", "unix:\(tmp.path)/milter.sock", "--account", "jane@example.org", "--no-store"]
+        milter.environment = ProcessInfo.processInfo.environment.merging(["NOTIFY_SOCKET": notify]) { _, new in new }
+        milter.standardError = FileHandle.nullDevice
+        try milter.run()
+        defer { if milter.isRunning { kill(milter.processIdentifier, SIGKILL) } }
+        var buffer = [UInt8](repeating: 0, count: 64)
+        let count = recv(fd, &buffer, buffer.count, 0)
+        #expect(count > 0 && String(decoding: buffer[0..<max(count, 0)], as: UTF8.self) == "READY=1")
+        #expect(FileManager.default.fileExists(atPath: tmp.path + "/milter.sock"))
+        milter.terminate()
+        milter.waitUntilExit()
+        #expect(milter.terminationReason == .exit && milter.terminationStatus == 0)
+    }
+}
