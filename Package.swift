@@ -42,7 +42,10 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
+        // Without its default traits: `FullFoundation` makes Hummingbird import full Foundation
+        // (for URL-encoded forms, which the feed never reads), and with it FoundationICU's 34 MB
+        // data table; `ConfigurationSupport` adds swift-configuration, which serve does not use.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0", traits: []),
         // Hummingbird's own field types (HTTPField), named where the program builds responses.
         .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
     ],

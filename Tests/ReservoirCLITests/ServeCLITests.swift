@@ -1,4 +1,5 @@
 import Foundation
+import PostgresTestSupport
 import Testing
 
 /// `reservoir serve` as a subscriber, a browser and an attacker meet it: the built binaries on
@@ -338,6 +339,33 @@ extension ProcessSuites {
             }
             #expect(server.stop() == 0)
             #expect(!server.stdout.contains("correct horse") && !server.log.contains("correct horse"))
+        }
+
+        /// Full Foundation brings FoundationInternationalization and FoundationICU, whose 34 MB
+        /// data table was half of `reservoir-serve` (docs/INSTALL.md): Hummingbird imports it
+        /// under its default `FullFoundation` trait, which Package.swift turns off. A test build
+        /// links the Swift libraries shared, so an import shows as a needed library; a static
+        /// build carries ICU's data, which names itself `icudt<version>`.
+        @Test(
+            "no program links full Foundation or ICU's data",
+            .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/readelf"), "needs readelf (binutils)"))
+        func noFullFoundation() throws {
+            let folder = ReservoirBinary.executable.deletingLastPathComponent()
+            let full = ["libFoundation.so", "libFoundationInternationalization.so", "lib_FoundationICU.so", "libicudata.so", "libicuuc.so"]
+            for program in ["reservoir", "reservoir-filter", "reservoir-serve", "reservoir-milter"] {
+                let path = folder.appendingPathComponent(program).path
+                let dynamic = try ChildProcess.capture(["/usr/bin/readelf", "-dW", path])
+                let needed = String(decoding: dynamic.stdout, as: UTF8.self).split(separator: "\n").compactMap { line -> String? in
+                    guard line.contains("(NEEDED)"), let open = line.firstIndex(of: "["), let close = line.lastIndex(of: "]") else { return nil }
+                    return String(line[line.index(after: open)..<close])
+                }
+                // The control: the entries were read (every program needs the C library).
+                #expect(needed.contains("libc.so.6"), "\(program): \(needed)")
+                let linked = needed.filter { name in full.contains { name.hasPrefix($0) } }
+                #expect(linked == [], "\(program) links \(linked)")
+                let bytes = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
+                #expect(bytes.range(of: Data("icudt".utf8)) == nil, "\(program) holds ICU's data")
+            }
         }
 
         @Test("reservoir serve finds reservoir-serve beside its real executable, through a symbolic link too, and says so when it is missing")
