@@ -209,7 +209,7 @@ package struct FilterHook {
             // something to record, which keeps SQLite or libpq out of the common hook run.
             var opened: (any EventStore)?
             var storeProblem: String?
-            if !noStore, report.hasTrustedReservations {
+            if !noStore, report.hasReservationsToKeep {
                 do {
                     let eventStore = try CommandRunner.openStore(
                         at: store, busyTimeoutMilliseconds: storeWait(budget), quiet: true, account: try AccountAddress.parse(account))

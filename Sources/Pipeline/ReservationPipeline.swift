@@ -23,6 +23,9 @@ public final class ReservationPipeline {
     /// Keep reservations that already ended (archives); normally they are dropped.
     public let includePast: Bool
 
+    /// Days a pending reservation waits for the person's choice (`pending-days`).
+    public var pendingDays = PendingLimits.defaultDays
+
     public init(resolver: any TXTResolver, policy: TrustPolicy, store: (any EventStore)?, now: Int64, includePast: Bool = false) {
         self.verifier = DKIMVerifier(resolver: resolver, now: now)
         self.policy = policy
@@ -30,6 +33,27 @@ public final class ReservationPipeline {
         self.now = now
         self.includePast = includePast
     }
+
+    private init(verifier: DKIMVerifier, policy: TrustPolicy, store: (any EventStore)?, now: Int64, includePast: Bool) {
+        self.verifier = verifier
+        self.policy = policy
+        self.store = store
+        self.now = now
+        self.includePast = includePast
+    }
+
+    /// This pipeline with `domains` allowed besides the policy's own (the domains the person
+    /// allowed, kept in the store).
+    public func allowing(_ domains: [String]) -> ReservationPipeline {
+        var policy = policy
+        policy.allowedDomains += domains.map { $0.lowercased() }
+        let pipeline = ReservationPipeline(verifier: verifier, policy: policy, store: store, now: now, includePast: includePast)
+        pipeline.pendingDays = pendingDays
+        return pipeline
+    }
+
+    /// The arrival time before which a pending reservation has expired.
+    public var pendingExpiry: Int64 { now - Int64(max(0, pendingDays)) * 86_400 }
 
     public func process(_ raw: RawMessage) -> MessageReport {
         var report = analyze(raw)
@@ -43,7 +67,12 @@ public final class ReservationPipeline {
     /// their ``Reservations/Reservation/marks``), for `extract`.
     public func analyze(_ raw: RawMessage, listing: Bool = false) -> MessageReport {
         guard let file = raw.file else {
-            return analyze(Message(bytes: raw.bytes), origin: raw.origin, size: raw.bytes.count, body: .message, listing: listing)
+            var report = analyze(Message(bytes: raw.bytes), origin: raw.origin, size: raw.bytes.count, body: .message, listing: listing)
+            // Kept for a genuine sender not chosen yet, to be read again if the person allows it.
+            if !listing, report.pendingSenderDomain != nil, raw.bytes.count <= PendingLimits.maxMessageBytes {
+                report.pendingMessage = raw.bytes
+            }
+            return report
         }
         // A large message: its skeleton (headers, delimiters, text parts) is analysed, and DKIM
         // hashes the body from the file, so no attachment is ever held in memory.
@@ -179,7 +208,7 @@ public final class ReservationPipeline {
     /// says so, and none claims a change.
     public func record(group reports: inout [MessageReport]) {
         guard let store else { return }
-        guard reports.contains(where: \.hasTrustedReservations) else { return }
+        guard reports.contains(where: \.hasReservationsToKeep) else { return }
         do {
             try store.grouped {
                 for index in reports.indices { record(&reports[index], into: store) }
@@ -202,6 +231,14 @@ public final class ReservationPipeline {
     /// `record(_:)` into a store opened by the caller, for a hook that opens it only once a
     /// message turns out to carry trusted reservations.
     public func record(_ report: inout MessageReport, into store: any EventStore) {
+        if report.pendingSenderDomain != nil, let senders = store as? any SenderStore {
+            do {
+                try settleSender(&report, in: senders)
+            } catch {
+                report.diagnostics.append(ReportDiagnostic(.storeFailed, message: error.message))
+                return
+            }
+        }
         for index in report.forwarded.indices {
             record(&report.forwarded[index].report, into: store)
             // A store failure is the message's: the filter and the scan read it there.
@@ -243,6 +280,39 @@ public final class ReservationPipeline {
                 report.diagnostics.append(ReportDiagnostic(.storeFailed, message: error.message))
                 return
             }
+        }
+    }
+
+    /// A genuine sender's message whose domain no configured list allows
+    /// (``MessageReport/pendingSenderDomain``), by the person's choice kept in the store: read
+    /// again with the domain allowed (`reservoir allow`), refused with `sender-denied`
+    /// (`reservoir deny`), or, with no choice yet, its markup reservations kept pending.
+    func settleSender(_ report: inout MessageReport, in senders: any SenderStore) throws(EventStoreError) {
+        guard let domain = report.pendingSenderDomain else { return }
+        switch try senders.choice(for: domain) {
+        case .allow:
+            // Today's rules decide again; only the domain's choice is added.
+            guard let bytes = report.pendingMessage, !policy.isAllowed(domain: domain) else { return }
+            report = allowing([domain]).analyze(RawMessage(bytes: bytes, origin: report.origin))
+        case .deny:
+            report.diagnostics.append(
+                ReportDiagnostic(.senderDenied, message: "\(domain) was denied (reservoir deny): its reservations are refused", detail: domain))
+        case nil:
+            guard let bytes = report.pendingMessage else { return }
+            let pending = report.items.filter { $0.source == .markup && $0.reservation.marks.isEmpty }.map { item in
+                PendingReservation(
+                    domain: domain, container: item.event.key.container, item: item.event.key.item, title: item.event.title,
+                    start: item.event.start?.text, end: item.event.end?.text, reservationJSON: item.event.reservationJSON,
+                    messageID: report.messageID, received: now, message: bytes)
+            }
+            guard !pending.isEmpty else { return }
+            try senders.keepPending(pending, expiringBefore: pendingExpiry)
+            report.diagnostics.append(
+                ReportDiagnostic(
+                    .senderPending,
+                    message:
+                        "\(domain) signed this genuinely but is not an allowed domain: \(pending.count == 1 ? "its reservation waits" : "its \(pending.count) reservations wait") for reservoir allow or deny",
+                    detail: domain))
         }
     }
 

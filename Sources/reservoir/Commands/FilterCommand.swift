@@ -100,7 +100,7 @@ struct IngestCommand: ParsableCommand {
         // `reservoir retry`. A store URL of no known kind stays a configuration error.
         var opened: (any EventStore)?
         var storeProblem: String?
-        if report.hasTrustedReservations {
+        if report.hasReservationsToKeep {
             do {
                 let store = try CommandRunner.openStore(
                     at: storeOptions.store, use: .record(createDirectories: creation.create), account: account)
