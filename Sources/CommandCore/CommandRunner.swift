@@ -18,7 +18,8 @@ package struct CommandRunner {
     package let account: Account
 
     package init(
-        keys: KeySettings?, policy: PolicySettings?, store: StoreChoice, now: String?, includePast: Bool, account: Account = .implicit
+        keys: KeySettings?, policy: PolicySettings?, store: StoreChoice, now: String?, includePast: Bool, account: Account = .implicit,
+        pendingDays: Int? = nil
     ) throws {
         let now = try Self.clock(now)
         let resolver = try Self.resolver(keys)
@@ -41,6 +42,7 @@ package struct CommandRunner {
             trustedARCSealers: policy?.trustARCSealers ?? [])
         self.account = account
         pipeline = ReservationPipeline(resolver: resolver, policy: trust, store: eventStore, now: now, includePast: includePast)
+        pipeline.pendingDays = pendingDays ?? EffectiveSettings.process(commandLine: [:]).number(.pendingDays) ?? PendingLimits.defaultDays
         self.keys = keys
     }
 
