@@ -166,7 +166,7 @@ public final class ReservationPipeline {
             items += kept.map { ReportedReservation(reservation: $0, event: CalendarEvent($0), change: nil, source: .pass(decision)) }
         }
         var subjectSigned: Bool?
-        if let view = outcome.signedView {
+        if trust.trusted, let view = outcome.signedView {
             subjectSigned = !view.hasUnsignedSubject
             if view.hasUnsignedSubject {
                 diagnostics.append(
@@ -178,7 +178,7 @@ public final class ReservationPipeline {
         var report = MessageReport(
             origin: origin, size: size, subject: message.subject, subjectSigned: subjectSigned, from: from,
             messageID: message.messageID, date: message.date?.epochSeconds,
-            orderingDate: outcome.signedView.map(\.signedDate) ?? message.date?.epochSeconds, signatures: signatures, trust: trust,
+            orderingDate: (trust.trusted ? outcome.signedView : nil).map(\.signedDate) ?? message.date?.epochSeconds, signatures: signatures, trust: trust,
             items: items, diagnostics: diagnostics, walletPasses: passes.passes.count)
         if wholeMessage {
             let forwarding = forwardedMessages(
@@ -299,7 +299,12 @@ public final class ReservationPipeline {
                 ReportDiagnostic(.senderDenied, message: "\(domain) was denied (reservoir deny): its reservations are refused", detail: domain))
         case nil:
             guard let bytes = report.pendingMessage else { return }
-            let pending = report.items.filter { $0.source == .markup && $0.reservation.marks.isEmpty }.map { item in
+            // The invitation rules trust applies hold here too: an event whose ORGANIZER is not
+            // aligned with From never waits, as it would never be imported.
+            var candidates = report.items.filter { $0.source == .markup && $0.reservation.marks.isEmpty }
+            var unused: [ReportDiagnostic] = []
+            checkOrganizers(&candidates, fromDomain: report.trust.fromDomain, diagnostics: &unused)
+            let pending = candidates.filter { $0.refusal == nil }.map { item in
                 PendingReservation(
                     domain: domain, container: item.event.key.container, item: item.event.key.item, title: item.event.title,
                     start: item.event.start?.text, end: item.event.end?.text, reservationJSON: item.event.reservationJSON,

@@ -112,7 +112,7 @@ struct PostgresEventStoreTests {
             try PostgresServer.shared.get().psqlColumn(url: url, "SELECT max(version) FROM schema_version") == [
                 String(PostgresEventStore.schemaVersion)
             ])
-        #expect(PostgresEventStore.schemaVersion == 9)
+        #expect(PostgresEventStore.schemaVersion == 11)
     }
 
     /// Statements taking a database back to schema 5, before scanned files kept their outcome.
