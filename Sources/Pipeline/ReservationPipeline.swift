@@ -178,7 +178,8 @@ public final class ReservationPipeline {
         var report = MessageReport(
             origin: origin, size: size, subject: message.subject, subjectSigned: subjectSigned, from: from,
             messageID: message.messageID, date: message.date?.epochSeconds,
-            orderingDate: (trust.trusted ? outcome.signedView : nil).map(\.signedDate) ?? message.date?.epochSeconds, signatures: signatures, trust: trust,
+            orderingDate: (trust.trusted ? outcome.signedView : nil).map(\.signedDate) ?? message.date?.epochSeconds, signatures: signatures,
+            trust: trust,
             items: items, diagnostics: diagnostics, walletPasses: passes.passes.count)
         if wholeMessage {
             let forwarding = forwardedMessages(
