@@ -133,6 +133,37 @@ extension ProcessSuites {
             #expect((trusted["trust"] as? [String: Any])?["trusted"] as? Bool == true)
         }
 
+        @Test("a scan keeps the genuine sender pending and its neighbours not; after allow, the next scan reads it again, trusted")
+        func scan() throws {
+            let tmp = try TemporaryDirectory()
+            defer { tmp.remove() }
+            let store = tmp.path + "/events.sqlite3"
+            let maildir = tmp.path + "/Maildir"
+            for folder in ["cur", "new", "tmp"] {
+                try FileManager.default.createDirectory(atPath: maildir + "/" + folder, withIntermediateDirectories: true)
+            }
+            for (index, name) in ["pending-control", "pending-forged", "pending-misaligned", "pending-partial", "pending-unsigned"].enumerated() {
+                try FileManager.default.copyItem(
+                    atPath: Self.attacks.appendingPathComponent(name + ".eml").path, toPath: "\(maildir)/cur/\(index).host:2,S")
+            }
+            let first = try ReservoirBinary.run(["scan", maildir, "--json"] + Self.options(nil, store: store))
+            #expect(first.status == 0, "\(first.stderr)")
+            #expect(try Self.pending(store) == ["epicsteak.example": ["GENUINE1"]])
+            #expect(try Self.stored(store) == [])
+            let allowed = try ReservoirBinary.run(
+                ["allow", "epicsteak.example", "--keys", ReservoirBinary.keys, "--now", ReservoirBinary.now, "--store", "sqlite:" + store])
+            #expect(allowed.status == 0, "\(allowed.stderr)")
+            #expect(try Self.stored(store) == ["GENUINE1"])
+            // The store's allowed domains are a trust setting: the files they could change are read again.
+            let second = try ReservoirBinary.run(["scan", maildir, "--json"] + Self.options(nil, store: store))
+            let summary = try #require(
+                second.text.split(separator: "\n").last.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }?[
+                    "summary"] as? [String: Any], "\(second.stderr)")
+            #expect(summary["trusted"] as? Int == 1, "\(summary)")
+            #expect(try Self.pending(store) == [:])
+            #expect(try Self.stored(store) == ["GENUINE1"])
+        }
+
         @Test("a pending reservation expires after pending-days (default 30)")
         func expiry() throws {
             let tmp = try TemporaryDirectory()
