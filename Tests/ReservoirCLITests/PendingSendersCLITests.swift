@@ -36,6 +36,13 @@ extension ProcessSuites {
             return events.compactMap { ($0["key"] as? String)?.split(separator: "/").first.map(String.init) }.sorted()
         }
 
+        /// The `sender` member of the genuine message's reservation in `banner --json` with the store.
+        static func senderChoice(_ store: String) throws -> [String: String]? {
+            let banner = try ReservoirBinary.run(["banner", "--json", genuine] + options(nil, store: store))
+            let report = try #require(try JSONSerialization.jsonObject(with: banner.stdout) as? [String: Any], "\(banner.stderr)")
+            return ((report["reservations"] as? [[String: Any]])?.first?["sender"] as? [String: String])
+        }
+
         static func ingest(_ file: String, _ options: [String]) throws {
             let run = try ReservoirBinary.run(["ingest", file] + options)
             #expect(run.status == 0, "\(file): \(run.stderr)")
@@ -115,6 +122,7 @@ extension ProcessSuites {
             let store = tmp.path + "/events.sqlite3"
             try Self.ingest(Self.genuine, Self.options(nil, store: store))
             #expect(try Self.pending(store) == ["epicsteak.example": ["GENUINE1"]])
+            #expect(try Self.senderChoice(store) == ["choice": "pending", "domain": "epicsteak.example"])
             let denied = try ReservoirBinary.run(["deny", "epicsteak.example", "--store", "sqlite:" + store, "--now", ReservoirBinary.now])
             #expect(denied.status == 0, "\(denied.stderr)")
             #expect(try Self.pending(store) == [:])
@@ -125,6 +133,7 @@ extension ProcessSuites {
             let report = try #require(try JSONSerialization.jsonObject(with: banner.stdout) as? [String: Any])
             let codes = (report["diagnostics"] as? [[String: Any]] ?? []).compactMap { $0["code"] as? String }
             #expect(codes.contains("sender-denied") && !codes.contains("sender-pending"), "\(codes)")
+            #expect(try Self.senderChoice(store) == ["choice": "denied", "domain": "epicsteak.example"])
             #expect((report["trust"] as? [String: Any])?["trusted"] as? Bool == false)
             // A configured allowed domain stays allowed: the configuration is the person's choice too.
             let configured = try ReservoirBinary.run(
