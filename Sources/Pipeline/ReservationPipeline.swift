@@ -229,6 +229,21 @@ public final class ReservationPipeline {
         }
     }
 
+    /// `record(_:into:)` for a hook that analysed `raw` without the store: a message from a
+    /// domain the person allowed in the store (`reservoir allow`) is read again from `raw` with
+    /// the domain allowed, whatever its size, before it is recorded.
+    public func record(_ report: inout MessageReport, from raw: RawMessage, into store: any EventStore) {
+        if let domain = report.pendingSenderDomain, let senders = store as? any SenderStore {
+            do {
+                if try senders.choice(for: domain) == .allow { report = allowing([domain]).analyze(raw) }
+            } catch {
+                report.diagnostics.append(ReportDiagnostic(.storeFailed, message: error.message))
+                return
+            }
+        }
+        record(&report, into: store)
+    }
+
     /// `record(_:)` into a store opened by the caller, for a hook that opens it only once a
     /// message turns out to carry trusted reservations.
     public func record(_ report: inout MessageReport, into store: any EventStore) {

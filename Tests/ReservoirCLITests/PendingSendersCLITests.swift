@@ -173,6 +173,34 @@ extension ProcessSuites {
             #expect(try Self.stored(store) == ["GENUINE1"])
         }
 
+        @Test("a message over the pending limit is never kept pending, yet read trusted by the hooks once its domain is allowed")
+        func large() throws {
+            let tmp = try TemporaryDirectory()
+            defer { tmp.remove() }
+            let store = tmp.path + "/events.sqlite3"
+            // A genuine confirmation with 3 MB of text after the markup: over the 1 MB kept for a
+            // pending sender, and over the 2 MB read whole (read in pieces, from its file).
+            let original = try String(contentsOfFile: Self.genuine, encoding: .utf8)
+            let cut = try #require(original.range(of: "\r\n\r\n"))
+            let header = original[..<cut.lowerBound].split(separator: "\r\n").filter { !$0.hasPrefix("DKIM-Signature") && !$0.hasPrefix(" ") }
+            let body = String(original[cut.upperBound...]) + String(repeating: "<p>Terms and conditions apply.</p>\r\n", count: 90_000)
+            let unsigned = Data((header.joined(separator: "\r\n") + "\r\n\r\n" + body).utf8)
+            let key = ReservoirBinary.packageRoot.appendingPathComponent("scripts/samples/sample-dkim-key.pem").path
+            let signed = try ReservoirBinary.run(
+                ["sign", "--key", key, "--domain", "epicsteak.example", "--selector", "s2026", "--timestamp", "1795262400"], stdin: unsigned)
+            #expect(signed.status == 0, "\(signed.stderr)")
+            let file = tmp.path + "/large.eml"
+            try signed.stdout.write(to: URL(fileURLWithPath: file))
+            try Self.ingest(file, Self.options(nil, store: store))
+            #expect(try Self.pending(store) == [:])
+            let allowed = try ReservoirBinary.run(
+                ["allow", "epicsteak.example", "--keys", ReservoirBinary.keys, "--now", ReservoirBinary.now, "--store", "sqlite:" + store])
+            #expect(allowed.status == 0, "\(allowed.stderr)")
+            #expect(try Self.stored(store) == [])
+            try Self.ingest(file, Self.options(nil, store: store))
+            #expect(try Self.stored(store) == ["GENUINE1"])
+        }
+
         @Test("a pending reservation expires after pending-days (default 30)")
         func expiry() throws {
             let tmp = try TemporaryDirectory()
