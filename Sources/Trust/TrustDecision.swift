@@ -264,11 +264,12 @@ extension TrustDecision {
     /// whole signed view vouches for it: a genuine sender the person has not chosen yet, whose
     /// reservations may wait as pending (docs/SECURITY.md, "Pending senders"). Nil for every
     /// other refusal, for the ARC path (a sealer's word, not a signature checked here) and
-    /// under either testing switch.
+    /// under either testing switch. The domain is given in lowercase A-labels.
     public var pendingSenderDomain: String? {
         guard !trusted, vouchingDomain != nil, path == .dkim, overrides.isEmpty, refusals.count == 1,
             case .domainNotAllowed(let domain) = refusals[0], fromDomain?.lowercased() == domain.lowercased()
         else { return nil }
-        return domain.lowercased()
+        // In A-labels, as `reservoir allow` names it and the allowed domains compare (IDNA).
+        return IDNA.asciiDomain(domain) ?? domain.lowercased()
     }
 }

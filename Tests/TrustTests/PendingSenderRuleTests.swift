@@ -24,6 +24,9 @@ struct PendingSenderRuleTests {
         // Relaxed alignment (RFC 7489 §3.1.1): a subdomain's signature vouches for its parent.
         let relaxed = Self.policy.decide(signatures: [Self.pass("mail.epicsteak.example")], fromDomains: ["epicsteak.example"])
         #expect(relaxed.pendingSenderDomain == "epicsteak.example")
+        // A From domain in U-labels (RFC 6531) waits under its A-label name, which `allow` takes.
+        let unicode = Self.policy.decide(signatures: [Self.pass("xn--55qx5d.cn")], fromDomains: ["公司.cn"])
+        #expect(unicode.pendingSenderDomain == "xn--55qx5d.cn")
     }
 
     @Test(
