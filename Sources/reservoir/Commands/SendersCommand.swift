@@ -104,35 +104,24 @@ struct AllowCommand: ParsableCommand {
         let now = try clock.resolve()
         let store = try CommandRunner.openAccountStore(at: storeOptions.store, use: .update, account: account)
         let senders = try SenderDecider.senders(store)
-        let waiting: [PendingReservation]
-        do {
-            try senders.decideSender(SenderDecision(domain: domain, choice: .allow, decidedAt: now, decidedBy: SenderDecider.localUser()))
-            waiting = try senders.pendingReservations(receivedSince: now - Int64(pending.days) * 86_400).filter { $0.domain == domain }
-        } catch {
-            throw CommandFailure.store(error.message)
+        let (runner, read) = try SenderChoices.allow(
+            domain, senders: senders, expiry: now - Int64(pending.days) * 86_400, at: now, by: SenderDecider.localUser()
+        ) {
+            try CommandRunner(
+                keys: keys, policy: policy, store: storeOptions.choice, clock: clock, includePast: EffectiveSettings.includePast(false),
+                account: account, pending: pending)
         }
         Output.line("allowed: \(domain)")
-        // The runner's policy now holds the domain (the store's allowed domains).
-        let runner = try CommandRunner(
-            keys: keys, policy: policy, store: storeOptions.choice, clock: clock, includePast: EffectiveSettings.includePast(false),
-            account: account, pending: pending)
-        var messages: [[UInt8]] = []
-        for reservation in waiting where !messages.contains(reservation.message) { messages.append(reservation.message) }
         var imported = 0
-        for bytes in messages {
-            var report = runner.pipeline.process(RawMessage(bytes: bytes, origin: MessageOrigin()))
-            try runner.check(report)
-            if report.hasTrustedReservations {
-                let changed = report.items.filter { report.isTrusted($0) && $0.change != nil }
-                imported += changed.count
-                for item in changed { Output.line("imported: \(item.event.key) \(item.event.title)") }
-            } else {
+        for message in read {
+            imported += message.changed.count
+            for item in message.changed { Output.line("imported: \(item.event.key) \(item.event.title)") }
+            if !message.report.hasTrustedReservations {
+                let report = message.report
                 let why = report.hasReservations ? report.trust.reason : "no reservation in it today"
                 Output.line("not imported (\(report.subject ?? report.messageID ?? "a message")): \(why)")
-                report.items.removeAll()
             }
         }
-        do { _ = try senders.removePending(domain: domain) } catch { throw CommandFailure.store(error.message) }
         Output.line("\(imported) \(imported == 1 ? "reservation" : "reservations") imported from \(domain)")
         if let calendars, let eventStore = runner.pipeline.store {
             let pusher = try CalendarPusher(calendars, store: eventStore, clock: { now })
@@ -165,13 +154,7 @@ struct DenyCommand: ParsableCommand {
         let account = try storeOptions.account()
         let store = try CommandRunner.openAccountStore(at: storeOptions.store, use: .update, account: account)
         let senders = try SenderDecider.senders(store)
-        let dropped: [PendingReservation]
-        do {
-            try senders.decideSender(SenderDecision(domain: domain, choice: .deny, decidedAt: now, decidedBy: SenderDecider.localUser()))
-            dropped = try senders.removePending(domain: domain)
-        } catch {
-            throw CommandFailure.store(error.message)
-        }
+        let dropped = try SenderChoices.deny(domain, senders: senders, at: now, by: SenderDecider.localUser())
         Output.line("denied: \(domain) (\(dropped.count) pending \(dropped.count == 1 ? "reservation" : "reservations") dropped)")
     }
 }
