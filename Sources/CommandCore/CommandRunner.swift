@@ -18,7 +18,8 @@ package struct CommandRunner {
     package let account: Account
 
     package init(
-        keys: KeySettings?, policy: PolicySettings?, store: StoreChoice, now: String?, includePast: Bool, account: Account = .implicit
+        keys: KeySettings?, policy: PolicySettings?, store: StoreChoice, now: String?, includePast: Bool, account: Account = .implicit,
+        pendingDays: Int? = nil
     ) throws {
         let now = try Self.clock(now)
         let resolver = try Self.resolver(keys)
@@ -29,6 +30,9 @@ package struct CommandRunner {
             }
             allowed += TrustPolicy.allowedDomains(fromFileText: text)
         }
+        let eventStore = try store.location.map { try Self.openStore(at: $0.url, use: $0.use, account: account) }
+        // The domains the person allowed (`reservoir allow`), in addition to the configured ones.
+        allowed += try Self.storeAllowedDomains(eventStore)
         let trust = TrustPolicy(
             allowedDomains: allowed, allowAnyDomain: policy?.allowAnyDomain ?? false,
             allowUnverified: policy?.allowUnverified ?? false, publicSuffixes: PublicSuffixList.load(),
@@ -36,10 +40,20 @@ package struct CommandRunner {
             passAnchors: PassTrustAnchors(paths: try Self.passCAFiles(policy?.passCA ?? [])), trustedAuthservID: policy?.trustAuthservID,
             ownAuthservID: policy?.ownAuthservID ?? AuthenticationResults.defaultAuthservID(),
             trustedARCSealers: policy?.trustARCSealers ?? [])
-        let eventStore = try store.location.map { try Self.openStore(at: $0.url, use: $0.use, account: account) }
         self.account = account
         pipeline = ReservationPipeline(resolver: resolver, policy: trust, store: eventStore, now: now, includePast: includePast)
+        pipeline.pendingDays = pendingDays ?? EffectiveSettings.process(commandLine: [:]).number(.pendingDays) ?? PendingLimits.defaultDays
         self.keys = keys
+    }
+
+    /// The domains allowed by the person's choices kept in `store` for its account.
+    package static func storeAllowedDomains(_ store: (any EventStore)?) throws -> [String] {
+        guard let senders = store as? any SenderStore else { return [] }
+        do {
+            return try senders.senderDecisions().filter { $0.choice == .allow }.map(\.domain)
+        } catch {
+            throw CommandFailure.store(error.message)
+        }
     }
 
     /// `--pass-ca` files, each readable now: they are read only when a pass arrives, and a

@@ -38,6 +38,8 @@ package struct FilterHook {
     package var noStore = false
     /// Store reservations that already ended (`--include-past`).
     package var includePast = false
+    /// Days a genuine sender's reservations wait as pending (`--pending-days`); nil: the default.
+    package var pendingDays: Int?
     package var calendars = CalendarSettings()
     /// The configuration file is invalid: every message passes through unanalysed, the forged
     /// fields removed, with an `X-Reservoir-Error` field and a line on stderr saying why.
@@ -99,6 +101,7 @@ package struct FilterHook {
         self.retrySpool = settings.text(.retrySpool)
         self.account = settings.account
         self.settings = settings
+        self.pendingDays = settings.number(.pendingDays)
     }
 
     /// Seconds before the message is passed through with a temperror result, unless `--timeout`
@@ -207,17 +210,18 @@ package struct FilterHook {
             return Analysis(output: FilterHeaders.plan(length: length, forged: forged, added: Array(field.utf8)))
         }
         do {
-            let runner = try CommandRunner(keys: keys, policy: policy, store: .none, now: now, includePast: includePast)
+            let runner = try CommandRunner(
+                keys: keys, policy: policy, store: .none, now: now, includePast: includePast, pendingDays: pendingDays ?? PendingLimits.defaultDays)
             var report = runner.pipeline.analyze(raw)
             // Most mail carries no trusted reservation: the store is opened only when there is
             // something to record, which keeps SQLite or libpq out of the common hook run.
             var opened: (any EventStore)?
             var storeProblem: String?
-            if !noStore, report.hasTrustedReservations {
+            if !noStore, report.hasReservationsToKeep {
                 do {
                     let eventStore = try CommandRunner.openStore(
                         at: store, busyTimeoutMilliseconds: storeWait(budget), quiet: true, account: try AccountAddress.parse(account))
-                    runner.pipeline.record(&report, into: eventStore)
+                    runner.pipeline.record(&report, from: raw, into: eventStore)
                     opened = eventStore
                 } catch {
                     storeProblem = "\(error)"

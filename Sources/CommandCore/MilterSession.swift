@@ -481,7 +481,7 @@ extension FilterHook {
                 for account in message.accounts {
                     let accountRunner = try CommandRunner(
                         keys: keys, policy: settings?.scoped(to: account).policy ?? policy, store: .none, now: now,
-                        includePast: includePast)
+                        includePast: includePast, pendingDays: pendingDays ?? PendingLimits.defaultDays)
                     added += record(accountRunner.pipeline.analyze(raw), from: raw, for: account, runner: accountRunner, budget: budget)
                 }
             }
@@ -498,10 +498,12 @@ extension FilterHook {
     private func record(_ report: MessageReport, from raw: RawMessage, for account: Account, runner: CommandRunner, budget: Deadline) -> String {
         var filed = report
         var storeProblem: String?
-        if report.hasTrustedReservations {
+        // A genuine sender not chosen yet waits as pending for the account (docs/USAGE.md,
+        // "Pending senders"); one the account allowed in the store is read again from the bytes.
+        if report.hasReservationsToKeep {
             do {
                 let store = try CommandRunner.openStore(at: store, busyTimeoutMilliseconds: storeWait(budget), quiet: true, account: account)
-                runner.pipeline.record(&filed, into: store)
+                runner.pipeline.record(&filed, from: raw, into: store)
             } catch {
                 storeProblem = "\(error)"
             }

@@ -29,6 +29,7 @@ package enum CommonOption: String, CaseIterable, Sendable {
     case retrySpool = "retry-spool"
     case trustAuthservID = "trust-authserv-id"
     case trustARCSealer = "trust-arc-sealer"
+    case pendingDays = "pending-days"
 
     /// The long name as typed, `--` included.
     package var flag: String { "--" + rawValue }
@@ -51,6 +52,7 @@ package enum CommonOption: String, CaseIterable, Sendable {
         case .calendar: "url"
         case .netrc, .calendarCA: "file"
         case .retrySpool: "directory"
+        case .pendingDays: "days"
         case .allowAnyDomain, .allowUnverified, .noStore, .noCalendar, .deleteCancelled, .includePast: nil
         }
     }
@@ -89,6 +91,7 @@ package enum CommonOption: String, CaseIterable, Sendable {
             "The authserv-id your own mail server's verifier writes: its topmost Authentication-Results can show a forward came from you (--me)."
         case .trustARCSealer:
             "Weaker trust path, off by default: accept the DKIM result an ARC chain sealed by this domain records (repeatable)."
+        case .pendingDays: "Days a genuine sender's reservations wait as pending for reservoir allow or deny (default 30)."
         }
     }
 
@@ -98,7 +101,7 @@ package enum CommonOption: String, CaseIterable, Sendable {
         switch self {
         case .keys, .dnsServer, .allowedDomains, .store, .account, .authservID, .netrc, .calendarCA, .retrySpool, .trustAuthservID: .string
         case .allowDomain, .me, .calendar, .passCA, .allowPassType, .trustARCSealer: .strings
-        case .dnsTimeout, .timeout: .integer
+        case .dnsTimeout, .timeout, .pendingDays: .integer
         case .deleteCancelled, .includePast: .boolean
         case .now, .noStore, .noCalendar, .allowAnyDomain, .allowUnverified: nil
         }

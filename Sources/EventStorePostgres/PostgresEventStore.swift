@@ -422,3 +422,72 @@ extension PostgresEventStore: DeliveryLedger {
         return out
     }
 }
+
+// MARK: Sender choices and pending reservations
+
+extension PostgresEventStore: SenderStore {
+    public func senderDecisions() throws(EventStoreError) -> [SenderDecision] {
+        let result = try query(
+            "SELECT domain, decision, decided_at, decided_by FROM allowed_senders WHERE account = $1 ORDER BY domain", [account.address])
+        return (0..<result.rowCount).compactMap { row in
+            guard let domain = result.text(row, 0), let choice = result.text(row, 1).flatMap(SenderChoice.init(rawValue:)),
+                let at = result.integer(row, 2)
+            else { return nil }
+            return SenderDecision(domain: domain, choice: choice, decidedAt: at, decidedBy: result.text(row, 3) ?? "")
+        }
+    }
+
+    public func decideSender(_ decision: SenderDecision) throws(EventStoreError) {
+        try transaction { () throws(PostgresFailure) in
+            _ = try connection.execute(
+                "INSERT INTO allowed_senders (account, domain, decision, decided_at, decided_by) VALUES ($1, $2, $3, $4, $5) "
+                    + "ON CONFLICT (account, domain) DO UPDATE SET decision = excluded.decision, decided_at = excluded.decided_at, "
+                    + "decided_by = excluded.decided_by",
+                [account.address, decision.domain.lowercased(), decision.choice.rawValue, String(decision.decidedAt), decision.decidedBy])
+        }
+    }
+
+    public func keepPending(_ reservations: [PendingReservation], expiringBefore expiry: Int64) throws(EventStoreError) {
+        try transaction { () throws(PostgresFailure) in
+            for pending in reservations {
+                _ = try connection.execute(
+                    "INSERT INTO pending_reservations (account, \(SenderSQL.pendingColumns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) "
+                        + "ON CONFLICT (account, domain, container, item) DO UPDATE SET title = excluded.title, "
+                        + "start_text = excluded.start_text, end_text = excluded.end_text, reservation_json = excluded.reservation_json, "
+                        + "message_id = excluded.message_id, received = excluded.received, message = excluded.message",
+                    [
+                        account.address, pending.domain.lowercased(), pending.container, pending.item, pending.title, pending.start,
+                        pending.end, pending.reservationJSON, pending.messageID, String(pending.received),
+                        SenderSQL.messageText(pending.message),
+                    ])
+            }
+            _ = try connection.execute(
+                "DELETE FROM pending_reservations WHERE account = $1 AND received < $2", [account.address, String(expiry)])
+            _ = try connection.execute(
+                "DELETE FROM pending_reservations p WHERE account = $1 AND (domain, container, item) NOT IN "
+                    + "(SELECT domain, container, item FROM pending_reservations WHERE account = $1 "
+                    + "ORDER BY received DESC, domain, container, item LIMIT $2)",
+                [account.address, String(PendingLimits.maxPerAccount)])
+        }
+    }
+
+    public func pendingReservations(receivedSince expiry: Int64) throws(EventStoreError) -> [PendingReservation] {
+        let result = try query(
+            "SELECT \(SenderSQL.pendingColumns) FROM pending_reservations WHERE account = $1 AND received >= $2 "
+                + "ORDER BY received, domain, container, item", [account.address, String(expiry)])
+        return (0..<result.rowCount).compactMap { row in
+            SenderSQL.pendingRow({ result.text(row, $0) }, { result.integer(row, $0) })
+        }
+    }
+
+    public func removePending(domain: String) throws(EventStoreError) -> [PendingReservation] {
+        try transaction { () throws(PostgresFailure) -> [PendingReservation] in
+            let result = try connection.execute(
+                "DELETE FROM pending_reservations WHERE account = $1 AND domain = $2 RETURNING \(SenderSQL.pendingColumns)",
+                [account.address, domain.lowercased()])
+            return (0..<result.rowCount).compactMap { row in
+                SenderSQL.pendingRow({ result.text(row, $0) }, { result.integer(row, $0) })
+            }.sorted { $0.received < $1.received }
+        }
+    }
+}

@@ -173,5 +173,46 @@ enum PostgresSchema {
         // 9: the kind of proof behind the message that last changed an event
         // (StoredEvent.proof); events stored before have none until they next change.
         ["ALTER TABLE events ADD COLUMN IF NOT EXISTS proof text"],
+        // 10: reserved.
+        ["SELECT 1"],
+        // 11: the person's choices about sender domains and the reservations of genuine
+        // senders not chosen yet (SenderStore, docs/SECURITY.md "Pending senders"), behind the
+        // same row-level security as the other account tables (migration 8).
+        [
+            """
+            CREATE TABLE IF NOT EXISTS allowed_senders (
+                account text NOT NULL,
+                domain text NOT NULL,
+                decision text NOT NULL CHECK (decision IN ('allow', 'deny')),
+                decided_at bigint NOT NULL,
+                decided_by text NOT NULL,
+                PRIMARY KEY (account, domain)
+            )
+            """,
+            """
+            CREATE TABLE IF NOT EXISTS pending_reservations (
+                account text NOT NULL,
+                domain text NOT NULL,
+                container text NOT NULL,
+                item text NOT NULL,
+                title text NOT NULL,
+                start_text text,
+                end_text text,
+                reservation_json text NOT NULL,
+                message_id text,
+                received bigint NOT NULL,
+                message text NOT NULL,
+                PRIMARY KEY (account, domain, container, item)
+            )
+            """,
+            "ALTER TABLE allowed_senders ENABLE ROW LEVEL SECURITY",
+            "ALTER TABLE allowed_senders FORCE ROW LEVEL SECURITY",
+            "DROP POLICY IF EXISTS account_rows ON allowed_senders",
+            "CREATE POLICY account_rows ON allowed_senders USING (account = \(accountSetting)) WITH CHECK (account = \(accountSetting))",
+            "ALTER TABLE pending_reservations ENABLE ROW LEVEL SECURITY",
+            "ALTER TABLE pending_reservations FORCE ROW LEVEL SECURITY",
+            "DROP POLICY IF EXISTS account_rows ON pending_reservations",
+            "CREATE POLICY account_rows ON pending_reservations USING (account = \(accountSetting)) WITH CHECK (account = \(accountSetting))",
+        ],
     ]
 }

@@ -31,7 +31,7 @@ public struct BannerRenderer: Sendable {
     public func render(_ report: MessageReport) -> String {
         var out = headline(report) + "\n"
         for item in report.items {
-            out += reservationLines(item, trusted: report.isTrusted(item))
+            out += reservationLines(item, trusted: report.isTrusted(item), sender: Self.senderChoice(report, item))
         }
         out += line("From", fromText(report))
         out += line("DKIM", dkimText(report.signatures))
@@ -71,7 +71,14 @@ public struct BannerRenderer: Sendable {
         }
     }
 
-    func reservationLines(_ item: ReportedReservation, trusted: Bool) -> TerminalText {
+    /// What became of a markup reservation of a genuine sender not chosen yet: the note the
+    /// store's choice left (`sender-pending`, `sender-denied`), with the domain.
+    static func senderChoice(_ report: MessageReport, _ item: ReportedReservation) -> ReportDiagnostic? {
+        guard item.source == .markup, !report.isTrusted(item), item.refusal == nil else { return nil }
+        return report.diagnostics.first { $0.code == .senderPending || $0.code == .senderDenied }
+    }
+
+    func reservationLines(_ item: ReportedReservation, trusted: Bool, sender: ReportDiagnostic? = nil) -> TerminalText {
         let r = item.reservation
         let status = statusText(r.status)
         let marker = trusted ? style.symbol("●", "*") : style.symbol("○", "-")
@@ -101,6 +108,12 @@ public struct BannerRenderer: Sendable {
             for instance in item.instanceChanges {
                 out += line("Store", "instance \(instance.stored.event.key.item): \(BannerText.change(instance))", indent: 4)
             }
+        } else if let sender, let domain = sender.detail {
+            let choice: TerminalText =
+                sender.code == .senderPending
+                ? "pending: \(domain) is not allowed yet (reservoir allow \(domain), or reservoir deny \(domain))"
+                : "not recorded (\(domain) was denied)"
+            out += line("Store", choice, indent: 4)
         } else if let refusal = item.refusal {
             out += line("Store", "not recorded (not trusted: \(refusal.sentence))", indent: 4)
         } else if !trusted {
@@ -220,16 +233,23 @@ public struct BannerRenderer: Sendable {
                     ("path", Self.pathJSON(report.trust.path)),
                 ])
             ),
-            ("reservations", .array(report.items.map { reservationJSON($0, verdict: verdict($0)) })),
+            ("reservations", .array(report.items.map { reservationJSON($0, verdict: verdict($0), sender: senderChoice(report, $0)) })),
             ("diagnostics", .array(report.diagnostics.map(JSONBuild.diagnostic))),
             ("forwarded", report.forwarded.isEmpty ? nil : Self.forwardedJSON(report)),
         ])
     }
 
-    static func reservationJSON(_ item: ReportedReservation, verdict: ReservationVerdict) -> JSONValue {
+    /// `sender`: the store's choice about a genuine sender not chosen yet, written as
+    /// `"sender": {"choice": "pending"|"denied", "domain": …}` beside the verdict.
+    static func reservationJSON(_ item: ReportedReservation, verdict: ReservationVerdict, sender: ReportDiagnostic? = nil) -> JSONValue {
         let r = item.reservation
+        let choice = sender.flatMap { note in
+            note.detail.map { domain in
+                JSONBuild.object([("choice", .string(note.code == .senderPending ? "pending" : "denied")), ("domain", .string(domain))])
+            }
+        }
         return JSONBuild.object(
-            JSONBuild.verdictMembers(verdict) + [
+            JSONBuild.verdictMembers(verdict) + [("sender", choice)] + [
                 ("category", .string(r.category.rawValue)),
                 ("type", .string(r.schemaType)),
                 ("reservationId", .string(r.reservationID)),

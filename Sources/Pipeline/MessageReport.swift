@@ -37,6 +37,10 @@ public struct MessageReport: Sendable {
     /// Wallet passes read from the message (verified or not, reservations or not): their
     /// verdict depends on `--pass-ca` and `--allow-pass-type` even when nothing of them is listed.
     public var walletPasses = 0
+    /// The message's bytes, kept only for a message whose markup may wait as pending
+    /// (``TrustDecision/pendingSenderDomain``) and is at most ``PendingLimits/maxMessageBytes``:
+    /// what `reservoir allow` reads again.
+    public var pendingMessage: [UInt8]?
 
     public var fromDomain: String? { from.count == 1 ? from.first?.domain : nil }
     public var hasReservations: Bool { !items.isEmpty }
@@ -45,6 +49,14 @@ public struct MessageReport: Sendable {
     public var hasTrustedReservations: Bool {
         items.contains(where: isTrusted) || forwarded.contains { $0.report.hasTrustedReservations }
     }
+    /// The sender domain whose markup reservations may wait as pending: a genuine, aligned
+    /// signature whose only refusal is the domain (``TrustDecision/pendingSenderDomain``).
+    public var pendingSenderDomain: String? {
+        guard hasMarkupReservations, let domain = trust.pendingSenderDomain else { return nil }
+        return domain
+    }
+    /// Whether a message carries reservations the store keeps: trusted ones, or pending ones.
+    public var hasReservationsToKeep: Bool { hasTrustedReservations || pendingSenderDomain != nil }
     /// Whether any reservation is decided by the message's ``trust`` (markup, calendar parts);
     /// a pass decides on its own.
     public var hasMarkupReservations: Bool { items.contains { $0.source == .markup } }
@@ -136,6 +148,10 @@ public struct ReportDiagnostic: Sendable, Equatable {
         case headerTooLarge
         /// The store refused the change.
         case storeFailed
+        /// A genuine sender not chosen yet: the markup waits as pending (`reservoir pending`).
+        case senderPending
+        /// A sender the person denied (`reservoir deny`): refused without waiting.
+        case senderDenied
         /// An attached message nested deeper than ``ForwardLimits/maxDepth`` was not read.
         case forwardTooDeep
         /// More attached messages than ``ForwardLimits/maxMessages``; the rest were not read.
@@ -157,6 +173,8 @@ public struct ReportDiagnostic: Sendable, Equatable {
             case .unreadable: "unreadable"
             case .headerTooLarge: "header-too-large"
             case .storeFailed: "store-failed"
+            case .senderPending: "sender-pending"
+            case .senderDenied: "sender-denied"
             case .forwardTooDeep: "forward-too-deep"
             case .tooManyForwarded: "too-many-forwarded"
             }
@@ -170,7 +188,7 @@ public struct ReportDiagnostic: Sendable, Equatable {
             case .calendar, .calendarNotRead: .calendar
             case .calendarNoOrganizer: .trust
             case .reservations: .reservations
-            case .untrusted, .unsignedSubject: .trust
+            case .untrusted, .unsignedSubject, .senderPending, .senderDenied: .trust
             case .storeFailed: .store
             }
         }
@@ -182,6 +200,7 @@ public struct ReportDiagnostic: Sendable, Equatable {
                 + ICalendarDiagnostic.Code.allCases.map(Code.calendar) + [.calendarNotRead, .calendarNoOrganizer]
                 + ReservationDiagnostic.Code.allCases.map(Code.reservations) + TrustRefusal.Code.allCases.map(Code.untrusted)
                 + [.unsignedSubject, .unreadable, .headerTooLarge, .storeFailed, .forwardTooDeep, .tooManyForwarded]
+                + [.senderPending, .senderDenied]
         }
     }
 

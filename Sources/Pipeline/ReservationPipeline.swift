@@ -23,6 +23,9 @@ public final class ReservationPipeline {
     /// Keep reservations that already ended (archives); normally they are dropped.
     public let includePast: Bool
 
+    /// Days a pending reservation waits for the person's choice (`pending-days`).
+    public var pendingDays = PendingLimits.defaultDays
+
     public init(resolver: any TXTResolver, policy: TrustPolicy, store: (any EventStore)?, now: Int64, includePast: Bool = false) {
         self.verifier = DKIMVerifier(resolver: resolver, now: now)
         self.policy = policy
@@ -30,6 +33,27 @@ public final class ReservationPipeline {
         self.now = now
         self.includePast = includePast
     }
+
+    private init(verifier: DKIMVerifier, policy: TrustPolicy, store: (any EventStore)?, now: Int64, includePast: Bool) {
+        self.verifier = verifier
+        self.policy = policy
+        self.store = store
+        self.now = now
+        self.includePast = includePast
+    }
+
+    /// This pipeline with `domains` allowed besides the policy's own (the domains the person
+    /// allowed, kept in the store).
+    public func allowing(_ domains: [String]) -> ReservationPipeline {
+        var policy = policy
+        policy.allowedDomains += domains.map { $0.lowercased() }
+        let pipeline = ReservationPipeline(verifier: verifier, policy: policy, store: store, now: now, includePast: includePast)
+        pipeline.pendingDays = pendingDays
+        return pipeline
+    }
+
+    /// The arrival time before which a pending reservation has expired.
+    public var pendingExpiry: Int64 { now - Int64(max(0, pendingDays)) * 86_400 }
 
     public func process(_ raw: RawMessage) -> MessageReport {
         var report = analyze(raw)
@@ -43,7 +67,12 @@ public final class ReservationPipeline {
     /// their ``Reservations/Reservation/marks``), for `extract`.
     public func analyze(_ raw: RawMessage, listing: Bool = false) -> MessageReport {
         guard let file = raw.file else {
-            return analyze(Message(bytes: raw.bytes), origin: raw.origin, size: raw.bytes.count, body: .message, listing: listing)
+            var report = analyze(Message(bytes: raw.bytes), origin: raw.origin, size: raw.bytes.count, body: .message, listing: listing)
+            // Kept for a genuine sender not chosen yet, to be read again if the person allows it.
+            if !listing, report.pendingSenderDomain != nil, raw.bytes.count <= PendingLimits.maxMessageBytes {
+                report.pendingMessage = raw.bytes
+            }
+            return report
         }
         // A large message: its skeleton (headers, delimiters, text parts) is analysed, and DKIM
         // hashes the body from the file, so no attachment is ever held in memory.
@@ -137,7 +166,7 @@ public final class ReservationPipeline {
             items += kept.map { ReportedReservation(reservation: $0, event: CalendarEvent($0), change: nil, source: .pass(decision)) }
         }
         var subjectSigned: Bool?
-        if let view = outcome.signedView {
+        if trust.trusted, let view = outcome.signedView {
             subjectSigned = !view.hasUnsignedSubject
             if view.hasUnsignedSubject {
                 diagnostics.append(
@@ -149,7 +178,8 @@ public final class ReservationPipeline {
         var report = MessageReport(
             origin: origin, size: size, subject: message.subject, subjectSigned: subjectSigned, from: from,
             messageID: message.messageID, date: message.date?.epochSeconds,
-            orderingDate: outcome.signedView.map(\.signedDate) ?? message.date?.epochSeconds, signatures: signatures, trust: trust,
+            orderingDate: (trust.trusted ? outcome.signedView : nil).map(\.signedDate) ?? message.date?.epochSeconds, signatures: signatures,
+            trust: trust,
             items: items, diagnostics: diagnostics, walletPasses: passes.passes.count)
         if wholeMessage {
             let forwarding = forwardedMessages(
@@ -179,7 +209,7 @@ public final class ReservationPipeline {
     /// says so, and none claims a change.
     public func record(group reports: inout [MessageReport]) {
         guard let store else { return }
-        guard reports.contains(where: \.hasTrustedReservations) else { return }
+        guard reports.contains(where: \.hasReservationsToKeep) else { return }
         do {
             try store.grouped {
                 for index in reports.indices { record(&reports[index], into: store) }
@@ -199,9 +229,32 @@ public final class ReservationPipeline {
         }
     }
 
+    /// `record(_:into:)` for a hook that analysed `raw` without the store: a message from a
+    /// domain the person allowed in the store (`reservoir allow`) is read again from `raw` with
+    /// the domain allowed, whatever its size, before it is recorded.
+    public func record(_ report: inout MessageReport, from raw: RawMessage, into store: any EventStore) {
+        if let domain = report.pendingSenderDomain, let senders = store as? any SenderStore {
+            do {
+                if try senders.choice(for: domain) == .allow { report = allowing([domain]).analyze(raw) }
+            } catch {
+                report.diagnostics.append(ReportDiagnostic(.storeFailed, message: error.message))
+                return
+            }
+        }
+        record(&report, into: store)
+    }
+
     /// `record(_:)` into a store opened by the caller, for a hook that opens it only once a
     /// message turns out to carry trusted reservations.
     public func record(_ report: inout MessageReport, into store: any EventStore) {
+        if report.pendingSenderDomain != nil, let senders = store as? any SenderStore {
+            do {
+                try settleSender(&report, in: senders)
+            } catch {
+                report.diagnostics.append(ReportDiagnostic(.storeFailed, message: error.message))
+                return
+            }
+        }
         for index in report.forwarded.indices {
             record(&report.forwarded[index].report, into: store)
             // A store failure is the message's: the filter and the scan read it there.
@@ -243,6 +296,44 @@ public final class ReservationPipeline {
                 report.diagnostics.append(ReportDiagnostic(.storeFailed, message: error.message))
                 return
             }
+        }
+    }
+
+    /// A genuine sender's message whose domain no configured list allows
+    /// (``MessageReport/pendingSenderDomain``), by the person's choice kept in the store: read
+    /// again with the domain allowed (`reservoir allow`), refused with `sender-denied`
+    /// (`reservoir deny`), or, with no choice yet, its markup reservations kept pending.
+    func settleSender(_ report: inout MessageReport, in senders: any SenderStore) throws(EventStoreError) {
+        guard let domain = report.pendingSenderDomain else { return }
+        switch try senders.choice(for: domain) {
+        case .allow:
+            // Today's rules decide again; only the domain's choice is added.
+            guard let bytes = report.pendingMessage, !policy.isAllowed(domain: domain) else { return }
+            report = allowing([domain]).analyze(RawMessage(bytes: bytes, origin: report.origin))
+        case .deny:
+            report.diagnostics.append(
+                ReportDiagnostic(.senderDenied, message: "\(domain) was denied (reservoir deny): its reservations are refused", detail: domain))
+        case nil:
+            guard let bytes = report.pendingMessage else { return }
+            // The invitation rules trust applies hold here too: an event whose ORGANIZER is not
+            // aligned with From never waits, as it would never be imported.
+            var candidates = report.items.filter { $0.source == .markup && $0.reservation.marks.isEmpty }
+            var unused: [ReportDiagnostic] = []
+            checkOrganizers(&candidates, fromDomain: report.trust.fromDomain, diagnostics: &unused)
+            let pending = candidates.filter { $0.refusal == nil }.map { item in
+                PendingReservation(
+                    domain: domain, container: item.event.key.container, item: item.event.key.item, title: item.event.title,
+                    start: item.event.start?.text, end: item.event.end?.text, reservationJSON: item.event.reservationJSON,
+                    messageID: report.messageID, received: now, message: bytes)
+            }
+            guard !pending.isEmpty else { return }
+            try senders.keepPending(pending, expiringBefore: pendingExpiry)
+            report.diagnostics.append(
+                ReportDiagnostic(
+                    .senderPending,
+                    message:
+                        "\(domain) signed this genuinely but is not an allowed domain: \(pending.count == 1 ? "its reservation waits" : "its \(pending.count) reservations wait") for reservoir allow or deny",
+                    detail: domain))
         }
     }
 

@@ -257,3 +257,19 @@ public enum OrganizerAddressReason: String, Sendable, Equatable, CaseIterable {
     /// address that is not a dot-atom `local@domain`.
     case malformed = "malformed"
 }
+
+extension TrustDecision {
+    /// The From domain when the only thing standing against the message is that its domain is
+    /// not allowed, and a DKIM signature verified here, aligned with From and covering the
+    /// whole signed view vouches for it: a genuine sender the person has not chosen yet, whose
+    /// reservations may wait as pending (docs/SECURITY.md, "Pending senders"). Nil for every
+    /// other refusal, for the ARC path (a sealer's word, not a signature checked here) and
+    /// under either testing switch. The domain is given in lowercase A-labels.
+    public var pendingSenderDomain: String? {
+        guard !trusted, vouchingDomain != nil, path == .dkim, overrides.isEmpty, refusals.count == 1,
+            case .domainNotAllowed(let domain) = refusals[0], fromDomain?.lowercased() == domain.lowercased()
+        else { return nil }
+        // In A-labels, as `reservoir allow` names it and the allowed domains compare (IDNA).
+        return IDNA.asciiDomain(domain) ?? domain.lowercased()
+    }
+}

@@ -238,7 +238,11 @@ public struct TrustPolicy: Sendable {
             return TrustOutcome(
                 decision: TrustDecision(
                     trusted: false, vouchingDomain: vouchingDomain, fromDomain: fromDomain,
-                    refusals: [.domainNotAllowed(fromDomain)] + (vouchingDomain == nil ? refusals : []), overrides: overrides))
+                    refusals: [.domainNotAllowed(fromDomain)] + (vouchingDomain == nil ? refusals : []), overrides: overrides,
+                    path: path),
+                // The view a vouching signature reads, for a genuine sender not chosen yet
+                // (TrustDecision.pendingSenderDomain): what waits is what trust would take.
+                signedView: vouching)
         }
         if let vouchingDomain {
             return TrustOutcome(

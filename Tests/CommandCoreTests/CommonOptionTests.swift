@@ -10,7 +10,7 @@ import Trust
 struct CommonOptionTests {
     static func sample(_ option: CommonOption) -> String {
         switch option {
-        case .dnsTimeout, .timeout: "7"
+        case .dnsTimeout, .timeout, .pendingDays: "7"
         case .me: "jane@example.org"
         case .now: "2026-11-22T12:00:00Z"
         default: "x"

@@ -112,7 +112,7 @@ struct PostgresEventStoreTests {
             try PostgresServer.shared.get().psqlColumn(url: url, "SELECT max(version) FROM schema_version") == [
                 String(PostgresEventStore.schemaVersion)
             ])
-        #expect(PostgresEventStore.schemaVersion == 9)
+        #expect(PostgresEventStore.schemaVersion == 11)
     }
 
     /// Statements taking a database back to schema 5, before scanned files kept their outcome.
@@ -271,7 +271,7 @@ struct PostgresEventStoreTests {
                 url: url, "SET reservoir.account = 'jane@example.org'; DELETE FROM events WHERE container = 'JOE2' RETURNING 1") == [])
         #expect(try joe.events().count == 2)
         // The tables' owner is held to the policies too (FORCE), and the role is an ordinary one.
-        #expect(try server.psqlColumn(url: superuserURL, "SELECT count(*) FROM pg_class WHERE relforcerowsecurity AND relrowsecurity") == ["4"])
+        #expect(try server.psqlColumn(url: superuserURL, "SELECT count(*) FROM pg_class WHERE relforcerowsecurity AND relrowsecurity") == ["6"])
         // The one read across accounts.
         let listed = try jane.accounts().map { "\($0.account.address)=\($0.events)" }
         #expect(listed == ["jane@example.org=1", "joe@example.org=2"])

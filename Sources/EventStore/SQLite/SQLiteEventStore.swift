@@ -5,7 +5,7 @@ public final class SQLiteEventStore: EventStore {
     /// How long a writer waits for another process's transaction before giving up.
     public static let busyTimeoutMilliseconds: Int32 = 30_000
     /// The schema version this build writes (PRAGMA user_version).
-    public static let schemaVersion: Int64 = 8
+    public static let schemaVersion: Int64 = 10
 
     private let database: SQLiteDatabase
     public var path: String { database.path }
@@ -241,6 +241,41 @@ public final class SQLiteEventStore: EventStore {
                 let columns = Set(try database.prepare("PRAGMA table_info(events)").rows().compactMap { $0.text(1) })
                 if !columns.contains("proof") { try database.execute("ALTER TABLE events ADD COLUMN proof TEXT") }
                 try database.execute("PRAGMA user_version = 8")
+            }
+            if current < 9 {
+                // Version 9: reserved.
+                try database.execute("PRAGMA user_version = 9")
+            }
+            if current < 10 {
+                // Version 10: the person's choices about sender domains and the reservations
+                // of genuine senders not chosen yet (SenderStore, docs/SECURITY.md "Pending
+                // senders").
+                try database.execute(
+                    """
+                    CREATE TABLE IF NOT EXISTS allowed_senders (
+                        account TEXT NOT NULL,
+                        domain TEXT NOT NULL,
+                        decision TEXT NOT NULL CHECK (decision IN ('allow', 'deny')),
+                        decided_at INTEGER NOT NULL,
+                        decided_by TEXT NOT NULL,
+                        PRIMARY KEY (account, domain)
+                    );
+                    CREATE TABLE IF NOT EXISTS pending_reservations (
+                        account TEXT NOT NULL,
+                        domain TEXT NOT NULL,
+                        container TEXT NOT NULL,
+                        item TEXT NOT NULL,
+                        title TEXT NOT NULL,
+                        start_text TEXT,
+                        end_text TEXT,
+                        reservation_json TEXT NOT NULL,
+                        message_id TEXT,
+                        received INTEGER NOT NULL,
+                        message TEXT NOT NULL,
+                        PRIMARY KEY (account, domain, container, item)
+                    );
+                    PRAGMA user_version = 10;
+                    """)
             }
         }
     }
@@ -523,6 +558,78 @@ extension SQLiteEventStore: DeliveryLedger {
     public func forgottenDeliveries(to destination: String) throws(EventStoreError) -> [DeliveryRecord] {
         try database.prepare(DeliverySQL.forgotten).rows([.text(destination), .text(account.address)]).map { row throws(EventStoreError) in
             try DeliveryRecord(values: row.values)
+        }
+    }
+}
+
+// MARK: Sender choices and pending reservations
+
+extension SQLiteEventStore: SenderStore {
+    public func senderDecisions() throws(EventStoreError) -> [SenderDecision] {
+        try database.prepare(
+            "SELECT domain, decision, decided_at, decided_by FROM allowed_senders WHERE account = ? ORDER BY domain"
+        ).rows([.text(account.address)]).compactMap { row in
+            guard let domain = row.text(0), let choice = row.text(1).flatMap(SenderChoice.init(rawValue:)), let at = row.integer(2)
+            else { return nil }
+            return SenderDecision(domain: domain, choice: choice, decidedAt: at, decidedBy: row.text(3) ?? "")
+        }
+    }
+
+    public func decideSender(_ decision: SenderDecision) throws(EventStoreError) {
+        try database.prepare(
+            "INSERT INTO allowed_senders (account, domain, decision, decided_at, decided_by) VALUES (?, ?, ?, ?, ?) "
+                + "ON CONFLICT (account, domain) DO UPDATE SET decision = excluded.decision, decided_at = excluded.decided_at, "
+                + "decided_by = excluded.decided_by"
+        ).run([
+            .text(account.address), .text(decision.domain.lowercased()), .text(decision.choice.rawValue), .integer(decision.decidedAt),
+            .text(decision.decidedBy),
+        ])
+    }
+
+    public func keepPending(_ reservations: [PendingReservation], expiringBefore expiry: Int64) throws(EventStoreError) {
+        try database.transaction { () throws(EventStoreError) in
+            let insert = try database.prepare(
+                "INSERT INTO pending_reservations (account, \(SenderSQL.pendingColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                    + "ON CONFLICT (account, domain, container, item) DO UPDATE SET title = excluded.title, "
+                    + "start_text = excluded.start_text, end_text = excluded.end_text, reservation_json = excluded.reservation_json, "
+                    + "message_id = excluded.message_id, received = excluded.received, message = excluded.message")
+            for pending in reservations {
+                try insert.run([
+                    .text(account.address), .text(pending.domain.lowercased()), .text(pending.container), .text(pending.item),
+                    .text(pending.title), ColumnValue(pending.start), ColumnValue(pending.end), .text(pending.reservationJSON),
+                    ColumnValue(pending.messageID), .integer(pending.received), .text(SenderSQL.messageText(pending.message)),
+                ])
+            }
+            try database.prepare("DELETE FROM pending_reservations WHERE account = ? AND received < ?").run([
+                .text(account.address), .integer(expiry),
+            ])
+            try database.prepare(
+                "DELETE FROM pending_reservations WHERE account = ?1 AND rowid NOT IN (SELECT rowid FROM pending_reservations "
+                    + "WHERE account = ?1 ORDER BY received DESC, rowid DESC LIMIT ?2)"
+            ).run([.text(account.address), .integer(Int64(PendingLimits.maxPerAccount))])
+        }
+    }
+
+    public func pendingReservations(receivedSince expiry: Int64) throws(EventStoreError) -> [PendingReservation] {
+        try database.prepare(
+            "SELECT \(SenderSQL.pendingColumns) FROM pending_reservations WHERE account = ? AND received >= ? "
+                + "ORDER BY received, domain, container, item"
+        ).rows([.text(account.address), .integer(expiry)]).compactMap { row in
+            SenderSQL.pendingRow({ row.text($0) }, { row.integer($0) })
+        }
+    }
+
+    public func removePending(domain: String) throws(EventStoreError) -> [PendingReservation] {
+        try database.transaction { () throws(EventStoreError) -> [PendingReservation] in
+            let rows = try database.prepare(
+                "SELECT \(SenderSQL.pendingColumns) FROM pending_reservations WHERE account = ? AND domain = ? ORDER BY received"
+            ).rows([.text(account.address), .text(domain.lowercased())]).compactMap { row in
+                SenderSQL.pendingRow({ row.text($0) }, { row.integer($0) })
+            }
+            try database.prepare("DELETE FROM pending_reservations WHERE account = ? AND domain = ?").run([
+                .text(account.address), .text(domain.lowercased()),
+            ])
+            return rows
         }
     }
 }

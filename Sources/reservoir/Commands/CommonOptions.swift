@@ -103,6 +103,17 @@ struct PolicyOptions: ParsableArguments {
     }
 }
 
+/// `--pending-days`: how long a genuine sender's reservations wait for the person's choice.
+struct PendingDaysOption: ParsableArguments {
+    @Option(name: .long(.pendingDays), help: ArgumentHelp(.pendingDays))
+    var pendingDays: Int?
+
+    var given: [CommonOption: SettingValue] { pendingDays.map { [.pendingDays: .number($0)] } ?? [:] }
+
+    /// `--pending-days`, else the configuration file's `pending-days`, else the default.
+    var days: Int { max(0, EffectiveSettings.process(commandLine: given).number(.pendingDays) ?? PendingLimits.defaultDays) }
+}
+
 struct StoreOptions: ParsableArguments {
     @Option(name: .long(.store), help: ArgumentHelp(.store))
     var storeArgument: String?
@@ -157,11 +168,11 @@ struct ClockOptions: ParsableArguments {
 extension CommandRunner {
     init(
         keys: KeyOptions?, policy: PolicyOptions?, store: StoreChoice, clock: ClockOptions, includePast: Bool,
-        account: Account = .implicit
+        account: Account = .implicit, pending: PendingDaysOption? = nil
     ) throws {
         try self.init(
             keys: keys?.settings, policy: policy?.settings(for: account), store: store, now: clock.now, includePast: includePast,
-            account: account)
+            account: account, pendingDays: pending?.days)
     }
 }
 

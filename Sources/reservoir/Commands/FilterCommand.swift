@@ -41,10 +41,11 @@ struct FilterCommand: ParsableCommand {
     @OptionGroup var calendarOptions: CalendarOptions
     @OptionGroup var noCalendar: NoCalendarOption
     @OptionGroup var retry: RetryOptions
+    @OptionGroup var pending: PendingDaysOption
 
     func run() throws {
         var given = keys.given.merging(policy.given) { $1 }.merging(storeOptions.given) { $1 }.merging(calendarOptions.given) { $1 }
-            .merging(noCalendar.given) { $1 }.merging(retry.given) { $1 }
+            .merging(noCalendar.given) { $1 }.merging(retry.given) { $1 }.merging(pending.given) { $1 }
         if let now = clock.now { given[.now] = .text(now) }
         if let authservID { given[.authservID] = .text(authservID) }
         if let timeout { given[.timeout] = .number(timeout) }
@@ -85,6 +86,7 @@ struct IngestCommand: ParsableCommand {
     @OptionGroup var noCalendar: NoCalendarOption
 
     @OptionGroup var retry: RetryOptions
+    @OptionGroup var pending: PendingDaysOption
 
     func run() throws {
         // Every setting is checked before anything is recorded; the calendars without being
@@ -92,7 +94,8 @@ struct IngestCommand: ParsableCommand {
         let account = try storeOptions.account()
         let calendars = calendarOptions.settings(noCalendar, for: account)
         try CalendarPusher.check(calendars)
-        let runner = try CommandRunner(keys: keys, policy: policy, store: .none, clock: clock, includePast: past.includePast, account: account)
+        let runner = try CommandRunner(
+            keys: keys, policy: policy, store: .none, clock: clock, includePast: past.includePast, account: account, pending: pending)
         let raw = try runner.read(file)
         var report = runner.pipeline.analyze(raw)
         // The store is opened for a trusted reservation only; a store that cannot be used then
@@ -100,11 +103,11 @@ struct IngestCommand: ParsableCommand {
         // `reservoir retry`. A store URL of no known kind stays a configuration error.
         var opened: (any EventStore)?
         var storeProblem: String?
-        if report.hasTrustedReservations {
+        if report.hasReservationsToKeep {
             do {
                 let store = try CommandRunner.openStore(
                     at: storeOptions.store, use: .record(createDirectories: creation.create), account: account)
-                runner.pipeline.record(&report, into: store)
+                runner.pipeline.record(&report, from: raw, into: store)
                 opened = store
             } catch let failure as CommandFailure where failure.keepsForRetry {
                 storeProblem = failure.description

@@ -34,6 +34,7 @@ struct ScanCommand: ParsableCommand {
     @OptionGroup var calendarOptions: CalendarOptions
     @OptionGroup var noCalendar: NoCalendarOption
     @OptionGroup var retry: RetryOptions
+    @OptionGroup var pending: PendingDaysOption
 
     @Flag(name: .customLong("json"), help: "Print one JSON object per message (JSON Lines).")
     var json = false
@@ -71,7 +72,7 @@ struct ScanCommand: ParsableCommand {
         let calendars = try CalendarPusher.open(calendarSettings)
         let runner = try CommandRunner(
             keys: keys, policy: policy, store: storeOptions.choice(creating: creation.create), clock: clock,
-            includePast: EffectiveSettings.includePast(includePast), account: account)
+            includePast: EffectiveSettings.includePast(includePast), account: account, pending: pending)
         let renderer = BannerRenderer(style: BannerStyle.forStandardOutput(), explain: explain)
         // What earlier deliveries kept for a retry goes first (`reservoir retry`), into the store
         // they were kept for: the configured one. A scan into another store (`--store` other

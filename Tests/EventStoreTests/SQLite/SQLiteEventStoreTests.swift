@@ -473,7 +473,24 @@ struct SQLiteEventStoreTests {
         #expect(try upgraded.pendingDeliveries(to: "vdir:/cal").count == 2)
         let version = try SQLiteDatabase(path: path, busyTimeoutMilliseconds: 1000).prepare("PRAGMA user_version").rows().first?.integer(0)
         #expect(version == SQLiteEventStore.schemaVersion)
-        #expect(SQLiteEventStore.schemaVersion == 8)
+        #expect(SQLiteEventStore.schemaVersion == 10)
+    }
+
+    @Test("a store of schema 8 (before pending senders) is upgraded in place: its events kept, the sender tables made")
+    func upgradeFromEight() throws {
+        let (directory, path) = try Self.storeAsLeftBy()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        _ = try SQLiteEventStore(path: path)
+        try SQLiteDatabase(path: path, busyTimeoutMilliseconds: 1000).execute(
+            "DROP TABLE allowed_senders; DROP TABLE pending_reservations; PRAGMA user_version = 8;")
+        #expect(throws: EventStoreError.self) { _ = try SQLiteEventStore(readingAt: path) }
+        let upgraded = try SQLiteEventStore(path: path)
+        #expect(try upgraded.events().count == 2)
+        try upgraded.decideSender(SenderDecision(domain: "airline.example", choice: .allow, decidedAt: 1, decidedBy: "jane"))
+        #expect(try upgraded.choice(for: "airline.example") == .allow)
+        #expect(try upgraded.pendingReservations(receivedSince: 0).isEmpty)
+        let version = try SQLiteDatabase(path: path, busyTimeoutMilliseconds: 1000).prepare("PRAGMA user_version").rows().first?.integer(0)
+        #expect(version == 10)
     }
 
     @Test("a store of schema 3 (before time zones) is upgraded in place: its events kept without a zone, new ones keep theirs")

@@ -1,0 +1,160 @@
+import ArgumentParser
+import CommandCore
+import Delivery
+import EventStore
+import Glibc
+import Mailbox
+import Output
+import Pipeline
+import Trust
+
+/// Who decides, for `reservoir allow` and `reservoir deny`: the local user's name.
+enum SenderDecider {
+    static func localUser() -> String {
+        if let entry = getpwuid(getuid()), let name = entry.pointee.pw_name { return String(cString: name) }
+        return "uid \(getuid())"
+    }
+
+    /// `domain` as the store keeps it: a host name in lowercase A-labels.
+    static func domain(_ text: String) throws -> String {
+        guard let domain = TrustPolicy.asciiHostName(text.hasPrefix(".") ? String(text.dropFirst()) : text) else {
+            throw ValidationError("\(text) is not a domain name (airline.example)")
+        }
+        return domain
+    }
+
+    static func senders(_ store: any EventStore) throws -> any SenderStore {
+        guard let senders = store as? any SenderStore else { throw CommandFailure.store("this store keeps no pending senders") }
+        return senders
+    }
+}
+
+struct PendingCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pending",
+        abstract: "List the reservations of genuine senders you have not chosen yet, by sender domain.",
+        discussion: """
+            A confirmation whose DKIM signature is valid, aligned with its From domain and covers the \
+            markup, from a domain no allowed list names, waits here instead of being refused: never \
+            in a calendar, for pending-days (default 30). reservoir allow DOMAIN trusts the domain and \
+            imports them; reservoir deny DOMAIN drops them and refuses its later mail.
+
+              reservoir pending
+              reservoir pending --json --account jane@example.org
+            """)
+
+    @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var clock: ClockOptions
+    @OptionGroup var pending: PendingDaysOption
+
+    @Flag(name: .customLong("json"), help: "Print the pending senders and the choices made as JSON.")
+    var json = false
+
+    func run() throws {
+        let now = try clock.resolve()
+        let account = try storeOptions.account()
+        let store = try CommandRunner.openAccountStore(at: storeOptions.store, use: .read, account: account)
+        let senders = try SenderDecider.senders(store)
+        let listed: [PendingReservation]
+        let decisions: [SenderDecision]
+        do {
+            listed = try senders.pendingReservations(receivedSince: now - Int64(pending.days) * 86_400)
+            decisions = try senders.senderDecisions()
+        } catch {
+            throw CommandFailure.store(error.message)
+        }
+        if json {
+            Output.line(PendingListRenderer.json(listed, decisions: decisions))
+        } else {
+            Output.write(PendingListRenderer.text(listed))
+        }
+    }
+}
+
+struct AllowCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "allow",
+        abstract: "Trust a sender domain from now on, and import its pending reservations.",
+        discussion: """
+            The domain is kept in the store as one of the account's allowed domains, in addition \
+            to the configured ones and --allow-domain. Each pending message of the domain is read \
+            again with today's rules (its signature verified again) and its reservations go into \
+            the store and the calendars; one that no longer verifies is dropped with the reason. \
+            The choice is recorded with the time and the local user name.
+
+              reservoir allow airline.example --calendar vdir:~/calendar
+            """)
+
+    @Argument(help: ArgumentHelp("The sender domain (the From domain pending lists).", valueName: "domain"))
+    var domain: String
+
+    @OptionGroup var keys: KeyOptions
+    @OptionGroup var policy: PolicyOptions
+    @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var clock: ClockOptions
+    @OptionGroup var calendarOptions: CalendarOptions
+    @OptionGroup var noCalendar: NoCalendarOption
+    @OptionGroup var pending: PendingDaysOption
+
+    func run() throws {
+        let domain = try SenderDecider.domain(domain)
+        let account = try storeOptions.account()
+        let calendarSettings = calendarOptions.settings(noCalendar, for: account)
+        let calendars = try CalendarPusher.open(calendarSettings)
+        let now = try clock.resolve()
+        let store = try CommandRunner.openAccountStore(at: storeOptions.store, use: .update, account: account)
+        let senders = try SenderDecider.senders(store)
+        let (runner, read) = try SenderChoices.allow(
+            domain, senders: senders, expiry: now - Int64(pending.days) * 86_400, at: now, by: SenderDecider.localUser()
+        ) {
+            try CommandRunner(
+                keys: keys, policy: policy, store: storeOptions.choice, clock: clock, includePast: EffectiveSettings.includePast(false),
+                account: account, pending: pending)
+        }
+        Output.line("allowed: \(domain)")
+        var imported = 0
+        for message in read {
+            imported += message.changed.count
+            for item in message.changed { Output.line("imported: \(item.event.key) \(item.event.title)") }
+            if !message.report.hasTrustedReservations {
+                let report = message.report
+                let why = report.hasReservations ? report.trust.reason : "no reservation in it today"
+                Output.line("not imported (\(report.subject ?? report.messageID ?? "a message")): \(why)")
+            }
+        }
+        Output.line("\(imported) \(imported == 1 ? "reservation" : "reservations") imported from \(domain)")
+        if let calendars, let eventStore = runner.pipeline.store {
+            let pusher = try CalendarPusher(calendars, store: eventStore, clock: { now })
+            CalendarPusher.complain(pusher.delivery.pushPending(), command: "allow")
+        }
+    }
+}
+
+struct DenyCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "deny",
+        abstract: "Refuse a sender domain's reservations from now on, and drop its pending ones.",
+        discussion: """
+            The choice is kept in the store for the account, with the time and the local user name: \
+            later mail from the domain is refused (note sender-denied) without waiting as pending. \
+            A configured allowed domain stays allowed: the configuration is the person's choice too.
+
+              reservoir deny newsletter.example
+            """)
+
+    @Argument(help: ArgumentHelp("The sender domain (the From domain pending lists).", valueName: "domain"))
+    var domain: String
+
+    @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var clock: ClockOptions
+
+    func run() throws {
+        let domain = try SenderDecider.domain(domain)
+        let now = try clock.resolve()
+        let account = try storeOptions.account()
+        let store = try CommandRunner.openAccountStore(at: storeOptions.store, use: .update, account: account)
+        let senders = try SenderDecider.senders(store)
+        let dropped = try SenderChoices.deny(domain, senders: senders, at: now, by: SenderDecider.localUser())
+        Output.line("denied: \(domain) (\(dropped.count) pending \(dropped.count == 1 ? "reservation" : "reservations") dropped)")
+    }
+}
