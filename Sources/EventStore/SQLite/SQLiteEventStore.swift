@@ -5,7 +5,7 @@ public final class SQLiteEventStore: EventStore {
     /// How long a writer waits for another process's transaction before giving up.
     public static let busyTimeoutMilliseconds: Int32 = 30_000
     /// The schema version this build writes (PRAGMA user_version).
-    public static let schemaVersion: Int64 = 8
+    public static let schemaVersion: Int64 = 9
 
     private let database: SQLiteDatabase
     public var path: String { database.path }
@@ -241,6 +241,20 @@ public final class SQLiteEventStore: EventStore {
                 let columns = Set(try database.prepare("PRAGMA table_info(events)").rows().compactMap { $0.text(1) })
                 if !columns.contains("proof") { try database.execute("ALTER TABLE events ADD COLUMN proof TEXT") }
                 try database.execute("PRAGMA user_version = 8")
+            }
+            if current < 9 {
+                // Version 9: how far `reservoir watch` read each IMAP mailbox (IMAPStateStore).
+                try database.execute(
+                    """
+                    CREATE TABLE IF NOT EXISTS imap_mailboxes (
+                        account TEXT NOT NULL DEFAULT '',
+                        mailbox_url TEXT NOT NULL,
+                        uidvalidity INTEGER NOT NULL,
+                        last_uid INTEGER NOT NULL,
+                        PRIMARY KEY (account, mailbox_url)
+                    );
+                    PRAGMA user_version = 9;
+                    """)
             }
         }
     }
@@ -479,6 +493,26 @@ extension SQLiteEventStore: ScanStateStore {
                     file.settings.map(ColumnValue.text) ?? .null,
                 ])
             }
+        }
+    }
+}
+
+// MARK: IMAP mailboxes
+
+extension SQLiteEventStore: IMAPStateStore {
+    public func imapMailboxState(_ mailboxURL: String) throws(EventStoreError) -> IMAPMailboxState? {
+        let rows = try database.prepare("SELECT uidvalidity, last_uid FROM imap_mailboxes WHERE account = ? AND mailbox_url = ?")
+            .rows([.text(account.address), .text(mailboxURL)])
+        guard let row = rows.first, let validity = row.integer(0), let last = row.integer(1) else { return nil }
+        return IMAPMailboxState(uidValidity: validity, lastUID: last)
+    }
+
+    public func recordIMAPMailboxState(_ mailboxURL: String, _ state: IMAPMailboxState) throws(EventStoreError) {
+        try database.transaction { () throws(EventStoreError) in
+            try database.prepare(
+                "INSERT INTO imap_mailboxes (account, mailbox_url, uidvalidity, last_uid) VALUES (?, ?, ?, ?) "
+                    + "ON CONFLICT (account, mailbox_url) DO UPDATE SET uidvalidity = excluded.uidvalidity, last_uid = excluded.last_uid"
+            ).run([.text(account.address), .text(mailboxURL), .integer(state.uidValidity), .integer(state.lastUID)])
         }
     }
 }

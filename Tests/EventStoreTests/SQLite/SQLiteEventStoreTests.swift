@@ -473,7 +473,7 @@ struct SQLiteEventStoreTests {
         #expect(try upgraded.pendingDeliveries(to: "vdir:/cal").count == 2)
         let version = try SQLiteDatabase(path: path, busyTimeoutMilliseconds: 1000).prepare("PRAGMA user_version").rows().first?.integer(0)
         #expect(version == SQLiteEventStore.schemaVersion)
-        #expect(SQLiteEventStore.schemaVersion == 8)
+        #expect(SQLiteEventStore.schemaVersion == 9)
     }
 
     @Test("a store of schema 3 (before time zones) is upgraded in place: its events kept without a zone, new ones keep theirs")
