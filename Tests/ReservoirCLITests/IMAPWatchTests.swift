@@ -28,7 +28,7 @@ extension ProcessSuites {
         final class Server {
             let directory: String
             let port: Int
-            private var process: Process?
+            private var started = false
 
             init(directory: String) throws {
                 self.directory = directory
@@ -80,15 +80,15 @@ extension ProcessSuites {
                 _ = try? ChildProcess.capture(["/bin/chown", "-R", "nobody:nogroup", directory + "/Maildir", directory + "/home"])
             }
 
+            /// Starts Dovecot as a daemon through `ChildProcess` (an empty signal mask: one
+            /// started by Foundation's `Process` inherits the test thread's blocked SIGCHLD and
+            /// SIGTERM and can neither reap its children nor stop).
             func start() throws {
                 chownMail()
-                let process = Process()
-                process.executableURL = URL(fileURLWithPath: IMAPWatchTests.dovecot)
-                process.arguments = ["-F", "-c", directory + "/dovecot.conf"]
-                process.standardOutput = FileHandle.nullDevice
-                process.standardError = FileHandle.nullDevice
-                try process.run()
-                self.process = process
+                let log = directory + "/start.log"
+                let status = try ChildProcess.run([IMAPWatchTests.dovecot, "-c", directory + "/dovecot.conf"], stdout: log, stderr: log)
+                try #require(status == 0, "dovecot: \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
+                started = true
                 // Ready when it accepts a connection on the port.
                 for _ in 0..<100 {
                     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -104,12 +104,12 @@ extension ProcessSuites {
             }
 
             func stop() {
-                guard let process else { return }
-                process.terminate()
-                process.waitUntilExit()
-                self.process = nil
+                guard started else { return }
+                started = false
+                let log = directory + "/stop.log"
+                _ = try? ChildProcess.run([IMAPWatchTests.dovecot, "-c", directory + "/dovecot.conf", "stop"], stdout: log, stderr: log)
                 // The master removes its pid file last; wait for it so a restart finds none.
-                for _ in 0..<50 where FileManager.default.fileExists(atPath: directory + "/run/master.pid") { usleep(100_000) }
+                for _ in 0..<100 where FileManager.default.fileExists(atPath: directory + "/run/master.pid") { usleep(100_000) }
             }
         }
 
@@ -180,7 +180,7 @@ extension ProcessSuites {
             let server = try Server(directory: d)
             // Every sample but one, under its own name (its Maildir flags with it); the one left
             // out is appended later.
-            let appended = try ReservoirBinary.sample(8)
+            let appended = try ReservoirBinary.sample(10)
             let samples = try PostfixTests.allSamples()
             for path in samples where path != appended {
                 let folder = URL(fileURLWithPath: path).deletingLastPathComponent().lastPathComponent
