@@ -23,7 +23,8 @@ struct Reservoir: ParsableCommand {
         subcommands: [
             ScanCommand.self, FilterCommand.self, IngestCommand.self, BannerCommand.self,
             VerifyCommand.self, ExtractCommand.self, PartsCommand.self,
-            WatchCommand.self, EventsCommand.self, SyncCommand.self, RetryCommand.self, ForgetCommand.self, AccountsCommand.self, ServeCommand.self, SignCommand.self,
+            WatchCommand.self, EventsCommand.self, SyncCommand.self, RetryCommand.self, ForgetCommand.self, AccountsCommand.self, ServeCommand.self,
+            SignCommand.self,
             ConfigCommand.self,
         ]
     )

@@ -32,7 +32,7 @@ struct WatchCommand: ParsableCommand {
 
             Examples:
               reservoir watch --once imaps://jane@imap.fastmail.com/INBOX
-              reservoir watch imaps://jane%40example.org@imap.example.org/INBOX --interval 120
+              reservoir watch imaps://jane@imap.example.org/INBOX --interval 120
             """)
 
     @Argument(help: ArgumentHelp("Mailboxes: imaps://USER@HOST[:PORT]/MAILBOX.", valueName: "url"))
