@@ -228,7 +228,12 @@ extension ProcessSuites {
             _ = try Self.client(server, ["append", appended])
             let flagsAppended = try Self.client(server, ["flags"])
             #expect(flagsAppended.count == samples.count)
-            let third = try watch()
+            // This run names no mailbox: it reads the configuration file's `watch`.
+            let config = tmp.path + "/config.toml"
+            try "watch = [\"\(url)\"]\n".write(toFile: config, atomically: true, encoding: .utf8)
+            let third = try ReservoirBinary.run(
+                ["watch", "--once", "--json", "--store", watchStore, "--netrc", netrc, "--ca-file", d + "/ca.pem", "--no-calendar"] + common,
+                environment: ["RESERVOIR_CONFIG": config])
             #expect(third.status == 0, "\(third.stderr)")
             #expect(try Self.summary(third).messages == 1)
             try scan(samples, store: "sqlite:\(tmp.path)/scan-all.sqlite3")

@@ -35,8 +35,12 @@ struct WatchCommand: ParsableCommand {
               reservoir watch imaps://jane@imap.example.org/INBOX --interval 120
             """)
 
-    @Argument(help: ArgumentHelp("Mailboxes: imaps://USER@HOST[:PORT]/MAILBOX.", valueName: "url"))
+    @Argument(
+        help: ArgumentHelp("Mailboxes: imaps://USER@HOST[:PORT]/MAILBOX (default: watch = [...] in the configuration file).", valueName: "url"))
     var mailboxes: [String] = []
+
+    /// The mailboxes named on the command line, else those of the configuration file's `watch`.
+    var chosen: [String] { mailboxes.isEmpty ? ConfigurationLoad.process.file?.watch ?? [] : mailboxes }
 
     @Flag(name: .customLong("once"), help: "Read what is new once and exit.")
     var once = false
@@ -75,8 +79,10 @@ struct WatchCommand: ParsableCommand {
     var explain = false
 
     func validate() throws {
-        guard !mailboxes.isEmpty else { throw ValidationError("name at least one mailbox: imaps://USER@HOST[:PORT]/MAILBOX") }
-        for mailbox in mailboxes {
+        guard !chosen.isEmpty else {
+            throw ValidationError("name at least one mailbox: imaps://USER@HOST[:PORT]/MAILBOX, or watch = [...] in the configuration file")
+        }
+        for mailbox in chosen {
             do { _ = try IMAPMailboxURL(mailbox) } catch { throw ValidationError("\(error)") }
         }
         guard maxMessages >= 1 else { throw ValidationError("--max-messages must be at least 1") }
@@ -86,7 +92,7 @@ struct WatchCommand: ParsableCommand {
 
     func run() throws {
         var urls: [IMAPMailboxURL] = []
-        for text in mailboxes {
+        for text in chosen {
             do { urls.append(try IMAPMailboxURL(text)) } catch { throw ValidationError("\(error)") }
         }
         // Every setting is checked before anything is read: the account, the calendars, the store.
