@@ -280,6 +280,71 @@ extension ProcessSuites {
             #expect(try PostfixTests.stored(watchStore) == expectedAll, "failures change nothing")
         }
 
+        /// A TLS server (python3's ssl) that logs anyone in and answers EXAMINE with `answer`.
+        static let hostileServer = #"""
+            import socket, ssl, sys, time
+            ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            ctx.load_cert_chain(sys.argv[1], sys.argv[2])
+            s = socket.socket()
+            s.bind(('127.0.0.1', 0))
+            s.listen(1)
+            print(s.getsockname()[1], flush=True)
+            c, _ = s.accept()
+            t = ctx.wrap_socket(c, server_side=True)
+            t.sendall(b'* OK [CAPABILITY IMAP4rev1 SASL-IR AUTH=PLAIN] ready\r\n')
+            f = t.makefile('rb')
+            while True:
+                line = f.readline()
+                if not line:
+                    break
+                tag, _, rest = line.decode().partition(' ')
+                word = rest.split(' ')[0].strip().upper()
+                if word == 'CAPABILITY':
+                    t.sendall(b'* CAPABILITY IMAP4rev1 SASL-IR AUTH=PLAIN\r\n' + tag.encode() + b' OK done\r\n')
+                elif word == 'EXAMINE':
+                    t.sendall({'line': b'* OK ' * 20000, 'literal': b'* OK [UIDVALIDITY 1] {999999999}\r\n',
+                               'continuation': b'+ go on\r\n'}[sys.argv[3]])
+                    time.sleep(3)
+                    break
+                else:
+                    t.sendall(tag.encode() + b' OK done\r\n')
+            """#
+
+        @Test(
+            "a server that answers EXAMINE with an endless line, a huge literal or a stray continuation ends the run with imap-protocol-violation, exit 76",
+            .enabled(if: FileManager.default.isExecutableFile(atPath: python), "needs python3"),
+            arguments: ["line", "literal", "continuation"])
+        func hostileServer(_ answer: String) throws {
+            let tmp = try TemporaryDirectory()
+            defer { tmp.remove() }
+            try Self.makeCertificates(in: tmp.path)
+            let netrc = tmp.path + "/netrc"
+            try "machine 127.0.0.1 login jane password s3cret\n".write(toFile: netrc, atomically: true, encoding: .utf8)
+            chmod(netrc, 0o600)
+            let server = Process()
+            server.executableURL = URL(fileURLWithPath: Self.python)
+            server.arguments = ["-c", Self.hostileServer, tmp.path + "/server.pem", tmp.path + "/server.key", answer]
+            let out = Pipe()
+            server.standardOutput = out
+            server.standardError = FileHandle.nullDevice
+            try server.run()
+            defer {
+                kill(server.processIdentifier, SIGKILL)
+                server.waitUntilExit()
+            }
+            var portText = ""
+            while !portText.hasSuffix("\n"), let byte = try out.fileHandleForReading.read(upToCount: 1), !byte.isEmpty {
+                portText += String(decoding: byte, as: UTF8.self)
+            }
+            let port = try #require(Int(portText.trimmingCharacters(in: .whitespacesAndNewlines)))
+            let r = try ReservoirBinary.run([
+                "watch", "--once", "imaps://jane@127.0.0.1:\(port)/INBOX", "--netrc", netrc, "--ca-file", tmp.path + "/ca.pem",
+                "--imap-timeout", "10", "--store", "sqlite:\(tmp.path)/s.sqlite3", "--no-calendar",
+            ])
+            #expect(r.status == 76, "\(r.stderr)")
+            #expect(r.stderr.contains("imap-protocol-violation"), "\(r.stderr)")
+        }
+
         @Test("a server that accepts the connection and says nothing ends the run within the time-out, exit 75")
         func silentServer() throws {
             let tmp = try TemporaryDirectory()
