@@ -120,6 +120,9 @@ let package = Package(
         // Calendar delivery's transport: PUT, GET and DELETE of calendar object resources
         // (RFC 4791) through libcurl, loaded on first use.
         .target(name: "CalDAV", dependencies: ["ReservoirBase", "CLibCurl", "CLibCurlLoader"]),
+        // `reservoir watch`'s transport: a read-only IMAP session (EXAMINE, UID FETCH BODY.PEEK[])
+        // over a TLS connection libcurl makes and logs in, loaded on first use.
+        .target(name: "IMAP", dependencies: ["CLibCurl", "CLibCurlLoader", "CalDAV"]),
         // Who may put events on the calendar: the policy and the signed view it reads.
         .target(name: "Trust", dependencies: ["ReservoirBase", "MIME", "DKIM", "ARC", "CLibIDN2", "WalletPass"]),
         // The subscription feed and the page of upcoming reservations, without an HTTP server:
@@ -149,7 +152,8 @@ let package = Package(
             name: "reservoir",
             dependencies: [
                 "CommandCore", "Pipeline", "Output", "Mailbox", "MIME", "DKIM", "EventStore", "ICalendar", "Delivery", "JSON", "CMalloc", "Feed",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "Trust",
+                "IMAP", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // The filter hook alone, for MTAs that start a process per message: without the
         // argument parser and Foundation it loads in less time (docs/PERFORMANCE.md).
@@ -188,6 +192,7 @@ let package = Package(
         .testTarget(name: "ICalendarTests", dependencies: ["ReservoirBase", "ICalendar", "EventStore"]),
         .testTarget(name: "DeliveryTests", dependencies: ["Delivery", "EventStore", "ICalendar"]),
         .testTarget(name: "CalDAVTests", dependencies: ["CalDAV"]),
+        .testTarget(name: "IMAPTests", dependencies: ["IMAP"]),
         .testTarget(name: "FeedTests", dependencies: ["Feed", "EventStore", "ICalendar"]),
         .testTarget(name: "TimeZonesTests", dependencies: ["TimeZones"]),
         .testTarget(name: "TrustTests", dependencies: ["Trust", "MIME", "DKIM", "WalletPass"]),

@@ -15,6 +15,10 @@ CURLcode reservoir_curl_setopt_callback(CURL *handle, CURLoption option, curl_wr
 /* curl_easy_getinfo is variadic too; for the CURLINFO_LONG kinds (CURLINFO_RESPONSE_CODE). */
 CURLcode reservoir_curl_getinfo_long(CURL *handle, CURLINFO info, long *value);
 
+/* For CURLINFO_ACTIVESOCKET (CURLINFO_SOCKET kind): the connection a CURLOPT_CONNECT_ONLY
+ * transfer left open, which the IMAP client waits on with poll(2). */
+CURLcode reservoir_curl_getinfo_socket(CURL *handle, CURLINFO info, curl_socket_t *value);
+
 /* CURLAUTH_* are cast expressions, which Swift does not import. */
 static inline unsigned long reservoir_curlauth_basic_digest(void) { return CURLAUTH_BASIC | CURLAUTH_DIGEST; }
 /* CURL_ERROR_SIZE: the size CURLOPT_ERRORBUFFER's buffer must have. */

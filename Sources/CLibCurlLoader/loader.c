@@ -81,6 +81,10 @@ FORWARD_VOID(curl_easy_reset, (CURL *curl), (curl))
 FORWARD(CURLcode, curl_easy_perform, (CURL *curl), (curl))
 FORWARD(const char *, curl_easy_strerror, (CURLcode code), (code))
 FORWARD(struct curl_slist *, curl_slist_append, (struct curl_slist *list, const char *string), (list, string))
+/* curl_easy_send(3) and curl_easy_recv(3): the IMAP client's commands and the server's
+ * answers over a connection libcurl made with CURLOPT_CONNECT_ONLY (TLS, login done). */
+FORWARD(CURLcode, curl_easy_send, (CURL *curl, const void *buffer, size_t buflen, size_t *n), (curl, buffer, buflen, n))
+FORWARD(CURLcode, curl_easy_recv, (CURL *curl, void *buffer, size_t buflen, size_t *n), (curl, buffer, buflen, n))
 FORWARD_VOID(curl_slist_free_all, (struct curl_slist *list), (list))
 
 /* curl_easy_setopt(3): "curl_easy_setopt(CURL *handle, CURLoption option, parameter)"; the
@@ -115,6 +119,11 @@ CURLcode reservoir_curl_setopt_callback(CURL *curl, CURLoption option, curl_writ
 }
 
 CURLcode reservoir_curl_getinfo_long(CURL *curl, CURLINFO info, long *value) {
+    RESOLVED(getinfo_fn, fn, "curl_easy_getinfo")
+    return f(curl, info, value);
+}
+
+CURLcode reservoir_curl_getinfo_socket(CURL *curl, CURLINFO info, curl_socket_t *value) {
     RESOLVED(getinfo_fn, fn, "curl_easy_getinfo")
     return f(curl, info, value);
 }

@@ -1,5 +1,5 @@
-internal import CLibCurl
-internal import CLibCurlLoader
+package import CLibCurl
+package import CLibCurlLoader
 
 /// One libcurl easy handle and its error buffer, owned here alone and released in `deinit`
 /// (curl_easy_cleanup(3): "This might close all connections this handle has used").
@@ -8,16 +8,16 @@ internal import CLibCurlLoader
 /// the following information kept in the handle: live connections, the Session ID cache, the
 /// DNS cache, the cookies, the shares or the alt-svc cache", so each request starts from
 /// default options and still reuses a kept-alive connection.
-final class CurlEasyHandle {
-    let raw: UnsafeMutableRawPointer
+package final class CurlEasyHandle {
+    package let raw: UnsafeMutableRawPointer
     /// CURLOPT_ERRORBUFFER: "a buffer … at least CURL_ERROR_SIZE bytes big".
     private let errorBuffer: UnsafeMutablePointer<CChar>
     private let errorBufferSize: Int
     /// The first option libcurl refused since the last reset, with its code.
-    private(set) var refusedOption: (name: String, code: CURLcode)?
+    package private(set) var refusedOption: (name: String, code: CURLcode)?
 
     /// Nil when libcurl cannot make a handle. libcurl must be loaded (reservoir_libcurl_load).
-    init?() {
+    package init?() {
         guard let raw = curl_easy_init() else { return nil }
         self.raw = raw
         errorBufferSize = Int(reservoir_curl_error_size())
@@ -31,23 +31,23 @@ final class CurlEasyHandle {
     }
 
     /// Every option back to its default, and the error buffer set again.
-    func reset() {
+    package func reset() {
         curl_easy_reset(raw)
         refusedOption = nil
         errorBuffer[0] = 0
         set(CURLOPT_ERRORBUFFER, pointer: UnsafeMutableRawPointer(errorBuffer), "CURLOPT_ERRORBUFFER")
     }
 
-    func set(_ option: CURLoption, _ value: Int, _ name: String) {
+    package func set(_ option: CURLoption, _ value: Int, _ name: String) {
         record(reservoir_curl_setopt_long(raw, option, value), name)
     }
 
     /// libcurl copies string arguments (curl_easy_setopt(3): "the string is copied").
-    func set(_ option: CURLoption, _ value: String, _ name: String) {
+    package func set(_ option: CURLoption, _ value: String, _ name: String) {
         record(reservoir_curl_setopt_string(raw, option, value), name)
     }
 
-    func set(_ option: CURLoption, pointer value: UnsafeMutableRawPointer?, _ name: String) {
+    package func set(_ option: CURLoption, pointer value: UnsafeMutableRawPointer?, _ name: String) {
         record(reservoir_curl_setopt_pointer(raw, option, value), name)
     }
 
@@ -55,7 +55,7 @@ final class CurlEasyHandle {
         record(reservoir_curl_setopt_slist(raw, option, list.head), name)
     }
 
-    func set(_ option: CURLoption, callback: curl_write_callback, _ name: String) {
+    package func set(_ option: CURLoption, callback: curl_write_callback, _ name: String) {
         record(reservoir_curl_setopt_callback(raw, option, callback), name)
     }
 
@@ -63,10 +63,10 @@ final class CurlEasyHandle {
         if code != CURLE_OK && refusedOption == nil { refusedOption = (name, code) }
     }
 
-    func perform() -> CURLcode { curl_easy_perform(raw) }
+    package func perform() -> CURLcode { curl_easy_perform(raw) }
 
     /// CURLINFO_RESPONSE_CODE: "the last received HTTP … response code", 0 when none.
-    func responseCode() -> Int {
+    package func responseCode() -> Int {
         var status = 0
         guard reservoir_curl_getinfo_long(raw, CURLINFO_RESPONSE_CODE, &status) == CURLE_OK else { return 0 }
         return status
@@ -74,7 +74,7 @@ final class CurlEasyHandle {
 
     /// libcurl's words for the failure: the error buffer when it has them, its generic text
     /// for the code otherwise.
-    func message(for code: CURLcode) -> String {
+    package func message(for code: CURLcode) -> String {
         let specific = errorBuffer[0] != 0 ? String(cString: errorBuffer) : ""
         let generic = curl_easy_strerror(code).map { String(cString: $0) } ?? "unknown error"
         return "curl error \(code.rawValue): " + (specific.isEmpty ? generic : specific)

@@ -3,12 +3,12 @@ import ReservoirBase
 
 /// The netrc file credentials come from (`machine HOST login USER password PASS`, `default`;
 /// the format of ftp(1) and curl(1)), checked before libcurl reads it.
-enum NetrcFile {
+package enum NetrcFile {
     /// The file to hand to libcurl: `path` when given (it must exist), otherwise `$HOME/.netrc`
     /// when it exists, otherwise none. Refused when it cannot be opened, is not a regular file,
     /// or may be read or written by its group or others: it holds passwords in the clear, and
     /// ftp(1) refuses such a file too.
-    static func resolve(_ path: String?) throws(CalDAVError) -> String? {
+    package static func resolve(_ path: String?) throws(CalDAVError) -> String? {
         let chosen: String
         if let path {
             chosen = path

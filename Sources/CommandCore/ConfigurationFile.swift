@@ -128,8 +128,12 @@ package struct ConfigurationFile: Sendable, Equatable {
     /// `[accounts."ADDRESS"]` tables: what the site adds for each account, by normalized address.
     package private(set) var accounts: [String: AccountSettings] = [:]
 
-    /// Keys of the calendar export that are no command's option: the file alone sets them.
-    static let exportKeys = ["reminders", "calendar-color", "accounts"]
+    /// `watch`: the mailboxes `reservoir watch` reads when none is named on its command line
+    /// (`imaps://USER@HOST[:PORT]/MAILBOX`, checked by the command).
+    package private(set) var watch: [String] = []
+
+    /// Keys that are no command's option: the file alone sets them.
+    static let exportKeys = ["reminders", "calendar-color", "accounts", "watch"]
 
     /// Where it is looked for, in order: `$RESERVOIR_CONFIG` (which must exist when set),
     /// `$XDG_CONFIG_HOME/reservoir/config.toml` (`$HOME/.config/…` without it), then
@@ -207,6 +211,17 @@ package struct ConfigurationFile: Sendable, Equatable {
                 case .failure(let failure):
                     return .failure(problem(failure.code, failure.position, failure.reason))
                 }
+            }
+            if key == "watch" {
+                let wrongType = problem(.wrongType, entry.position, "watch must be an array of strings (imaps:// URLs)")
+                guard case .array(let elements) = entry.value else { return .failure(wrongType) }
+                var urls: [String] = []
+                for element in elements {
+                    guard case .string(let text) = element.value else { return .failure(wrongType) }
+                    urls.append(text)
+                }
+                file.watch = urls
+                continue
             }
             if key == "calendar-color" {
                 guard case .string(let text) = entry.value else {

@@ -112,7 +112,7 @@ package struct FilterHook {
     /// (common MTA size limits are 25–50 MB; a 50 MB attachment is about 68 MB in base64).
     /// Memory does not depend on it: messages over ``Limits/wholeMessageBytes`` are spooled to
     /// a temporary file and analysed in pieces.
-    static let maxAnalyzedBytes = 256 << 20
+    package static let maxAnalyzedBytes = 256 << 20
 
     /// Every other failure passes the message through; only standard input or output failing
     /// ends the run with `ExitStatus(75)` (EX_TEMPFAIL), after saying why. On every path the

@@ -105,3 +105,24 @@ public protocol ScanStateStore: AnyObject {
     /// reservations were applied.
     func markScanned(_ files: [ScannedFile]) throws(EventStoreError)
 }
+
+/// Where reading an IMAP mailbox stopped: the mailbox's UIDVALIDITY and the highest UID read
+/// (RFC 9051 §2.3.1.1: UIDs only grow while UIDVALIDITY stays the same).
+public struct IMAPMailboxState: Sendable, Equatable {
+    public var uidValidity: Int64
+    public var lastUID: Int64
+
+    public init(uidValidity: Int64, lastUID: Int64) {
+        self.uidValidity = uidValidity
+        self.lastUID = lastUID
+    }
+}
+
+/// A store that remembers, per account and mailbox URL, how far `reservoir watch` has read, so
+/// the next run fetches only messages with a higher UID.
+public protocol IMAPStateStore: AnyObject {
+    /// The state recorded for `mailboxURL` (its form without user information), nil when none.
+    func imapMailboxState(_ mailboxURL: String) throws(EventStoreError) -> IMAPMailboxState?
+    /// Records the state after the messages up to `state.lastUID` were applied.
+    func recordIMAPMailboxState(_ mailboxURL: String, _ state: IMAPMailboxState) throws(EventStoreError)
+}

@@ -333,6 +333,26 @@ extension PostgresEventStore: ScanStateStore {
     }
 }
 
+// MARK: IMAP mailboxes
+
+extension PostgresEventStore: IMAPStateStore {
+    public func imapMailboxState(_ mailboxURL: String) throws(EventStoreError) -> IMAPMailboxState? {
+        let result = try query(
+            "SELECT uidvalidity, last_uid FROM imap_mailboxes WHERE account = $1 AND mailbox_url = $2", [account.address, mailboxURL])
+        guard result.rowCount > 0, let validity = result.integer(0, 0), let last = result.integer(0, 1) else { return nil }
+        return IMAPMailboxState(uidValidity: validity, lastUID: last)
+    }
+
+    public func recordIMAPMailboxState(_ mailboxURL: String, _ state: IMAPMailboxState) throws(EventStoreError) {
+        try transaction { () throws(PostgresFailure) in
+            _ = try connection.execute(
+                "INSERT INTO imap_mailboxes (account, mailbox_url, uidvalidity, last_uid) VALUES ($1, $2, $3, $4) "
+                    + "ON CONFLICT (account, mailbox_url) DO UPDATE SET uidvalidity = excluded.uidvalidity, last_uid = excluded.last_uid",
+                [account.address, mailboxURL, String(state.uidValidity), String(state.lastUID)])
+        }
+    }
+}
+
 // MARK: Accounts
 
 extension PostgresEventStore: AccountDirectory {

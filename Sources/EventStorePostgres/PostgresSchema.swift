@@ -173,8 +173,23 @@ enum PostgresSchema {
         // 9: the kind of proof behind the message that last changed an event
         // (StoredEvent.proof); events stored before have none until they next change.
         ["ALTER TABLE events ADD COLUMN IF NOT EXISTS proof text"],
-        // 10: reserved.
-        ["SELECT 1"],
+        // 10: how far `reservoir watch` read each IMAP mailbox (IMAPStateStore), an account's
+        // rows like the others (migration 8's policy).
+        [
+            """
+            CREATE TABLE IF NOT EXISTS imap_mailboxes (
+                account text NOT NULL DEFAULT '',
+                mailbox_url text NOT NULL,
+                uidvalidity bigint NOT NULL,
+                last_uid bigint NOT NULL,
+                PRIMARY KEY (account, mailbox_url)
+            )
+            """,
+            "ALTER TABLE imap_mailboxes ENABLE ROW LEVEL SECURITY",
+            "ALTER TABLE imap_mailboxes FORCE ROW LEVEL SECURITY",
+            "DROP POLICY IF EXISTS account_rows ON imap_mailboxes",
+            "CREATE POLICY account_rows ON imap_mailboxes USING (account = \(accountSetting)) WITH CHECK (account = \(accountSetting))",
+        ],
         // 11: the person's choices about sender domains and the reservations of genuine
         // senders not chosen yet (SenderStore, docs/SECURITY.md "Pending senders"), behind the
         // same row-level security as the other account tables (migration 8).

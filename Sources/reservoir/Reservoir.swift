@@ -23,8 +23,8 @@ struct Reservoir: ParsableCommand {
         subcommands: [
             ScanCommand.self, FilterCommand.self, IngestCommand.self, BannerCommand.self,
             VerifyCommand.self, ExtractCommand.self, PartsCommand.self,
-            EventsCommand.self, SyncCommand.self, RetryCommand.self, ForgetCommand.self, PendingCommand.self, AllowCommand.self, DenyCommand.self,
-            AccountsCommand.self, ServeCommand.self, MilterCommand.self, SignCommand.self,
+            WatchCommand.self, EventsCommand.self, SyncCommand.self, RetryCommand.self, ForgetCommand.self, PendingCommand.self,
+            AllowCommand.self, DenyCommand.self, AccountsCommand.self, ServeCommand.self, MilterCommand.self, SignCommand.self,
             ConfigCommand.self,
         ]
     )

@@ -17,7 +17,7 @@ struct TargetGraphTests {
         "Mailbox": 3, "DKIM": 3, "Markup": 3, "WalletPass": 3, "ICalendarReading": 3,
         "Reservations": 4, "EventStore": 4, "ARC": 4,
         "EventStorePostgres": 5, "ICalendar": 5, "CalDAV": 5, "Trust": 5,
-        "Pipeline": 6, "Delivery": 6, "Feed": 6,
+        "Pipeline": 6, "Delivery": 6, "Feed": 6, "IMAP": 6,
         "Output": 7,
         "CommandCore": 8,
         "reservoir": 9, "reservoir-filter": 9, "reservoir-bench": 9, "reservoir-serve": 9, "reservoir-milter": 9,
@@ -37,8 +37,10 @@ struct TargetGraphTests {
         "Delivery": ["MIME", "DKIM", "Markup", "Reservations", "JSON", "Mailbox", "Trust", "Pipeline"],
         // Calendar delivery's transport: HTTP and resources, no mail, no trust, no store.
         "CalDAV": ["MIME", "DKIM", "Markup", "Reservations", "JSON", "Mailbox", "Trust", "EventStore", "ICalendar", "DNS"],
-        // The hook never links the HTTP server, nor the feed.
-        "reservoir-filter": ["Hummingbird", "HTTPTypes", "Feed", "CMilter"],
+        // IMAP reads bytes from a mailbox: no mail format, no trust, no store.
+        "IMAP": ["MIME", "DKIM", "Markup", "Reservations", "JSON", "Mailbox", "Trust", "EventStore", "ICalendar", "DNS", "Pipeline", "Delivery"],
+        // The hook never links the HTTP server, nor the feed, nor the IMAP client.
+        "reservoir-filter": ["Hummingbird", "HTTPTypes", "Feed", "CMilter", "IMAP"],
         "reservoir": ["Hummingbird", "HTTPTypes", "CMilter"],
         // libmilter and its threads live in the milter's own program; the feed server does not
         // speak mail, and the milter serves no HTTP.

@@ -72,6 +72,8 @@ struct ConfigurationFileTests {
         ("store = \"x\"\nstore = \"y\"", .syntax, 2, 1),
         ("[store]\nx = 1", .wrongType, 1, 1),
         ("accounts = [\"jane@example.org\"]", .wrongType, 1, 1),
+        ("watch = \"imaps://jane@imap.example.org/INBOX\"", .wrongType, 1, 1),
+        ("watch = [\"imaps://jane@imap.example.org/INBOX\", 3]", .wrongType, 1, 1),
         ("[accounts.\"jane\"]\naliases = []", .wrongValue, 1, 1),
         ("[accounts.\"jane@example.org\"]\nstore = \"x\"", .unknownKey, 2, 1),
         ("[accounts.\"jane@example.org\"]\naliases = \"jane@example.net\"", .wrongType, 2, 1),
@@ -80,6 +82,13 @@ struct ConfigurationFileTests {
         ("[accounts.\"jane@example.org\"]\ncalendar = [\"vdir:relative/{local}\"]", .wrongValue, 2, 13),
         ("[accounts.\"jane@example.org\"]\n[accounts.\"jane@EXAMPLE.org\"]", .wrongValue, 2, 1),
     ]
+
+    @Test("watch lists the mailboxes reservoir watch reads, in order")
+    func watchList() throws {
+        let file = try Self.parse("watch = [\"imaps://jane@imap.example.org/INBOX\", \"imaps://jane@imap.example.org/Travel\"]").get()
+        #expect(file.watch == ["imaps://jane@imap.example.org/INBOX", "imaps://jane@imap.example.org/Travel"])
+        #expect(try Self.parse("").get().watch.isEmpty)
+    }
 
     @Test("an account's table adds to the site's settings: its address and aliases bind its mail, its domains and calendars are its own")
     func accountSettings() throws {

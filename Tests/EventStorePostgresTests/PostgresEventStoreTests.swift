@@ -249,10 +249,11 @@ struct PostgresEventStoreTests {
         _ = try joe.apply(dinner(at: "2031-05-12T19:30:00"), from: message("<a@x>", date: 1000))
         _ = try joe.apply(dinner(at: "2031-06-01T19:30:00", container: "JOE2"), from: message("<b@x>", date: 1000))
         try joe.markScanned([ScannedFile(key: "/mail/1", size: 1, modified: 1, outcome: "trusted", settings: "")])
+        try joe.recordIMAPMailboxState("imaps://mail.example.org/INBOX", IMAPMailboxState(uidValidity: 7, lastUID: 42))
         #expect(try joe.claimDelivery(of: Self.key, uid: "u", to: "vdir:/cal", by: "a", now: 1, until: 100))
         // Behind the store's back, as reservoir's own role: a query that forgets the account
         // (the setting unset, or set to nobody's) returns nothing from any table.
-        for table in ["events", "history", "deliveries", "scanned_files"] {
+        for table in ["events", "history", "deliveries", "scanned_files", "imap_mailboxes"] {
             #expect(try server.psqlColumn(url: url, "SELECT count(*) FROM \(table)") == ["0"], "\(table)")
             #expect(try server.psqlColumn(url: superuserURL, "SELECT count(*) FROM \(table)") != ["0"], "\(table) holds rows")
         }
@@ -271,7 +272,7 @@ struct PostgresEventStoreTests {
                 url: url, "SET reservoir.account = 'jane@example.org'; DELETE FROM events WHERE container = 'JOE2' RETURNING 1") == [])
         #expect(try joe.events().count == 2)
         // The tables' owner is held to the policies too (FORCE), and the role is an ordinary one.
-        #expect(try server.psqlColumn(url: superuserURL, "SELECT count(*) FROM pg_class WHERE relforcerowsecurity AND relrowsecurity") == ["6"])
+        #expect(try server.psqlColumn(url: superuserURL, "SELECT count(*) FROM pg_class WHERE relforcerowsecurity AND relrowsecurity") == ["7"])
         // The one read across accounts.
         let listed = try jane.accounts().map { "\($0.account.address)=\($0.events)" }
         #expect(listed == ["jane@example.org=1", "joe@example.org=2"])

@@ -243,8 +243,18 @@ public final class SQLiteEventStore: EventStore {
                 try database.execute("PRAGMA user_version = 8")
             }
             if current < 9 {
-                // Version 9: reserved.
-                try database.execute("PRAGMA user_version = 9")
+                // Version 9: how far `reservoir watch` read each IMAP mailbox (IMAPStateStore).
+                try database.execute(
+                    """
+                    CREATE TABLE IF NOT EXISTS imap_mailboxes (
+                        account TEXT NOT NULL DEFAULT '',
+                        mailbox_url TEXT NOT NULL,
+                        uidvalidity INTEGER NOT NULL,
+                        last_uid INTEGER NOT NULL,
+                        PRIMARY KEY (account, mailbox_url)
+                    );
+                    PRAGMA user_version = 9;
+                    """)
             }
             if current < 10 {
                 // Version 10: the person's choices about sender domains and the reservations
@@ -514,6 +524,26 @@ extension SQLiteEventStore: ScanStateStore {
                     file.settings.map(ColumnValue.text) ?? .null,
                 ])
             }
+        }
+    }
+}
+
+// MARK: IMAP mailboxes
+
+extension SQLiteEventStore: IMAPStateStore {
+    public func imapMailboxState(_ mailboxURL: String) throws(EventStoreError) -> IMAPMailboxState? {
+        let rows = try database.prepare("SELECT uidvalidity, last_uid FROM imap_mailboxes WHERE account = ? AND mailbox_url = ?")
+            .rows([.text(account.address), .text(mailboxURL)])
+        guard let row = rows.first, let validity = row.integer(0), let last = row.integer(1) else { return nil }
+        return IMAPMailboxState(uidValidity: validity, lastUID: last)
+    }
+
+    public func recordIMAPMailboxState(_ mailboxURL: String, _ state: IMAPMailboxState) throws(EventStoreError) {
+        try database.transaction { () throws(EventStoreError) in
+            try database.prepare(
+                "INSERT INTO imap_mailboxes (account, mailbox_url, uidvalidity, last_uid) VALUES (?, ?, ?, ?) "
+                    + "ON CONFLICT (account, mailbox_url) DO UPDATE SET uidvalidity = excluded.uidvalidity, last_uid = excluded.last_uid"
+            ).run([.text(account.address), .text(mailboxURL), .integer(state.uidValidity), .integer(state.lastUID)])
         }
     }
 }

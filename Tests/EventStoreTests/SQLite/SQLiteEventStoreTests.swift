@@ -350,6 +350,30 @@ struct SQLiteEventStoreTests {
         return (directory, path)
     }
 
+    @Test("IMAP state: per account and mailbox, replaced on record, kept across an open; a store of schema 8 gains the table")
+    func imapMailboxState() throws {
+        let (directory, path) = try Self.storeAsLeftBy()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let store = try SQLiteEventStore(path: path)
+        let inbox = "imaps://jane@imap.example.org:993/INBOX"
+        #expect(try store.imapMailboxState(inbox) == nil)
+        try store.recordIMAPMailboxState(inbox, IMAPMailboxState(uidValidity: 7, lastUID: 3))
+        try store.recordIMAPMailboxState(inbox, IMAPMailboxState(uidValidity: 7, lastUID: 12))
+        #expect(try store.imapMailboxState(inbox) == IMAPMailboxState(uidValidity: 7, lastUID: 12))
+        #expect(try store.imapMailboxState("imaps://jane@imap.example.org:993/Travel") == nil)
+        let joe = store.scoped(to: Account(normalizedAddress: "joe@example.org"))
+        #expect(try joe.imapMailboxState(inbox) == nil, "another account's place is its own")
+        try joe.recordIMAPMailboxState(inbox, IMAPMailboxState(uidValidity: 9, lastUID: 1))
+        #expect(try SQLiteEventStore(path: path).imapMailboxState(inbox) == IMAPMailboxState(uidValidity: 7, lastUID: 12))
+        // A store of schema 8, without the table, is upgraded and reads none.
+        let (older, olderPath) = try Self.storeAsLeftBy()
+        defer { try? FileManager.default.removeItem(atPath: older) }
+        _ = try SQLiteEventStore(path: olderPath)
+        try SQLiteDatabase(path: olderPath, busyTimeoutMilliseconds: 1000).execute("DROP TABLE imap_mailboxes; PRAGMA user_version = 8;")
+        #expect(throws: EventStoreError.self) { _ = try SQLiteEventStore(readingAt: olderPath) }
+        #expect(try SQLiteEventStore(path: olderPath).imapMailboxState(inbox) == nil)
+    }
+
     @Test("a store of schema 4 is keyed per owner in place: owners from owner_domain, UIDs and deliveries kept")
     func upgradeFromFour() throws {
         let (directory, path) = try Self.storeAsLeftBy()
@@ -476,13 +500,13 @@ struct SQLiteEventStoreTests {
         #expect(SQLiteEventStore.schemaVersion == 10)
     }
 
-    @Test("a store of schema 8 (before pending senders) is upgraded in place: its events kept, the sender tables made")
+    @Test("a store of schema 8 (before IMAP state and pending senders) is upgraded in place: its events kept, the new tables made")
     func upgradeFromEight() throws {
         let (directory, path) = try Self.storeAsLeftBy()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         _ = try SQLiteEventStore(path: path)
         try SQLiteDatabase(path: path, busyTimeoutMilliseconds: 1000).execute(
-            "DROP TABLE allowed_senders; DROP TABLE pending_reservations; PRAGMA user_version = 8;")
+            "DROP TABLE imap_mailboxes; DROP TABLE allowed_senders; DROP TABLE pending_reservations; PRAGMA user_version = 8;")
         #expect(throws: EventStoreError.self) { _ = try SQLiteEventStore(readingAt: path) }
         let upgraded = try SQLiteEventStore(path: path)
         #expect(try upgraded.events().count == 2)

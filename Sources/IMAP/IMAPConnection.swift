@@ -1,0 +1,227 @@
+internal import CLibCurl
+internal import CLibCurlLoader
+internal import CalDAV
+import Glibc
+
+/// How a connection is made: certificate authorities, the netrc file, the time-out.
+public struct IMAPSettings: Sendable {
+    /// A PEM file of CA certificates to verify the server with, instead of the system's.
+    public var caFile: String?
+    /// The netrc file the password comes from; nil: `$HOME/.netrc`.
+    public var netrcFile: String?
+    public var timeoutMilliseconds: Int
+
+    public init(caFile: String? = nil, netrcFile: String? = nil, timeoutMilliseconds: Int = IMAPLimits.defaultTimeoutMilliseconds) {
+        self.caFile = caFile
+        self.netrcFile = netrcFile
+        self.timeoutMilliseconds = timeoutMilliseconds
+    }
+}
+
+/// One IMAP session over TLS, read-only (RFC 9051). libcurl connects, verifies the server's
+/// certificate, and logs in (CURLOPT_CONNECT_ONLY: greeting, CAPABILITY, AUTHENTICATE or
+/// LOGIN); the three commands this client needs are then written here over libcurl's TLS
+/// connection: `EXAMINE` (§6.3.3: the mailbox opened read-only), `UID FETCH n:* (UID
+/// RFC822.SIZE)` and `UID FETCH u BODY.PEEK[]` (§6.4.5: `.PEEK` sets no `\Seen`). libcurl's own
+/// fetch URL would `SELECT` the mailbox read-write and fetch `BODY[]`, which marks it read.
+///
+/// Not for concurrent use.
+public final class IMAPConnection {
+    public let url: IMAPMailboxURL
+    private let settings: IMAPSettings
+    private let handle: CurlEasyHandle
+    private var socket: curl_socket_t = -1
+    private var reader = IMAPResponseReader()
+    private var tagNumber = 0
+
+    /// Connects and logs in. Throws `IMAPError` with the reason: the netrc or CA file, libcurl,
+    /// the certificate, the login, the network.
+    public init(url: IMAPMailboxURL, settings: IMAPSettings) throws(IMAPError) {
+        self.url = url
+        self.settings = settings
+        let netrc: String?
+        do { netrc = try NetrcFile.resolve(settings.netrcFile) } catch { throw IMAPError(.netrcUnusable, error.detail) }
+        guard let netrc else { throw IMAPError(.netrcUnusable, "no netrc file ($HOME/.netrc or --netrc) holds the password for \(url.host)") }
+        if let caFile = settings.caFile, access(caFile, R_OK) != 0 {
+            throw IMAPError(.caFileUnreadable, "cannot read the CA file \(caFile): \(String(cString: strerror(errno)))")
+        }
+        guard reservoir_libcurl_load() != 0 else {
+            throw IMAPError(.libcurlUnavailable, String(cString: reservoir_libcurl_error()) + "; install libcurl4")
+        }
+        guard let handle = CurlEasyHandle() else { throw IMAPError(.libcurlUnavailable, "libcurl could not make a handle (curl_easy_init)") }
+        self.handle = handle
+        let timeout = max(1, settings.timeoutMilliseconds)
+        handle.reset()
+        handle.set(CURLOPT_URL, url.serverURL, "CURLOPT_URL")
+        handle.set(CURLOPT_PROTOCOLS_STR, "imaps", "CURLOPT_PROTOCOLS_STR")
+        handle.set(CURLOPT_USE_SSL, Int(CURLUSESSL_ALL.rawValue), "CURLOPT_USE_SSL")
+        handle.set(CURLOPT_CONNECT_ONLY, 1, "CURLOPT_CONNECT_ONLY")
+        handle.set(CURLOPT_NOSIGNAL, 1, "CURLOPT_NOSIGNAL")
+        handle.set(CURLOPT_TIMEOUT_MS, timeout, "CURLOPT_TIMEOUT_MS")
+        handle.set(CURLOPT_CONNECTTIMEOUT_MS, timeout, "CURLOPT_CONNECTTIMEOUT_MS")
+        // Verification stays on (CURLOPT_SSL_VERIFYPEER and _VERIFYHOST default to on).
+        if let caFile = settings.caFile { handle.set(CURLOPT_CAINFO, caFile, "CURLOPT_CAINFO") }
+        handle.set(CURLOPT_NETRC, Int(CURL_NETRC_OPTIONAL.rawValue), "CURLOPT_NETRC")
+        handle.set(CURLOPT_NETRC_FILE, netrc, "CURLOPT_NETRC_FILE")
+        if let refused = handle.refusedOption {
+            throw IMAPError(.libcurlUnavailable, "libcurl refuses \(refused.name): \(handle.message(for: refused.code))")
+        }
+        let code = handle.perform()
+        guard code == CURLE_OK else { throw Self.failure(code, handle.message(for: code)) }
+        guard reservoir_curl_getinfo_socket(handle.raw, CURLINFO_ACTIVESOCKET, &socket) == CURLE_OK, socket >= 0 else {
+            throw IMAPError(.unreachable, "libcurl kept no connection open")
+        }
+    }
+
+    /// The mailbox opened read-only (`EXAMINE`, RFC 9051 §6.3.3): its UIDVALIDITY and how many
+    /// messages it holds.
+    public func examine() throws(IMAPError) -> (uidValidity: Int64, exists: Int64) {
+        let (responses, status) = try command("EXAMINE " + url.quotedMailbox)
+        switch status {
+        case .ok: break
+        case .no(let text), .bad(let text): throw IMAPError(.mailboxRefused, "EXAMINE \(url.mailbox): \(text)")
+        }
+        var validity: Int64?
+        var exists: Int64 = 0
+        for response in responses {
+            let words = response.words
+            // `* OK [UIDVALIDITY 3857529045]` (§7.1) and `* 172 EXISTS` (§7.4.1).
+            if let value = response.number(after: "UIDVALIDITY") { validity = value }
+            if words.count == 3, words[2].uppercased() == "EXISTS", let count = IMAPUntagged.number(words[1]) { exists = count }
+        }
+        // §7.1: "UIDVALIDITY … If this is missing, the client can not make any assumptions about UIDs."
+        guard let validity, validity > 0 else { throw IMAPError(.protocolViolation, "EXAMINE \(url.mailbox) answered no UIDVALIDITY") }
+        return (validity, exists)
+    }
+
+    /// The UIDs above `after` and each message's size, lowest first (`UID FETCH after+1:*
+    /// (UID RFC822.SIZE)`). `n:*` names the highest UID even when it is below n (§6.4.8), so
+    /// UIDs not above `after` are left out here.
+    public func messages(after: Int64) throws(IMAPError) -> [(uid: Int64, size: Int64)] {
+        let (responses, status) = try command("UID FETCH \(after + 1):* (UID RFC822.SIZE)")
+        guard status == .ok else { throw IMAPError(.protocolViolation, "UID FETCH of the message list: \(status)") }
+        var found: [Int64: Int64] = [:]
+        for response in responses {
+            let words = response.words
+            guard words.count >= 3, words[2].uppercased() == "FETCH", let uid = response.number(after: "UID"), uid > after,
+                let size = response.number(after: "RFC822.SIZE")
+            else { continue }
+            found[uid] = size
+        }
+        return found.sorted { $0.key < $1.key }.map { (uid: $0.key, size: $0.value) }
+    }
+
+    /// The whole message `uid` as the server keeps it (`UID FETCH uid BODY.PEEK[]`), at most
+    /// `limit` bytes; nil when the server no longer has it (expunged meanwhile).
+    public func message(uid: Int64, limit: Int) throws(IMAPError) -> [UInt8]? {
+        reader.literalLimit = limit
+        defer { reader.literalLimit = IMAPLimits.otherLiteralBytes }
+        let (responses, status) = try command("UID FETCH \(uid) BODY.PEEK[]")
+        guard status == .ok else { throw IMAPError(.protocolViolation, "UID FETCH \(uid) BODY.PEEK[]: \(status)") }
+        // The FETCH response for this UID that carries `BODY[] {N}`; others (flag changes
+        // another client made) are left alone.
+        for response in responses where response.number(after: "UID") == uid && response.literals.count == 1 {
+            let text = String(decoding: response.text, as: UTF8.self).uppercased()
+            if text.contains("BODY[] {"), let body = response.literals.first { return body }
+        }
+        return nil
+    }
+
+    /// Sends `tag text` and reads to its tagged status; the untagged responses before it.
+    func command(_ text: String) throws(IMAPError) -> ([IMAPUntagged], IMAPStatus) {
+        tagNumber += 1
+        let tag = "R\(tagNumber)"
+        try send(Array("\(tag) \(text)\r\n".utf8))
+        var responses: [IMAPUntagged] = []
+        let deadlineSpan = max(1, settings.timeoutMilliseconds)
+        while true {
+            guard let item = try nextResponse(idleMilliseconds: deadlineSpan) else { continue }
+            guard case .line(let response) = item else { continue }
+            let line = response.text
+            if line.starts(with: Array("* ".utf8)) {
+                guard responses.count < IMAPLimits.responsesPerCommand else {
+                    throw IMAPError(.protocolViolation, "more than \(IMAPLimits.responsesPerCommand) responses to one command")
+                }
+                // §7.1.5: BYE — the server is closing the connection.
+                if String(decoding: line.prefix(6), as: UTF8.self).uppercased() == "* BYE " {
+                    throw IMAPError(.unreachable, "the server closed the session: " + String(decoding: line.dropFirst(6), as: UTF8.self))
+                }
+                responses.append(response)
+            } else if line.starts(with: Array((tag + " ").utf8)) {
+                let rest = String(decoding: line.dropFirst(tag.utf8.count + 1), as: UTF8.self)
+                let word = rest.prefix(while: { $0 != " " }).uppercased()
+                let detail = String(rest.dropFirst(word.count).drop(while: { $0 == " " }))
+                switch word {
+                case "OK": return (responses, .ok)
+                case "NO": return (responses, .no(detail))
+                case "BAD": return (responses, .bad(detail))
+                default: throw IMAPError(.protocolViolation, "a tagged status that is not OK, NO or BAD")
+                }
+            } else {
+                // A continuation request (`+`) or another tag: nothing this client asked for.
+                throw IMAPError(
+                    .protocolViolation, "an unexpected response line: \(String(decoding: line.prefix(80), as: UTF8.self).debugDescription)")
+            }
+        }
+    }
+
+    private func send(_ bytes: [UInt8]) throws(IMAPError) {
+        var offset = 0
+        while offset < bytes.count {
+            var sent = 0
+            let code = bytes.withUnsafeBytes { buffer in
+                curl_easy_send(handle.raw, buffer.baseAddress.map { $0 + offset }, buffer.count - offset, &sent)
+            }
+            if code == CURLE_AGAIN {
+                try wait(for: Int16(POLLOUT), milliseconds: settings.timeoutMilliseconds)
+                continue
+            }
+            guard code == CURLE_OK else { throw Self.failure(code, handle.message(for: code)) }
+            offset += sent
+        }
+    }
+
+    /// The next response, reading from the connection as needed; throws `.timeout` after
+    /// `idleMilliseconds` without a byte.
+    private func nextResponse(idleMilliseconds: Int) throws(IMAPError) -> IMAPResponseReader.Item? {
+        var chunk = [UInt8](repeating: 0, count: IMAPLimits.readChunkBytes)
+        while true {
+            if let item = try reader.next() { return item }
+            var received = 0
+            let code = chunk.withUnsafeMutableBytes { buffer in curl_easy_recv(handle.raw, buffer.baseAddress, buffer.count, &received) }
+            if code == CURLE_AGAIN {
+                try wait(for: Int16(POLLIN), milliseconds: idleMilliseconds)
+                continue
+            }
+            guard code == CURLE_OK else { throw Self.failure(code, handle.message(for: code)) }
+            guard received > 0 else { throw IMAPError(.unreachable, "the server closed the connection") }
+            chunk.withUnsafeBytes { reader.feed(UnsafeRawBufferPointer(rebasing: $0[..<received])) }
+        }
+    }
+
+    private func wait(for events: Int16, milliseconds: Int) throws(IMAPError) {
+        var descriptor = pollfd(fd: socket, events: events, revents: 0)
+        while true {
+            let ready = poll(&descriptor, 1, Int32(clamping: milliseconds))
+            if ready < 0 && errno == EINTR { continue }
+            if ready < 0 { throw IMAPError(.unreachable, "poll: " + String(cString: strerror(errno))) }
+            if ready == 0 { throw IMAPError(.timeout, "no answer from \(url.host) within \(milliseconds / 1000) s") }
+            return
+        }
+    }
+
+    /// libcurl-errors(3) codes to reasons.
+    static func failure(_ code: CURLcode, _ detail: String) -> IMAPError {
+        switch code {
+        case CURLE_LOGIN_DENIED: IMAPError(.loginRefused, detail)
+        case CURLE_OPERATION_TIMEDOUT: IMAPError(.timeout, detail)
+        case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_ISSUER_ERROR, CURLE_SSL_PINNEDPUBKEYNOTMATCH,
+            CURLE_SSL_INVALIDCERTSTATUS:
+            IMAPError(.certificateRefused, detail)
+        case CURLE_COULDNT_CONNECT, CURLE_COULDNT_RESOLVE_HOST, CURLE_SEND_ERROR, CURLE_RECV_ERROR, CURLE_SSL_CONNECT_ERROR:
+            IMAPError(.unreachable, detail)
+        case CURLE_WEIRD_SERVER_REPLY, CURLE_GOT_NOTHING, CURLE_UNSUPPORTED_PROTOCOL: IMAPError(.protocolViolation, detail)
+        default: IMAPError(.unreachable, detail)
+        }
+    }
+}

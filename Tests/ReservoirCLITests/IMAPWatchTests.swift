@@ -1,0 +1,367 @@
+import Foundation
+import Glibc
+import PostgresTestSupport
+import Testing
+
+extension ProcessSuites {
+    /// `reservoir watch` against a real Dovecot on loopback: a private configuration (its own
+    /// base_dir, a passwd-file user, a Maildir of the samples), TLS from a CA the test makes with
+    /// openssl. What it reads must be what `reservoir scan` of the same messages records; the
+    /// flags python3's imaplib reads before and after must not change; the UID state must make a
+    /// second run read nothing and the next run read what was appended; a changed UIDVALIDITY
+    /// reads everything again and changes nothing; a wrong password, an untrusted certificate, a
+    /// netrc file others may read and a silent server each end with their own exit status.
+    @Suite("reservoir watch reads a Dovecot mailbox")
+    struct IMAPWatchTests {
+        static let dovecot = "/usr/sbin/dovecot"
+        static let python = "/usr/bin/python3"
+        static let openssl = "/usr/bin/openssl"
+
+        static var available: Bool {
+            getuid() == 0
+                && [dovecot, "/usr/lib/dovecot/imap", "/usr/lib/dovecot/imap-login", python, openssl].allSatisfy {
+                    FileManager.default.isExecutableFile(atPath: $0)
+                } && getpwnam("nobody") != nil && getpwnam("dovecot") != nil && getpwnam("dovenull") != nil
+        }
+
+        /// One Dovecot serving `jane` (password s3cret, mail as nobody) over imaps on `port`.
+        final class Server {
+            let directory: String
+            let port: Int
+            private var started = false
+
+            init(directory: String) throws {
+                self.directory = directory
+                port = try LoopbackPort.free()
+                let d = directory
+                try FileManager.default.createDirectory(atPath: d + "/home", withIntermediateDirectories: true)
+                for folder in ["cur", "new", "tmp"] {
+                    try FileManager.default.createDirectory(atPath: d + "/Maildir/" + folder, withIntermediateDirectories: true)
+                }
+                try "jane:{PLAIN}s3cret:65534:65534::\(d)/home\n".write(toFile: d + "/passwd", atomically: true, encoding: .utf8)
+                let config = """
+                    protocols = imap
+                    listen = 127.0.0.1
+                    base_dir = \(d)/run
+                    state_dir = \(d)/state
+                    log_path = \(d)/dovecot.log
+                    ssl = required
+                    ssl_cert = <\(d)/server.pem
+                    ssl_key = <\(d)/server.key
+                    auth_mechanisms = plain
+                    passdb {
+                      driver = passwd-file
+                      args = scheme=PLAIN username_format=%u \(d)/passwd
+                    }
+                    userdb {
+                      driver = passwd-file
+                      args = username_format=%u \(d)/passwd
+                    }
+                    mail_location = maildir:\(d)/Maildir
+                    service imap-login {
+                      chroot =
+                      inet_listener imap {
+                        port = 0
+                      }
+                      inet_listener imaps {
+                        port = \(port)
+                        ssl = yes
+                      }
+                    }
+                    service anvil {
+                      chroot =
+                    }
+
+                    """
+                try config.write(toFile: d + "/dovecot.conf", atomically: true, encoding: .utf8)
+            }
+
+            func chownMail() {
+                _ = try? ChildProcess.capture(["/bin/chown", "-R", "nobody:nogroup", directory + "/Maildir", directory + "/home"])
+            }
+
+            /// Starts Dovecot as a daemon through `ChildProcess` (an empty signal mask: one
+            /// started by Foundation's `Process` inherits the test thread's blocked SIGCHLD and
+            /// SIGTERM and can neither reap its children nor stop).
+            func start() throws {
+                chownMail()
+                let log = directory + "/start.log"
+                let status = try ChildProcess.run([IMAPWatchTests.dovecot, "-c", directory + "/dovecot.conf"], stdout: log, stderr: log)
+                try #require(status == 0, "dovecot: \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
+                started = true
+                // Ready when it accepts a connection on the port.
+                for _ in 0..<100 {
+                    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+                    var address = LoopbackPort.address(port)
+                    let connected = withUnsafePointer(to: &address) {
+                        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+                    }
+                    close(fd)
+                    if connected { return }
+                    usleep(100_000)
+                }
+                throw CocoaError(.fileReadUnknown)
+            }
+
+            func stop() {
+                guard started else { return }
+                started = false
+                let log = directory + "/stop.log"
+                _ = try? ChildProcess.run([IMAPWatchTests.dovecot, "-c", directory + "/dovecot.conf", "stop"], stdout: log, stderr: log)
+                // The master removes its pid file last; wait for it so a restart finds none.
+                for _ in 0..<100 where FileManager.default.fileExists(atPath: directory + "/run/master.pid") { usleep(100_000) }
+            }
+        }
+
+        /// A CA and a certificate for 127.0.0.1 signed by it, and a second CA that signed nothing.
+        static func makeCertificates(in d: String) throws {
+            func run(_ arguments: [String]) throws {
+                let r = try ChildProcess.capture([Self.openssl] + arguments)
+                try #require(r.status == 0, "openssl \(arguments.first ?? ""): \(String(decoding: r.stderr, as: UTF8.self))")
+            }
+            for name in ["ca", "other-ca"] {
+                try run([
+                    "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "\(d)/\(name).key", "-out", "\(d)/\(name).pem", "-days", "2",
+                    "-subj", "/CN=reservoir test \(name)",
+                ])
+            }
+            try run(["req", "-newkey", "rsa:2048", "-nodes", "-keyout", "\(d)/server.key", "-out", "\(d)/server.csr", "-subj", "/CN=127.0.0.1"])
+            try "subjectAltName=IP:127.0.0.1\n".write(toFile: d + "/ext", atomically: true, encoding: .utf8)
+            try run([
+                "x509", "-req", "-in", "\(d)/server.csr", "-CA", "\(d)/ca.pem", "-CAkey", "\(d)/ca.key", "-CAcreateserial", "-out",
+                "\(d)/server.pem", "-days", "2", "-extfile", "\(d)/ext",
+            ])
+        }
+
+        /// python3's imaplib as another client: `flags` (every message's UID and flags, read
+        /// with EXAMINE), `uidvalidity`, or `append FILE`.
+        static func client(_ server: Server, _ arguments: [String]) throws -> [String] {
+            let script = """
+                import imaplib, ssl, sys
+                ctx = ssl.create_default_context(cafile=sys.argv[2])
+                m = imaplib.IMAP4_SSL('127.0.0.1', int(sys.argv[1]), ssl_context=ctx)
+                m.login('jane', 's3cret')
+                if sys.argv[3] == 'flags':
+                    m.select('INBOX', readonly=True)
+                    typ, data = m.uid('FETCH', '1:*', '(FLAGS)')
+                    print('\\n'.join(sorted(x.decode() for x in data if x)))
+                elif sys.argv[3] == 'uidvalidity':
+                    m.select('INBOX', readonly=True)
+                    print(m.response('UIDVALIDITY')[1][0].decode())
+                elif sys.argv[3] == 'append':
+                    typ, data = m.append('INBOX', None, None, open(sys.argv[4], 'rb').read())
+                    assert typ == 'OK', data
+                m.logout()
+                """
+            let r = try ChildProcess.capture([python, "-c", script, String(server.port), server.directory + "/ca.pem"] + arguments)
+            try #require(r.status == 0, "imaplib \(arguments): \(String(decoding: r.stderr, as: UTF8.self))")
+            return String(decoding: r.stdout, as: UTF8.self).split(separator: "\n").map(String.init)
+        }
+
+        /// The summary line of a `--json` run, and the number of message lines before it.
+        static func summary(_ r: ReservoirBinary.Result) throws -> (messages: Int, lines: Int, events: [String: Int]) {
+            let lines = String(decoding: r.stdout, as: UTF8.self).split(separator: "\n")
+            let last = try #require(lines.last.flatMap { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] })
+            let summary = try #require(last["summary"] as? [String: Any])
+            return (summary["messages"] as? Int ?? -1, lines.count - 1, summary["events"] as? [String: Int] ?? [:])
+        }
+
+        @Test(
+            "watch reads every message once, as scan records them, sets no flag, reads what is appended, and rescans a new UIDVALIDITY without a change",
+            .enabled(if: available, "needs root, dovecot-imapd, python3 and openssl"))
+        func watchesDovecot() throws {
+            let tmp = try TemporaryDirectory()
+            defer { tmp.remove() }
+            chmod(tmp.path, 0o755)
+            let d = tmp.path + "/dovecot"
+            try FileManager.default.createDirectory(atPath: d, withIntermediateDirectories: true)
+            chmod(d, 0o755)
+            try Self.makeCertificates(in: d)
+            let server = try Server(directory: d)
+            // Every sample but one, under its own name (its Maildir flags with it); the one left
+            // out is appended later.
+            let appended = try ReservoirBinary.sample(10)
+            let samples = try PostfixTests.allSamples()
+            for path in samples where path != appended {
+                let folder = URL(fileURLWithPath: path).deletingLastPathComponent().lastPathComponent
+                try FileManager.default.copyItem(atPath: path, toPath: "\(d)/Maildir/\(folder)/\(URL(fileURLWithPath: path).lastPathComponent)")
+            }
+            try server.start()
+            defer { server.stop() }
+            let netrc = tmp.path + "/netrc"
+            try "machine 127.0.0.1 login jane password s3cret\n".write(toFile: netrc, atomically: true, encoding: .utf8)
+            chmod(netrc, 0o600)
+            let url = "imaps://jane@127.0.0.1:\(server.port)/INBOX"
+            let common = ["--keys", ReservoirBinary.keys, "--allowed-domains", ReservoirBinary.allowed, "--now", ReservoirBinary.now]
+            let watchStore = "sqlite:\(tmp.path)/watch.sqlite3"
+            func watch(_ extra: [String] = [], netrcFile: String = netrc, ca: String = d + "/ca.pem") throws -> ReservoirBinary.Result {
+                try ReservoirBinary.run(
+                    ["watch", "--once", url, "--json", "--store", watchStore, "--netrc", netrcFile, "--ca-file", ca, "--no-calendar"] + common
+                        + extra)
+            }
+            func scan(_ paths: [String], store: String) throws {
+                let r = try ReservoirBinary.run(["scan"] + paths + ["--store", store, "--no-calendar"] + common)
+                try #require(r.status == 0, "scan: \(r.stderr)")
+            }
+            let flagsBefore = try Self.client(server, ["flags"])
+            #expect(flagsBefore.count == samples.count - 1)
+            #expect(flagsBefore.contains { $0.contains("\\Seen") }, "some samples are read already")
+            #expect(flagsBefore.contains { !$0.contains("\\Seen") }, "and some are not")
+
+            // The first run reads every message, and the store holds what a scan records.
+            let first = try watch()
+            #expect(first.status == 0, "\(first.stderr)")
+            #expect(try Self.summary(first).messages == samples.count - 1)
+            #expect(try Self.summary(first).lines == samples.count - 1)
+            try scan(samples.filter { $0 != appended }, store: "sqlite:\(tmp.path)/scan-before.sqlite3")
+            let expectedBefore = try PostfixTests.stored("sqlite:\(tmp.path)/scan-before.sqlite3")
+            #expect(!expectedBefore.isEmpty)
+            #expect(try PostfixTests.stored(watchStore) == expectedBefore)
+
+            // A second run reads nothing.
+            let second = try watch()
+            #expect(second.status == 0, "\(second.stderr)")
+            #expect(try Self.summary(second).messages == 0)
+            #expect(try Self.client(server, ["flags"]) == flagsBefore, "no flag set or cleared")
+
+            // A message appended by another client is read by the next run, and only it.
+            _ = try Self.client(server, ["append", appended])
+            let flagsAppended = try Self.client(server, ["flags"])
+            #expect(flagsAppended.count == samples.count)
+            // This run names no mailbox: it reads the configuration file's `watch`.
+            let config = tmp.path + "/config.toml"
+            try "watch = [\"\(url)\"]\n".write(toFile: config, atomically: true, encoding: .utf8)
+            let third = try ReservoirBinary.run(
+                ["watch", "--once", "--json", "--store", watchStore, "--netrc", netrc, "--ca-file", d + "/ca.pem", "--no-calendar"] + common,
+                environment: ["RESERVOIR_CONFIG": config])
+            #expect(third.status == 0, "\(third.stderr)")
+            #expect(try Self.summary(third).messages == 1)
+            try scan(samples, store: "sqlite:\(tmp.path)/scan-all.sqlite3")
+            let expectedAll = try PostfixTests.stored("sqlite:\(tmp.path)/scan-all.sqlite3")
+            #expect(expectedAll != expectedBefore, "the appended sample holds a reservation of its own")
+            #expect(try PostfixTests.stored(watchStore) == expectedAll)
+            #expect(try Self.client(server, ["flags"]) == flagsAppended, "the appended message is still unread")
+
+            // A new UIDVALIDITY (the server's index and UID list gone): everything read again,
+            // nothing changed.
+            let validity = try Self.client(server, ["uidvalidity"])
+            server.stop()
+            for name in try FileManager.default.contentsOfDirectory(atPath: d + "/Maildir") where name.hasPrefix("dovecot") {
+                try FileManager.default.removeItem(atPath: d + "/Maildir/" + name)
+            }
+            sleep(1)  // UIDVALIDITY is made from the clock
+            try server.start()
+            #expect(try Self.client(server, ["uidvalidity"]) != validity)
+            let flagsRestarted = try Self.client(server, ["flags"])
+            let rescan = try watch()
+            #expect(rescan.status == 0, "\(rescan.stderr)")
+            #expect(try Self.summary(rescan).messages == samples.count)
+            let rescanEvents = try Self.summary(rescan).events
+            #expect(rescanEvents.filter { !["unchanged", "older-than-stored"].contains($0.key) }.isEmpty, "\(rescanEvents)")
+            #expect(rescanEvents["unchanged"] ?? 0 > 0, "read again: \(rescanEvents)")
+            #expect(try PostfixTests.stored(watchStore) == expectedAll)
+            #expect(try Self.client(server, ["flags"]) == flagsRestarted)
+
+            // Failures, each with its status: a wrong password 77, a certificate from another CA
+            // 69, a netrc file others may read 73.
+            let wrong = tmp.path + "/wrong-netrc"
+            try "machine 127.0.0.1 login jane password wrong\n".write(toFile: wrong, atomically: true, encoding: .utf8)
+            chmod(wrong, 0o600)
+            let refused = try watch(netrcFile: wrong)
+            #expect(refused.status == 77, "\(refused.stderr)")
+            #expect(refused.stderr.contains("imap-login-refused"))
+            let untrusted = try watch(ca: d + "/other-ca.pem")
+            #expect(untrusted.status == 69, "\(untrusted.stderr)")
+            #expect(untrusted.stderr.contains("imap-certificate-refused"))
+            chmod(wrong, 0o644)
+            let open = try watch(netrcFile: wrong)
+            #expect(open.status == 73, "\(open.stderr)")
+            #expect(open.stderr.contains("imap-netrc-unusable"))
+            #expect(try PostfixTests.stored(watchStore) == expectedAll, "failures change nothing")
+        }
+
+        /// A TLS server (python3's ssl) that logs anyone in and answers EXAMINE with `answer`.
+        static let hostileServer = #"""
+            import socket, ssl, sys, time
+            ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            ctx.load_cert_chain(sys.argv[1], sys.argv[2])
+            s = socket.socket()
+            s.bind(('127.0.0.1', 0))
+            s.listen(1)
+            print(s.getsockname()[1], flush=True)
+            c, _ = s.accept()
+            t = ctx.wrap_socket(c, server_side=True)
+            t.sendall(b'* OK [CAPABILITY IMAP4rev1 SASL-IR AUTH=PLAIN] ready\r\n')
+            f = t.makefile('rb')
+            while True:
+                line = f.readline()
+                if not line:
+                    break
+                tag, _, rest = line.decode().partition(' ')
+                word = rest.split(' ')[0].strip().upper()
+                if word == 'CAPABILITY':
+                    t.sendall(b'* CAPABILITY IMAP4rev1 SASL-IR AUTH=PLAIN\r\n' + tag.encode() + b' OK done\r\n')
+                elif word == 'EXAMINE':
+                    t.sendall({'line': b'* OK ' * 20000, 'literal': b'* OK [UIDVALIDITY 1] {999999999}\r\n',
+                               'continuation': b'+ go on\r\n'}[sys.argv[3]])
+                    time.sleep(3)
+                    break
+                else:
+                    t.sendall(tag.encode() + b' OK done\r\n')
+            """#
+
+        @Test(
+            "a server that answers EXAMINE with an endless line, a huge literal or a stray continuation ends the run with imap-protocol-violation, exit 76",
+            .enabled(if: FileManager.default.isExecutableFile(atPath: python), "needs python3"),
+            arguments: ["line", "literal", "continuation"])
+        func hostileServer(_ answer: String) throws {
+            let tmp = try TemporaryDirectory()
+            defer { tmp.remove() }
+            try Self.makeCertificates(in: tmp.path)
+            let netrc = tmp.path + "/netrc"
+            try "machine 127.0.0.1 login jane password s3cret\n".write(toFile: netrc, atomically: true, encoding: .utf8)
+            chmod(netrc, 0o600)
+            let server = Process()
+            server.executableURL = URL(fileURLWithPath: Self.python)
+            server.arguments = ["-c", Self.hostileServer, tmp.path + "/server.pem", tmp.path + "/server.key", answer]
+            let out = Pipe()
+            server.standardOutput = out
+            server.standardError = FileHandle.nullDevice
+            try server.run()
+            defer {
+                kill(server.processIdentifier, SIGKILL)
+                server.waitUntilExit()
+            }
+            var portText = ""
+            while !portText.hasSuffix("\n"), let byte = try out.fileHandleForReading.read(upToCount: 1), !byte.isEmpty {
+                portText += String(decoding: byte, as: UTF8.self)
+            }
+            let port = try #require(Int(portText.trimmingCharacters(in: .whitespacesAndNewlines)))
+            let r = try ReservoirBinary.run([
+                "watch", "--once", "imaps://jane@127.0.0.1:\(port)/INBOX", "--netrc", netrc, "--ca-file", tmp.path + "/ca.pem",
+                "--imap-timeout", "10", "--store", "sqlite:\(tmp.path)/s.sqlite3", "--no-calendar",
+            ])
+            #expect(r.status == 76, "\(r.stderr)")
+            #expect(r.stderr.contains("imap-protocol-violation"), "\(r.stderr)")
+        }
+
+        @Test("a server that accepts the connection and says nothing ends the run within the time-out, exit 75")
+        func silentServer() throws {
+            let tmp = try TemporaryDirectory()
+            defer { tmp.remove() }
+            let netrc = tmp.path + "/netrc"
+            try "machine 127.0.0.1 login jane password s3cret\n".write(toFile: netrc, atomically: true, encoding: .utf8)
+            chmod(netrc, 0o600)
+            let silent = try LoopbackPort.silent()
+            defer { close(silent.fd) }
+            let started = Date()
+            let r = try ReservoirBinary.run([
+                "watch", "--once", "imaps://jane@127.0.0.1:\(silent.port)/INBOX", "--netrc", netrc, "--imap-timeout", "2",
+                "--store", "sqlite:\(tmp.path)/s.sqlite3", "--no-calendar",
+            ])
+            #expect(r.status == 75, "\(r.stderr)")
+            #expect(r.stderr.contains("imap-timeout") || r.stderr.contains("imap-unreachable"))
+            #expect(Date().timeIntervalSince(started) < 20)
+        }
+    }
+}
