@@ -59,7 +59,9 @@ struct MilterCLITests {
         milter.executableURL = ReservoirBinary.executable
         milter.arguments = ["milter", "--socket", "unix:\(tmp.path)/milter.sock", "--account", "jane@example.org", "--no-store"]
         milter.environment = ProcessInfo.processInfo.environment.merging(["NOTIFY_SOCKET": notify]) { _, new in new }
-        milter.standardError = FileHandle.nullDevice
+        let errors = tmp.path + "/milter.err"
+        _ = FileManager.default.createFile(atPath: errors, contents: nil)
+        milter.standardError = FileHandle(forWritingAtPath: errors)
         try milter.run()
         defer { if milter.isRunning { kill(milter.processIdentifier, SIGKILL) } }
         var buffer = [UInt8](repeating: 0, count: 64)
@@ -68,6 +70,8 @@ struct MilterCLITests {
         #expect(FileManager.default.fileExists(atPath: tmp.path + "/milter.sock"))
         milter.terminate()
         milter.waitUntilExit()
-        #expect(milter.terminationReason == .exit && milter.terminationStatus == 0)
+        #expect(
+            milter.terminationReason == .exit && milter.terminationStatus == 0,
+            "status \(milter.terminationStatus): \((try? String(contentsOfFile: errors, encoding: .utf8)) ?? "")")
     }
 }
