@@ -39,7 +39,16 @@ public struct CountryTimeZones: Sendable {
         let wanted = Array(code.utf8)
         guard wanted.count == 2, wanted.allSatisfy({ $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) else { return [] }
         var zones: [String] = []
-        for line in zoneTab.split(separator: UInt8(ascii: "\n")) where line.starts(with: wanted + [UInt8(ascii: "\t")]) {
+        // Line by line without splitting the whole table: only the country's lines are split
+        // (splitting all 448 lines cost a filter run a quarter of its instructions).
+        var start = zoneTab.startIndex
+        while start < zoneTab.endIndex {
+            let end = zoneTab[start...].firstIndex(of: UInt8(ascii: "\n")) ?? zoneTab.endIndex
+            let line = zoneTab[start..<end]
+            start = end < zoneTab.endIndex ? end + 1 : end
+            guard line.count > 3, line[line.startIndex] == wanted[0], line[line.startIndex + 1] == wanted[1],
+                line[line.startIndex + 2] == UInt8(ascii: "\t")
+            else { continue }
             let fields = line.split(separator: UInt8(ascii: "\t"), omittingEmptySubsequences: false)
             guard fields.count >= 3 else { continue }
             let zone = String(decoding: fields[2], as: UTF8.self)
