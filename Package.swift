@@ -122,7 +122,7 @@ let package = Package(
         .target(name: "CalDAV", dependencies: ["ReservoirBase", "CLibCurl", "CLibCurlLoader"]),
         // `reservoir watch`'s transport: a read-only IMAP session (EXAMINE, UID FETCH BODY.PEEK[])
         // over a TLS connection libcurl makes and logs in, loaded on first use.
-        .target(name: "IMAP", dependencies: ["CLibCurl", "CLibCurlLoader", "CalDAV"]),
+        .target(name: "IMAP", dependencies: ["ReservoirBase", "CLibCurl", "CLibCurlLoader", "CalDAV"]),
         // Who may put events on the calendar: the policy and the signed view it reads.
         .target(name: "Trust", dependencies: ["ReservoirBase", "MIME", "DKIM", "ARC", "CLibIDN2", "WalletPass"]),
         // The subscription feed and the page of upcoming reservations, without an HTTP server:

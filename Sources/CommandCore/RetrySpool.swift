@@ -1,6 +1,7 @@
 package import EventStore
 import Glibc
 package import Mailbox
+import ReservoirBase
 
 /// Messages whose reservations could not be recorded for a reason that passes (a DNS
 /// `temperror`, an unusable store, a full disk), kept for `reservoir retry` (docs/HOOKS.md,
@@ -70,18 +71,7 @@ package struct RetrySpool: Sendable {
 
     /// The address a ``directoryName(_:)`` encodes; nil for a name it cannot have written.
     static func address(fromDirectoryName name: String) -> String? {
-        var bytes: [UInt8] = []
-        var iterator = Array(name.utf8).makeIterator()
-        while let byte = iterator.next() {
-            guard byte == 0x25 else {
-                bytes.append(byte)
-                continue
-            }
-            guard let high = iterator.next(), let low = iterator.next(),
-                let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16)
-            else { return nil }
-            bytes.append(value)
-        }
+        guard let bytes = PercentEncoding.decoded(name.utf8) else { return nil }
         guard !bytes.isEmpty, let address = String(validating: bytes, as: UTF8.self),
             directoryName(Account(normalizedAddress: address)) == name
         else { return nil }

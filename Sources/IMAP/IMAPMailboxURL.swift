@@ -1,3 +1,5 @@
+import ReservoirBase
+
 /// A mailbox to watch: `imaps://USER@HOST[:PORT]/MAILBOX` (RFC 5092 §3, without its
 /// parameters). Only `imaps`: TLS from the first byte (RFC 8314 §3.2), never a plain-text login.
 /// The user name and the mailbox are percent-decoded (RFC 3986 §2.1); the password never is in
@@ -75,27 +77,8 @@ public struct IMAPMailboxURL: Sendable, Equatable, CustomStringConvertible {
     }
 
     static func percentDecoded(_ text: Substring) -> String? {
-        var bytes: [UInt8] = []
-        var iterator = Array(text.utf8)[...]
-        while let byte = iterator.popFirst() {
-            if byte == UInt8(ascii: "%") {
-                guard iterator.count >= 2, let high = hex(iterator.removeFirst()), let low = hex(iterator.removeFirst()) else { return nil }
-                bytes.append(high << 4 | low)
-            } else {
-                bytes.append(byte)
-            }
-        }
-        guard !bytes.contains(0) else { return nil }
+        guard let bytes = PercentEncoding.decoded(text.utf8), !bytes.contains(0) else { return nil }
         return String(validating: bytes, as: UTF8.self)
-    }
-
-    private static func hex(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 
     /// RFC 3986 §2.3's unreserved characters stay; everything else is percent-encoded.

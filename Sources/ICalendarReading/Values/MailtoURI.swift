@@ -112,33 +112,7 @@ public struct MailtoURI: Sendable, Equatable {
     /// RFC 3986 §2.1: `%XX` is the byte XX; nil for a `%` without two hexadecimal digits or a
     /// result that is not UTF-8.
     static func percentDecoded(_ bytes: ArraySlice<UInt8>) -> String? {
-        guard bytes.contains(0x25) else { return String(validating: bytes, as: UTF8.self) }
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count)
-        var index = bytes.startIndex
-        while index < bytes.endIndex {
-            let byte = bytes[index]
-            guard byte == 0x25 else {
-                out.append(byte)
-                index += 1
-                continue
-            }
-            guard bytes.endIndex - index >= 3, let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2]) else {
-                return nil
-            }
-            out.append(high << 4 | low)
-            index += 3
-        }
-        return String(validating: out, as: UTF8.self)
-    }
-
-    static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case 0x30...0x39: byte - 0x30
-        case 0x41...0x46: byte - 0x41 + 10
-        case 0x61...0x66: byte - 0x61 + 10
-        default: nil
-        }
+        PercentEncoding.decoded(bytes).flatMap { String(validating: $0, as: UTF8.self) }
     }
 
     /// Scalars a URI may hold as written (RFC 3986 §2.2, §2.3, `%`), and the characters an IRI
