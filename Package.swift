@@ -149,6 +149,7 @@ let package = Package(
             name: "reservoir",
             dependencies: [
                 "CommandCore", "Pipeline", "Output", "Mailbox", "MIME", "DKIM", "EventStore", "ICalendar", "Delivery", "JSON", "CMalloc", "Feed",
+                "CalDAV", "Trust", "ReservoirBase",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // The filter hook alone, for MTAs that start a process per message: without the

@@ -502,7 +502,8 @@ enum JSONBuild {
     /// `{"kind": "pass", "passType", "teamIdentifier", "organization", "signedAt"}`,
     /// `{"kind": "forward", "forwarder", "via", "message"}` (`via` as `forwarded[].forwarder.via`,
     /// absent when the forward is not shown to be the user's; `message` the attached message's
-    /// proof), `{"kind": "unverified"}` (`--allow-unverified`).
+    /// proof), `{"kind": "page", "url", "domain"}` (`reservoir add URL`), `{"kind": "unverified"}`
+    /// (`--allow-unverified`).
     static func proof(_ proof: ReservationProof) -> JSONValue {
         switch proof {
         case .dkim(let domain):
@@ -522,6 +523,8 @@ enum JSONBuild {
                 ("kind", .string("forward")), ("forwarder", forwarder.map(JSONValue.string)), ("via", vouch.map(BannerRenderer.vouchJSON)),
                 ("message", self.proof(message)),
             ])
+        case .page(let url, let domain):
+            object([("kind", .string("page")), ("url", .string(url)), ("domain", .string(domain))])
         case .unverified:
             object([("kind", .string("unverified"))])
         }

@@ -86,6 +86,10 @@ extension TrustRefusal {
             "the trusted ARC sealer recorded no DKIM pass aligned with the From domain"
         case .arcOriginalNotFound(let domain):
             "the trusted ARC sealer recorded a DKIM pass of \(domain), but the message holds no readable signature of \(domain) to say what it covered"
+        case .pageNotHTTPS:
+            "the page was fetched over plain http: anyone on the path could have written it"
+        case .documentNoProof:
+            "the document carries no proof of who wrote it (no signature, no verified https address)"
         }
     }
 
