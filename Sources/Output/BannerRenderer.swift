@@ -33,8 +33,13 @@ public struct BannerRenderer: Sendable {
         for item in report.items {
             out += reservationLines(item, trusted: report.isTrusted(item))
         }
-        out += line("From", fromText(report))
-        out += line("DKIM", dkimText(report.signatures))
+        if case .page(let url, _) = report.trust.path {
+            // A page has no From nor signature: its address, and whether TLS vouched for it.
+            out += line("Page", TerminalText(escaping: url))
+        } else if !report.isDocument {
+            out += line("From", fromText(report))
+            out += line("DKIM", dkimText(report.signatures))
+        }
         if report.hasMarkupReservations {
             let verdict =
                 report.trust.trusted
@@ -54,7 +59,7 @@ public struct BannerRenderer: Sendable {
 
     func headline(_ report: MessageReport) -> TerminalText {
         let name = report.origin.path.map(Self.fileName) ?? "standard input"
-        var subject: TerminalText = report.subject.map { "“\($0)”" } ?? "(no subject)"
+        var subject: TerminalText = report.subject.map { "“\($0)”" } ?? (report.isDocument ? "(page)" : "(no subject)")
         // The headline of a trusted message is what its sender signed, or says it is not.
         if report.trust.trusted, report.subjectSigned == false { subject += " (Subject not signed)" }
         let count = report.items.count

@@ -9,6 +9,11 @@ extension TrustDecision {
     /// One sentence: who vouched and whether the recipient was checked, or every reason the
     /// markup is not trusted.
     public var reason: String {
+        if trusted, let vouching = vouchingDomain, case .page(_, let host) = path {
+            var text = "https page from \(host), certificate verified; vouched for by its registered domain \(vouching)"
+            if overrides.contains(.allowAnyDomain) { text += " (any domain allowed: --allow-any-domain)" }
+            return text
+        }
         if trusted, let vouching = vouchingDomain {
             var text = "DKIM signature by \(vouching) verified and aligned with \(fromDomain ?? "")"
             if case .arc(let sealer, let instance) = path {
