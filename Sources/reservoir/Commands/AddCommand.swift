@@ -4,11 +4,11 @@ import CommandCore
 import Delivery
 import EventStore
 import Glibc
-import ReservoirBase
-import Trust
 import JSON
 import Output
 import Pipeline
+import ReservoirBase
+import Trust
 
 struct AddCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -76,7 +76,9 @@ struct AddCommand: ParsableCommand {
         if target.contains("://") {
             report = try fetch(runner)
         } else if target.lowercased().hasSuffix(".html") || target.lowercased().hasSuffix(".htm") {
-            guard let bytes = try? FileBytes.read(target, limit: PageLimits.maxBodyBytes) else { throw CommandFailure.unreadable(target, "cannot read the page (at most 2 MB)") }
+            guard let bytes = try? FileBytes.read(target, limit: PageLimits.maxBodyBytes) else {
+                throw CommandFailure.unreadable(target, "cannot read the page (at most 2 MB)")
+            }
             report = runner.pipeline.analyze(page: bytes, origin: .file(path: target))
         } else if target.lowercased().hasSuffix(".eml") {
             report = runner.pipeline.analyze(try runner.read(target))
@@ -121,7 +123,9 @@ struct AddCommand: ParsableCommand {
                     .init(
                         key: "failure",
                         value: .object(
-                            JSONObject([.init(key: "code", value: .string(failure.code.rawValue)), .init(key: "reason", value: .string(failure.sentence))]))),
+                            JSONObject([
+                                .init(key: "code", value: .string(failure.code.rawValue)), .init(key: "reason", value: .string(failure.sentence)),
+                            ]))),
                 ]
                 Output.line(JSONValue.object(JSONObject(members)).serialized())
             } else {
