@@ -152,7 +152,7 @@ let package = Package(
             name: "reservoir",
             dependencies: [
                 "CommandCore", "Pipeline", "Output", "Mailbox", "MIME", "DKIM", "EventStore", "ICalendar", "Delivery", "JSON", "CMalloc", "Feed",
-                "Trust",
+                "CalDAV", "Trust", "ReservoirBase",
                 "IMAP", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // The filter hook alone, for MTAs that start a process per message: without the

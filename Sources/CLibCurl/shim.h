@@ -14,6 +14,9 @@ CURLcode reservoir_curl_setopt_slist(CURL *handle, CURLoption option, struct cur
 CURLcode reservoir_curl_setopt_callback(CURL *handle, CURLoption option, curl_write_callback value);
 /* curl_easy_getinfo is variadic too; for the CURLINFO_LONG kinds (CURLINFO_RESPONSE_CODE). */
 CURLcode reservoir_curl_getinfo_long(CURL *handle, CURLINFO info, long *value);
+/* For the CURLINFO_STRING kinds (CURLINFO_REDIRECT_URL): the string is libcurl's, valid until
+ * the next transfer on the handle. */
+CURLcode reservoir_curl_getinfo_string(CURL *handle, CURLINFO info, char **value);
 
 /* For CURLINFO_ACTIVESOCKET (CURLINFO_SOCKET kind): the connection a CURLOPT_CONNECT_ONLY
  * transfer left open, which the IMAP client waits on with poll(2). */

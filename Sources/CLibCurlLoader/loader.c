@@ -86,6 +86,13 @@ FORWARD(struct curl_slist *, curl_slist_append, (struct curl_slist *list, const 
 FORWARD(CURLcode, curl_easy_send, (CURL *curl, const void *buffer, size_t buflen, size_t *n), (curl, buffer, buflen, n))
 FORWARD(CURLcode, curl_easy_recv, (CURL *curl, void *buffer, size_t buflen, size_t *n), (curl, buffer, buflen, n))
 FORWARD_VOID(curl_slist_free_all, (struct curl_slist *list), (list))
+/* The URL API (curl_url(3)): a page's address and a redirect's target are read by libcurl's
+ * own parser, the one that decides where a request goes. */
+FORWARD(CURLU *, curl_url, (void), ())
+FORWARD_VOID(curl_url_cleanup, (CURLU *handle), (handle))
+FORWARD(CURLUcode, curl_url_set, (CURLU *handle, CURLUPart what, const char *part, unsigned int flags), (handle, what, part, flags))
+FORWARD(CURLUcode, curl_url_get, (CURLU *handle, CURLUPart what, char **part, unsigned int flags), (handle, what, part, flags))
+FORWARD_VOID(curl_free, (void *p), (p))
 
 /* curl_easy_setopt(3): "curl_easy_setopt(CURL *handle, CURLoption option, parameter)"; the
  * parameter is a long, a char *, a function pointer, an off_t or an object pointer according
@@ -124,6 +131,11 @@ CURLcode reservoir_curl_getinfo_long(CURL *curl, CURLINFO info, long *value) {
 }
 
 CURLcode reservoir_curl_getinfo_socket(CURL *curl, CURLINFO info, curl_socket_t *value) {
+    RESOLVED(getinfo_fn, fn, "curl_easy_getinfo")
+    return f(curl, info, value);
+}
+
+CURLcode reservoir_curl_getinfo_string(CURL *curl, CURLINFO info, char **value) {
     RESOLVED(getinfo_fn, fn, "curl_easy_getinfo")
     return f(curl, info, value);
 }

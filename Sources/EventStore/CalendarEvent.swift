@@ -189,13 +189,16 @@ public enum EventProof: Sendable, Equatable {
     case arc(sealer: String)
     /// A Wallet pass's signature, by the certificate of this pass type.
     case signedPass(passType: String)
+    /// A page fetched over verified https (`reservoir add URL`) from a host of this registered domain.
+    case page(domain: String)
 
-    /// The word stored in the `proof` column: `mail`, `arc:SEALER`, `pass:TYPE`.
+    /// The word stored in the `proof` column: `mail`, `arc:SEALER`, `pass:TYPE`, `page:DOMAIN`.
     public var storedText: String {
         switch self {
         case .signedMail: "mail"
         case .arc(let sealer): "arc:" + sealer
         case .signedPass(let passType): "pass:" + passType
+        case .page(let domain): "page:" + domain
         }
     }
 
@@ -207,6 +210,8 @@ public enum EventProof: Sendable, Equatable {
             self = .arc(sealer: String(text.dropFirst(4)))
         } else if text.hasPrefix("pass:"), text.count > 5 {
             self = .signedPass(passType: String(text.dropFirst(5)))
+        } else if text.hasPrefix("page:"), text.count > 5 {
+            self = .page(domain: String(text.dropFirst(5)))
         } else {
             return nil
         }

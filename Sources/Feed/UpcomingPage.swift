@@ -128,6 +128,7 @@ public struct UpcomingPage: Sendable {
             case .signedMail: (owner, "signed mail")
             case .arc(let sealer): (owner, "signed mail, vouched for by ARC sealer \(sealer)")
             case .signedPass(let passType): (passType, passOwner == nil ? "signed pass, linked to \(owner)" : "signed pass")
+            case .page: (owner, "https page")
             case nil: passOwner.map { ($0, "signed pass") } ?? (owner, "signed")
             }
         return "<dt>Vouched by</dt><dd>\(name) <span class=\"muted\">(\(how))</span></dd>\n"

@@ -33,8 +33,13 @@ public struct BannerRenderer: Sendable {
         for item in report.items {
             out += reservationLines(item, trusted: report.isTrusted(item), sender: Self.senderChoice(report, item))
         }
-        out += line("From", fromText(report))
-        out += line("DKIM", dkimText(report.signatures))
+        if case .page(let url, _) = report.trust.path {
+            // A page has no From nor signature: its address, and whether TLS vouched for it.
+            out += line("Page", TerminalText(escaping: url))
+        } else if !report.isDocument {
+            out += line("From", fromText(report))
+            out += line("DKIM", dkimText(report.signatures))
+        }
         if report.hasMarkupReservations {
             let verdict =
                 report.trust.trusted
@@ -54,7 +59,7 @@ public struct BannerRenderer: Sendable {
 
     func headline(_ report: MessageReport) -> TerminalText {
         let name = report.origin.path.map(Self.fileName) ?? "standard input"
-        var subject: TerminalText = report.subject.map { "“\($0)”" } ?? "(no subject)"
+        var subject: TerminalText = report.subject.map { "“\($0)”" } ?? (report.isDocument ? "(page)" : "(no subject)")
         // The headline of a trusted message is what its sender signed, or says it is not.
         if report.trust.trusted, report.subjectSigned == false { subject += " (Subject not signed)" }
         let count = report.items.count
@@ -522,7 +527,8 @@ enum JSONBuild {
     /// `{"kind": "pass", "passType", "teamIdentifier", "organization", "signedAt"}`,
     /// `{"kind": "forward", "forwarder", "via", "message"}` (`via` as `forwarded[].forwarder.via`,
     /// absent when the forward is not shown to be the user's; `message` the attached message's
-    /// proof), `{"kind": "unverified"}` (`--allow-unverified`).
+    /// proof), `{"kind": "page", "url", "domain"}` (`reservoir add URL`), `{"kind": "unverified"}`
+    /// (`--allow-unverified`).
     static func proof(_ proof: ReservationProof) -> JSONValue {
         switch proof {
         case .dkim(let domain):
@@ -542,6 +548,8 @@ enum JSONBuild {
                 ("kind", .string("forward")), ("forwarder", forwarder.map(JSONValue.string)), ("via", vouch.map(BannerRenderer.vouchJSON)),
                 ("message", self.proof(message)),
             ])
+        case .page(let url, let domain):
+            object([("kind", .string("page")), ("url", .string(url)), ("domain", .string(domain))])
         case .unverified:
             object([("kind", .string("unverified"))])
         }

@@ -67,6 +67,7 @@ public enum ExtractionRenderer {
         case .arc(let sealer, _, let domain): "DKIM pass of \(domain) via ARC sealed by \(sealer)"
         case .pass(let signer): "Wallet pass, \(signer.issuerText)"
         case .forward(let forwarder, _, let message): "forwarded by \(forwarder ?? "an unknown sender"); \(proofText(message))"
+        case .page(let url, let domain): "https page \(url), vouched for by \(domain)"
         case .unverified: "unverified: --allow-unverified"
         }
     }

@@ -62,12 +62,15 @@ extension BannerRenderer {
         }
     }
 
-    /// The trust path for JSON: `dkim`, or `arc` with its sealer and instance.
+    /// The trust path for JSON: `dkim`, `arc` with its sealer and instance, or `page` with its
+    /// address and host (`reservoir add URL`).
     static func pathJSON(_ path: TrustPath) -> JSONValue {
         switch path {
         case .dkim: JSONBuild.object([("method", .string("dkim"))])
         case .arc(let sealer, let instance):
             JSONBuild.object([("method", .string("arc")), ("sealer", .string(sealer)), ("instance", .number(Double(instance)))])
+        case .page(let url, let host):
+            JSONBuild.object([("method", .string("page")), ("url", .string(url)), ("host", .string(host))])
         }
     }
 }

@@ -43,6 +43,12 @@ public struct MessageReport: Sendable {
     public var pendingMessage: [UInt8]?
 
     public var fromDomain: String? { from.count == 1 ? from.first?.domain : nil }
+    /// Whether this reports a page or a document rather than mail (`reservoir add`): no From,
+    /// no signatures, no headline subject.
+    public var isDocument: Bool {
+        if case .page = trust.path { return true }
+        return trust.refusals.contains(.documentNoProof)
+    }
     public var hasReservations: Bool { !items.isEmpty }
     /// Whether a message carries reservations the trust policy accepted: what the store records.
     /// Forwarded messages' trusted reservations count too.

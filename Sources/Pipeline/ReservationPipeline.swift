@@ -344,6 +344,7 @@ public final class ReservationPipeline {
         switch trust.path {
         case .dkim: return .signedMail
         case .arc(let sealer, _): return .arc(sealer: sealer)
+        case .page: return trust.vouchingDomain.map { .page(domain: $0) }
         }
     }
 

@@ -35,6 +35,8 @@ public indirect enum ReservationProof: Sendable, Equatable {
     /// A message forwarded as an attachment: the attached message's own proof, and who
     /// forwarded it and how that was shown to be the user (nil `vouch` when it was not).
     case forward(forwarder: String?, vouch: ForwarderVouch?, message: ReservationProof)
+    /// A page fetched over verified https from `url`, vouched for by the host's registered `domain`.
+    case page(url: String, domain: String)
     /// No proof: `--allow-unverified` took the markup without one.
     case unverified
 }
@@ -62,6 +64,7 @@ extension MessageReport {
         switch trust.path {
         case .dkim: return .dkim(domain: domain)
         case .arc(let sealer, let instance): return .arc(sealer: sealer, instance: instance, domain: domain)
+        case .page(let url, _): return .page(url: url, domain: domain)
         }
     }
 }

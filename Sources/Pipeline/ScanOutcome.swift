@@ -72,7 +72,7 @@ public struct ScanOutcome: Sendable, Equatable {
         /// anything vouched.
         static func dependencies(of code: TrustRefusal.Code) -> Set<DecisionSetting> {
             switch code {
-            case .noFrom, .multipleFrom, .organizerNotAligned, .organizerNotOneAddress:
+            case .noFrom, .multipleFrom, .organizerNotAligned, .organizerNotOneAddress, .pageNotHTTPS, .documentNoProof:
                 return []
             case .passUnreadable, .passNoManifest, .passManifestMismatch, .passNoSignature, .passSignatureInvalid, .passNoCA,
                 .passCAUnreadable, .passChainNotTrusted, .passCertificateNotValid, .passSigningTimeInFuture, .passWeakKey,

@@ -9,6 +9,11 @@ extension TrustDecision {
     /// One sentence: who vouched and whether the recipient was checked, or every reason the
     /// markup is not trusted.
     public var reason: String {
+        if trusted, let vouching = vouchingDomain, case .page(_, let host) = path {
+            var text = "https page from \(host), certificate verified; vouched for by its registered domain \(vouching)"
+            if overrides.contains(.allowAnyDomain) { text += " (any domain allowed: --allow-any-domain)" }
+            return text
+        }
         if trusted, let vouching = vouchingDomain {
             var text = "DKIM signature by \(vouching) verified and aligned with \(fromDomain ?? "")"
             if case .arc(let sealer, let instance) = path {
@@ -86,6 +91,10 @@ extension TrustRefusal {
             "the trusted ARC sealer recorded no DKIM pass aligned with the From domain"
         case .arcOriginalNotFound(let domain):
             "the trusted ARC sealer recorded a DKIM pass of \(domain), but the message holds no readable signature of \(domain) to say what it covered"
+        case .pageNotHTTPS:
+            "the page was fetched over plain http: anyone on the path could have written it"
+        case .documentNoProof:
+            "the document carries no proof of who wrote it (no signature, no verified https address)"
         }
     }
 

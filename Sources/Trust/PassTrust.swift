@@ -83,3 +83,48 @@ extension TrustPolicy {
         return PassTypeEntry(pattern: entry[..<equals], domain: asciiHostName(String(entry[entry.index(after: equals)...])))
     }
 }
+
+extension TrustPolicy {
+    /// The verdict on a page fetched from `host` (`reservoir add URL`): trusted when it came
+    /// over verified https and the host or its registered domain is allowed. The registered
+    /// domain (the public suffix plus one label, as relaxed DKIM alignment reads it) vouches,
+    /// and owns the booking; without the public suffix list, the host itself.
+    public func decide(page url: String, host: String, https: Bool) -> TrustDecision {
+        let registered = registeredDomain(of: host)
+        var overrides: [TrustOverride] = []
+        var refusals: [TrustRefusal] = []
+        if !https {
+            refusals.append(.pageNotHTTPS)
+        } else if !(isAllowed(domain: host) || registered.map(isAllowed(domain:)) == true) {
+            refusals.append(.domainNotAllowed(host))
+        }
+        if case .domainNotAllowed = refusals.first, allowAnyDomain { overrides.append(.allowAnyDomain) }
+        if refusals.first == .pageNotHTTPS, allowUnverified { overrides.append(.allowUnverified) }
+        let trusted = refusals.isEmpty || !overrides.isEmpty
+        return TrustDecision(
+            trusted: trusted, vouchingDomain: https ? registered : nil, fromDomain: host, refusals: refusals, overrides: overrides,
+            path: .page(url: url, host: host))
+    }
+
+    /// The decision on a document with nothing proving its origin: refused, unless
+    /// `--allow-unverified` says to take it anyway.
+    public func decideUnproven() -> TrustDecision {
+        TrustDecision(
+            trusted: allowUnverified, vouchingDomain: nil, fromDomain: nil, refusals: [.documentNoProof],
+            overrides: allowUnverified ? [.allowUnverified] : [])
+    }
+
+    /// `host`'s registered domain in A-labels (the public suffix plus one label); the host
+    /// itself when no public suffix list is loaded; nil for no host name.
+    public func registeredDomain(of host: String) -> String? {
+        guard let ascii = Self.asciiHostName(host) else { return nil }
+        guard let psl = publicSuffixes else { return ascii }
+        return psl.organizationalDomain(of: ascii)
+    }
+
+    /// Whether a redirect from `from` to `to` stays within one registered domain.
+    public func sameRegisteredDomain(_ from: String, _ to: String) -> Bool {
+        guard let a = registeredDomain(of: from), let b = registeredDomain(of: to) else { return false }
+        return a == b
+    }
+}

@@ -59,6 +59,9 @@ public enum TrustPath: Sendable, Equatable {
     /// sealed by `sealer`, one of `--trust-arc-sealer` (RFC 8617): the sealer's word, not a
     /// signature verified here.
     case arc(sealer: String, instance: Int)
+    /// A page fetched over verified TLS (`reservoir add URL`) from `host`: the certificate's
+    /// name vouches for the host (RFC 9525 §6), the host's registered domain owns the booking.
+    case page(url: String, host: String)
 }
 
 /// A testing switch that relaxes the policy.
@@ -152,6 +155,11 @@ public enum TrustRefusal: Sendable, Equatable {
     /// The trusted sealer records a `dkim=pass` of `domain`, but the message holds no readable
     /// DKIM-Signature of that domain whose rules (`h=`, `l=`, `c=`) could be applied.
     case arcOriginalNotFound(domain: String)
+    /// A page fetched over plain `http://`: anyone on the path could have written it.
+    case pageNotHTTPS
+    /// A document read from a file with nothing that proves its origin (an `.html` page, an
+    /// `.ics` calendar): shown, not stored.
+    case documentNoProof
 
     /// The refusal's kind without its details: a stable name for programs (JSON, notes, the
     /// attack corpus).
@@ -193,6 +201,8 @@ public enum TrustRefusal: Sendable, Equatable {
         case arcSealerNotTrusted = "arc-sealer-not-trusted"
         case arcNoAlignedPass = "arc-no-aligned-pass"
         case arcOriginalNotFound = "arc-original-signature-missing"
+        case pageNotHTTPS = "page-not-https"
+        case documentNoProof = "document-no-proof"
     }
 
     public var code: Code {
@@ -237,6 +247,8 @@ public enum TrustRefusal: Sendable, Equatable {
         case .arcSealerNotTrusted: .arcSealerNotTrusted
         case .arcNoAlignedPass: .arcNoAlignedPass
         case .arcOriginalNotFound: .arcOriginalNotFound
+        case .pageNotHTTPS: .pageNotHTTPS
+        case .documentNoProof: .documentNoProof
         }
     }
 }

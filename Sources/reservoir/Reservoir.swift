@@ -21,7 +21,7 @@ struct Reservoir: ParsableCommand {
             """,
         version: ReservoirVersion.current,
         subcommands: [
-            ScanCommand.self, FilterCommand.self, IngestCommand.self, BannerCommand.self,
+            ScanCommand.self, FilterCommand.self, IngestCommand.self, AddCommand.self, BannerCommand.self,
             VerifyCommand.self, ExtractCommand.self, PartsCommand.self,
             WatchCommand.self, EventsCommand.self, SyncCommand.self, RetryCommand.self, ForgetCommand.self, PendingCommand.self,
             AllowCommand.self, DenyCommand.self, AccountsCommand.self, ServeCommand.self, MilterCommand.self, SignCommand.self,

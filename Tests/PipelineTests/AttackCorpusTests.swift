@@ -96,6 +96,7 @@ struct AttackCorpusTests {
             switch report.trust.path {
             case .dkim: .signedMail
             case .arc(let sealer, _): .arc(sealer: sealer)
+            case .page: .page(domain: report.trust.vouchingDomain ?? "")
             }
         for event in try store.events() { #expect(event.proof == proof, "\(name): \(event.event.key)") }
         if name == "arc-control" { #expect(try store.events().map(\.proof) == [.arc(sealer: "home.example")]) }

@@ -58,7 +58,7 @@ extension ProcessSuites {
             let pages = try FileManager.default.contentsOfDirectory(atPath: root + "/share/man/man1").sorted()
             let commands =
                 ["reservoir", "scan", "filter", "ingest", "banner", "verify", "extract", "parts", "events", "sync", "retry", "forget"]
-                + ["watch", "pending", "allow", "deny", "accounts", "serve", "milter", "sign", "config"]
+                + ["watch", "add", "pending", "allow", "deny", "accounts", "serve", "milter", "sign", "config"]
             let wanted = commands.map { ($0 == "reservoir" ? "reservoir" : "reservoir-" + $0) + ".1.gz" }.sorted()
             #expect(pages == wanted, "\(pages)")
             for page in pages {

@@ -48,7 +48,7 @@ struct ScanProgress {
         let megabytes = Double(bytes) / 1_048_576
         var line = "\r\u{1B}[2Kscanning: \(messages)"
         if total >= messages, total > 0 { line += "/\(total)" }
-        line += " messages · \(rate)/s · \(Int(megabytes)) MB · \(Int(elapsed)) s"
+        line += (max(total, messages) == 1 ? " message" : " messages") + " · \(rate)/s · \(Int(megabytes)) MB · \(Int(elapsed)) s"
         if total > messages, rate > 0 { line += " · about \((total - messages) / rate + 1) s left" }
         _ = Output.bytes(Array(line.utf8), to: STDERR_FILENO)
     }
