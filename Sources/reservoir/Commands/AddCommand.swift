@@ -23,8 +23,10 @@ struct AddCommand: ParsableCommand {
             configuration file): the registered domain vouches for and owns the booking. A plain \
             http:// page is shown, never stored.
 
-            A file: .eml is read as mail (DKIM, passes, as ingest); .html has no proof and is \
-            shown, not stored (unless --allow-unverified). Trusted reservations are recorded in \
+            A file: .eml is read as mail (DKIM, passes, as ingest); .pkpass keeps its own \
+            signature (--pass-ca, --allow-pass-type); .pdf and images are read for their bar \
+            codes; .html and .ics have no proof and are shown, not stored (unless \
+            --allow-unverified). Trusted reservations are recorded in \
             the store and pushed to the account's calendars. Exit status: 0 done (also when \
             nothing was trusted), 65 a page refused by the fetch rules, 66 an unreadable file, \
             69 a page that could not be fetched.
@@ -34,7 +36,7 @@ struct AddCommand: ParsableCommand {
               reservoir add --json confirmation.eml
             """)
 
-    @Argument(help: ArgumentHelp("An https:// address, or a .eml or .html file.", valueName: "address-or-file"))
+    @Argument(help: ArgumentHelp("An https:// address, or a .eml, .html, .pkpass, .ics, .pdf or image file.", valueName: "address-or-file"))
     var target: String
 
     @OptionGroup var keys: KeyOptions
@@ -82,8 +84,14 @@ struct AddCommand: ParsableCommand {
             report = runner.pipeline.analyze(page: bytes, origin: .file(path: target))
         } else if target.lowercased().hasSuffix(".eml") {
             report = runner.pipeline.analyze(try runner.read(target))
+        } else if let kind = DocumentKind(fileName: target) {
+            let bytes: [UInt8]
+            do { bytes = try FileBytes.read(target, limit: Self.maxDocumentBytes) } catch {
+                throw CommandFailure.unreadable(target, "cannot read the file (at most 2 MB)")
+            }
+            report = runner.pipeline.analyze(document: bytes, kind: kind, path: target)
         } else {
-            throw ValidationError("add takes an https:// address, a .eml or a .html file (got \(target))")
+            throw ValidationError("add takes an https:// address or a .eml, .html, .pkpass, .ics, .pdf, .png, .jpg or .gif file (got \(target))")
         }
         if report.hasTrustedReservations {
             let store = try CommandRunner.openStore(at: storeOptions.store, use: .record(createDirectories: creation.create), account: account)
@@ -134,6 +142,10 @@ struct AddCommand: ParsableCommand {
             throw ExitStatus(Self.exitStatus(failure))
         }
     }
+
+    /// The largest document file read: what fits with its envelope in a message read whole
+    /// (MIME `Limits.wholeMessageBytes`, 2 MB), the largest whose attachments are read.
+    static let maxDocumentBytes = (2 << 20) - 4096
 
     /// sysexits.h: 65 (EX_DATAERR) for a page the rules refuse, 69 (EX_UNAVAILABLE) for one
     /// that could not be fetched.
