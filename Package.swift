@@ -165,7 +165,7 @@ let package = Package(
         .executableTarget(
             name: "reservoir-serve",
             dependencies: [
-                "CommandCore", "EventStore", "EventStorePostgres", "Feed",
+                "CommandCore", "EventStore", "EventStorePostgres", "Feed", "JSON",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]),

@@ -14,6 +14,8 @@
 #include <openssl/cms.h>
 #include <openssl/x509_vfy.h>
 #include <openssl/objects.h>
+#include <openssl/hmac.h>
+#include <openssl/rand.h>
 
 /* EVP_MD_CTX_size and friends are macros in OpenSSL 3; Swift cannot call macros. */
 static inline int reservoir_EVP_PKEY_bits(const EVP_PKEY *key) { return EVP_PKEY_get_bits(key); }

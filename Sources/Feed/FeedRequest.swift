@@ -9,11 +9,22 @@ public struct FeedRequest: Sendable, Equatable {
     public var ifModifiedSince: String?
     /// `X-Forwarded-Proto` from a TLS proxy in front: `https` makes the page's links https.
     public var forwardedProto: String?
+    /// For the page's forms (POST): the `Origin` field (RFC 6454 §7), `Sec-Fetch-Site`
+    /// (Fetch Metadata), the media type and the body.
+    public var origin: String?
+    public var fetchSite: String?
+    public var contentType: String?
+    public var body: [UInt8]
 
     public init(
         method: String, target: String, host: String? = nil, authorization: String? = nil,
-        ifNoneMatch: String? = nil, ifModifiedSince: String? = nil, forwardedProto: String? = nil
+        ifNoneMatch: String? = nil, ifModifiedSince: String? = nil, forwardedProto: String? = nil,
+        origin: String? = nil, fetchSite: String? = nil, contentType: String? = nil, body: [UInt8] = []
     ) {
+        self.origin = origin
+        self.fetchSite = fetchSite
+        self.contentType = contentType
+        self.body = body
         self.method = method
         self.target = target
         self.host = host

@@ -14,11 +14,18 @@ public struct FeedService: Sendable {
     public let now: @Sendable () -> Int64
     /// Writes the feed (its reminders).
     public let writer: ICalendarWriter
+    /// The page's forms (`--actions`); nil: the server only reads.
+    public let actions: PageActions?
+    /// Days a pending sender's reservations are offered (`pending-days`).
+    public let pendingDays: Int
 
     public init(
-        access: FeedAccess, openStore: @escaping StoreOpener, now: @escaping @Sendable () -> Int64, writer: ICalendarWriter = ICalendarWriter()
+        access: FeedAccess, openStore: @escaping StoreOpener, now: @escaping @Sendable () -> Int64, writer: ICalendarWriter = ICalendarWriter(),
+        actions: PageActions? = nil, pendingDays: Int = 30
     ) {
         self.writer = writer
+        self.actions = actions
+        self.pendingDays = pendingDays
         self.access = access
         self.openStore = openStore
         self.now = now
@@ -32,6 +39,9 @@ public struct FeedService: Sendable {
     /// §6.1.3); no `<base>` can redirect its relative links, no form posts anywhere, and no
     /// other site may frame it to trick a tap onto its buttons (§6.3.2, §6.4.2).
     public static let pagePolicy = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+    /// With `--actions`, the page's own forms may post to the page's origin, nowhere else.
+    public static let actionPagePolicy =
+        "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 
     public func respond(to request: FeedRequest) -> FeedResponse {
         let path = request.path
@@ -44,6 +54,9 @@ public struct FeedService: Sendable {
             response.headers.append(("WWW-Authenticate", FeedAccess.challenge))
             return response
         case .granted(let granted, let owner): (resource, account) = (granted, owner)
+        }
+        if let actions, let name = PageAction.paths[resource] {
+            return act(name, actions: actions, request: request, account: account, pagePath: String(path.dropLast(resource.count)) + "/")
         }
         guard resource == Self.feedPath || resource == Self.pagePath else {
             return Self.text(404, "Not found.\n", method: request.method)
@@ -60,7 +73,7 @@ public struct FeedService: Sendable {
             if resource == Self.feedPath {
                 return feed(try store.events(), request: request)
             }
-            return try page(store, request: request, feedPath: prefix + Self.feedPath)
+            return try page(store, request: request, feedPath: prefix + Self.feedPath, account: account)
         } catch {
             var response = Self.text(503, "The event store cannot be read right now.\n", method: request.method)
             response.headers.append(("Retry-After", "30"))
@@ -92,7 +105,7 @@ public struct FeedService: Sendable {
         return FeedResponse(status: 200, headers: headers, body: request.method == "HEAD" ? [] : body)
     }
 
-    func page(_ store: any EventStore, request: FeedRequest, feedPath: String) throws(EventStoreError) -> FeedResponse {
+    func page(_ store: any EventStore, request: FeedRequest, feedPath: String, account: Account?) throws(EventStoreError) -> FeedResponse {
         let now = now()
         let upcoming = try store.events().filter { UpcomingPage.isUpcoming($0, now: now) }
         var histories: [String: [HistoryEntry]] = [:]
@@ -105,11 +118,19 @@ public struct FeedService: Sendable {
         }
         let scheme = request.forwardedProto?.lowercased() == "https" ? "https" : "http"
         let links = FeedLinks(host: request.host ?? "localhost", path: feedPath, scheme: scheme)
-        let body = Array(UpcomingPage(now: now, links: links).render(entries).utf8)
+        var forms: PageForms?
+        if let actions {
+            var pending: [PendingSender] = []
+            if let senders = store as? any SenderStore {
+                pending = PendingSender.grouped(try senders.pendingReservations(receivedSince: now - Int64(pendingDays) * 86_400))
+            }
+            forms = PageForms(token: actions.token(for: account), pending: pending)
+        }
+        let body = Array(UpcomingPage(now: now, links: links, forms: forms).render(entries).utf8)
         let headers: [(name: String, value: String)] = [
             ("Content-Type", "text/html; charset=utf-8"),
             ("Content-Length", String(body.count)),
-            ("Content-Security-Policy", Self.pagePolicy),
+            ("Content-Security-Policy", actions == nil ? Self.pagePolicy : Self.actionPagePolicy),
             ("X-Content-Type-Options", "nosniff"),
             // The token is in the page's address: never send it on.
             ("Referrer-Policy", "no-referrer"),

@@ -7,6 +7,7 @@ public enum ServeOption: String, CaseIterable, Sendable {
     case netrc
     case netrcMachine = "netrc-machine"
     case noAuth = "no-auth"
+    case actions
     case now
 
     public var flag: String { "--" + rawValue }
@@ -19,7 +20,7 @@ public enum ServeOption: String, CaseIterable, Sendable {
         case .tokenFile, .netrc: "file"
         case .netrcMachine: "name"
         case .now: "time"
-        case .noAuth: nil
+        case .noAuth, .actions: nil
         }
     }
 
@@ -34,13 +35,15 @@ public enum ServeOption: String, CaseIterable, Sendable {
         case .netrcMachine: "The netrc machine entry to use (default: the --listen host)."
         case .noAuth: "Listen on a non-loopback address without a token or credentials."
         case .now: "Pin the clock of \"upcoming\" (ISO 8601 with offset), for tests."
+        case .actions:
+            "Forms on the page: add a confirmation page by its https address, trust or dismiss a pending sender (each runs reservoir add, allow or deny for the page's account). Refused with --no-auth off loopback."
         }
     }
 
     /// Usage text for `reservoir-serve --help`.
     public static var usage: String {
         var text = """
-            USAGE: reservoir serve [--listen <host:port>] [--store <url>] [--token-file <file>] [--netrc <file> [--netrc-machine <name>]] [--no-auth]
+            USAGE: reservoir serve [--listen <host:port>] [--store <url>] [--token-file <file>] [--netrc <file> [--netrc-machine <name>]] [--no-auth] [--actions]
 
             Serves the store as an iCalendar subscription (GET /calendar.ics, with ETag and \
             Last-Modified) and a page of upcoming reservations (GET /). Without --token-file or \
@@ -66,6 +69,7 @@ public struct ServeSettings: Sendable, Equatable {
     public var netrc: String?
     public var netrcMachine: String?
     public var noAuth = false
+    public var actions = false
     public var now: String?
 
     public init() {}
@@ -98,7 +102,7 @@ public struct ServeSettings: Sendable, Equatable {
             }
             guard option.valueName != nil else {
                 if inline != nil { return .usage("\(option.flag) takes no value") }
-                settings.noAuth = true
+                if option == .actions { settings.actions = true } else { settings.noAuth = true }
                 continue
             }
             let value: String
@@ -121,7 +125,7 @@ public struct ServeSettings: Sendable, Equatable {
             case .netrc: settings.netrc = value
             case .netrcMachine: settings.netrcMachine = value
             case .now: settings.now = value
-            case .noAuth: settings.noAuth = true
+            case .noAuth, .actions: continue
             }
         }
         if settings.netrcMachine != nil && settings.netrc == nil {
@@ -131,6 +135,9 @@ public struct ServeSettings: Sendable, Equatable {
             return .usage(
                 "\(settings.listen) is not a loopback address: give --token-file or --netrc, or --no-auth to serve the calendar to anyone who can reach it"
             )
+        }
+        if settings.actions && settings.tokenFile == nil && settings.netrc == nil && !settings.listen.isLoopback {
+            return .usage("--actions lets whoever reaches the page change what is trusted: give --token-file or --netrc to serve it off loopback")
         }
         return .run(settings)
     }

@@ -17,10 +17,13 @@ public struct PageEntry: Sendable, Equatable {
 public struct UpcomingPage: Sendable {
     public let now: Int64
     public let links: FeedLinks
+    /// The forms of `--actions`: adding a page by its address, deciding pending senders.
+    public let forms: PageForms?
 
-    public init(now: Int64, links: FeedLinks) {
+    public init(now: Int64, links: FeedLinks, forms: PageForms? = nil) {
         self.now = now
         self.links = links
+        self.forms = forms
     }
 
     /// Shown: an event whose start is at or after `now`, or whose end is (a hotel stay or a
@@ -61,6 +64,10 @@ public struct UpcomingPage: Sendable {
         details{margin-top:.45rem;font-size:.85rem}summary{color:#5b6673;cursor:pointer}\
         ol{margin:.3rem 0 0;padding-left:1.2rem}li{margin:.1rem 0;overflow-wrap:anywhere}\
         .word{font-weight:600}.muted{color:#5b6673}\
+        form{margin:0}form.inline{display:inline}\
+        input[type=url]{box-sizing:border-box;width:100%;font:inherit;padding:.45rem;border:1px solid #b9c2cc;border-radius:8px;margin:.2rem 0 .5rem}\
+        button{font:inherit;font-weight:600;border:0;border-radius:8px;padding:.45rem .8rem;margin:0 .3rem .3rem 0;background:#0b5cad;color:#fff}\
+        button.secondary{background:#e8eef5;color:#0b5cad}\
         @media (min-width:60rem){body{max-width:60rem;padding:1.5rem 2rem}\
         .list{display:grid;grid-template-columns:1fr 1fr;gap:0 1rem;align-items:start}}
         """
@@ -86,6 +93,7 @@ public struct UpcomingPage: Sendable {
         if !cancelled.html.isEmpty {
             body += "<h2 class=\"section\">Cancelled</h2>\n<div class=\"list\">\n\(cancelled)</div>\n"
         }
+        if let forms { body += forms.render() }
         let page: HTMLText = """
             <!DOCTYPE html>
             <html lang="en">
@@ -250,5 +258,48 @@ public struct UpcomingPage: Sendable {
     static func utcText(_ epoch: Int64) -> String {
         let iso = CivilTime.iso8601UTC(epoch)
         return String(iso.prefix(10)) + " " + String(iso.dropFirst(11).prefix(5)) + " UTC"
+    }
+}
+
+/// The forms of `reservoir serve --actions`: each posts, with the page's anti-forgery token,
+/// to a path beside the page (`add`, `allow`, `deny`), which runs the command of that name
+/// for the page's account.
+public struct PageForms: Sendable, Equatable {
+    /// ``PageActions/token(for:)`` of the page's account.
+    public var token: String
+    public var pending: [PendingSender]
+
+    public init(token: String, pending: [PendingSender]) {
+        self.token = token
+        self.pending = pending
+    }
+
+    func render() -> HTMLText {
+        var html: HTMLText = ""
+        if !pending.isEmpty {
+            html += "<h2 class=\"section\">Senders waiting for you</h2>\n"
+            for sender in pending {
+                let what = sender.titles.joined(separator: "; ") + (sender.count > sender.titles.count ? "; …" : "")
+                html += """
+                    <article><h3>\(sender.domain)</h3>\
+                    <p class="muted">\(String(sender.count)) \(sender.count == 1 ? "reservation" : "reservations") waiting: \(what)</p>\
+                    <form class="inline" method="post" action="allow"><input type="hidden" name="token" value="\(token)">\
+                    <input type="hidden" name="domain" value="\(sender.domain)"><button type="submit">Trust</button></form>\
+                    <form class="inline" method="post" action="deny"><input type="hidden" name="token" value="\(token)">\
+                    <input type="hidden" name="domain" value="\(sender.domain)"><button class="secondary" type="submit">Dismiss</button></form>\
+                    </article>
+
+                    """
+            }
+        }
+        html += """
+            <h2 class="section">Add a confirmation page</h2>
+            <article><form method="post" action="add"><input type="hidden" name="token" value="\(token)">\
+            <label for="url">The booking's https address</label>\
+            <input id="url" type="url" name="url" required placeholder="https://" inputmode="url">\
+            <button type="submit">Add</button></form></article>
+
+            """
+        return html
     }
 }

@@ -45,10 +45,20 @@ struct ReservoirServe {
         // else the store's implicit one. A `TOKEN ACCOUNT` line names its own.
         let configured: Account
         do { configured = try AccountAddress.parse(EffectiveSettings.process(commandLine: [:]).account) } catch { fail(error.description, code: 78) }
+        var actions: PageActions?
+        if settings.actions {
+            guard let program = ActionRunner.sibling(), Glibc.access(program, X_OK) == 0 else {
+                fail("--actions runs reservoir add, allow and deny: reservoir must be installed beside reservoir-serve", code: 69)
+            }
+            guard let secret = PageActions.randomSecret() else { fail("no random bytes for the forms' tokens", code: 71) }
+            let runner = ActionRunner(program: program, store: settings.store, now: settings.now)
+            actions = PageActions(secret: secret) { action, account in runner.run(action, account: account ?? configured) }
+        }
+        let pendingDays = EffectiveSettings.process(commandLine: [:]).number(.pendingDays) ?? 30
         let service = FeedService(
             access: access,
             openStore: { (account: Account?) throws(EventStoreError) -> any EventStore in try openStore(location, account: account ?? configured) },
-            now: { pinned ?? Int64(time(nil)) }, writer: ConfigurationLoad.process.calendarWriter)
+            now: { pinned ?? Int64(time(nil)) }, writer: ConfigurationLoad.process.calendarWriter, actions: actions, pendingDays: pendingDays)
         // Said once at start, so a wrong --store shows at once; requests then get 503 until it works.
         do {
             _ = try openStore(location, account: configured)
@@ -58,7 +68,18 @@ struct ReservoirServe {
         let listen = settings.listen
         let app = Application(
             responder: CallbackResponder { (request: Request, _: BasicRequestContext) in
-                respond(service, to: request)
+                if request.method == .post {
+                    // A form's body, bounded before it is read whole.
+                    guard let buffer = try? await request.body.collect(upTo: FormBody.maxBytes) else {
+                        return Response(status: .contentTooLarge, headers: [:], body: ResponseBody(byteBuffer: ByteBuffer(string: "Too large.\n")))
+                    }
+                    let body = Array(buffer.readableBytesView)
+                    // An action runs a command and waits for it: on a thread of its own, so the
+                    // server's few threads go on answering GETs meanwhile.
+                    let feedRequest = Self.feedRequest(request, body: body)
+                    return response(await OwnThread.run { service.respond(to: feedRequest) })
+                }
+                return respond(service, to: request, body: [])
             },
             configuration: ApplicationConfiguration(address: .hostname(listen.host, port: listen.port), serverName: "reservoir"),
             onServerRunning: { _ in
@@ -90,15 +111,25 @@ struct ReservoirServe {
         return "http://\(listen)/<token>/ (protected: <token> is the content of \(file); the feed is /<token>/calendar.ics)"
     }
 
-    static func respond(_ service: FeedService, to request: Request) -> Response {
+    static func respond(_ service: FeedService, to request: Request, body: [UInt8]) -> Response {
+        response(service.respond(to: feedRequest(request, body: body)))
+    }
+
+    /// What the feed reads of a request.
+    static func feedRequest(_ request: Request, body: [UInt8]) -> FeedRequest {
         let fields = request.headers
-        let feedRequest = FeedRequest(
+        return FeedRequest(
             method: request.method.rawValue, target: request.head.path ?? "/", host: request.head.authority,
             authorization: fields[.authorization],
             ifNoneMatch: fields[values: .ifNoneMatch].isEmpty ? nil : fields[values: .ifNoneMatch].joined(separator: ", "),
             ifModifiedSince: fields[.ifModifiedSince],
-            forwardedProto: HTTPField.Name("X-Forwarded-Proto").flatMap { fields[$0] })
-        let answer = service.respond(to: feedRequest)
+            forwardedProto: HTTPField.Name("X-Forwarded-Proto").flatMap { fields[$0] },
+            origin: HTTPField.Name("Origin").flatMap { fields[$0] }, fetchSite: HTTPField.Name("Sec-Fetch-Site").flatMap { fields[$0] },
+            contentType: fields[.contentType], body: body)
+    }
+
+    /// The answer as Hummingbird sends it.
+    static func response(_ answer: FeedResponse) -> Response {
         if let line = answer.logLine { log(line) }
         var headers = HTTPFields()
         for (name, value) in answer.headers {

@@ -43,6 +43,9 @@ struct ServeCommand: ParsableCommand {
     @Flag(name: .customLong(ServeOption.noAuth.rawValue), help: help(.noAuth))
     var noAuth = false
 
+    @Flag(name: .customLong(ServeOption.actions.rawValue), help: help(.actions))
+    var actions = false
+
     @Option(name: .customLong(ServeOption.now.rawValue), help: help(.now))
     var now: String?
 

@@ -1,0 +1,148 @@
+import CommandCore
+import EventStore
+import Feed
+import Glibc
+import JSON
+import Synchronization
+
+/// The page's forms, run as the commands of the same names: `reservoir add URL --json`,
+/// `reservoir allow DOMAIN`, `reservoir deny DOMAIN`, with the page's account and store. The
+/// server links none of the pipeline, libcurl or DKIM, and a change made from the page follows
+/// exactly the rules a change made at the shell does.
+final class ActionRunner: Sendable {
+    /// The most an action may take: a page's fetch is limited to 20 s, an import of a
+    /// sender's pending mail re-reads at most 200 messages.
+    static let timeLimitSeconds = 120
+    /// The most of a command's output read.
+    static let maxOutputBytes = 1 << 20
+
+    let program: String
+    let store: String?
+    /// `--now` of the server, passed on so a pinned clock holds for the commands too.
+    let now: String?
+    /// One action at a time: a second press while one runs is told to wait (429), not queued.
+    private let busy = Mutex(false)
+
+    init(program: String, store: String?, now: String?) {
+        self.program = program
+        self.store = store
+        self.now = now
+    }
+
+    /// `reservoir` in the directory of this executable.
+    static func sibling() -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink("/proc/self/exe", &buffer, Int(PATH_MAX))
+        guard count > 0 else { return nil }
+        let path = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard let slash = path.lastIndex(of: "/") else { return nil }
+        return String(path[..<slash]) + "/reservoir"
+    }
+
+    func run(_ action: PageAction, account: Account?) -> PageActionResult? {
+        guard
+            busy.withLock({ (running: inout Bool) -> Bool in
+                if running { return false }
+                running = true
+                return true
+            })
+        else { return nil }
+        defer { busy.withLock { $0 = false } }
+        var arguments = [program]
+        switch action {
+        case .add: arguments += ["add", "--json"]
+        case .allow(let domain): arguments += ["allow", domain]
+        case .deny(let domain): arguments += ["deny", domain]
+        }
+        if let store { arguments += ["--store", store] }
+        if let now { arguments += ["--now", now] }
+        if let account, !account.isImplicit { arguments += ["--account", account.address] }
+        if case .add(let url) = action { arguments += ["--", url] }
+        guard let (status, output) = Self.spawn(arguments) else {
+            return PageActionResult(succeeded: false, summary: "reservoir could not be run beside reservoir-serve (\(program)).")
+        }
+        switch action {
+        case .add: return Self.addResult(status: status, output: output)
+        case .allow(let domain), .deny(let domain):
+            let text = String(decoding: output, as: UTF8.self).split(separator: "\n").prefix(5).joined(separator: " ")
+            if status == 0 { return PageActionResult(succeeded: true, summary: text.isEmpty ? domain : text) }
+            return PageActionResult(succeeded: false, summary: "The choice for \(domain) was not kept (exit \(status)). \(text)")
+        }
+    }
+
+    /// What `reservoir add --json` said, in a sentence.
+    static func addResult(status: Int32, output: [UInt8]) -> PageActionResult {
+        guard let object = TolerantJSONReader.read(output).values.first?.objectValue else {
+            return PageActionResult(succeeded: false, summary: "The page could not be added (exit \(status)).")
+        }
+        if let failure = object["failure"]?.objectValue {
+            let reason = failure["reason"]?.stringValue ?? "it could not be fetched"
+            return PageActionResult(succeeded: false, summary: "The page was not added: \(reason).")
+        }
+        let reservations = object["reservations"]?.listValue ?? []
+        let trusted = reservations.filter { $0.objectValue?["trusted"] == .bool(true) }
+        let titles = trusted.compactMap { $0.objectValue?["title"]?.stringValue }
+        if reservations.isEmpty { return PageActionResult(succeeded: false, summary: "The page holds no reservation Reservoir reads.") }
+        if trusted.isEmpty {
+            let reason = object["trust"]?.objectValue?["reason"]?.stringValue ?? "nothing vouches for it"
+            return PageActionResult(succeeded: false, summary: "Shown, not added: \(reason).")
+        }
+        let domain = object["trust"]?.objectValue?["vouchingDomain"]?.stringValue
+        return PageActionResult(
+            succeeded: status == 0,
+            summary: "Added \(titles.joined(separator: "; "))" + (domain.map { ", vouched for by \($0)" } ?? "") + ".")
+    }
+
+    /// Runs `arguments` with no standard input, reading its standard output (at most
+    /// ``maxOutputBytes``; standard error goes to the server's) until it exits, killed at
+    /// ``timeLimitSeconds``. The child starts with default signal dispositions and an empty mask.
+    static func spawn(_ arguments: [String]) -> (Int32, [UInt8])? {
+        var pipe: [Int32] = [-1, -1]
+        guard Glibc.pipe(&pipe) == 0 else { return nil }
+        // Not inherited by children the server's other threads start meanwhile.
+        _ = fcntl(pipe[0], F_SETFD, FD_CLOEXEC)
+        _ = fcntl(pipe[1], F_SETFD, FD_CLOEXEC)
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, pipe[1], 1)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var empty = sigset_t()
+        var all = sigset_t()
+        sigemptyset(&empty)
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        let argv = arguments.map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        var pid: pid_t = 0
+        let rc = posix_spawn(&pid, arguments[0], &actions, &attributes, argv, environ)
+        close(pipe[1])
+        guard rc == 0 else {
+            close(pipe[0])
+            return nil
+        }
+        var output: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        let deadline = time(nil) + timeLimitSeconds
+        var descriptor = pollfd(fd: pipe[0], events: Int16(POLLIN), revents: 0)
+        while time(nil) < deadline {
+            let ready = poll(&descriptor, 1, 1000)
+            if ready < 0 && errno == EINTR { continue }
+            if ready <= 0 { continue }
+            let count = read(pipe[0], &chunk, chunk.count)
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 { break }
+            if output.count < maxOutputBytes { output += chunk[0..<min(count, maxOutputBytes - output.count)] }
+        }
+        close(pipe[0])
+        var status: Int32 = 0
+        if time(nil) >= deadline { kill(pid, SIGKILL) }
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        return ((status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f), output)
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import Testing
+
+extension ProcessSuites {
+    /// `reservoir serve --actions`: the page's Trust and Dismiss buttons and its form to add a
+    /// confirmation page, through the real server, curl as the browser, and the real commands.
+    @Suite("serve --actions: forms on the page", .enabled(if: ServeCLITests.hasCurl, "curl is not installed (apt-get install curl)"))
+    struct ServeActionsCLITests {
+        typealias Server = ServeCLITests.Server
+
+        /// A store where the genuine corpus message waits as pending (its domain not allowed),
+        /// and a server with a token in front of it.
+        struct Site {
+            let tmp: TemporaryDirectory
+            let store: String
+            let server: Server
+            let token = "page-token-0123456789abcdef"
+            var page: String { server.base + "/" + token + "/" }
+
+            init(actions: Bool = true) throws {
+                tmp = try TemporaryDirectory()
+                store = tmp.path + "/events.sqlite3"
+                try PendingSendersCLITests.ingest(PendingSendersCLITests.genuine, PendingSendersCLITests.options(nil, store: store))
+                let tokenFile = tmp.path + "/token"
+                try (token + "\n").write(toFile: tokenFile, atomically: true, encoding: .utf8)
+                chmod(tokenFile, 0o600)
+                // The commands the forms run read the test's DKIM keys from the configuration
+                // file, as a site's would read its settings.
+                let configuration = tmp.path + "/config.toml"
+                try "keys = \"\(ReservoirBinary.keys)\"\n".write(toFile: configuration, atomically: true, encoding: .utf8)
+                server = try Server(
+                    ["--store", "sqlite:" + store, "--token-file", tokenFile] + (actions ? ["--actions"] : []), tmp: tmp,
+                    environment: ["RESERVOIR_CONFIG": configuration])
+            }
+
+            func close() {
+                server.stop()
+                tmp.remove()
+            }
+
+            /// A form's post as a browser on the page sends it, with `changes` to the fields and headers.
+            func post(_ action: String, fields: [String: String], origin: String?, extra: [String] = []) throws -> ServeCLITests.Reply {
+                let body = fields.map { "\($0.key)=\($0.value.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")" }
+                    .joined(separator: "&")
+                var options = ["-X", "POST", "-H", "Content-Type: application/x-www-form-urlencoded", "--data-binary", body]
+                if let origin { options += ["-H", "Origin: \(origin)"] }
+                return try ServeCLITests.curl(page + action, options + extra, tmp: tmp)
+            }
+
+            /// The page's anti-forgery token, read from its forms.
+            func formToken() throws -> String {
+                let text = try ServeCLITests.curl(page, tmp: tmp).text
+                let marker = "name=\"token\" value=\""
+                let start = try #require(text.range(of: marker), "the page has forms")
+                return String(text[start.upperBound...].prefix { $0 != "\"" })
+            }
+        }
+
+        static let domain = "harborview-hotels.example"
+
+        @Test("Trust on the page allows the pending sender and imports its booking; forged posts change nothing")
+        func trustButton() throws {
+            let site = try Site()
+            defer { site.close() }
+            let pending = try PendingSendersCLITests.pending(site.store)
+            let domain = try #require(pending.keys.first, "the genuine message waits as pending")
+            let page = try ServeCLITests.curl(site.page, tmp: site.tmp)
+            #expect(page.text.contains("Senders waiting for you") && page.text.contains(domain))
+            #expect(page.headers["content-security-policy"]?.contains("form-action 'self'") == true)
+            let token = try site.formToken()
+            let origin = site.server.base
+
+            // Another site's form: no Origin, another Origin, the browser's cross-site mark, no
+            // or a wrong token, a domain with nothing pending. None is run.
+            let forged: [(ServeCLITests.Reply, Int)] = [
+                (try site.post("allow", fields: ["token": token, "domain": domain], origin: nil), 403),
+                (try site.post("allow", fields: ["token": token, "domain": domain], origin: "http://evil.example"), 403),
+                (
+                    try site.post("allow", fields: ["token": token, "domain": domain], origin: origin, extra: ["-H", "Sec-Fetch-Site: cross-site"]),
+                    403
+                ),
+                (try site.post("allow", fields: ["domain": domain], origin: origin), 403),
+                (try site.post("allow", fields: ["token": String(token.reversed()), "domain": domain], origin: origin), 403),
+                (try site.post("allow", fields: ["token": token, "domain": "airline.example"], origin: origin), 400),
+                (try site.post("add", fields: ["token": token, "url": "http://\(domain)/booking"], origin: origin), 400),
+            ]
+            for (reply, status) in forged { #expect(reply.status == status, "\(reply.text)") }
+            #expect(try PendingSendersCLITests.stored(site.store).isEmpty, "nothing was imported")
+            #expect(try PendingSendersCLITests.pending(site.store) == pending)
+
+            let trusted = try site.post(
+                "allow", fields: ["token": token, "domain": domain], origin: origin, extra: ["-H", "Sec-Fetch-Site: same-origin"])
+            #expect(trusted.status == 200, "\(trusted.text) \(site.server.log)")
+            #expect(trusted.text.contains("Done"))
+            #expect(try PendingSendersCLITests.stored(site.store) == pending[domain], "the pending booking is in the store")
+            #expect(try PendingSendersCLITests.pending(site.store).isEmpty)
+            #expect(try !ServeCLITests.curl(site.page, tmp: site.tmp).text.contains("Senders waiting for you"))
+        }
+
+        @Test("Dismiss denies the sender: its pending booking is dropped, nothing stored")
+        func dismissButton() throws {
+            let site = try Site()
+            defer { site.close() }
+            let domain = try #require(try PendingSendersCLITests.pending(site.store).keys.first)
+            let reply = try site.post("deny", fields: ["token": try site.formToken(), "domain": domain], origin: site.server.base)
+            #expect(reply.status == 200, "\(reply.text) \(site.server.log)")
+            #expect(try PendingSendersCLITests.pending(site.store).isEmpty)
+            #expect(try PendingSendersCLITests.stored(site.store).isEmpty)
+        }
+
+        @Test("without --actions the page has no forms and a post is not found")
+        func readOnly() throws {
+            let site = try Site(actions: false)
+            defer { site.close() }
+            let page = try ServeCLITests.curl(site.page, tmp: site.tmp)
+            #expect(!page.text.contains("<form"))
+            #expect(page.headers["content-security-policy"]?.contains("form-action 'none'") == true)
+            let reply = try site.post("allow", fields: ["domain": "x.example"], origin: site.server.base)
+            #expect(reply.status == 404)
+        }
+
+        @Test("--actions off loopback needs a token or credentials")
+        func refusedOpen() throws {
+            let r = try ReservoirBinary.run(["serve", "--listen", "0.0.0.0:0", "--no-auth", "--actions"])
+            #expect(r.status == 64)
+            #expect(r.stderr.contains("--actions"), "\(r.stderr)")
+        }
+    }
+}
