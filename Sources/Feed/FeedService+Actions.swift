@@ -90,11 +90,11 @@ struct ActionResultPage {
             <meta name="viewport" content="width=device-width, initial-scale=1">
             <meta name="referrer" content="no-referrer">
             <title>\(result.succeeded ? "Done" : "Not done")</title>
-            <style>\(HTMLText(stringLiteral: UpcomingPage.style))</style>
+            <style>\(HTMLText(stringLiteral: UpcomingPage.style)).result{white-space:pre-line}</style>
             </head>
             <body>
             <h1>\(result.succeeded ? "Done" : "Not done")</h1>
-            <article><p>\(result.summary)</p></article>
+            <article><p class="result">\(result.summary)</p></article>
             <p><a class="button" href="\(back)">Back to the reservations</a></p>
             </body>
             </html>

@@ -132,8 +132,10 @@ public struct FeedService: Sendable {
             ("Content-Length", String(body.count)),
             ("Content-Security-Policy", actions == nil ? Self.pagePolicy : Self.actionPagePolicy),
             ("X-Content-Type-Options", "nosniff"),
-            // The token is in the page's address: never send it on.
-            ("Referrer-Policy", "no-referrer"),
+            // The token is in the page's address: never send it on. With forms, `same-origin`:
+            // under `no-referrer` a browser writes `Origin: null` on the page's own posts (Fetch
+            // §3.2.5), which the forgery check could not tell from another site's.
+            ("Referrer-Policy", UpcomingPage.referrerPolicy(forms: actions != nil)),
             ("Cache-Control", "no-store"),
         ]
         return FeedResponse(status: 200, headers: headers, body: request.method == "HEAD" ? [] : body)

@@ -37,6 +37,11 @@ public struct UpcomingPage: Sendable {
         return end.sortKey >= now
     }
 
+    /// The page's referrer policy: `no-referrer`, or `same-origin` when it has forms, so its
+    /// own posts carry their Origin while nothing leaves for another site (every outgoing link
+    /// is `rel="noreferrer"` too).
+    public static func referrerPolicy(forms: Bool) -> String { forms ? "same-origin" : "no-referrer" }
+
     static let style = """
         body{font:16px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0;padding:1rem;\
         background:#f6f7f9;color:#1d232b;max-width:42rem;margin-inline:auto}\
@@ -100,7 +105,7 @@ public struct UpcomingPage: Sendable {
             <head>
             <meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
-            <meta name="referrer" content="no-referrer">
+            <meta name="referrer" content="\(Self.referrerPolicy(forms: forms != nil))">
             <title>Upcoming reservations</title>
             <style>\(HTMLText(stringLiteral: Self.style))</style>
             </head>

@@ -64,7 +64,7 @@ final class ActionRunner: Sendable {
         switch action {
         case .add: return Self.addResult(status: status, output: output)
         case .allow(let domain), .deny(let domain):
-            let text = String(decoding: output, as: UTF8.self).split(separator: "\n").prefix(5).joined(separator: " ")
+            let text = String(decoding: output, as: UTF8.self).split(separator: "\n").prefix(8).joined(separator: "\n")
             if status == 0 { return PageActionResult(succeeded: true, summary: text.isEmpty ? domain : text) }
             return PageActionResult(succeeded: false, summary: "The choice for \(domain) was not kept (exit \(status)). \(text)")
         }

@@ -56,8 +56,6 @@ extension ProcessSuites {
             }
         }
 
-        static let domain = "harborview-hotels.example"
-
         @Test("Trust on the page allows the pending sender and imports its booking; forged posts change nothing")
         func trustButton() throws {
             let site = try Site()
@@ -95,6 +93,88 @@ extension ProcessSuites {
             #expect(try PendingSendersCLITests.stored(site.store) == pending[domain], "the pending booking is in the store")
             #expect(try PendingSendersCLITests.pending(site.store).isEmpty)
             #expect(try !ServeCLITests.curl(site.page, tmp: site.tmp).text.contains("Senders waiting for you"))
+        }
+
+        /// A browser that opens `url`, clicks the element `selector` names and prints the text
+        /// of the page the click led to: headless Chromium driven over the DevTools protocol on
+        /// the pipe pair `--remote-debugging-pipe` reads (fd 3) and writes (fd 4).
+        static let clicker = #"""
+            import json, os, subprocess, sys, time
+            chromium, profile, url, selector = sys.argv[1:5]
+            to_browser_r, to_browser_w = os.pipe()
+            from_browser_r, from_browser_w = os.pipe()
+            def setup():
+                os.dup2(to_browser_r, 3)
+                os.dup2(from_browser_w, 4)
+                os.set_inheritable(3, True)
+                os.set_inheritable(4, True)
+            browser = subprocess.Popen(
+                [chromium, '--headless', '--no-sandbox', '--disable-gpu', '--user-data-dir=' + profile, '--no-first-run',
+                 '--remote-debugging-pipe', 'about:blank'],
+                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, preexec_fn=setup, close_fds=False)
+            os.close(to_browser_r); os.close(from_browser_w)
+            buffer = b''
+            next_id = 0
+            deadline = time.time() + 30
+            def send(method, params=None, session=None):
+                global next_id
+                next_id += 1
+                message = {'id': next_id, 'method': method, 'params': params or {}}
+                if session: message['sessionId'] = session
+                os.write(to_browser_w, json.dumps(message).encode() + b'\0')
+                return next_id
+            def receive():
+                global buffer
+                while b'\0' not in buffer:
+                    if time.time() > deadline: raise SystemExit('timed out')
+                    chunk = os.read(from_browser_r, 65536)
+                    if not chunk: raise SystemExit('browser closed')
+                    buffer += chunk
+                message, buffer = buffer.split(b'\0', 1)
+                return json.loads(message)
+            def call(method, params=None, session=None):
+                wanted = send(method, params, session)
+                while True:
+                    message = receive()
+                    if message.get('id') == wanted:
+                        if 'error' in message: raise SystemExit(method + ': ' + json.dumps(message['error']))
+                        return message.get('result', {})
+            def wait_event(name):
+                while True:
+                    message = receive()
+                    if message.get('method') == name: return message
+            target = call('Target.createTarget', {'url': 'about:blank'})['targetId']
+            session = call('Target.attachToTarget', {'targetId': target, 'flatten': True})['sessionId']
+            call('Page.enable', session=session)
+            call('Page.navigate', {'url': url}, session)
+            wait_event('Page.loadEventFired')
+            clicked = call('Runtime.evaluate', {'expression': 'document.querySelector(%s) ? (document.querySelector(%s).click(), true) : false' % (json.dumps(selector), json.dumps(selector)), 'returnByValue': True}, session)
+            if not clicked['result'].get('value'): raise SystemExit('no element ' + selector)
+            wait_event('Page.loadEventFired')
+            text = call('Runtime.evaluate', {'expression': 'document.body.innerText', 'returnByValue': True}, session)
+            print(text['result'].get('value', ''))
+            try: call('Browser.close')
+            except SystemExit: pass
+            browser.wait(timeout=10)
+            """#
+
+        @Test(
+            "Trust clicked in headless Chromium: the sender's booking is in the calendar feed",
+            .enabled(if: ServeCLITests.hasChromium, "chromium is not installed (apt-get install chromium)"))
+        func trustInBrowser() throws {
+            let site = try Site()
+            defer { site.close() }
+            let script = site.tmp.path + "/click.py"
+            try Self.clicker.write(toFile: script, atomically: true, encoding: .utf8)
+            let clicked = try ReservoirBinary.run(
+                [script, ServeCLITests.chromium, site.tmp.path + "/profile", site.page, "form[action=allow] button"],
+                executable: URL(fileURLWithPath: "/usr/bin/python3"))
+            #expect(clicked.status == 0, "\(clicked.stderr.suffix(2000))")
+            #expect(clicked.text.hasPrefix("Done"), "\(clicked.text) \(site.server.log)")
+            #expect(try PendingSendersCLITests.pending(site.store).isEmpty)
+            let feed = try ServeCLITests.curl(site.page + "calendar.ics", tmp: site.tmp)
+            #expect(feed.status == 200)
+            #expect(feed.text.contains("SUMMARY:Reservation: EPIC Steak"), "\(feed.text)")
         }
 
         @Test("Dismiss denies the sender: its pending booking is dropped, nothing stored")
