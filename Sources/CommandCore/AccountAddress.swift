@@ -25,4 +25,10 @@ package enum AccountAddress {
         }
         return Account(normalizedAddress: local + "@" + ascii)
     }
+
+    /// `address` with ASCII letters in lowercase: how MTAs compare local parts (Postfix's
+    /// tables, Exim's `local_parts`, Dovecot's user names), and so how accounts are matched.
+    package static func folded(_ address: String) -> String {
+        String(decoding: address.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }, as: UTF8.self)
+    }
 }

@@ -24,7 +24,16 @@ package struct EffectiveSettings: Sendable, Equatable {
         }
         accountTables = file?.accounts ?? [:]
         filePath = file?.path
-        if let address = text(.account), let account = try? AccountAddress.parse(address), !account.isImplicit {
+        if let address = text(.account), var account = try? AccountAddress.parse(address), !account.isImplicit {
+            // A listed account under its listed spelling, whatever the case of the local part
+            // given: the milter files `Jane@` and `jane@` under one account
+            // (``MilterSettings/account(forRecipient:)``), and so does every hook.
+            if accountTables[account.address] == nil,
+                let listed = accountTables.keys.sorted().first(where: { AccountAddress.folded($0) == AccountAddress.folded(account.address) })
+            {
+                account = Account(normalizedAddress: listed)
+                values[.account] = .text(listed)
+            }
             apply(account, accountTables[account.address] ?? AccountSettings(), file: filePath)
         }
     }

@@ -113,9 +113,7 @@ package struct MilterSettings {
         return accountDomains.contains(String(lowered[lowered.index(after: at)...])) ? Account(normalizedAddress: lowered) : nil
     }
 
-    static func lowercased(_ text: String) -> String {
-        String(decoding: text.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }, as: UTF8.self)
-    }
+    static func lowercased(_ text: String) -> String { AccountAddress.folded(text) }
 
     static func fold(_ accounts: Set<String>) -> [String: String] {
         Dictionary(accounts.map { (lowercased($0), $0) }, uniquingKeysWith: { first, _ in first })

@@ -113,6 +113,10 @@ struct ConfigurationFileTests {
         #expect(jane.policy.allowDomain == ["epicsteak.example", "cascadia-air.example"])
         #expect(jane.policy.allowPassType == ["pass.com.example.boarding"])
         #expect(jane.calendars.calendars == ["https://dav.example.org/dav/calendars/jane@example.org/reservations/"])
+        // The local part in another case is the listed account, as the milter files it.
+        let shouted = EffectiveSettings(file: file, commandLine: [.account: .text("JANE@example.org")])
+        #expect(shouted.account == "jane@example.org")
+        #expect(shouted.policy.allowDomain == ["epicsteak.example", "cascadia-air.example"])
         // Joe's own calendar replaces the site's; nothing else of Jane's is his.
         let joe = EffectiveSettings(file: file, commandLine: [.account: .text("joe@example.org")])
         #expect(joe.policy.me == ["family@example.org", "joe@example.org"])
