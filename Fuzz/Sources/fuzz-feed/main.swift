@@ -5,7 +5,7 @@
 /// read must hold what its grammar allows, and a date read is written back to the same instant.
 /// And what its page makes links of, text from mail: a web link is http(s) without a space or
 /// control character, a `tel:` link only `+` and digits, a map link only unreserved bytes and
-/// escapes after its fixed prefix.
+/// escapes after its fixed prefix. And a form's body.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
@@ -39,6 +39,13 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         let prefix = "https://www.openstreetmap.org/search?query="
         precondition(map.hasPrefix(prefix))
         precondition(map.dropFirst(prefix.count).allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-._~%".contains($0)) })
+    }
+    // The page's forms (`--actions`): a body read holds no more fields than `&`-separated pairs,
+    // no name twice, and nothing past the limit is read at all.
+    let body = Array(UnsafeBufferPointer(start: data, count: size))
+    if let fields = FormBody.read(body) {
+        precondition(body.count <= FormBody.maxBytes)
+        precondition(fields.count <= body.filter { $0 == UInt8(ascii: "&") }.count + 1)
     }
     let request = ConditionalRequest(ifNoneMatch: text, ifModifiedSince: text)
     _ = request.evaluate(tag: EntityTag(strongFor: Array(text.utf8)), lastModified: 1_900_000_000)
