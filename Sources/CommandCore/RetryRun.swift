@@ -88,6 +88,12 @@ package struct RetryRun {
             spool.release(claimed, name: name)
             return RetryOutcome(record: name, kind: .kept, reason: transient, changed: 0)
         }
+        // A genuine sender not chosen yet: the message now waits as pending, which is all a
+        // record of it can come to until `reservoir allow`.
+        if !report.hasTrustedReservations, let pending = report.diagnostics.first(where: { $0.code == .senderPending }) {
+            unlink(claimed)
+            return RetryOutcome(record: name, kind: .applied, reason: pending.message, changed: 0)
+        }
         guard report.hasTrustedReservations else {
             let why =
                 report.hasReservations

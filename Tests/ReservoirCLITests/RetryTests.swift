@@ -120,6 +120,26 @@ extension ProcessSuites {
             #expect(Self.records(spool).isEmpty)
         }
 
+        @Test("a genuine sender not chosen yet: its record is applied as pending, not failed as untrusted")
+        func pendingRecord() throws {
+            let tmp = try TemporaryDirectory()
+            defer { tmp.remove() }
+            let spool = tmp.path + "/retry"
+            let dead = "sqlite:/dev/null/events.sqlite3"
+            let message = try Data(contentsOf: URL(fileURLWithPath: PendingSendersCLITests.genuine))
+            let options = ["--keys", ReservoirBinary.keys, "--now", ReservoirBinary.now, "--retry-spool", spool]
+            let r = try ReservoirBinary.run(["filter", "--store", dead] + options, stdin: message)
+            #expect(r.status == 0 && r.stdout.suffix(message.count) == message)
+            #expect(Self.records(spool).count == 1, "a message that would wait as pending is kept like a trusted one")
+            let store = tmp.path + "/events.sqlite3"
+            let retried = try ReservoirBinary.run(["retry", "--store", "sqlite:" + store] + options)
+            #expect(retried.status == 0, "\(retried.stderr)")
+            #expect(retried.text.contains("applied") && retried.text.contains("waits"), "\(retried.text)")
+            #expect(Self.records(spool).isEmpty)
+            #expect(((try? FileManager.default.contentsOfDirectory(atPath: spool + "/failed")) ?? []).isEmpty, "nothing failed")
+            #expect(try PendingSendersCLITests.pending(store).count == 1)
+        }
+
         @Test("an account's records are kept in its own spool and retried into its own bookings, never the implicit account's")
         func accountRecords() throws {
             let tmp = try TemporaryDirectory()

@@ -56,7 +56,8 @@ struct RetryCommand: ParsableCommand {
             for outcome in recorded {
                 let record = run.account.isImplicit ? outcome.record : "\(run.account.address): \(outcome.record)"
                 switch outcome.kind {
-                case .applied: Output.line("\(record): applied (\(Self.events(outcome.changed)) changed)")
+                case .applied:
+                    Output.line("\(record): applied (\(Self.events(outcome.changed)) changed)" + (outcome.reason.map { "; " + $0 } ?? ""))
                 case .kept: Output.line("\(record): kept for a later run: \(outcome.reason ?? "")")
                 case .failed: Output.line("\(record): failed, moved to failed/: \(outcome.reason ?? "")")
                 }
