@@ -83,15 +83,7 @@ struct ActionResultPage {
 
     func render() -> String {
         let page: HTMLText = """
-            <!DOCTYPE html>
-            <html lang="en">
-            <head>
-            <meta charset="utf-8">
-            <meta name="viewport" content="width=device-width, initial-scale=1">
-            <meta name="referrer" content="no-referrer">
-            <title>\(result.succeeded ? "Done" : "Not done")</title>
-            <style>\(HTMLText(stringLiteral: UpcomingPage.style)).result{white-space:pre-line}</style>
-            </head>
+            \(UpcomingPage.head(title: result.succeeded ? "Done" : "Not done", referrer: "no-referrer", style: ".result{white-space:pre-line}"))
             <body>
             <h1>\(result.succeeded ? "Done" : "Not done")</h1>
             <article><p class="result">\(result.summary)</p></article>

@@ -65,13 +65,7 @@ public struct PageActions: Sendable {
                     &output, &length)
             }
         }
-        let digits = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
-        for byte in output.prefix(Int(length)) {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0f)])
-        }
-        return String(decoding: text, as: UTF8.self)
+        return Hexadecimal.lowercase(output.prefix(Int(length)))
     }
 }
 

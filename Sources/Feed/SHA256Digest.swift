@@ -1,4 +1,5 @@
 import COpenSSL
+import ReservoirBase
 
 /// SHA-256 (FIPS 180-4) through OpenSSL's one-shot EVP interface.
 public enum SHA256Digest {
@@ -21,13 +22,6 @@ public enum SHA256Digest {
 
     /// The digest as lowercase hexadecimal.
     public static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
-        text.reserveCapacity(byteCount * 2)
-        for byte in digest(bytes) {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0f)])
-        }
-        return String(decoding: text, as: UTF8.self)
+        Hexadecimal.lowercase(digest(bytes))
     }
 }

@@ -42,6 +42,21 @@ public struct UpcomingPage: Sendable {
     /// is `rel="noreferrer"` too).
     public static func referrerPolicy(forms: Bool) -> String { forms ? "same-origin" : "no-referrer" }
 
+    /// The document's start up to `</head>`: the page's and the forms' answers share it.
+    static func head(title: String, referrer: String, style extra: String = "") -> HTMLText {
+        """
+        <!DOCTYPE html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <meta name="referrer" content="\(referrer)">
+        <title>\(title)</title>
+        <style>\(HTMLText(stringLiteral: style + extra))</style>
+        </head>
+        """
+    }
+
     static let style = """
         body{font:16px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0;padding:1rem;\
         background:#f6f7f9;color:#1d232b;max-width:42rem;margin-inline:auto}\
@@ -100,15 +115,7 @@ public struct UpcomingPage: Sendable {
         }
         if let forms { body += forms.render() }
         let page: HTMLText = """
-            <!DOCTYPE html>
-            <html lang="en">
-            <head>
-            <meta charset="utf-8">
-            <meta name="viewport" content="width=device-width, initial-scale=1">
-            <meta name="referrer" content="\(Self.referrerPolicy(forms: forms != nil))">
-            <title>Upcoming reservations</title>
-            <style>\(HTMLText(stringLiteral: Self.style))</style>
-            </head>
+            \(Self.head(title: "Upcoming reservations", referrer: Self.referrerPolicy(forms: forms != nil)))
             <body>
             <h1>Upcoming reservations</h1>
             <p class="feed"><a class="button" href="\(links.webcal)">Subscribe in your calendar</a> \

@@ -1,5 +1,6 @@
 import COpenSSL
 public import JSON
+import ReservoirBase
 public import Zip
 
 /// An Apple Wallet pass (`application/vnd.apple.pkpass`): a zip of pass.json, its images and
@@ -104,12 +105,6 @@ public struct WalletPass: Sendable {
             EVP_Digest(buffer.baseAddress, buffer.count, &digest, &size, algorithm, nil)
         }
         guard ok == 1 else { return nil }
-        let hex = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
-        for byte in digest.prefix(Int(size)) {
-            text.append(hex[Int(byte >> 4)])
-            text.append(hex[Int(byte & 0xF)])
-        }
-        return String(decoding: text, as: UTF8.self)
+        return Hexadecimal.lowercase(digest.prefix(Int(size)))
     }
 }

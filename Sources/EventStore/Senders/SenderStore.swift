@@ -1,3 +1,5 @@
+import ReservoirBase
+
 /// The person's choice about a sender domain no configured list names (`reservoir allow`,
 /// `reservoir deny`): kept per account, in addition to the configured allowed domains.
 public enum SenderChoice: String, Sendable, Equatable, CaseIterable {
@@ -100,14 +102,7 @@ extension SenderStore {
 /// Hexadecimal text of message bytes, the form both backends keep them in.
 enum PendingMessageText {
     static func encode(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out = [UInt8]()
-        out.reserveCapacity(bytes.count * 2)
-        for byte in bytes {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: out, as: UTF8.self)
+        Hexadecimal.lowercase(bytes)
     }
 
     static func decode(_ text: String) -> [UInt8] {
