@@ -1,7 +1,7 @@
 /// The version of the ERA FCB schema (`uicRailTicketData`) a `U_FLEX` record carries, from the
 /// record's version field (UIC 918.3 annex, U_FLEX): `13` for 1.3, `02`, `03`.
 public enum FCBVersion: String, Sendable, Equatable, CaseIterable {
-    case v1_3 = "13"
+    case v13 = "13"
     case v2 = "02"
     case v3 = "03"
 }
@@ -15,7 +15,18 @@ public struct FCBStation: Sendable, Equatable {
 
 /// A travel class of the FCB's `TravelClassType`.
 public enum FCBTravelClass: Int, Sendable, Equatable {
-    case notApplicable = 0, first, second, tourist, comfort, premium, business, all, premiumFirst, standardFirst, premiumSecond, standardSecond
+    case notApplicable = 0
+    case first
+    case second
+    case tourist
+    case comfort
+    case premium
+    case business
+    case all
+    case premiumFirst
+    case standardFirst
+    case premiumSecond
+    case standardSecond
 }
 
 /// A seat or couchette reservation (`ReservationData`): days count from the issuing day, times
@@ -150,7 +161,7 @@ enum FCBDecoder {
         t.issuerCode = provider ?? issuer
         t.issuingYear = try r.integer(2016, 2269)
         t.issuingDay = try r.integer(1, 366)
-        if t.version == .v3 || p.has("issuingTime") { t.issuingTime = try r.integer(0, t.version == .v1_3 ? 1440 : 1439) }
+        if t.version == .v3 || p.has("issuingTime") { t.issuingTime = try r.integer(0, t.version == .v13 ? 1440 : 1439) }
         if p.has("issuerName") { t.issuerName = try r.utf8String() }
         t.specimen = try r.bit()
         _ = try r.bit()  // securePaperTicket
@@ -178,8 +189,10 @@ enum FCBDecoder {
     }
 
     private static func readTraveler(_ r: inout UPERReader, _ version: FCBVersion) throws -> FCBTraveler {
-        var names = ["firstName", "secondName", "lastName", "idCard", "passportId", "title", "gender", "customerIdIA5", "customerIdNum", "yearOfBirth"]
-        names += version == .v1_3 ? ["dayOfBirth"] : ["monthOfBirth", "dayOfBirthInMonth"]
+        var names = [
+            "firstName", "secondName", "lastName", "idCard", "passportId", "title", "gender", "customerIdIA5", "customerIdNum", "yearOfBirth",
+        ]
+        names += version == .v13 ? ["dayOfBirth"] : ["monthOfBirth", "dayOfBirthInMonth"]
         names += ["passengerType", "passengerWithReducedMobility", "countryOfResidence", "countryOfPassport", "countryOfIdCard", "status"]
         let p = try r.preamble(names, extensible: true)
         var traveler = FCBTraveler()
@@ -276,7 +289,7 @@ enum FCBDecoder {
     }
 
     private static func travelClass(_ r: inout UPERReader, _ version: FCBVersion) throws -> FCBTravelClass? {
-        FCBTravelClass(rawValue: try r.enumerated(version == .v1_3 ? 8 : 12, extensible: true))
+        FCBTravelClass(rawValue: try r.enumerated(version == .v13 ? 8 : 12, extensible: true))
     }
 
     private static func reference(_ r: inout UPERReader, _ p: Presence, numFirst: Bool) throws -> String? {
@@ -294,7 +307,7 @@ enum FCBDecoder {
     private static func product(_ r: inout UPERReader, _ p: Presence, _ version: FCBVersion) throws {
         if p.has("productOwnerNum") { _ = try r.integer(1, 32000) }
         if p.has("productOwnerIA5") { _ = try r.ia5String() }
-        if p.has("productIdNum") { _ = try r.integer(0, version == .v1_3 ? 32000 : 65535) }
+        if p.has("productIdNum") { _ = try r.integer(0, version == .v13 ? 32000 : 65535) }
         if p.has("productIdIA5") { _ = try r.ia5String() }
     }
 
@@ -339,10 +352,10 @@ enum FCBDecoder {
         if p.has("service") { _ = try r.enumerated(4, extensible: false) }
         if p.has("stationCodeTable") { _ = try r.enumerated(5, extensible: false) }
         (res.from, res.to) = try stations(&r, p)
-        let minutes = version == .v1_3 ? 1440 : 1439
+        let minutes = version == .v13 ? 1440 : 1439
         res.departureTime = try r.integer(0, minutes)
         if p.has("departureUTCOffset") { _ = try r.integer(-60, 60) }
-        if p.has("arrivalDate") { res.arrivalDay = try r.integer(version == .v1_3 ? 0 : -1, 20) }
+        if p.has("arrivalDate") { res.arrivalDay = try r.integer(version == .v13 ? 0 : -1, 20) }
         if p.has("arrivalTime") { res.arrivalTime = try r.integer(0, minutes) }
         if p.has("arrivalUTCOffset") { _ = try r.integer(-60, 60) }
         res.carriers = try carriers(&r, p)
@@ -380,7 +393,7 @@ enum FCBDecoder {
             "carrierNum", "carrierIA5", "includedServiceBrands", "excludedServiceBrands", "tariffs", "price", "vatDetail", "infoText",
             "includedAddOns", "luggage",
         ]
-        if version != .v1_3 { names += ["includedTransportType", "excludedTransportType"] }
+        if version != .v13 { names += ["includedTransportType", "excludedTransportType"] }
         names.append("extension")
         let p = try r.preamble(names, extensible: true)
         var open = FCBOpenTicket()
@@ -394,7 +407,8 @@ enum FCBDecoder {
         if p.has("validRegionDesc") { _ = try r.utf8String() }
         // Regional validity (via stations, zones, lines) precedes the dates; not decoded.
         for name in ["validRegion", "returnDescription"] where p.has(name) { throw Partial(document: .openTicket(open), what: name) }
-        try validity(&r, p, version, from: &open.validFromDay, fromTime: &open.validFromTime, until: &open.validUntilDay, untilTime: &open.validUntilTime)
+        try validity(
+            &r, p, version, from: &open.validFromDay, fromTime: &open.validFromTime, until: &open.validUntilDay, untilTime: &open.validUntilTime)
         if p.has("activatedDay") { try skipIntegers(&r, 0, version == .v3 ? 500 : 370) }
         if p.has("classCode") { open.travelClass = try travelClass(&r, version) }
         if p.has("serviceLevel") { _ = try r.ia5String(sizes: 1...2) }
@@ -427,7 +441,8 @@ enum FCBDecoder {
         if p.has("passType") { pass.passType = try r.integer(1, 250) }
         if p.has("passDescription") { pass.passDescription = try r.utf8String() }
         if p.has("classCode") { pass.travelClass = try travelClass(&r, version) }
-        try validity(&r, p, version, from: &pass.validFromDay, fromTime: &pass.validFromTime, until: &pass.validUntilDay, untilTime: &pass.validUntilTime)
+        try validity(
+            &r, p, version, from: &pass.validFromDay, fromTime: &pass.validFromTime, until: &pass.validUntilDay, untilTime: &pass.validUntilTime)
         for name in ["validityPeriodDetails"] where p.has(name) { throw Partial(document: .pass(pass), what: name) }
         if p.has("numberOfValidityDays") { _ = try r.integer(0, version == .v3 ? 500 : 370) }
         if p.has("trainValidity") { throw Partial(document: .pass(pass), what: "trainValidity") }
@@ -438,7 +453,8 @@ enum FCBDecoder {
         _ = try carriers(&r, p, num: "includedCarrierNum", ia5: "includedCarrierIA5")
         _ = try carriers(&r, p, num: "excludedCarrierNum", ia5: "excludedCarrierIA5")
         try finishing(
-            &r, p, order: ["includedServiceBrands", "excludedServiceBrands", "validRegion", "tariffs", "price", "vatDetail", "infoText", "extension"],
+            &r, p,
+            order: ["includedServiceBrands", "excludedServiceBrands", "validRegion", "tariffs", "price", "vatDetail", "infoText", "extension"],
             document: .pass(pass))
         return pass
     }
@@ -463,12 +479,12 @@ enum FCBDecoder {
     private static func validity(
         _ r: inout UPERReader, _ p: Presence, _ version: FCBVersion, from: inout Int, fromTime: inout Int?, until: inout Int, untilTime: inout Int?
     ) throws {
-        let minutes = version == .v1_3 ? 1440 : 1439
+        let minutes = version == .v13 ? 1440 : 1439
         if p.has("validFromDay") { from = try r.integer(version == .v3 ? -367 : -1, 700) }
         if p.has("validFromTime") { fromTime = try r.integer(0, minutes) }
         if p.has("validFromUTCOffset") { _ = try r.integer(-60, 60) }
         if p.has("validUntilDay") {
-            until = try r.integer(version == .v1_3 ? 0 : -1, version == .v3 ? 500 : 370)
+            until = try r.integer(version == .v13 ? 0 : -1, version == .v3 ? 500 : 370)
         }
         if p.has("validUntilTime") { untilTime = try r.integer(0, minutes) }
         if p.has("validUntilUTCOffset") { _ = try r.integer(-60, 60) }
@@ -497,5 +513,8 @@ enum FCBDecoder {
     }
 
     /// A document read up to a component this decoder does not know: kept, and the reading ends.
-    struct Partial: Error { var document: FCBDocument; var what: String }
+    struct Partial: Error {
+        var document: FCBDocument
+        var what: String
+    }
 }

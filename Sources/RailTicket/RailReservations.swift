@@ -103,7 +103,10 @@ public enum RailReservations {
     }
 
     static func organization(_ code: String) -> JSONValue {
-        object([("@type", .string("Organization")), ("identifier", .string("uic:" + code)), ("name", RailStations.railwayName(code).map(JSONValue.string))])
+        object([
+            ("@type", .string("Organization")), ("identifier", .string("uic:" + code)),
+            ("name", RailStations.railwayName(code).map(JSONValue.string)),
+        ])
     }
 
     static func providerCode(_ content: RailTicketContent) -> String? {
@@ -151,7 +154,9 @@ public enum RailReservations {
     /// `dd.mm` (or `dd/mm`) on or after `issued`: the issuing year, or the next one.
     static func dayMonth(_ text: String, after issued: CivilDate) -> CivilDate? {
         let parts = text.split(whereSeparator: { $0 == "." || $0 == "/" })
-        guard parts.count >= 2, let day = Int(parts[0]), let month = Int(parts[1]), (1...12).contains(month), (1...31).contains(day) else { return nil }
+        guard parts.count >= 2, let day = Int(parts[0]), let month = Int(parts[1]), (1...12).contains(month), (1...31).contains(day) else {
+            return nil
+        }
         let same = CivilDate(year: issued.year, month: month, day: day)
         return same < issued ? CivilDate(year: issued.year + 1, month: month, day: day) : same
     }
@@ -204,7 +209,8 @@ struct CivilDate: Comparable {
 
     var isoText: String {
         let y = String(year)
-        return String(repeating: "0", count: max(0, 4 - y.count)) + y + "-" + RailReservations.twoDigits(month) + "-" + RailReservations.twoDigits(day)
+        return String(repeating: "0", count: max(0, 4 - y.count)) + y + "-" + RailReservations.twoDigits(month) + "-"
+            + RailReservations.twoDigits(day)
     }
 
     static func < (a: CivilDate, b: CivilDate) -> Bool { a.serial < b.serial }

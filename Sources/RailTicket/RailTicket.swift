@@ -117,7 +117,8 @@ public enum RailTicket {
                         .railSignature, "the key list has no key \(frame.keyID) of railway \(frame.signer)", detail: "unknown-key"))
             case .invalid:
                 diagnostics.append(
-                    RailDiagnostic(.railSignature, "the signature does not verify with key \(frame.keyID) of railway \(frame.signer)", detail: "invalid"))
+                    RailDiagnostic(
+                        .railSignature, "the signature does not verify with key \(frame.keyID) of railway \(frame.signer)", detail: "invalid"))
             }
             guard let inflated = inflate(frame.compressed) else {
                 diagnostics.append(
