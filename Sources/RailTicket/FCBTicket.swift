@@ -47,9 +47,21 @@ public struct FCBReservation: Sendable, Equatable {
     public var places: [String] = []
 }
 
+/// A train an open ticket is bound to (`TrainLinkType` of its regional validity): the day counts
+/// from the issuing day, the time is the minute of the local day at the departure station.
+public struct FCBTrainLink: Sendable, Equatable {
+    public var trainNumber: String?
+    public var travelDay = 0
+    public var departureTime = 0
+    public var from: FCBStation?
+    public var to: FCBStation?
+}
+
 /// An open ticket (`OpenTicketData`): from and to, validity in days from the issuing day.
 public struct FCBOpenTicket: Sendable, Equatable {
     public var reference: String?
+    /// The trains of its regional validity, in order.
+    public var trainLinks: [FCBTrainLink] = []
     public var from: FCBStation?
     public var to: FCBStation?
     public var returnIncluded = false
@@ -405,8 +417,18 @@ enum FCBDecoder {
         if p.has("stationCodeTable") { _ = try r.enumerated(5, extensible: false) }
         (open.from, open.to) = try stations(&r, p)
         if p.has("validRegionDesc") { _ = try r.utf8String() }
-        // Regional validity (via stations, zones, lines) precedes the dates; not decoded.
-        for name in ["validRegion", "returnDescription"] where p.has(name) { throw Partial(document: .openTicket(open), what: name) }
+        if p.has("validRegion") {
+            let count = try r.count(limit: RailLimits.maxFCBListItems)
+            for _ in 0..<count {
+                do {
+                    if let link = try readRegion(&r, version) { open.trainLinks.append(link) }
+                } catch let stop as Stop {
+                    throw Partial(document: .openTicket(open), what: stop.what)
+                }
+            }
+        }
+        // The return route's description precedes the dates; not decoded.
+        if p.has("returnDescription") { throw Partial(document: .openTicket(open), what: "returnDescription") }
         try validity(
             &r, p, version, from: &open.validFromDay, fromTime: &open.validFromTime, until: &open.validUntilDay, untilTime: &open.validUntilTime)
         if p.has("activatedDay") { try skipIntegers(&r, 0, version == .v3 ? 500 : 370) }
@@ -420,6 +442,77 @@ enum FCBDecoder {
                 "includedTransportType", "excludedTransportType", "extension",
             ], document: .openTicket(open))
         return open
+    }
+
+    /// One `RegionalValidityType`: a train link is returned; via stations and zones are read
+    /// past; lines, polygons and later alternatives stop the reading.
+    private static func readRegion(_ r: inout UPERReader, _ version: FCBVersion) throws -> FCBTrainLink? {
+        if try r.bit() { throw Stop(what: "a regional validity of a later schema version") }
+        switch try r.integer(0, 4) {
+        case 0:
+            let p = try r.preamble(
+                [
+                    "trainNum", "trainIA5", "departureUTCOffset", "fromStationNum", "fromStationIA5", "toStationNum", "toStationIA5",
+                    "fromStationNameUTF8", "toStationNameUTF8",
+                ], extensible: false)
+            var link = FCBTrainLink()
+            link.trainNumber = try train(&r, p)
+            link.travelDay = try r.integer(-1, version == .v3 ? 500 : 370)
+            link.departureTime = try r.integer(0, version == .v13 ? 1440 : 1439)
+            if p.has("departureUTCOffset") { _ = try r.integer(-60, 60) }
+            (link.from, link.to) = try stations(&r, p)
+            return link
+        case 1:
+            try skipViaStation(&r, version)
+            return nil
+        case 2:
+            let p = try r.preamble(
+                [
+                    "carrierNum", "carrierIA5", "stationCodeTable", "entryStationNum", "entryStationIA5", "terminatingStationNum",
+                    "terminatingStationIA5", "city", "zoneId", "binaryZoneId", "nutsCode",
+                ], extensible: true)
+            if p.has("carrierNum") { _ = try r.integer(1, 32000) }
+            if p.has("carrierIA5") { _ = try r.ia5String() }
+            if p.has("stationCodeTable") { _ = try r.enumerated(5, extensible: false) }
+            if p.has("entryStationNum") { _ = try r.integer(1, 9_999_999) }
+            if p.has("entryStationIA5") { _ = try r.ia5String() }
+            if p.has("terminatingStationNum") { _ = try r.integer(1, 9_999_999) }
+            if p.has("terminatingStationIA5") { _ = try r.ia5String() }
+            if p.has("city") { _ = try r.unconstrainedInteger() }
+            if p.has("zoneId") {
+                let count = try r.count(limit: RailLimits.maxFCBListItems)
+                for _ in 0..<count { _ = try r.unconstrainedInteger() }
+            }
+            if p.has("binaryZoneId") { _ = try r.octetString() }
+            if p.has("nutsCode") { _ = try r.ia5String() }
+            try r.skipExtensions(p)
+            return nil
+        default: throw Stop(what: "a regional validity by lines or polygon, not decoded")
+        }
+    }
+
+    /// `ViaStationType`, recursive through its alternative routes, bounded by ``RailLimits/maxFCBDepth``.
+    private static func skipViaStation(_ r: inout UPERReader, _ version: FCBVersion) throws {
+        try r.enter()
+        defer { r.leave() }
+        var names = [
+            "stationCodeTable", "stationNum", "stationIA5", "alternativeRoutes", "route", "carrierNum", "carrierIA5", "seriesId", "routeId",
+        ]
+        if version == .v3 { names += ["includedServiceBrands", "excludedServiceBrands"] }
+        let p = try r.preamble(names, extensible: true)
+        if p.has("stationCodeTable") { _ = try r.enumerated(5, extensible: false) }
+        if p.has("stationNum") { _ = try r.integer(1, 9_999_999) }
+        if p.has("stationIA5") { _ = try r.ia5String() }
+        for name in ["alternativeRoutes", "route"] where p.has(name) {
+            let count = try r.count(limit: RailLimits.maxFCBListItems)
+            for _ in 0..<count { try skipViaStation(&r, version) }
+        }
+        _ = try r.bit()  // border
+        _ = try carriers(&r, p)
+        if p.has("seriesId") { _ = try r.unconstrainedInteger() }
+        if p.has("routeId") { _ = try r.unconstrainedInteger() }
+        for name in ["includedServiceBrands", "excludedServiceBrands"] where p.has(name) { try skipIntegers(&r, 1, 32000) }
+        try r.skipExtensions(p)
     }
 
     private static func readPass(_ r: inout UPERReader, _ version: FCBVersion) throws -> FCBPass {

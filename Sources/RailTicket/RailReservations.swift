@@ -34,6 +34,20 @@ public enum RailReservations {
                                 ("arrivalTime", r.arrivalTime.flatMap { t in arrivalDay.map { .string(stamp($0, minutes: t)) } }),
                             ], seat: seat(coach: r.coach, places: r.places, travelClass: r.travelClass)))
                 case .openTicket(let o):
+                    // A ticket bound to trains is a reservation per train; else one over its validity.
+                    for link in o.trainLinks {
+                        let day = issued.map { $0.adding(days: link.travelDay) }
+                        items.append(
+                            reservation(
+                                number: o.reference ?? number, name: name, provider: provider,
+                                trip: [
+                                    ("trainNumber", link.trainNumber.map(JSONValue.string)),
+                                    ("departureStation", station(link.from ?? o.from)),
+                                    ("arrivalStation", station(link.to ?? o.to)),
+                                    ("departureTime", day.map { .string(stamp($0, minutes: link.departureTime)) }),
+                                ], seat: seat(coach: nil, places: [], travelClass: o.travelClass)))
+                    }
+                    guard o.trainLinks.isEmpty else { continue }
                     let from = issued.map { $0.adding(days: o.validFromDay) }
                     items.append(
                         reservation(

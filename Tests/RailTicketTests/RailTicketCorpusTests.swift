@@ -14,13 +14,20 @@ struct RailTicketCorpusTests {
         try RailKeyList(path: folder.appendingPathComponent("Keys/keys.xml").path)
     }
 
-    static var names: [String] {
-        let files = (try? FileManager.default.contentsOfDirectory(atPath: tickets.path)) ?? []
+    /// Public sample payloads (their sources and licences in Samples/SOURCES.md).
+    static let samples = folder.appendingPathComponent("Samples")
+
+    static func names(in directory: URL) -> [String] {
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         return files.filter { $0.hasSuffix(".json") }.map { String($0.dropLast(5)) }.sorted()
     }
 
+    static var names: [String] { names(in: tickets) + names(in: samples) }
+
+    static func directory(_ name: String) -> URL { names(in: samples).contains(name) ? samples : tickets }
+
     static func payload(_ name: String) throws -> [UInt8] {
-        Array(try Data(contentsOf: tickets.appendingPathComponent(name + ".bin")))
+        Array(try Data(contentsOf: directory(name).appendingPathComponent(name + ".bin")))
     }
 
     static func value(_ item: JSONValue?, _ path: [String]) -> String? {
@@ -31,13 +38,14 @@ struct RailTicketCorpusTests {
 
     @Test("the corpus is there")
     func corpusPresent() {
-        #expect(Self.names.count >= 15, "run scripts/make-rail-tickets")
+        #expect(Self.names(in: Self.tickets).count >= 15, "run scripts/make-rail-tickets")
+        #expect(!Self.names(in: Self.samples).isEmpty)
     }
 
     @Test("each ticket reads as its expectation says", arguments: names)
     func ticket(_ name: String) throws {
         let expected = try #require(
-            try JSONSerialization.jsonObject(with: Data(contentsOf: Self.tickets.appendingPathComponent(name + ".json"))) as? [String: Any])
+            try JSONSerialization.jsonObject(with: Data(contentsOf: Self.directory(name).appendingPathComponent(name + ".json"))) as? [String: Any])
         let reading = RailTicket.read(try Self.payload(name), keys: try Self.keys())
         #expect(reading.signature.code == expected["signature"] as? String, "\(name): \(reading.signature)")
         if let issuer = expected["issuer"] as? String {
