@@ -17,7 +17,14 @@ public enum RailReservations {
         if let fcb = content.fcb {
             var items: [JSONValue] = []
             let issued = CivilDate.fromDayOfYear(year: fcb.issuingYear, day: fcb.issuingDay)
-            for document in fcb.documents {
+            // The printed layout's outbound stations name the first trip's stations when the FCB
+            // gives codes only: a name printed on the ticket wins over the table.
+            let printed = content.layout.map { ($0.text(line: 6, column: 13, width: 17), $0.text(line: 6, column: 34, width: 17)) }
+            for (index, document) in fcb.documents.enumerated() {
+                func station(_ station: FCBStation?, departure: Bool) -> JSONValue? {
+                    let name = index == 0 ? (departure ? printed?.0 : printed?.1) : nil
+                    return Self.station(station, printed: name?.isEmpty == false ? name : nil)
+                }
                 switch document {
                 case .reservation(let r):
                     let departureDay = issued.map { $0.adding(days: r.departureDay) }
@@ -28,8 +35,8 @@ public enum RailReservations {
                             trip: [
                                 ("trainNumber", r.trainNumber.map(JSONValue.string)),
                                 ("trainName", r.serviceBrand.map(JSONValue.string)),
-                                ("departureStation", station(r.from)),
-                                ("arrivalStation", station(r.to)),
+                                ("departureStation", station(r.from, departure: true)),
+                                ("arrivalStation", station(r.to, departure: false)),
                                 ("departureTime", departureDay.map { .string(stamp($0, minutes: r.departureTime)) }),
                                 ("arrivalTime", r.arrivalTime.flatMap { t in arrivalDay.map { .string(stamp($0, minutes: t)) } }),
                             ], seat: seat(coach: r.coach, places: r.places, travelClass: r.travelClass)))
@@ -42,8 +49,8 @@ public enum RailReservations {
                                 number: o.reference ?? number, name: name, provider: provider,
                                 trip: [
                                     ("trainNumber", link.trainNumber.map(JSONValue.string)),
-                                    ("departureStation", station(link.from ?? o.from)),
-                                    ("arrivalStation", station(link.to ?? o.to)),
+                                    ("departureStation", station(link.from ?? o.from, departure: true)),
+                                    ("arrivalStation", station(link.to ?? o.to, departure: false)),
                                     ("departureTime", day.map { .string(stamp($0, minutes: link.departureTime)) }),
                                 ], seat: seat(coach: nil, places: [], travelClass: o.travelClass)))
                     }
@@ -53,7 +60,7 @@ public enum RailReservations {
                         reservation(
                             number: o.reference ?? number, name: name, provider: provider,
                             trip: [
-                                ("departureStation", station(o.from)), ("arrivalStation", station(o.to)),
+                                ("departureStation", station(o.from, departure: true)), ("arrivalStation", station(o.to, departure: false)),
                                 ("departureTime", from.map { day in .string(o.validFromTime.map { stamp(day, minutes: $0) } ?? day.isoText) }),
                             ], seat: seat(coach: nil, places: [], travelClass: o.travelClass)))
                 case .pass(let p):
@@ -129,10 +136,12 @@ public enum RailReservations {
         return content.signerCode
     }
 
-    static func station(_ station: FCBStation?) -> JSONValue? {
+    /// A station by its FCB name, else the name `printed` on the ticket, else the table's name
+    /// for its code, else its code.
+    static func station(_ station: FCBStation?, printed: String?) -> JSONValue? {
         guard let station else { return nil }
         let code = station.code.map { String($0) } ?? station.codeText
-        let name = station.name ?? code.flatMap(RailStations.name)
+        let name = station.name ?? printed ?? code.flatMap(RailStations.name)
         return object([
             ("@type", .string("TrainStation")), ("name", (name ?? code.map { "UIC " + $0 }).map(JSONValue.string)),
             ("identifier", code.map { .string("uic:" + $0) }),

@@ -206,32 +206,38 @@ public enum RailTicket {
             let version = String(decoding: data[(offset + 6)..<(offset + 8)], as: UTF8.self)
             let body = Array(data[(offset + 12)..<(offset + length)])
             content.records.append(id + version)
-            var read = true
+            // nil: not a record this reader knows; false: known, and its body does not read.
+            var read: Bool? = true
             switch (id, version) {
-            case ("U_HEAD", "01"): content.head = head(body)
-            case ("U_TLAY", "01"): content.layout = layout(body)
-            case ("0080BL", "02"), ("0080BL", "03"): content.db = dbRecord(body, version: version)
+            case ("U_HEAD", "01"):
+                content.head = head(body)
+                read = content.head != nil
+            case ("U_TLAY", "01"):
+                content.layout = layout(body)
+                read = content.layout != nil
+            case ("0080BL", "02"), ("0080BL", "03"):
+                content.db = dbRecord(body, version: version)
+                read = content.db != nil
             case ("U_FLEX", _):
-                if let fcbVersion = FCBVersion(rawValue: version) {
-                    switch FCBDecoder.decode(body, version: fcbVersion) {
-                    case .success(let fcb):
-                        content.fcb = fcb
-                        if let stop = fcb.stoppedAt {
-                            diagnostics.append(RailDiagnostic(.railFCB, "the FCB was read up to \(stop); the rest is not shown", detail: stop))
-                        }
-                    case .failure(let failure):
-                        diagnostics.append(RailDiagnostic(.railFCB, "the FCB does not decode: \(failure)", detail: "\(failure)"))
-                    }
-                } else {
-                    read = false
+                guard let fcbVersion = FCBVersion(rawValue: version) else {
+                    read = nil
+                    break
                 }
-            default: read = false
+                switch FCBDecoder.decode(body, version: fcbVersion) {
+                case .success(let fcb):
+                    content.fcb = fcb
+                    if let stop = fcb.stoppedAt {
+                        diagnostics.append(RailDiagnostic(.railFCB, "the FCB was read up to \(stop); the rest is not shown", detail: stop))
+                    }
+                case .failure(let failure):
+                    diagnostics.append(RailDiagnostic(.railFCB, "the FCB does not decode: \(failure)", detail: "\(failure)"))
+                }
+            default: read = nil
             }
-            let parsed = (id == "U_HEAD" && content.head == nil) || (id == "U_TLAY" && content.layout == nil && version == "01")
-            if parsed {
-                diagnostics.append(RailDiagnostic(.railRecord, "the \(id) record does not read", detail: id))
-            } else if !read {
-                diagnostics.append(RailDiagnostic(.railRecordSkipped, "record \(id) version \(version) skipped", detail: id + version))
+            switch read {
+            case nil: diagnostics.append(RailDiagnostic(.railRecordSkipped, "record \(id) version \(version) skipped", detail: id + version))
+            case false?: diagnostics.append(RailDiagnostic(.railRecord, "the \(id) record does not read", detail: id))
+            case true?: break
             }
             offset += length
         }
