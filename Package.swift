@@ -39,6 +39,7 @@ let package = Package(
         .library(name: "Zip", targets: ["Zip"]),
         .library(name: "BCBP", targets: ["BCBP"]),
         .library(name: "WalletPass", targets: ["WalletPass"]),
+        .library(name: "RailTicket", targets: ["RailTicket"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -108,6 +109,9 @@ let package = Package(
         .target(name: "BCBP", dependencies: ["ReservoirBase"]),
         // Apple Wallet passes: the archive, the manifest, the CMS signature, the reservations.
         .target(name: "WalletPass", dependencies: ["ReservoirBase", "Zip", "BCBP", "JSON", "COpenSSL"]),
+        // UIC 918.3 rail ticket bar codes: the container, its records, the ERA FCB (unaligned
+        // PER), the railway's DSA/ECDSA signature against the UIC key list, the reservations.
+        .target(name: "RailTicket", dependencies: ["ReservoirBase", "CZlib", "COpenSSL", "CLibXML2", "JSON"]),
         // The reader of calendar objects in mail (RFC 5545): content lines, components, VEVENTs
         // with their times placed through TimeZones. Below Reservations, which makes bookings of them.
         .target(name: "ICalendarReading", dependencies: ["ReservoirBase", "TimeZones"]),
@@ -200,6 +204,7 @@ let package = Package(
         .target(name: "PassTestSupport", dependencies: ["CZlib"], path: "Tests/PassTestSupport"),
         .testTarget(name: "ZipTests", dependencies: ["Zip", "PassTestSupport"]),
         .testTarget(name: "BCBPTests", dependencies: ["BCBP"]),
+        .testTarget(name: "RailTicketTests", dependencies: ["RailTicket", "JSON"], exclude: ["Tickets", "Keys", "Samples"]),
         .testTarget(name: "WalletPassTests", dependencies: ["WalletPass", "Zip", "JSON", "PassTestSupport"]),
         .testTarget(name: "ICalendarReadingTests", dependencies: ["ICalendarReading", "TimeZones"], exclude: ["Fixtures"]),
         .testTarget(name: "ARCTests", dependencies: ["ARC", "DKIM", "MIME", "DNS", "Trust", "PipelineTestSupport", "Pipeline"]),

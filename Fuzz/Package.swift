@@ -13,12 +13,14 @@ let targets = [
     "fuzz-json", "fuzz-jsonld", "fuzz-microdata", "fuzz-iso8601", "fuzz-sender-dates", "fuzz-keys-file", "fuzz-skeleton", "fuzz-scripts",
     "fuzz-signed-view", "fuzz-authentication-results", "fuzz-header-strip", "fuzz-caldav", "fuzz-feed", "fuzz-tzif", "fuzz-posix-tz", "fuzz-toml",
     "fuzz-zone-placement", "fuzz-zip", "fuzz-bcbp", "fuzz-pkpass", "fuzz-icalendar", "fuzz-arc", "fuzz-mailto",
-    "fuzz-arc-signed-view", "fuzz-icalendar-text", "fuzz-calendar-merge",
+    "fuzz-arc-signed-view", "fuzz-icalendar-text", "fuzz-calendar-merge", "fuzz-rail-ticket",
 ]
 /// Targets of the time zone library, which need nothing else of the package.
 let timeZoneTargets: Set = ["fuzz-tzif", "fuzz-posix-tz"]
 /// Targets of Wallet passes: the zip reader, the bar code, the pass.
 let passTargets: Set = ["fuzz-zip", "fuzz-bcbp", "fuzz-pkpass"]
+/// Targets of rail ticket bar codes, which need the rail ticket library and JSON only.
+let railTargets: Set = ["fuzz-rail-ticket"]
 /// Targets of the calendar reader, which needs the time zone library only.
 let calendarTargets: Set = ["fuzz-icalendar", "fuzz-mailto"]
 /// Targets of the iCalendar writer, read back by the calendar reader.
@@ -39,6 +41,8 @@ let package = Package(
                         .product(name: "Zip", package: "Reservoir"), .product(name: "BCBP", package: "Reservoir"),
                         .product(name: "WalletPass", package: "Reservoir"), .product(name: "JSON", package: "Reservoir"),
                     ]
+                    : railTargets.contains(name)
+                    ? [.product(name: "RailTicket", package: "Reservoir"), .product(name: "JSON", package: "Reservoir")]
                     : calendarTargets.contains(name)
                     ? [.product(name: "ICalendarReading", package: "Reservoir")]
                     : calendarWriterTargets.contains(name)

@@ -11,4 +11,8 @@ static inline int reservoir_inflate_init_raw(z_stream *stream) {
 static inline int reservoir_deflate_init_raw(z_stream *stream, int level) {
     return deflateInit2(stream, level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY);
 }
+/* inflateInit2 with windowBits 15: zlib-wrapped data (RFC 1950), as UIC 918.3 rail tickets carry. */
+static inline int reservoir_inflate_init_zlib(z_stream *stream) {
+    return inflateInit2(stream, 15);
+}
 #endif

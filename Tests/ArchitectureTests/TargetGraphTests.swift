@@ -14,7 +14,7 @@ struct TargetGraphTests {
         "CMilter": 0,
         "CLibPQLoader": 1, "CLibCurlLoader": 1, "ReservoirBase": 1,
         "MIME": 2, "DNS": 2, "JSON": 2, "TimeZones": 2, "TOML": 2, "Zip": 2, "BCBP": 2,
-        "Mailbox": 3, "DKIM": 3, "Markup": 3, "WalletPass": 3, "ICalendarReading": 3,
+        "Mailbox": 3, "DKIM": 3, "Markup": 3, "WalletPass": 3, "ICalendarReading": 3, "RailTicket": 3,
         "Reservations": 4, "EventStore": 4, "ARC": 4,
         "EventStorePostgres": 5, "ICalendar": 5, "CalDAV": 5, "Trust": 5,
         "Pipeline": 6, "Delivery": 6, "Feed": 6, "IMAP": 6,
@@ -33,6 +33,9 @@ struct TargetGraphTests {
         "Trust": ["Markup", "Reservations", "EventStore", "Mailbox"],
         // Passes: the archive, the bar code, the signature; no mail, no markup, no store.
         "WalletPass": ["MIME", "DKIM", "Markup", "Reservations", "Mailbox", "Trust", "EventStore"],
+        // Rail tickets: the bar code's bytes, the signature, the reservations; no mail, no markup,
+        // no trust policy, no store (the pipeline decides what a verified ticket is worth).
+        "RailTicket": ["MIME", "DKIM", "Markup", "Reservations", "Mailbox", "Trust", "EventStore", "WalletPass", "Pipeline"],
         // Delivery pushes stored events: it knows the store and iCalendar, not mail or markup.
         "Delivery": ["MIME", "DKIM", "Markup", "Reservations", "JSON", "Mailbox", "Trust", "Pipeline"],
         // Calendar delivery's transport: HTTP and resources, no mail, no trust, no store.

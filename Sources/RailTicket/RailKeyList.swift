@@ -1,0 +1,223 @@
+internal import CLibXML2
+internal import COpenSSL
+import ReservoirBase
+
+/// One public key of a railway, from the UIC's key list.
+public struct RailKey: Sendable, Equatable {
+    /// The railway's RICS code (`issuerCode`) and the key's id (`id`), as numbers: the bar code
+    /// writes them zero-padded (`1080`, `00001`), the list without padding.
+    public var issuerCode: Int
+    public var keyID: Int
+    public var issuerName: String?
+    public var signatureAlgorithm: String?
+    public var barcodeVersion: String?
+    /// The public key as DER: an X.509 certificate or a SubjectPublicKeyInfo.
+    public var publicKey: [UInt8]
+}
+
+/// Why a key list does not read.
+public enum RailKeyListError: Error, Equatable, Sendable {
+    case unreadable(String)
+    case tooLarge
+    case notAKeyList
+}
+
+/// The UIC's list of the railways' bar code keys (the XML file it publishes: `keys` with one
+/// `key` per railway key, each with `issuerName`, `issuerCode`, `id`, `signatureAlgorithm`,
+/// `publicKey` in base64, `barcodeVersion`). The user downloads it; Reservoir never fetches it.
+/// Parsed by libxml2 without network access, DTDs or entity substitution.
+public struct RailKeyList: Sendable {
+    public private(set) var keys: [RailKey] = []
+
+    public init(keys: [RailKey]) { self.keys = keys }
+
+    public init(path: String) throws(RailKeyListError) {
+        let bytes: [UInt8]
+        do {
+            bytes = try FileBytes.read(path, limit: RailLimits.maxKeyListBytes)
+        } catch {
+            throw .unreadable("\(error)")
+        }
+        try self.init(xml: bytes)
+    }
+
+    public init(xml: [UInt8]) throws(RailKeyListError) {
+        guard xml.count <= RailLimits.maxKeyListBytes else { throw .tooLarge }
+        // XML_PARSE_NONET: no network; without XML_PARSE_NOENT and XML_PARSE_DTDLOAD no
+        // external entity or DTD is loaded (an XXE attack on the file is inert).
+        let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue)
+        let parsed: xmlDocPtr? = xml.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { chars in
+                xmlReadMemory(chars.baseAddress, Int32(chars.count), "keys.xml", nil, options)
+            }
+        }
+        guard let document = parsed else { throw .unreadable("not well-formed XML") }
+        defer { xmlFreeDoc(document) }
+        guard let root = xmlDocGetRootElement(document), Self.name(root) == "keys" else { throw .notAKeyList }
+        var keys: [RailKey] = []
+        var child = root.pointee.children
+        while let node = child {
+            child = node.pointee.next
+            guard node.pointee.type == XML_ELEMENT_NODE, Self.name(node) == "key" else { continue }
+            guard keys.count < RailLimits.maxKeys else { break }
+            var values: [String: String] = [:]
+            var field = node.pointee.children
+            while let element = field {
+                field = element.pointee.next
+                guard element.pointee.type == XML_ELEMENT_NODE else { continue }
+                values[Self.name(element)] = Self.text(element)
+            }
+            guard let issuer = values["issuerCode"].flatMap({ Int($0) }), let id = values["id"].flatMap({ Int($0) }),
+                let key = values["publicKey"].flatMap(Self.base64), !key.isEmpty
+            else { continue }
+            keys.append(
+                RailKey(
+                    issuerCode: issuer, keyID: id, issuerName: values["issuerName"], signatureAlgorithm: values["signatureAlgorithm"],
+                    barcodeVersion: values["barcodeVersion"], publicKey: key))
+        }
+        self.keys = keys
+    }
+
+    /// The key of railway `signer` with id `keyID` (compared as numbers), if listed.
+    public func key(signer: String, keyID: String) -> RailKey? {
+        guard let issuer = Int(signer), let id = Int(keyID) else { return nil }
+        return keys.first { $0.issuerCode == issuer && $0.keyID == id }
+    }
+
+    /// Verifies a container's signature over its compressed data (UIC 918.3 annex A.1).
+    func verify(signer: String, keyID: String, signature: [UInt8], data: [UInt8]) -> RailSignatureOutcome {
+        guard let key = key(signer: signer, keyID: keyID) else { return .unknownKey }
+        return RailSignatureVerifier.verify(key: key.publicKey, signature: signature, data: data)
+            ? .verified(issuer: signer, name: key.issuerName, keyID: keyID) : .invalid
+    }
+
+    private static func name(_ node: xmlNodePtr) -> String {
+        node.pointee.name.map { String(cString: $0) } ?? ""
+    }
+
+    private static func text(_ node: xmlNodePtr) -> String {
+        var out = ""
+        var child = node.pointee.children
+        while let text = child {
+            child = text.pointee.next
+            if text.pointee.type == XML_TEXT_NODE || text.pointee.type == XML_CDATA_SECTION_NODE, let content = text.pointee.content {
+                out += String(cString: content)
+            }
+        }
+        return out.trimmingCharacters(whereSpace: true)
+    }
+
+    /// Base64 (RFC 4648 section 4) with white space ignored; nil on any other stray character.
+    static func base64(_ text: String) -> [UInt8]? {
+        var out: [UInt8] = []
+        var buffer: UInt32 = 0
+        var bits = 0
+        var padding = 0
+        for byte in text.utf8 {
+            let value: UInt32
+            switch byte {
+            case 0x41...0x5A: value = UInt32(byte - 0x41)
+            case 0x61...0x7A: value = UInt32(byte - 0x61 + 26)
+            case 0x30...0x39: value = UInt32(byte - 0x30 + 52)
+            case 0x2B: value = 62
+            case 0x2F: value = 63
+            case 0x3D:
+                padding += 1
+                continue
+            case 0x20, 0x09, 0x0A, 0x0D: continue
+            default: return nil
+            }
+            guard padding == 0 else { return nil }
+            buffer = (buffer << 6) | value
+            bits += 6
+            if bits >= 8 {
+                bits -= 8
+                out.append(UInt8((buffer >> UInt32(bits)) & 0xFF))
+            }
+        }
+        return out
+    }
+}
+
+extension String {
+    func trimmingCharacters(whereSpace: Bool) -> String {
+        let scalars = unicodeScalars
+        let isSpace: (Unicode.Scalar) -> Bool = { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" }
+        guard let first = scalars.firstIndex(where: { !isSpace($0) }), let last = scalars.lastIndex(where: { !isSpace($0) }) else { return "" }
+        return String(scalars[first...last])
+    }
+}
+
+/// DSA and ECDSA verification through OpenSSL's EVP interface.
+enum RailSignatureVerifier {
+    static let ready: Bool = reservoir_openssl_init() == 1
+
+    /// Whether `signature` (the container's field: DER padded with zeros, or r‖s halves in
+    /// version 2) verifies over `data` with the key `der`. The digest follows the key: SHA-1
+    /// for DSA with a 160-bit q (version 1), SHA-224 or SHA-256 for 224- and 256-bit q, SHA-256
+    /// for ECDSA P-256 (UIC 918.3 annex A.1 and the key list's `signatureAlgorithm`).
+    static func verify(key der: [UInt8], signature: [UInt8], data: [UInt8]) -> Bool {
+        guard ready, let key = publicKey(der) else { return false }
+        defer { EVP_PKEY_free(key) }
+        let type = reservoir_EVP_PKEY_id(key)
+        let md: OpaquePointer?
+        let half: Int
+        if type == NID_dsa {
+            var q: OpaquePointer? = nil
+            guard EVP_PKEY_get_bn_param(key, "q", &q) == 1, let q else { return false }
+            let bits = BN_num_bits(q)
+            BN_free(q)
+            switch bits {
+            case 160: md = EVP_sha1()
+            case 224: md = EVP_sha224()
+            case 256: md = EVP_sha256()
+            default: return false
+            }
+            half = (Int(bits) + 7) / 8
+        } else if type == NID_X9_62_id_ecPublicKey {
+            guard reservoir_EVP_PKEY_bits(key) == 256 else { return false }
+            md = EVP_sha256()
+            half = 32
+        } else {
+            return false
+        }
+        guard let sig = derSignature(signature, half: half) else { return false }
+        guard let context = EVP_MD_CTX_new() else { return false }
+        defer { EVP_MD_CTX_free(context) }
+        guard EVP_DigestVerifyInit(context, nil, md, nil, key) == 1 else { return false }
+        return sig.withUnsafeBufferPointer { s in
+            data.withUnsafeBufferPointer { d in EVP_DigestVerify(context, s.baseAddress, s.count, d.baseAddress, d.count) == 1 }
+        }
+    }
+
+    private static func publicKey(_ der: [UInt8]) -> OpaquePointer? {
+        der.withUnsafeBufferPointer { buffer -> OpaquePointer? in
+            var pointer: UnsafePointer<UInt8>? = buffer.baseAddress
+            if let key = d2i_PUBKEY(nil, &pointer, buffer.count) { return key }
+            pointer = buffer.baseAddress
+            guard let certificate = d2i_X509(nil, &pointer, buffer.count) else { return nil }
+            defer { X509_free(certificate) }
+            return X509_get_pubkey(certificate)
+        }
+    }
+
+    /// The signature as DER `SEQUENCE { r INTEGER, s INTEGER }`: the field's DER with its zero
+    /// padding cut, or, when the field is not DER, its two halves as r and s (version 2 tickets
+    /// of some railways).
+    static func derSignature(_ field: [UInt8], half: Int) -> [UInt8]? {
+        if field.count >= 2, field[0] == 0x30, field[1] < 0x80, Int(field[1]) + 2 <= field.count {
+            let total = Int(field[1]) + 2
+            if field[total...].allSatisfy({ $0 == 0 }) { return Array(field[0..<total]) }
+        }
+        guard field.count >= 2 * half else { return nil }
+        func integer(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
+            var value = Array(bytes.drop { $0 == 0 })
+            if value.isEmpty { value = [0] }
+            if value[0] & 0x80 != 0 { value.insert(0, at: 0) }
+            return [0x02, UInt8(value.count)] + value
+        }
+        let body = integer(field[0..<half]) + integer(field[half..<(2 * half)])
+        guard body.count < 128 else { return nil }
+        return [0x30, UInt8(body.count)] + body
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+import JSON
+import RailTicket
+import Testing
+
+/// The payloads scripts/make-rail-tickets writes, each read with the test railways' key list and
+/// judged against the expectations written beside it.
+@Suite("Rail ticket corpus")
+struct RailTicketCorpusTests {
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    static let tickets = folder.appendingPathComponent("Tickets")
+
+    static func keys() throws -> RailKeyList {
+        try RailKeyList(path: folder.appendingPathComponent("Keys/keys.xml").path)
+    }
+
+    /// Public sample payloads (their sources and licences in Samples/SOURCES.md).
+    static let samples = folder.appendingPathComponent("Samples")
+
+    static func names(in directory: URL) -> [String] {
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return files.filter { $0.hasSuffix(".json") }.map { String($0.dropLast(5)) }.sorted()
+    }
+
+    static var names: [String] { names(in: tickets) + names(in: samples) }
+
+    static func directory(_ name: String) -> URL { names(in: samples).contains(name) ? samples : tickets }
+
+    static func payload(_ name: String) throws -> [UInt8] {
+        Array(try Data(contentsOf: directory(name).appendingPathComponent(name + ".bin")))
+    }
+
+    static func value(_ item: JSONValue?, _ path: [String]) -> String? {
+        var current = item
+        for key in path { current = current?.objectValue?[key] }
+        return current?.stringValue
+    }
+
+    @Test("the corpus is there")
+    func corpusPresent() {
+        #expect(Self.names(in: Self.tickets).count >= 15, "run scripts/make-rail-tickets")
+        #expect(!Self.names(in: Self.samples).isEmpty)
+    }
+
+    @Test("each ticket reads as its expectation says", arguments: names)
+    func ticket(_ name: String) throws {
+        let expected = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: Self.directory(name).appendingPathComponent(name + ".json"))) as? [String: Any])
+        let reading = RailTicket.read(try Self.payload(name), keys: try Self.keys())
+        #expect(reading.signature.code == expected["signature"] as? String, "\(name): \(reading.signature)")
+        if let issuer = expected["issuer"] as? String {
+            guard case .verified(let signer, _, _) = reading.signature else {
+                Issue.record("\(name): not verified")
+                return
+            }
+            #expect(signer == issuer)
+        }
+        #expect(reading.items.count == expected["items"] as? Int, "\(name): \(reading.items.map { $0.serialized() })")
+        #expect((reading.ticket == nil) == (expected["unreadable"] as? Bool ?? false))
+        let codes = Set(reading.diagnostics.map(\.code.rawValue))
+        #expect(codes == Set(expected["diagnostics"] as? [String] ?? []), "\(name): \(reading.diagnostics)")
+        if let records = expected["records"] as? [String] { #expect(reading.ticket?.records == records) }
+        let item = reading.items.first
+        let paths: [String: [String]] = [
+            "reservationNumber": ["reservationNumber"],
+            "trainNumber": ["reservationFor", "trainNumber"],
+            "tripName": ["reservationFor", "name"],
+            "departureStation": ["reservationFor", "departureStation", "name"],
+            "departureStationId": ["reservationFor", "departureStation", "identifier"],
+            "arrivalStation": ["reservationFor", "arrivalStation", "name"],
+            "departureTime": ["reservationFor", "departureTime"],
+            "arrivalTime": ["reservationFor", "arrivalTime"],
+            "seatNumber": ["reservedTicket", "ticketedSeat", "seatNumber"],
+            "seatSection": ["reservedTicket", "ticketedSeat", "seatSection"],
+            "seatingType": ["reservedTicket", "ticketedSeat", "seatingType"],
+            "underName": ["underName", "name"],
+        ]
+        for (field, path) in paths {
+            guard let want = expected[field] as? String else { continue }
+            #expect(Self.value(item, path) == want, "\(name): \(field)")
+        }
+        for item in reading.items { #expect(item.objectValue?["@type"]?.stringValue == "TrainReservation") }
+    }
+
+    @Test("without a key list every ticket reads, unsigned: the signature is never assumed")
+    func withoutKeys() throws {
+        for name in ["db-v2-layout", "fcb-v3-reservation"] {
+            let reading = RailTicket.read(try Self.payload(name), keys: nil)
+            #expect(reading.signature == .unsigned)
+            #expect(reading.items.count == 1)
+            #expect(reading.diagnostics.map(\.code) == [.railSignature])
+        }
+    }
+
+    @Test("a key list of another railway only: the genuine ticket's key is unknown")
+    func keyListWithoutTheRailway() throws {
+        let all = try Self.keys()
+        let others = RailKeyList(keys: all.keys.filter { $0.issuerCode != 1080 })
+        #expect(RailTicket.read(try Self.payload("db-v2-layout"), keys: others).signature == .unknownKey)
+        #expect(RailTicket.read(try Self.payload("db-v2-layout"), keys: all).signature.code == "verified")
+    }
+
+    @Test("the verified outcome names the railway and key of the list")
+    func verifiedNames() throws {
+        let reading = RailTicket.read(try Self.payload("fcb-v3-reservation"), keys: try Self.keys())
+        #expect(reading.signature == .verified(issuer: "1181", name: "ÖBB", keyID: "00002"))
+        #expect(reading.ticket?.fcb?.version == .v3)
+        #expect(reading.ticket?.fcb?.travelers.first?.name == "Erika Mustermann")
+    }
+
+    @Test("every prefix of a ticket is refused or read without a crash; none verifies")
+    func prefixes() throws {
+        let bytes = try Self.payload("fcb-v3-reservation")
+        let keys = try Self.keys()
+        for end in 0..<bytes.count {
+            let reading = RailTicket.read(Array(bytes[0..<end]), keys: keys)
+            #expect(reading.signature != .verified(issuer: "1181", name: "ÖBB", keyID: "00002"))
+        }
+    }
+
+    @Test("dispatch: #UT and two digits is a rail ticket; a boarding pass or text is not")
+    func looksLike() throws {
+        #expect(RailTicket.looksLikeRailTicket(try Self.payload("sbb-v1")))
+        #expect(!RailTicket.looksLikeRailTicket(Array("M1DESMARAIS/LUC       EABC123 YULFRAAC 0834 226F001A0025 100".utf8)))
+        #expect(!RailTicket.looksLikeRailTicket(Array("#UTxx".utf8)))
+        #expect(!RailTicket.looksLikeRailTicket([]))
+    }
+}
