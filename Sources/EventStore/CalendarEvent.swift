@@ -191,14 +191,19 @@ public enum EventProof: Sendable, Equatable {
     case signedPass(passType: String)
     /// A page fetched over verified https (`reservoir add URL`) from a host of this registered domain.
     case page(domain: String)
+    /// A rail ticket's bar code signed by this railway (its RICS code), verified against the
+    /// UIC key list (`--rail-keys`).
+    case signedRailTicket(railway: String)
 
-    /// The word stored in the `proof` column: `mail`, `arc:SEALER`, `pass:TYPE`, `page:DOMAIN`.
+    /// The word stored in the `proof` column: `mail`, `arc:SEALER`, `pass:TYPE`, `page:DOMAIN`,
+    /// `rail:RICS`.
     public var storedText: String {
         switch self {
         case .signedMail: "mail"
         case .arc(let sealer): "arc:" + sealer
         case .signedPass(let passType): "pass:" + passType
         case .page(let domain): "page:" + domain
+        case .signedRailTicket(let railway): "rail:" + railway
         }
     }
 
@@ -212,6 +217,8 @@ public enum EventProof: Sendable, Equatable {
             self = .signedPass(passType: String(text.dropFirst(5)))
         } else if text.hasPrefix("page:"), text.count > 5 {
             self = .page(domain: String(text.dropFirst(5)))
+        } else if text.hasPrefix("rail:"), text.count > 5 {
+            self = .signedRailTicket(railway: String(text.dropFirst(5)))
         } else {
             return nil
         }

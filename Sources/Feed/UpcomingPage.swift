@@ -134,7 +134,8 @@ public struct UpcomingPage: Sendable {
     /// (`epicsteak.example (signed mail)`), the same through a trusted ARC sealer
     /// (`… (signed mail, vouched for by ARC sealer mx.example)`), a Wallet pass's type
     /// (`pass.com.example.boarding (signed pass)`, with the domain the configuration links the
-    /// type to), or `not verified` for a booking taken without a proof (`--allow-unverified`).
+    /// type to), a railway by its RICS code for a rail ticket it signed (`railway 1080 (signed ticket)`),
+    /// or `not verified` for a booking taken without a proof (`--allow-unverified`).
     /// An event stored before the store kept proofs says `signed pass` for a pass type's
     /// booking and only `signed` for a domain's, which mail, ARC or a linked pass may have
     /// vouched for.
@@ -149,6 +150,7 @@ public struct UpcomingPage: Sendable {
             case .arc(let sealer): (owner, "signed mail, vouched for by ARC sealer \(sealer)")
             case .signedPass(let passType): (passType, passOwner == nil ? "signed pass, linked to \(owner)" : "signed pass")
             case .page: (owner, "https page")
+            case .signedRailTicket(let railway): ("railway \(railway)", "signed ticket")
             case nil: passOwner.map { ($0, "signed pass") } ?? (owner, "signed")
             }
         return "<dt>Vouched by</dt><dd>\(name) <span class=\"muted\">(\(how))</span></dd>\n"

@@ -104,6 +104,15 @@ public struct BannerRenderer: Sendable {
                 : style.paint(style.symbol("✘ NOT TRUSTED", "NOT TRUSTED"), .boldRed) + ": \(decision.reason)"
             out += line("Pass", verdict, indent: 4)
         }
+        if case .railTicket(let decision) = item.source {
+            // A rail ticket vouches for itself through its railway's signature, like a pass.
+            let verdict =
+                decision.trusted
+                ? style.paint(style.symbol("✔ trusted", "trusted"), .boldGreen)
+                    + ": signed by \(decision.railwayName.map { "\($0), " } ?? "")railway \(decision.railway ?? "")"
+                : style.paint(style.symbol("✘ NOT TRUSTED", "NOT TRUSTED"), .boldRed) + ": \(decision.refusal?.sentence ?? "")"
+            out += line("Ticket", verdict, indent: 4)
+        }
         // The booking number is already in the title line.
         for detail in r.details.filter({ $0.value != r.reservationID }).prefix(Self.maxDetails) {
             out += line(detail.label, "\(detail.value)", indent: 4)
@@ -527,7 +536,8 @@ enum JSONBuild {
     /// `{"kind": "pass", "passType", "teamIdentifier", "organization", "signedAt"}`,
     /// `{"kind": "forward", "forwarder", "via", "message"}` (`via` as `forwarded[].forwarder.via`,
     /// absent when the forward is not shown to be the user's; `message` the attached message's
-    /// proof), `{"kind": "page", "url", "domain"}` (`reservoir add URL`), `{"kind": "unverified"}`
+    /// proof), `{"kind": "page", "url", "domain"}` (`reservoir add URL`), `{"kind": "railTicket",
+    /// "railway", "name", "keyId"}` (a rail ticket's signed bar code), `{"kind": "unverified"}`
     /// (`--allow-unverified`).
     static func proof(_ proof: ReservationProof) -> JSONValue {
         switch proof {
@@ -550,6 +560,11 @@ enum JSONBuild {
             ])
         case .page(let url, let domain):
             object([("kind", .string("page")), ("url", .string(url)), ("domain", .string(domain))])
+        case .railTicket(let railway, let name, let keyID):
+            object([
+                ("kind", .string("railTicket")), ("railway", .string(railway)), ("name", name.map(JSONValue.string)),
+                ("keyId", .string(keyID)),
+            ])
         case .unverified:
             object([("kind", .string("unverified"))])
         }

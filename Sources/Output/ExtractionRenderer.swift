@@ -68,6 +68,7 @@ public enum ExtractionRenderer {
         case .pass(let signer): "Wallet pass, \(signer.issuerText)"
         case .forward(let forwarder, _, let message): "forwarded by \(forwarder ?? "an unknown sender"); \(proofText(message))"
         case .page(let url, let domain): "https page \(url), vouched for by \(domain)"
+        case .railTicket(let railway, let name, let keyID): "rail ticket signed by \(name.map { "\($0), " } ?? "")railway \(railway), key \(keyID)"
         case .unverified: "unverified: --allow-unverified"
         }
     }

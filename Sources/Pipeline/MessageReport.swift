@@ -79,6 +79,7 @@ public struct MessageReport: Sendable {
         switch item.source {
         case .markup: trust.trusted && item.refusal == nil
         case .pass(let decision): decision.trusted
+        case .railTicket(let decision): decision.trusted
         }
     }
 }
@@ -118,6 +119,9 @@ public enum ReservationSource: Sendable, Equatable {
     /// An Apple Wallet pass attached to the message, trusted by its own signature and pass
     /// type, whoever sent the message.
     case pass(PassTrustDecision)
+    /// A rail ticket's bar code (UIC 918.3) in an attached document, trusted by its railway's
+    /// signature (`--rail-keys`), whoever sent the message.
+    case railTicket(RailTrustDecision)
 }
 
 /// A note about the message for people and programs: a stable code and a sentence.

@@ -278,6 +278,12 @@ public final class ReservationPipeline {
                 provenance.messageDate = decision.signer?.signedAt
                 provenance.proof = decision.signer.map { .signedPass(passType: $0.passTypeIdentifier) }
             }
+            if case .railTicket(let decision) = report.items[index].source, let railway = decision.railway {
+                // A rail ticket's event belongs to its railway, ordered by its signed issuing time.
+                provenance.signingDomain = policy.railOwner(railway)
+                provenance.messageDate = decision.issuedAt
+                provenance.proof = .signedRailTicket(railway: railway)
+            }
             // Bookings are keyed per owner: the proof's owner, never a name the message chose.
             report.items[index].event.key = report.items[index].event.key.filed(for: provenance, in: store.account)
             do {

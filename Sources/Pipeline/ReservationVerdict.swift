@@ -37,6 +37,8 @@ public indirect enum ReservationProof: Sendable, Equatable {
     case forward(forwarder: String?, vouch: ForwarderVouch?, message: ReservationProof)
     /// A page fetched over verified https from `url`, vouched for by the host's registered `domain`.
     case page(url: String, domain: String)
+    /// A rail ticket's bar code signed by `railway` (its RICS code), key `keyID` of the UIC key list.
+    case railTicket(railway: String, name: String?, keyID: String)
     /// No proof: `--allow-unverified` took the markup without one.
     case unverified
 }
@@ -50,6 +52,9 @@ extension MessageReport {
         switch item.source {
         case .pass(let decision):
             return ReservationVerdict(trusted: trusted, refusal: trusted ? nil : decision.refusal, proof: decision.signer.map(ReservationProof.pass))
+        case .railTicket(let decision):
+            let proof = decision.railway.map { ReservationProof.railTicket(railway: $0, name: decision.railwayName, keyID: decision.keyID ?? "") }
+            return ReservationVerdict(trusted: trusted, refusal: trusted ? nil : decision.refusal, proof: proof)
         case .markup:
             // Every untrusted message has a refusal; no-signature stands in should one be missing.
             let refusal = trusted ? nil : item.refusal ?? trust.refusal ?? .noSignature

@@ -76,7 +76,7 @@ public struct ScanOutcome: Sendable, Equatable {
                 return []
             case .passUnreadable, .passNoManifest, .passManifestMismatch, .passNoSignature, .passSignatureInvalid, .passNoCA,
                 .passCAUnreadable, .passChainNotTrusted, .passCertificateNotValid, .passSigningTimeInFuture, .passWeakKey,
-                .passSignerUnnamed, .passIdentityMismatch, .passTypeNotAllowed:
+                .passSignerUnnamed, .passIdentityMismatch, .passTypeNotAllowed, .railTicketNotVerified, .railTicketSpecimen:
                 return [.passes]
             case .forwardNotFromMe, .forwarderNotVerified:
                 return [.forwarding]
@@ -113,6 +113,8 @@ public struct ScanOutcome: Sendable, Equatable {
             }
             switch item.source {
             case .pass(let decision):
+                facts.insert(decision.refusal.map { .refused($0.code) } ?? .unknown("untrusted"))
+            case .railTicket(let decision):
                 facts.insert(decision.refusal.map { .refused($0.code) } ?? .unknown("untrusted"))
             case .markup:
                 // Refused on its own in a trusted message (an ORGANIZER), or with the message.

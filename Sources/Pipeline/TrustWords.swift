@@ -95,6 +95,14 @@ extension TrustRefusal {
             "the page was fetched over plain http: anyone on the path could have written it"
         case .documentNoProof:
             "the document carries no proof of who wrote it (no signature, no verified https address)"
+        case .railTicketNotVerified(let reason):
+            switch reason {
+            case "unsigned": "no rail key list (--rail-keys) to check the ticket's railway signature with"
+            case "unknown-key": "the rail key list has no key of the railway and key id the ticket names"
+            default: "the ticket's railway signature does not verify: the bar code was changed or not made by that railway"
+            }
+        case .railTicketSpecimen:
+            "the rail ticket marks itself a specimen, not a journey"
         }
     }
 

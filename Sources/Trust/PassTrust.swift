@@ -128,3 +128,46 @@ extension TrustPolicy {
         return a == b
     }
 }
+
+/// The verdict on one rail ticket's bar code (UIC 918.3): like a Wallet pass, it vouches for
+/// itself through its railway's signature, whoever mailed it; DKIM and the allowed domains play
+/// no part in this decision.
+public struct RailTrustDecision: Sendable, Equatable {
+    public var trusted: Bool
+    /// The RICS code of the railway whose key verified the signature, and that key's id; nil
+    /// when it did not verify.
+    public var railway: String?
+    public var railwayName: String?
+    public var keyID: String?
+    public var refusal: TrustRefusal?
+    /// When the railway issued the ticket, from its signed records: what orders its changes.
+    public var issuedAt: Int64?
+
+    public init(trusted: Bool, railway: String?, railwayName: String?, keyID: String?, refusal: TrustRefusal?, issuedAt: Int64? = nil) {
+        self.trusted = trusted
+        self.railway = railway
+        self.railwayName = railwayName
+        self.keyID = keyID
+        self.refusal = refusal
+        self.issuedAt = issuedAt
+    }
+}
+
+extension TrustPolicy {
+    /// A rail ticket is trusted when its signature verified with the key list's key of the
+    /// railway and key id it names (`railway`), and it is no specimen. `failure` is the rail
+    /// reader's word for a signature that did not verify.
+    public func decide(railway: String?, railwayName: String?, keyID: String?, failure: String?, specimen: Bool) -> RailTrustDecision {
+        guard let railway, failure == nil else {
+            return RailTrustDecision(
+                trusted: false, railway: nil, railwayName: nil, keyID: nil, refusal: .railTicketNotVerified(reason: failure ?? "invalid"))
+        }
+        if specimen {
+            return RailTrustDecision(trusted: false, railway: railway, railwayName: railwayName, keyID: keyID, refusal: .railTicketSpecimen)
+        }
+        return RailTrustDecision(trusted: true, railway: railway, railwayName: railwayName, keyID: keyID, refusal: nil)
+    }
+
+    /// The owner of a trusted rail ticket's bookings: `rail:RICS`, which no DKIM domain can equal.
+    public func railOwner(_ railway: String) -> String { "rail:" + railway }
+}

@@ -160,6 +160,13 @@ public enum TrustRefusal: Sendable, Equatable {
     /// A document read from a file with nothing that proves its origin (an `.html` page, an
     /// `.ics` calendar): shown, not stored.
     case documentNoProof
+    /// A rail ticket's bar code whose railway signature does not vouch for it: no key list
+    /// (`--rail-keys`), no key of that railway and id in it, or a signature that does not verify
+    /// (UIC 918.3). `reason` is the rail reader's word: `unsigned`, `unknown-key`, `invalid`.
+    case railTicketNotVerified(reason: String)
+    /// A rail ticket whose signature verifies but which marks itself a specimen (a sample, not a
+    /// journey).
+    case railTicketSpecimen
 
     /// The refusal's kind without its details: a stable name for programs (JSON, notes, the
     /// attack corpus).
@@ -203,6 +210,8 @@ public enum TrustRefusal: Sendable, Equatable {
         case arcOriginalNotFound = "arc-original-signature-missing"
         case pageNotHTTPS = "page-not-https"
         case documentNoProof = "document-no-proof"
+        case railTicketNotVerified = "rail-ticket-not-verified"
+        case railTicketSpecimen = "rail-ticket-specimen"
     }
 
     public var code: Code {
@@ -249,6 +258,8 @@ public enum TrustRefusal: Sendable, Equatable {
         case .arcOriginalNotFound: .arcOriginalNotFound
         case .pageNotHTTPS: .pageNotHTTPS
         case .documentNoProof: .documentNoProof
+        case .railTicketNotVerified: .railTicketNotVerified
+        case .railTicketSpecimen: .railTicketSpecimen
         }
     }
 }
