@@ -127,6 +127,111 @@ public final class IMAPConnection {
         return nil
     }
 
+    /// The server's capabilities after login (`CAPABILITY`, RFC 9051 §6.1.1), in upper case:
+    /// asked again because a server may offer more once the user is known (§6.2.2).
+    public func capabilities() throws(IMAPError) -> Set<String> {
+        let (responses, status) = try command("CAPABILITY")
+        guard status == .ok else { throw IMAPError(.protocolViolation, "CAPABILITY: \(status)") }
+        var found: Set<String> = []
+        for response in responses {
+            let words = response.words
+            guard words.count >= 2, words[1].uppercased() == "CAPABILITY" else { continue }
+            for word in words.dropFirst(2) { found.insert(word.uppercased()) }
+        }
+        return found
+    }
+
+    /// The connection's socket, for waiting on several connections at once with poll(2).
+    public var descriptor: Int32 { socket }
+
+    /// Whether this connection waits for new mail in `IDLE` between reads: the server offers
+    /// it (CAPABILITY) and the caller wants it.
+    public var idles = false
+
+    /// Set when an untagged EXISTS or RECENT arrives with a command's answer (RFC 9051
+    /// §7.4.1: the mailbox grew): mail that came while reading, which `IDLE` will not report.
+    public var mailboxChanged = false
+
+    /// The tag of the `IDLE` command in progress, nil when none is.
+    private var idleTag: String?
+
+    /// Starts `IDLE` (RFC 2177 §3): sends it and waits for the server's `+`. True when the
+    /// server reported a change meanwhile (an untagged response before the `+`).
+    public func startIdle() throws(IMAPError) -> Bool {
+        tagNumber += 1
+        let tag = "R\(tagNumber)"
+        try send(Array("\(tag) IDLE\r\n".utf8))
+        var changed = false
+        while true {
+            guard let item = try nextResponse(idleMilliseconds: max(1, settings.timeoutMilliseconds)) else { continue }
+            guard case .line(let response) = item else { continue }
+            let line = response.text
+            if line.first == UInt8(ascii: "+") {
+                idleTag = tag
+                return changed
+            }
+            if line.starts(with: Array("* ".utf8)) {
+                try Self.refuseBye(line)
+                changed = true
+                continue
+            }
+            if line.starts(with: Array((tag + " ").utf8)) {
+                throw IMAPError(.protocolViolation, "IDLE refused: \(String(decoding: line.dropFirst(tag.utf8.count + 1).prefix(80), as: UTF8.self))")
+            }
+            throw IMAPError(.protocolViolation, "an unexpected response line to IDLE")
+        }
+    }
+
+    /// While idling: reads what the server has sent without waiting; true when it reported a
+    /// change to the mailbox (RFC 2177 §3: "EXISTS", "EXPUNGE", "FETCH" or "RECENT" — any
+    /// untagged response but a keep-alive `OK` counts, the next read finds what is new).
+    public func idleChanged() throws(IMAPError) -> Bool {
+        guard idleTag != nil else { return false }
+        var changed = false
+        while let item = try availableResponse() {
+            guard case .line(let response) = item else { continue }
+            let line = response.text
+            guard line.starts(with: Array("* ".utf8)) else {
+                throw IMAPError(.protocolViolation, "a response other than an untagged one during IDLE")
+            }
+            try Self.refuseBye(line)
+            let words = response.words
+            // `* OK Still here` (a keep-alive, §7.1.1) tells of no change.
+            if words.count >= 2, words[1].uppercased() == "OK" { continue }
+            changed = true
+        }
+        return changed
+    }
+
+    /// Ends `IDLE`: `DONE` and the tagged status of the `IDLE` command (RFC 2177 §3).
+    public func endIdle() throws(IMAPError) {
+        guard let tag = idleTag else { return }
+        idleTag = nil
+        try send(Array("DONE\r\n".utf8))
+        while true {
+            guard let item = try nextResponse(idleMilliseconds: max(1, settings.timeoutMilliseconds)) else { continue }
+            guard case .line(let response) = item else { continue }
+            let line = response.text
+            if line.starts(with: Array("* ".utf8)) {
+                try Self.refuseBye(line)
+                continue
+            }
+            guard line.starts(with: Array((tag + " ").utf8)) else {
+                throw IMAPError(.protocolViolation, "an unexpected response line after DONE")
+            }
+            let word = String(decoding: line.dropFirst(tag.utf8.count + 1).prefix(3), as: UTF8.self).uppercased()
+            guard word == "OK" || word == "OK " else { throw IMAPError(.protocolViolation, "IDLE ended without OK") }
+            return
+        }
+    }
+
+    /// §7.1.5: BYE — the server is closing the connection.
+    private static func refuseBye(_ line: [UInt8]) throws(IMAPError) {
+        if String(decoding: line.prefix(6), as: UTF8.self).uppercased() == "* BYE " {
+            throw IMAPError(.unreachable, "the server closed the session: " + String(decoding: line.dropFirst(6).prefix(200), as: UTF8.self))
+        }
+    }
+
     /// Sends `tag text` and reads to its tagged status; the untagged responses before it.
     func command(_ text: String) throws(IMAPError) -> ([IMAPUntagged], IMAPStatus) {
         tagNumber += 1
@@ -146,6 +251,8 @@ public final class IMAPConnection {
                 if String(decoding: line.prefix(6), as: UTF8.self).uppercased() == "* BYE " {
                     throw IMAPError(.unreachable, "the server closed the session: " + String(decoding: line.dropFirst(6), as: UTF8.self))
                 }
+                let words = response.words
+                if words.count == 3, ["EXISTS", "RECENT"].contains(words[2].uppercased()) { mailboxChanged = true }
                 responses.append(response)
             } else if line.starts(with: Array((tag + " ").utf8)) {
                 let rest = String(decoding: line.dropFirst(tag.utf8.count + 1), as: UTF8.self)
@@ -178,6 +285,21 @@ public final class IMAPConnection {
             }
             guard code == CURLE_OK else { throw Self.failure(code, handle.message(for: code)) }
             offset += sent
+        }
+    }
+
+    /// A response already received, reading what the connection holds without waiting; nil
+    /// when none is complete yet.
+    private func availableResponse() throws(IMAPError) -> IMAPResponseReader.Item? {
+        var chunk = [UInt8](repeating: 0, count: IMAPLimits.readChunkBytes)
+        while true {
+            if let item = try reader.next() { return item }
+            var received = 0
+            let code = chunk.withUnsafeMutableBytes { buffer in curl_easy_recv(handle.raw, buffer.baseAddress, buffer.count, &received) }
+            if code == CURLE_AGAIN { return nil }
+            guard code == CURLE_OK else { throw Self.failure(code, handle.message(for: code)) }
+            guard received > 0 else { throw IMAPError(.unreachable, "the server closed the connection") }
+            chunk.withUnsafeBytes { reader.feed(UnsafeRawBufferPointer(rebasing: $0[..<received])) }
         }
     }
 

@@ -103,13 +103,32 @@ extension ProcessSuites {
                 throw CocoaError(.fileReadUnknown)
             }
 
+            /// Stops the master and every process it started: `dovecot stop` leaves the login and
+            /// imap processes of open connections running, which a server that went away must not.
             func stop() {
                 guard started else { return }
                 started = false
+                let master = (try? String(contentsOfFile: directory + "/run/master.pid", encoding: .utf8))
+                    .flatMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+                let children = master.map(Self.children) ?? []
                 let log = directory + "/stop.log"
                 _ = try? ChildProcess.run([IMAPWatchTests.dovecot, "-c", directory + "/dovecot.conf", "stop"], stdout: log, stderr: log)
                 // The master removes its pid file last; wait for it so a restart finds none.
                 for _ in 0..<100 where FileManager.default.fileExists(atPath: directory + "/run/master.pid") { usleep(100_000) }
+                for child in children { kill(child, SIGKILL) }
+            }
+
+            /// The processes whose parent is `parent` (the fourth field of /proc/PID/stat, after
+            /// the parenthesized name).
+            static func children(_ parent: pid_t) -> [pid_t] {
+                let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+                return entries.compactMap { name -> pid_t? in
+                    guard let pid = pid_t(name), let stat = try? String(contentsOfFile: "/proc/\(name)/stat", encoding: .utf8),
+                        let close = stat.lastIndex(of: ")")
+                    else { return nil }
+                    let fields = stat[stat.index(after: close)...].split(separator: " ")
+                    return fields.count > 1 && pid_t(fields[1]) == parent ? pid : nil
+                }
             }
         }
 
@@ -278,6 +297,112 @@ extension ProcessSuites {
             #expect(open.status == 73, "\(open.stderr)")
             #expect(open.stderr.contains("imap-netrc-unusable"))
             #expect(try PostfixTests.stored(watchStore) == expectedAll, "failures change nothing")
+        }
+
+        /// The message lines and the summary lines a `watch --json` has written to `path` so far.
+        static func watchOutput(_ path: String) -> (messages: Int, summaries: Int) {
+            let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+            var messages = 0
+            var summaries = 0
+            for line in text.split(separator: "\n") {
+                guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { continue }
+                if object["summary"] != nil { summaries += 1 } else { messages += 1 }
+            }
+            return (messages, summaries)
+        }
+
+        /// Waits up to `seconds` for `condition`; the seconds it took, nil when it never held.
+        static func waitFor(_ seconds: Double, _ condition: () throws -> Bool) rethrows -> Double? {
+            let started = Date()
+            while Date().timeIntervalSince(started) < seconds {
+                if try condition() { return Date().timeIntervalSince(started) }
+                usleep(50_000)
+            }
+            return nil
+        }
+
+        @Test(
+            "a running watch idles: an appended message is stored within 5 seconds, a Dovecot restart loses nothing and reads nothing twice, SIGTERM ends it at once",
+            .enabled(if: available, "needs root, dovecot-imapd, python3 and openssl"))
+        func idlesThroughRestart() throws {
+            let tmp = try TemporaryDirectory()
+            defer { tmp.remove() }
+            chmod(tmp.path, 0o755)
+            let d = tmp.path + "/dovecot"
+            try FileManager.default.createDirectory(atPath: d, withIntermediateDirectories: true)
+            chmod(d, 0o755)
+            try Self.makeCertificates(in: d)
+            let server = try Server(directory: d)
+            let first = try ReservoirBinary.sample(10)
+            let second = try ReservoirBinary.sample(11)
+            let samples = try PostfixTests.allSamples()
+            for path in samples where path != first && path != second {
+                let folder = URL(fileURLWithPath: path).deletingLastPathComponent().lastPathComponent
+                try FileManager.default.copyItem(atPath: path, toPath: "\(d)/Maildir/\(folder)/\(URL(fileURLWithPath: path).lastPathComponent)")
+            }
+            try server.start()
+            defer { server.stop() }
+            let netrc = tmp.path + "/netrc"
+            try "machine 127.0.0.1 login jane password s3cret\n".write(toFile: netrc, atomically: true, encoding: .utf8)
+            chmod(netrc, 0o600)
+            let common = ["--keys", ReservoirBinary.keys, "--allowed-domains", ReservoirBinary.allowed, "--now", ReservoirBinary.now]
+            let watchStore = "sqlite:\(tmp.path)/watch.sqlite3"
+            let flagsBefore = try Self.client(server, ["flags"])
+            func scan(_ paths: [String]) throws -> [String] {
+                let store = "sqlite:\(tmp.path)/scan-\(paths.count).sqlite3"
+                let r = try ReservoirBinary.run(["scan"] + paths + ["--store", store, "--no-calendar"] + common)
+                try #require(r.status == 0, "scan: \(r.stderr)")
+                return try PostfixTests.stored(store)
+            }
+
+            // --interval 3600: only IDLE can bring the appended message within seconds.
+            let out = tmp.path + "/watch.out"
+            let err = tmp.path + "/watch.err"
+            let pid = try ChildProcess.spawn(
+                [
+                    "/usr/bin/env", "NO_COLOR=1", "XDG_STATE_HOME=\(tmp.path)/state", ReservoirBinary.executable.path, "watch",
+                    "imaps://jane@127.0.0.1:\(server.port)/INBOX", "--json", "--interval", "3600", "--store", watchStore, "--netrc", netrc,
+                    "--ca-file", d + "/ca.pem", "--no-calendar",
+                ] + common, stdout: out, stderr: err)
+            var running = true
+            defer {
+                if running {
+                    kill(pid, SIGKILL)
+                    _ = ChildProcess.wait(pid)
+                }
+            }
+            func log() -> String { (try? String(contentsOfFile: err, encoding: .utf8)) ?? "" }
+            let initial = samples.count - 2
+            try #require(Self.waitFor(120) { Self.watchOutput(out).summaries >= 1 } != nil, "the first read: \(log())")
+            #expect(Self.watchOutput(out).messages == initial)
+            usleep(500_000)  // into IDLE
+
+            _ = try Self.client(server, ["append", first])
+            let took = Self.waitFor(5) { Self.watchOutput(out).messages == initial + 1 }
+            #expect(took != nil, "the appended message within 5 seconds: \(log())")
+            #expect(try PostfixTests.stored(watchStore) == scan(samples.filter { $0 != second }))
+
+            // The server goes away and comes back; a message appended then is read after the
+            // reconnection, and the ones read before are not read again.
+            server.stop()
+            sleep(2)
+            try server.start()
+            _ = try Self.client(server, ["append", second])
+            #expect(Self.waitFor(40) { Self.watchOutput(out).messages >= initial + 2 } != nil, "after the restart: \(log())")
+            #expect(log().contains("imap-unreachable"), "the broken connection is reported: \(log())")
+
+            let stopping = Date()
+            kill(pid, SIGTERM)
+            let status = ChildProcess.wait(pid)
+            running = false
+            #expect(status == 0, "\(log())")
+            #expect(Date().timeIntervalSince(stopping) < 5, "SIGTERM ends an IDLE at once")
+            #expect(Self.watchOutput(out).messages == samples.count, "every message read once")
+            #expect(try PostfixTests.stored(watchStore) == scan(samples))
+            let flagsAfter = try Self.client(server, ["flags"])
+            #expect(flagsAfter.count == samples.count)
+            #expect(Set(flagsBefore).isSubset(of: Set(flagsAfter)), "no flag set or cleared")
+            #expect(flagsAfter.filter { $0.contains("\\Seen") }.count == flagsBefore.filter { $0.contains("\\Seen") }.count)
         }
 
         /// A TLS server (python3's ssl) that logs anyone in and answers EXAMINE with `answer`.

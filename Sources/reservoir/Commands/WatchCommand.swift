@@ -6,6 +6,7 @@ import IMAP
 import Mailbox
 import Output
 import Pipeline
+import Synchronization
 
 struct WatchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -20,8 +21,10 @@ struct WatchCommand: ParsableCommand {
             each mailbox's UIDVALIDITY and the highest UID read, so the next run reads only \
             newer mail; a changed UIDVALIDITY reads everything again, which changes nothing \
             already recorded. With --once it reads what is new and exits (cron, systemd \
-            timers); otherwise it reads again every --interval seconds, waiting longer after \
-            a failure.
+            timers); otherwise it runs until SIGTERM (exit 0), waiting for new mail in IDLE \
+            (RFC 2177, one connection per mailbox) where the server offers it and reading \
+            again every --interval seconds where not, reconnecting after a failure (1 second, \
+            doubling up to 15 minutes).
 
             Exit status (with --once; a mailbox that fails does not stop the others, the first \
             failure's status is the run's): 0 done, 64 a malformed mailbox URL, 66 no such \
@@ -50,7 +53,9 @@ struct WatchCommand: ParsableCommand {
         help: ArgumentHelp("Verify the IMAP server against the CA certificates in this PEM file instead of the system's.", valueName: "file"))
     var caFile: String?
 
-    @Option(name: .customLong("interval"), help: ArgumentHelp("Seconds between reads without --once (default 60).", valueName: "seconds"))
+    @Option(
+        name: .customLong("interval"),
+        help: ArgumentHelp("Seconds between reads without --once, where the server does not offer IDLE (default 60).", valueName: "seconds"))
     var interval: Int = WatchLimits.defaultIntervalSeconds
 
     @Option(
@@ -108,58 +113,174 @@ struct WatchCommand: ParsableCommand {
         let settings = IMAPSettings(
             caFile: caFile, netrcFile: calendarSettings.netrcFile, timeoutMilliseconds: imapTimeout * 1000)
         let renderer = BannerRenderer(style: BannerStyle.forStandardOutput(), explain: explain)
-        var failures = 0
-        while true {
+        let context = Context(settings: settings, runner: runner, state: state, renderer: renderer)
+        if once {
             var summary = ScanSummary()
             var firstFailure: Int32?
             for url in urls {
-                if let error = read(url, settings: settings, runner: runner, state: state, renderer: renderer, summary: &summary) {
+                do {
+                    let connection = try IMAPConnection(url: url, settings: settings)
+                    let validity = try opened(connection, context)
+                    _ = try readNew(connection, validity: validity, context, summary: &summary)
+                } catch {
                     Output.error("watch: \(url): \(error)")
                     firstFailure = firstFailure ?? Self.exitStatus(error.code)
                 }
             }
-            if summary.storeFailure == nil, let calendars {
-                let pusher = try CalendarPusher(calendars, store: store, clock: { runner.pipeline.now })
-                summary.calendar = .pushed(ScanCommand.push(pusher))
-            } else if calendarSettings.skipped {
-                summary.calendar = .skipped
+            try finishRound(&summary, calendars: calendars, calendarSettings: calendarSettings, context)
+            if let firstFailure { throw ExitStatus(firstFailure) }
+            return
+        }
+        WatchStop.install()
+        try watchContinuously(urls.map(WatchedMailbox.init), calendars: calendars, calendarSettings: calendarSettings, context)
+    }
+
+    /// What every read needs.
+    struct Context {
+        var settings: IMAPSettings
+        var runner: CommandRunner
+        var state: any IMAPStateStore
+        var renderer: BannerRenderer
+    }
+
+    /// One mailbox of a `watch` without `--once`: its connection while it idles, when it is
+    /// read next, and how many tries in a row failed.
+    final class WatchedMailbox {
+        let url: IMAPMailboxURL
+        /// Open and in `IDLE` between reads when the server offers it (RFC 2177).
+        var connection: IMAPConnection?
+        var validity: Int64 = 0
+        var failures = 0
+        /// When it is read next (monotonic seconds): the end of the interval without IDLE, the
+        /// re-issue time of an IDLE, or the end of a back-off.
+        var due: Double = 0
+
+        init(_ url: IMAPMailboxURL) { self.url = url }
+    }
+
+    /// Reads every mailbox, then waits: in `IDLE` on each connection whose server offers it
+    /// (one connection per mailbox, all waited on together with poll(2)), the interval for
+    /// the others, a back-off after a failure. Ends only by a signal (WatchStop).
+    private func watchContinuously(
+        _ mailboxes: [WatchedMailbox], calendars: CalendarPusher.Calendars?, calendarSettings: CalendarSettings, _ context: Context
+    ) throws {
+        while true {
+            var summary = ScanSummary()
+            var readAny = false
+            for mailbox in mailboxes {
+                var changed = false
+                if let connection = mailbox.connection {
+                    do { changed = try connection.idleChanged() } catch {
+                        failed(mailbox, error)
+                        continue
+                    }
+                }
+                guard changed || Monotonic.seconds() >= mailbox.due else { continue }
+                readAny = true
+                do {
+                    try read(mailbox, context, summary: &summary)
+                    mailbox.failures = 0
+                } catch {
+                    failed(mailbox, error)
+                }
             }
-            if json { Output.line(BannerRenderer.json(summary)) } else { Output.write(renderer.render(summary)) }
-            if let failure = summary.storeFailure { throw CommandFailure.store(failure) }
-            if once {
-                if let firstFailure { throw ExitStatus(firstFailure) }
-                return
-            }
-            // After a failure the next try waits longer, doubling up to WatchLimits.maximumBackoffSeconds.
-            failures = firstFailure == nil ? 0 : failures + 1
-            let wait = failures == 0 ? interval : min(WatchLimits.maximumBackoffSeconds, interval << min(failures, 10))
-            sleep(UInt32(wait))
+            if readAny { try finishRound(&summary, calendars: calendars, calendarSettings: calendarSettings, context) }
+            let now = Monotonic.seconds()
+            let wake = mailboxes.map(\.due).min() ?? now + Double(interval)
+            var descriptors = mailboxes.compactMap { $0.connection.map { pollfd(fd: $0.descriptor, events: Int16(POLLIN), revents: 0) } }
+            let milliseconds = Int32(clamping: Int(max(0, (wake - now) * 1000).rounded(.up)))
+            // EINTR (a signal that did not stop the watch) only starts the next round early.
+            _ = poll(&descriptors, nfds_t(descriptors.count), milliseconds)
         }
     }
 
-    /// Reads what is new in one mailbox, recording the state after each message; the failure
-    /// that stopped it, if one did.
-    private func read(
-        _ url: IMAPMailboxURL, settings: IMAPSettings, runner: CommandRunner, state: any IMAPStateStore, renderer: BannerRenderer,
-        summary: inout ScanSummary
-    ) -> IMAPError? {
-        do {
-            try readMailbox(url, settings: settings, runner: runner, state: state, renderer: renderer, summary: &summary)
-            return nil
-        } catch {
-            return error
-        }
+    /// A failed read: the connection is dropped and the next try waits 1 s, doubling with each
+    /// failure in a row up to WatchLimits.maximumBackoffSeconds, never retrying at once.
+    private func failed(_ mailbox: WatchedMailbox, _ error: IMAPError) {
+        Output.error("watch: \(mailbox.url): \(error)")
+        mailbox.connection = nil
+        mailbox.failures += 1
+        let wait = min(WatchLimits.maximumBackoffSeconds, 1 << min(mailbox.failures - 1, 20))
+        mailbox.due = Monotonic.seconds() + Double(wait)
     }
 
-    private func readMailbox(
-        _ url: IMAPMailboxURL, settings: IMAPSettings, runner: CommandRunner, state: any IMAPStateStore, renderer: BannerRenderer,
-        summary: inout ScanSummary
-    ) throws(IMAPError) {
+    /// Reads what is new in a mailbox of a continuous watch, connecting first when it has no
+    /// connection, and leaves it in `IDLE` when the server offers it (closed otherwise).
+    private func read(_ mailbox: WatchedMailbox, _ context: Context, summary: inout ScanSummary) throws(IMAPError) {
+        let connection: IMAPConnection
+        if let open = mailbox.connection {
+            connection = open
+            try connection.endIdle()
+        } else {
+            connection = try IMAPConnection(url: mailbox.url, settings: context.settings)
+            mailbox.validity = try opened(connection, context)
+            mailbox.connection = connection
+        }
+        let outcome = try readNew(connection, validity: mailbox.validity, context, summary: &summary)
+        let now = Monotonic.seconds()
+        switch outcome {
+        case .more:
+            // More than --max-messages were new: the rest right away, without IDLE.
+            mailbox.due = now
+            return
+        case .retryLater:
+            mailbox.due = now + Double(interval)
+        case .done:
+            mailbox.due = now + Double(connection.idles ? WatchLimits.idleReissueSeconds : interval)
+        }
+        guard connection.idles else {
+            mailbox.connection = nil
+            return
+        }
+        // A change reported while reading, or before the server's `+`: read again at once.
+        if try connection.startIdle() || connection.mailboxChanged { mailbox.due = now }
+    }
+
+    /// After a round of reads: the calendars pushed, the summary printed; a store failure ends
+    /// the command.
+    private func finishRound(
+        _ summary: inout ScanSummary, calendars: CalendarPusher.Calendars?, calendarSettings: CalendarSettings, _ context: Context
+    ) throws {
+        WatchStop.busy()
+        defer { WatchStop.idle() }
+        let store = context.runner.pipeline.store
+        if summary.storeFailure == nil, let calendars, let store {
+            let pusher = try CalendarPusher(calendars, store: store, clock: { context.runner.pipeline.now })
+            summary.calendar = .pushed(ScanCommand.push(pusher))
+        } else if calendarSettings.skipped {
+            summary.calendar = .skipped
+        }
+        if json { Output.line(BannerRenderer.json(summary)) } else { Output.write(context.renderer.render(summary)) }
+        if let failure = summary.storeFailure { throw CommandFailure.store(failure) }
+    }
+
+    /// After connecting: the mailbox opened read-only, and its UIDVALIDITY compared with the
+    /// store's; returns the UIDVALIDITY.
+    private func opened(_ connection: IMAPConnection, _ context: Context) throws(IMAPError) -> Int64 {
+        if !once { connection.idles = try connection.capabilities().contains("IDLE") }
+        let (validity, _) = try connection.examine()
+        return validity
+    }
+
+    /// How a read ended.
+    enum ReadOutcome {
+        /// Everything new was read.
+        case done
+        /// More messages than --max-messages were new.
+        case more
+        /// A message met a transient failure: it is read again after the interval.
+        case retryLater
+    }
+
+    /// Reads the messages above the highest UID the store has for this mailbox (all of them
+    /// when its UIDVALIDITY changed), recording the state after each message.
+    private func readNew(
+        _ connection: IMAPConnection, validity: Int64, _ context: Context, summary: inout ScanSummary
+    ) throws(IMAPError) -> ReadOutcome {
+        let url = connection.url
         let key = url.description
-        let connection = try IMAPConnection(url: url, settings: settings)
-        let (validity, exists) = try connection.examine()
         let known: IMAPMailboxState?
-        do { known = try state.imapMailboxState(key) } catch { throw IMAPError(.unreachable, "the event store failed: \(error)") }
+        do { known = try context.state.imapMailboxState(key) } catch { throw IMAPError(.unreachable, "the event store failed: \(error)") }
         var last: Int64 = 0
         if let known {
             if known.uidValidity == validity {
@@ -170,35 +291,46 @@ struct WatchCommand: ParsableCommand {
                 Output.error("watch: \(url): UIDVALIDITY changed (\(known.uidValidity) to \(validity)); reading every message again")
             }
         }
-        let listed = exists == 0 ? [] : try connection.messages(after: last)
-        var output = ""
-        defer { Output.write(output) }
+        connection.mailboxChanged = false
+        let listed = try connection.messages(after: last)
+        var outcome = ReadOutcome.done
         for (uid, size) in listed.prefix(maxMessages) {
             let origin = "\(url);UIDVALIDITY=\(validity)/;UID=\(uid)"
             if size > Int64(WatchLimits.messageBytes) {
                 Output.error("watch: \(origin): \(size) bytes, over the limit of \(WatchLimits.messageBytes); not read")
             } else if let bytes = try connection.message(uid: uid, limit: WatchLimits.messageBytes) {
-                var report = runner.pipeline.analyze(RawMessage(bytes: bytes, origin: MessageOrigin(path: origin)))
-                runner.pipeline.record(&report)
+                // A stop asked for while a message is recorded waits for its state to be kept.
+                WatchStop.busy()
+                defer { WatchStop.idle() }
+                var report = context.runner.pipeline.analyze(RawMessage(bytes: bytes, origin: MessageOrigin(path: origin)))
+                context.runner.pipeline.record(&report)
                 summary.add(report)
-                output += (json ? BannerRenderer.json(report) : renderer.render(report)) + "\n"
+                Output.write((json ? BannerRenderer.json(report) : context.renderer.render(report)) + "\n")
                 // A message whose key lookup failed for now, or whose reservations the store
                 // could not keep, is read again by the next run: the UID stays below it.
                 if let transient = TransientFailure.reason(report) {
                     Output.error("watch: \(origin): \(transient); read again next run")
+                    outcome = .retryLater
                     break
                 }
+                last = uid
+                do { try context.state.recordIMAPMailboxState(key, IMAPMailboxState(uidValidity: validity, lastUID: last)) } catch {
+                    throw IMAPError(.unreachable, "the event store failed: \(error)")
+                }
+                continue
             }
             last = uid
-            do { try state.recordIMAPMailboxState(key, IMAPMailboxState(uidValidity: validity, lastUID: last)) } catch {
+            do { try context.state.recordIMAPMailboxState(key, IMAPMailboxState(uidValidity: validity, lastUID: last)) } catch {
                 throw IMAPError(.unreachable, "the event store failed: \(error)")
             }
         }
         if known?.uidValidity != validity && listed.isEmpty {
-            do { try state.recordIMAPMailboxState(key, IMAPMailboxState(uidValidity: validity, lastUID: 0)) } catch {
+            do { try context.state.recordIMAPMailboxState(key, IMAPMailboxState(uidValidity: validity, lastUID: 0)) } catch {
                 throw IMAPError(.unreachable, "the event store failed: \(error)")
             }
         }
+        if outcome == .done && listed.count > maxMessages { outcome = .more }
+        return outcome
     }
 
     /// sysexits.h: EX_NOINPUT 66, EX_UNAVAILABLE 69, EX_CANTCREAT 73, EX_TEMPFAIL 75,
@@ -226,6 +358,56 @@ enum WatchLimits {
     static let defaultMessagesPerRun = 500
     /// Seconds between reads without --once.
     static let defaultIntervalSeconds = 60
-    /// The longest wait after failures (15 minutes).
+    /// The longest wait after failures in a row (15 minutes); the first waits 1 second.
     static let maximumBackoffSeconds = 900
+    /// How long one `IDLE` lasts before it is ended and issued again: 29 minutes, below the
+    /// 30 minutes after which a server may log the client out (RFC 2177 §3: "clients using IDLE
+    /// are advised to terminate the IDLE and re-issue it at least every 29 minutes").
+    static let idleReissueSeconds = 29 * 60
+}
+
+/// Seconds on CLOCK_MONOTONIC: waits that a change of the wall clock does not stretch.
+enum Monotonic {
+    static func seconds() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+    }
+}
+
+/// SIGTERM and SIGINT stop a continuous watch at once — in IDLE, waiting, connecting —
+/// except while a message is being recorded or the calendars pushed: then as soon as that
+/// is done. The store's UID state is kept after each message, so a stop loses nothing and
+/// the next run reads nothing twice. Exit status 0.
+enum WatchStop {
+    /// 0: nothing under way; 1: recording; 2: recording, and a stop was asked for.
+    private static let state = Atomic<Int>(0)
+
+    static func install() {
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = { _ in
+            // Async-signal-safe: an atomic and _exit(2) only.
+            if !WatchStop.state.compareExchange(expected: 1, desired: 2, ordering: .sequentiallyConsistent).exchanged {
+                _exit(0)
+            }
+        }
+        sigemptyset(&action.sa_mask)
+        action.sa_flags = 0
+        var unblock = sigset_t()
+        sigemptyset(&unblock)
+        for signal in [SIGTERM, SIGINT] {
+            sigaction(signal, &action, nil)
+            sigaddset(&unblock, signal)
+        }
+        // A parent that blocked them (a test runner's threads do) would make the watch unstoppable.
+        sigprocmask(SIG_UNBLOCK, &unblock, nil)
+    }
+
+    static func busy() {
+        _ = state.compareExchange(expected: 0, desired: 1, ordering: .sequentiallyConsistent)
+    }
+
+    static func idle() {
+        if state.exchange(0, ordering: .sequentiallyConsistent) == 2 { _exit(0) }
+    }
 }
