@@ -53,7 +53,11 @@ public final class IMAPConnection {
         let timeout = max(1, settings.timeoutMilliseconds)
         handle.reset()
         handle.set(CURLOPT_URL, url.serverURL, "CURLOPT_URL")
-        handle.set(CURLOPT_PROTOCOLS_STR, "imaps", "CURLOPT_PROTOCOLS_STR")
+        handle.set(CURLOPT_PROTOCOLS_STR, url.scheme, "CURLOPT_PROTOCOLS_STR")
+        // CURLUSESSL_ALL: "Require SSL for all communication or fail with CURLE_USE_SSL_FAILED"
+        // — for imap:// libcurl sends STARTTLS after the greeting and CAPABILITY, and gives up
+        // before any login when the server does not offer it (RFC 8314 §3.3 is why a client
+        // must not fall back: a man in the middle strips STARTTLS from CAPABILITY).
         handle.set(CURLOPT_USE_SSL, Int(CURLUSESSL_ALL.rawValue), "CURLOPT_USE_SSL")
         handle.set(CURLOPT_CONNECT_ONLY, 1, "CURLOPT_CONNECT_ONLY")
         handle.set(CURLOPT_NOSIGNAL, 1, "CURLOPT_NOSIGNAL")
@@ -336,6 +340,7 @@ public final class IMAPConnection {
     static func failure(_ code: CURLcode, _ detail: String) -> IMAPError {
         switch code {
         case CURLE_LOGIN_DENIED: IMAPError(.loginRefused, detail)
+        case CURLE_USE_SSL_FAILED: IMAPError(.startTLSRefused, detail)
         case CURLE_OPERATION_TIMEDOUT: IMAPError(.timeout, detail)
         case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_ISSUER_ERROR, CURLE_SSL_PINNEDPUBKEYNOTMATCH,
             CURLE_SSL_INVALIDCERTSTATUS:

@@ -24,15 +24,18 @@ extension ProcessSuites {
                 } && getpwnam("nobody") != nil && getpwnam("dovecot") != nil && getpwnam("dovenull") != nil
         }
 
-        /// One Dovecot serving `jane` (password s3cret, mail as nobody) over imaps on `port`.
+        /// One Dovecot serving `jane` (password s3cret, mail as nobody) over imaps on `port`,
+        /// and on `plainPort` over imap, where it offers STARTTLS and logs in only after it.
         final class Server {
             let directory: String
             let port: Int
+            let plainPort: Int
             private var started = false
 
             init(directory: String) throws {
                 self.directory = directory
                 port = try LoopbackPort.free()
+                plainPort = try LoopbackPort.free()
                 let d = directory
                 try FileManager.default.createDirectory(atPath: d + "/home", withIntermediateDirectories: true)
                 for folder in ["cur", "new", "tmp"] {
@@ -61,7 +64,7 @@ extension ProcessSuites {
                     service imap-login {
                       chroot =
                       inet_listener imap {
-                        port = 0
+                        port = \(plainPort)
                       }
                       inet_listener imaps {
                         port = \(port)
@@ -403,6 +406,94 @@ extension ProcessSuites {
             #expect(flagsAfter.count == samples.count)
             #expect(Set(flagsBefore).isSubset(of: Set(flagsAfter)), "no flag set or cleared")
             #expect(flagsAfter.filter { $0.contains("\\Seen") }.count == flagsBefore.filter { $0.contains("\\Seen") }.count)
+        }
+
+        /// A plain IMAP server that offers no STARTTLS, would log anyone in, and writes every
+        /// line it receives to the file named by its first argument.
+        static let plainServer = #"""
+            import socket, sys
+            s = socket.socket()
+            s.bind(('127.0.0.1', 0))
+            s.listen(1)
+            print(s.getsockname()[1], flush=True)
+            c, _ = s.accept()
+            c.sendall(b'* OK [CAPABILITY IMAP4rev1 SASL-IR AUTH=PLAIN AUTH=LOGIN] ready\r\n')
+            f = c.makefile('rb')
+            seen = open(sys.argv[1], 'ab')
+            while True:
+                line = f.readline()
+                if not line:
+                    break
+                seen.write(line)
+                seen.flush()
+                tag, _, rest = line.decode().partition(' ')
+                if rest.strip().upper() == 'CAPABILITY':
+                    c.sendall(b'* CAPABILITY IMAP4rev1 SASL-IR AUTH=PLAIN AUTH=LOGIN\r\n' + tag.encode() + b' OK done\r\n')
+                else:
+                    c.sendall(tag.encode() + b' OK done\r\n')
+            """#
+
+        /// Starts python3 with `script` and `arguments`; the process and the port it printed.
+        static func pythonServer(_ script: String, _ arguments: [String]) throws -> (Process, Int) {
+            let server = Process()
+            server.executableURL = URL(fileURLWithPath: Self.python)
+            server.arguments = ["-c", script] + arguments
+            let out = Pipe()
+            server.standardOutput = out
+            server.standardError = FileHandle.nullDevice
+            try server.run()
+            var portText = ""
+            while !portText.hasSuffix("\n"), let byte = try out.fileHandleForReading.read(upToCount: 1), !byte.isEmpty {
+                portText += String(decoding: byte, as: UTF8.self)
+            }
+            return (server, try #require(Int(portText.trimmingCharacters(in: .whitespacesAndNewlines))))
+        }
+
+        @Test(
+            "imap:// reads Dovecot's plain port after STARTTLS; a server that offers no STARTTLS is refused before any login, imap-starttls-refused, exit 69",
+            .enabled(if: available, "needs root, dovecot-imapd, python3 and openssl"))
+        func startTLS() throws {
+            let tmp = try TemporaryDirectory()
+            defer { tmp.remove() }
+            chmod(tmp.path, 0o755)
+            let d = tmp.path + "/dovecot"
+            try FileManager.default.createDirectory(atPath: d, withIntermediateDirectories: true)
+            chmod(d, 0o755)
+            try Self.makeCertificates(in: d)
+            let server = try Server(directory: d)
+            let samples = Array(try PostfixTests.allSamples().prefix(3))
+            for path in samples {
+                let folder = URL(fileURLWithPath: path).deletingLastPathComponent().lastPathComponent
+                try FileManager.default.copyItem(atPath: path, toPath: "\(d)/Maildir/\(folder)/\(URL(fileURLWithPath: path).lastPathComponent)")
+            }
+            try server.start()
+            defer { server.stop() }
+            let netrc = tmp.path + "/netrc"
+            try "machine 127.0.0.1 login jane password s3cret\n".write(toFile: netrc, atomically: true, encoding: .utf8)
+            chmod(netrc, 0o600)
+            func watch(_ url: String) throws -> ReservoirBinary.Result {
+                try ReservoirBinary.run([
+                    "watch", "--once", url, "--json", "--store", "sqlite:\(tmp.path)/s.sqlite3", "--netrc", netrc, "--ca-file", d + "/ca.pem",
+                    "--imap-timeout", "10", "--no-calendar", "--keys", ReservoirBinary.keys, "--allowed-domains", ReservoirBinary.allowed,
+                    "--now", ReservoirBinary.now,
+                ])
+            }
+            let upgraded = try watch("imap://jane@127.0.0.1:\(server.plainPort)/INBOX")
+            #expect(upgraded.status == 0, "\(upgraded.stderr)")
+            #expect(try Self.summary(upgraded).messages == samples.count)
+
+            let seen = tmp.path + "/seen"
+            let (plain, port) = try Self.pythonServer(Self.plainServer, [seen])
+            defer {
+                kill(plain.processIdentifier, SIGKILL)
+                plain.waitUntilExit()
+            }
+            let refused = try watch("imap://jane@127.0.0.1:\(port)/INBOX")
+            #expect(refused.status == 69, "\(refused.stderr)")
+            #expect(refused.stderr.contains("imap-starttls-refused"), "\(refused.stderr)")
+            let received = ((try? String(contentsOfFile: seen, encoding: .utf8)) ?? "").uppercased()
+            #expect(received.contains("CAPABILITY"), "the client spoke to it: \(received)")
+            #expect(!received.contains("LOGIN") && !received.contains("AUTHENTICATE"), "no login in plain text: \(received)")
         }
 
         /// A TLS server (python3's ssl) that logs anyone in and answers EXAMINE with `answer`.

@@ -13,7 +13,9 @@ struct WatchCommand: ParsableCommand {
         commandName: "watch",
         abstract: "Read new mail from IMAP mailboxes (read-only) into the store and the calendars.",
         discussion: """
-            Each mailbox is imaps://USER@HOST[:PORT]/MAILBOX; the password comes from the netrc \
+            Each mailbox is imaps://USER@HOST[:PORT]/MAILBOX (TLS from the first byte), or \
+            imap://USER@HOST[:PORT]/MAILBOX where STARTTLS is required: a server that does not \
+            offer it is refused before any login. The password comes from the netrc \
             file (machine HOST login USER password PASSWORD; mode 0600 or stricter). The mailbox \
             is opened with EXAMINE and messages read with UID FETCH BODY.PEEK[]: nothing is \
             marked read, moved or deleted. Every message goes through the same checks as one \
@@ -28,8 +30,8 @@ struct WatchCommand: ParsableCommand {
 
             Exit status (with --once; a mailbox that fails does not stop the others, the first \
             failure's status is the run's): 0 done, 64 a malformed mailbox URL, 66 no such \
-            mailbox (EXAMINE refused), 69 the server's certificate is not trusted (or libcurl \
-            is missing), 73 the netrc or CA file cannot be used, 75 the server could not be \
+            mailbox (EXAMINE refused), 69 the server's certificate is not trusted, an imap:// \
+            server offers no STARTTLS (or libcurl is missing), 73 the netrc or CA file cannot be used, 75 the server could not be \
             reached or did not answer in time, or the store failed, 76 the server answered \
             something that is not IMAP, 77 the login was refused (wrong password).
 
@@ -39,7 +41,9 @@ struct WatchCommand: ParsableCommand {
             """)
 
     @Argument(
-        help: ArgumentHelp("Mailboxes: imaps://USER@HOST[:PORT]/MAILBOX (default: watch = [...] in the configuration file).", valueName: "url"))
+        help: ArgumentHelp(
+            "Mailboxes: imaps:// or imap:// (STARTTLS) USER@HOST[:PORT]/MAILBOX (default: watch = [...] in the configuration file).", valueName: "url"
+        ))
     var mailboxes: [String] = []
 
     /// The mailboxes named on the command line, else those of the configuration file's `watch`.
@@ -339,7 +343,7 @@ struct WatchCommand: ParsableCommand {
         switch code {
         case .invalidURL: 64
         case .mailboxRefused: 66
-        case .certificateRefused, .libcurlUnavailable: 69
+        case .certificateRefused, .startTLSRefused, .libcurlUnavailable: 69
         case .netrcUnusable, .caFileUnreadable: 73
         case .unreachable, .timeout: 75
         case .protocolViolation: 76
