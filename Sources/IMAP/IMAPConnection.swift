@@ -9,11 +9,20 @@ public struct IMAPSettings: Sendable {
     public var caFile: String?
     /// The netrc file the password comes from; nil: `$HOME/.netrc`.
     public var netrcFile: String?
+    /// A file whose first line is an OAuth 2 bearer token, read for each connection: the login
+    /// is then SASL `oauthMechanism` with it, and the netrc file is not used.
+    public var oauthTokenFile: String?
+    public var oauthMechanism: OAuthMechanism
     public var timeoutMilliseconds: Int
 
-    public init(caFile: String? = nil, netrcFile: String? = nil, timeoutMilliseconds: Int = IMAPLimits.defaultTimeoutMilliseconds) {
+    public init(
+        caFile: String? = nil, netrcFile: String? = nil, oauthTokenFile: String? = nil, oauthMechanism: OAuthMechanism = .xoauth2,
+        timeoutMilliseconds: Int = IMAPLimits.defaultTimeoutMilliseconds
+    ) {
         self.caFile = caFile
         self.netrcFile = netrcFile
+        self.oauthTokenFile = oauthTokenFile
+        self.oauthMechanism = oauthMechanism
         self.timeoutMilliseconds = timeoutMilliseconds
     }
 }
@@ -39,9 +48,15 @@ public final class IMAPConnection {
     public init(url: IMAPMailboxURL, settings: IMAPSettings) throws(IMAPError) {
         self.url = url
         self.settings = settings
-        let netrc: String?
-        do { netrc = try NetrcFile.resolve(settings.netrcFile) } catch { throw IMAPError(.netrcUnusable, error.detail) }
-        guard let netrc else { throw IMAPError(.netrcUnusable, "no netrc file ($HOME/.netrc or --netrc) holds the password for \(url.host)") }
+        // The token is read again for each connection: another tool refreshes it (they last an hour).
+        let token = try settings.oauthTokenFile.map { path throws(IMAPError) in try OAuthTokenFile.read(path) }
+        var netrc: String?
+        if token == nil {
+            do { netrc = try NetrcFile.resolve(settings.netrcFile) } catch { throw IMAPError(.netrcUnusable, error.detail) }
+            guard netrc != nil else {
+                throw IMAPError(.netrcUnusable, "no netrc file ($HOME/.netrc or --netrc) holds the password for \(url.host)")
+            }
+        }
         if let caFile = settings.caFile, access(caFile, R_OK) != 0 {
             throw IMAPError(.caFileUnreadable, "cannot read the CA file \(caFile): \(String(cString: strerror(errno)))")
         }
@@ -65,8 +80,15 @@ public final class IMAPConnection {
         handle.set(CURLOPT_CONNECTTIMEOUT_MS, timeout, "CURLOPT_CONNECTTIMEOUT_MS")
         // Verification stays on (CURLOPT_SSL_VERIFYPEER and _VERIFYHOST default to on).
         if let caFile = settings.caFile { handle.set(CURLOPT_CAINFO, caFile, "CURLOPT_CAINFO") }
-        handle.set(CURLOPT_NETRC, Int(CURL_NETRC_OPTIONAL.rawValue), "CURLOPT_NETRC")
-        handle.set(CURLOPT_NETRC_FILE, netrc, "CURLOPT_NETRC_FILE")
+        if let token {
+            // SASL only, this mechanism only (RFC 5092 §3.2's ;AUTH=): never LOGIN, whatever the
+            // server offers; a server without it refuses the login (CURLE_LOGIN_DENIED).
+            handle.set(CURLOPT_XOAUTH2_BEARER, token, "CURLOPT_XOAUTH2_BEARER")
+            handle.set(CURLOPT_LOGIN_OPTIONS, "AUTH=" + settings.oauthMechanism.rawValue, "CURLOPT_LOGIN_OPTIONS")
+        } else if let netrc {
+            handle.set(CURLOPT_NETRC, Int(CURL_NETRC_OPTIONAL.rawValue), "CURLOPT_NETRC")
+            handle.set(CURLOPT_NETRC_FILE, netrc, "CURLOPT_NETRC_FILE")
+        }
         if let refused = handle.refusedOption {
             throw IMAPError(.libcurlUnavailable, "libcurl refuses \(refused.name): \(handle.message(for: refused.code))")
         }

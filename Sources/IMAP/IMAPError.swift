@@ -7,6 +7,9 @@ public struct IMAPError: Error, Sendable, Equatable, CustomStringConvertible {
         case invalidURL = "imap-invalid-url"
         /// The netrc file cannot be read, is not a regular file, or may be read by others.
         case netrcUnusable = "imap-netrc-unusable"
+        /// The OAuth token file (`--oauth-token-file`) cannot be read, may be read by others,
+        /// or holds no bearer token on its first line.
+        case oauthTokenUnusable = "imap-oauth-token-unusable"
         /// The CA file (`--ca-file`) cannot be read.
         case caFileUnreadable = "imap-ca-file-unreadable"
         /// libcurl.so.4 cannot be loaded, or refuses an option this client needs.

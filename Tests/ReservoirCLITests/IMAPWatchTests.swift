@@ -496,6 +496,121 @@ extension ProcessSuites {
             #expect(!received.contains("LOGIN") && !received.contains("AUTHENTICATE"), "no login in plain text: \(received)")
         }
 
+        /// A TLS IMAP server offering PLAIN, XOAUTH2 and OAUTHBEARER that writes each SASL
+        /// exchange (the mechanism, a tab, the decoded initial response with ^A written `^A`) or
+        /// LOGIN to a file, and logs in only a response carrying `auth=Bearer TOKEN` (argv[4]).
+        static let oauthServer = #"""
+            import base64, socket, ssl, sys
+            ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            ctx.load_cert_chain(sys.argv[1], sys.argv[2])
+            s = socket.socket()
+            s.bind(('127.0.0.1', 0))
+            s.listen(5)
+            print(s.getsockname()[1], flush=True)
+            caps = b'IMAP4rev1 SASL-IR AUTH=PLAIN AUTH=XOAUTH2 AUTH=OAUTHBEARER'
+            while True:
+                c, _ = s.accept()
+                try:
+                    t = ctx.wrap_socket(c, server_side=True)
+                except Exception:
+                    continue
+                t.sendall(b'* OK [CAPABILITY ' + caps + b'] ready\r\n')
+                f = t.makefile('rb')
+                record = open(sys.argv[3], 'a')
+                while True:
+                    line = f.readline()
+                    if not line:
+                        break
+                    tag, _, rest = line.decode().strip().partition(' ')
+                    words = rest.split(' ')
+                    command = words[0].upper()
+                    if command == 'AUTHENTICATE':
+                        answer = words[2] if len(words) > 2 else None
+                        if answer is None:
+                            t.sendall(b'+ \r\n')
+                            answer = f.readline().decode().strip()
+                        decoded = base64.b64decode(answer).decode('latin-1')
+                        record.write(words[1].upper() + '\t' + decoded.replace('\x01', '^A') + '\n')
+                        record.flush()
+                        good = 'auth=Bearer ' + sys.argv[4] + '\x01' in decoded
+                        t.sendall(tag.encode() + (b' OK done\r\n' if good else b' NO [AUTHENTICATIONFAILED] no\r\n'))
+                    elif command == 'LOGIN':
+                        record.write('LOGIN\n')
+                        record.flush()
+                        t.sendall(tag.encode() + b' NO no\r\n')
+                    elif command == 'CAPABILITY':
+                        t.sendall(b'* CAPABILITY ' + caps + b'\r\n' + tag.encode() + b' OK done\r\n')
+                    elif command == 'EXAMINE':
+                        t.sendall(b'* 0 EXISTS\r\n* OK [UIDVALIDITY 7] ok\r\n' + tag.encode() + b' OK [READ-ONLY] done\r\n')
+                    elif command == 'LOGOUT':
+                        t.sendall(b'* BYE bye\r\n' + tag.encode() + b' OK done\r\n')
+                        break
+                    else:
+                        t.sendall(tag.encode() + b' OK done\r\n')
+                t.close()
+            """#
+
+        @Test(
+            "--oauth-token-file logs in with SASL XOAUTH2 or OAUTHBEARER carrying the file's token, read again for each run, never LOGIN; a token others may read or that is not a bearer token is refused before connecting",
+            .enabled(if: FileManager.default.isExecutableFile(atPath: python), "needs python3"))
+        func oauthBearer() throws {
+            let tmp = try TemporaryDirectory()
+            defer { tmp.remove() }
+            try Self.makeCertificates(in: tmp.path)
+            let record = tmp.path + "/record"
+            let (server, port) = try Self.pythonServer(
+                Self.oauthServer, [tmp.path + "/server.pem", tmp.path + "/server.key", record, "ya29.tok-1_A~/+=="])
+            defer {
+                kill(server.processIdentifier, SIGKILL)
+                server.waitUntilExit()
+            }
+            let token = tmp.path + "/token"
+            func write(_ text: String, mode: mode_t = 0o600) throws {
+                try text.write(toFile: token, atomically: true, encoding: .utf8)
+                chmod(token, mode)
+            }
+            func watch(_ extra: [String] = []) throws -> ReservoirBinary.Result {
+                try ReservoirBinary.run(
+                    [
+                        "watch", "--once", "imaps://jane%40example.org@127.0.0.1:\(port)/INBOX", "--oauth-token-file", token, "--ca-file",
+                        tmp.path + "/ca.pem", "--imap-timeout", "10", "--store", "sqlite:\(tmp.path)/s.sqlite3", "--no-calendar",
+                    ] + extra, environment: ["HOME": tmp.path])
+            }
+            func recorded() -> [String] {
+                ((try? String(contentsOfFile: record, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+            }
+
+            try write("ya29.tok-1_A~/+==\nrefresh-token-kept-by-the-other-tool\n")
+            let xoauth2 = try watch()
+            #expect(xoauth2.status == 0, "\(xoauth2.stderr)")
+            #expect(recorded() == ["XOAUTH2\tuser=jane@example.org^Aauth=Bearer ya29.tok-1_A~/+==^A^A"])
+
+            let bearer = try watch(["--oauth-mechanism", "oauthbearer"])
+            #expect(bearer.status == 0, "\(bearer.stderr)")
+            let line = try #require(recorded().last)
+            #expect(line.hasPrefix("OAUTHBEARER\tn,a=jane@example.org,^A"), "\(line)")
+            #expect(line.hasSuffix("^Aauth=Bearer ya29.tok-1_A~/+==^A^A"), "\(line)")
+
+            // The file is read again: a token the server does not take is a refused login.
+            try write("ya29.expired\r\n")
+            let expired = try watch()
+            #expect(expired.status == 77, "\(expired.stderr)")
+            #expect(expired.stderr.contains("imap-login-refused"), "\(expired.stderr)")
+            #expect(recorded().last == "XOAUTH2\tuser=jane@example.org^Aauth=Bearer ya29.expired^A^A")
+            #expect(!recorded().contains("LOGIN"), "never a LOGIN")
+
+            // Refused before any connection: a file others may read, an empty first line, a
+            // ^A that would add a field to the SASL message.
+            let before = recorded().count
+            for (text, mode) in [("ya29.tok-1_A~/+==\n", mode_t(0o644)), ("\nya29.tok-1\n", 0o600), ("ya29\u{1}auth=Bearer x\n", 0o600)] {
+                try write(text, mode: mode)
+                let refused = try watch()
+                #expect(refused.status == 73, "\(text.debugDescription): \(refused.stderr)")
+                #expect(refused.stderr.contains("imap-oauth-token-unusable"), "\(refused.stderr)")
+            }
+            #expect(recorded().count == before)
+        }
+
         /// A TLS server (python3's ssl) that logs anyone in and answers EXAMINE with `answer`.
         static let hostileServer = #"""
             import socket, ssl, sys, time

@@ -15,7 +15,9 @@ struct WatchCommand: ParsableCommand {
         discussion: """
             Each mailbox is imaps://USER@HOST[:PORT]/MAILBOX (TLS from the first byte), or \
             imap://USER@HOST[:PORT]/MAILBOX where STARTTLS is required: a server that does not \
-            offer it is refused before any login. The password comes from the netrc \
+            offer it is refused before any login. With --oauth-token-file the login is SASL \
+            XOAUTH2 or OAUTHBEARER with the token on that file's first line; otherwise the \
+            password comes from the netrc \
             file (machine HOST login USER password PASSWORD; mode 0600 or stricter). The mailbox \
             is opened with EXAMINE and messages read with UID FETCH BODY.PEEK[]: nothing is \
             marked read, moved or deleted. Every message goes through the same checks as one \
@@ -31,7 +33,7 @@ struct WatchCommand: ParsableCommand {
             Exit status (with --once; a mailbox that fails does not stop the others, the first \
             failure's status is the run's): 0 done, 64 a malformed mailbox URL, 66 no such \
             mailbox (EXAMINE refused), 69 the server's certificate is not trusted, an imap:// \
-            server offers no STARTTLS (or libcurl is missing), 73 the netrc or CA file cannot be used, 75 the server could not be \
+            server offers no STARTTLS (or libcurl is missing), 73 the netrc, OAuth token or CA file cannot be used, 75 the server could not be \
             reached or did not answer in time, or the store failed, 76 the server answered \
             something that is not IMAP, 77 the login was refused (wrong password).
 
@@ -56,6 +58,18 @@ struct WatchCommand: ParsableCommand {
         name: .customLong("ca-file"),
         help: ArgumentHelp("Verify the IMAP server against the CA certificates in this PEM file instead of the system's.", valueName: "file"))
     var caFile: String?
+
+    @Option(
+        name: .customLong("oauth-token-file"),
+        help: ArgumentHelp(
+            "Log in with the OAuth 2 bearer token on this file's first line (mode 0600; read again for each connection) instead of the netrc password.",
+            valueName: "file"))
+    var oauthTokenFile: String?
+
+    @Option(
+        name: .customLong("oauth-mechanism"),
+        help: ArgumentHelp("The SASL mechanism for --oauth-token-file: XOAUTH2 (default) or OAUTHBEARER (RFC 7628).", valueName: "name"))
+    var oauthMechanism: String = OAuthMechanism.xoauth2.rawValue
 
     @Option(
         name: .customLong("interval"),
@@ -94,6 +108,9 @@ struct WatchCommand: ParsableCommand {
         for mailbox in chosen {
             do { _ = try IMAPMailboxURL(mailbox) } catch { throw ValidationError("\(error)") }
         }
+        guard OAuthMechanism(rawValue: oauthMechanism.uppercased()) != nil else {
+            throw ValidationError("--oauth-mechanism must be XOAUTH2 or OAUTHBEARER")
+        }
         guard maxMessages >= 1 else { throw ValidationError("--max-messages must be at least 1") }
         guard (1...86_400).contains(interval) else { throw ValidationError("--interval must be from 1 to 86400 seconds") }
         guard (1...3_600).contains(imapTimeout) else { throw ValidationError("--imap-timeout must be from 1 to 3600 seconds") }
@@ -115,7 +132,8 @@ struct WatchCommand: ParsableCommand {
             throw CommandFailure.configuration("reservoir watch needs a store that keeps IMAP state (SQLite or PostgreSQL)")
         }
         let settings = IMAPSettings(
-            caFile: caFile, netrcFile: calendarSettings.netrcFile, timeoutMilliseconds: imapTimeout * 1000)
+            caFile: caFile, netrcFile: calendarSettings.netrcFile, oauthTokenFile: oauthTokenFile,
+            oauthMechanism: OAuthMechanism(rawValue: oauthMechanism.uppercased()) ?? .xoauth2, timeoutMilliseconds: imapTimeout * 1000)
         let renderer = BannerRenderer(style: BannerStyle.forStandardOutput(), explain: explain)
         let context = Context(settings: settings, runner: runner, state: state, renderer: renderer)
         if once {
@@ -344,7 +362,7 @@ struct WatchCommand: ParsableCommand {
         case .invalidURL: 64
         case .mailboxRefused: 66
         case .certificateRefused, .startTLSRefused, .libcurlUnavailable: 69
-        case .netrcUnusable, .caFileUnreadable: 73
+        case .netrcUnusable, .oauthTokenUnusable, .caFileUnreadable: 73
         case .unreachable, .timeout: 75
         case .protocolViolation: 76
         case .loginRefused: 77
@@ -388,6 +406,9 @@ enum WatchStop {
     private static let state = Atomic<Int>(0)
 
     static func install() {
+        // The handler must not be the first to touch it (a global's lazy initialization is
+        // not async-signal-safe).
+        _ = state.load(ordering: .sequentiallyConsistent)
         var action = sigaction()
         action.__sigaction_handler.sa_handler = { _ in
             // Async-signal-safe: an atomic and _exit(2) only.
