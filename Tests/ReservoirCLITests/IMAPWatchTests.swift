@@ -284,6 +284,42 @@ extension ProcessSuites {
             #expect(try PostfixTests.stored(watchStore) == expectedAll)
             #expect(try Self.client(server, ["flags"]) == flagsRestarted)
 
+            // A site: each account's own `watch`, read into that account, its place kept per
+            // account. Both read the INBOX, whose mail is addressed to Jane: her account holds
+            // what a scan for her records, Joe's holds nothing (recipient binding), and each has
+            // read every message once.
+            let site = tmp.path + "/site.toml"
+            try """
+            [accounts."jane@home.example"]
+            watch = ["\(url)"]
+
+            [accounts."joe@home.example"]
+            watch = ["\(url)"]
+
+            """.write(toFile: site, atomically: true, encoding: .utf8)
+            let siteStore = "sqlite:\(tmp.path)/site.sqlite3"
+            func siteWatch(_ extra: [String] = []) throws -> [Int] {
+                let r = try ReservoirBinary.run(
+                    ["watch", "--once", "--json", "--store", siteStore, "--netrc", netrc, "--ca-file", d + "/ca.pem", "--no-calendar"] + common
+                        + extra, environment: ["RESERVOIR_CONFIG": site])
+                #expect(r.status == 0, "\(r.stderr)")
+                return String(decoding: r.stdout, as: UTF8.self).split(separator: "\n").compactMap {
+                    ((try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any])?["summary"] as? [String: Any]
+                }.map { $0["messages"] as? Int ?? -1 }
+            }
+            #expect(try siteWatch() == [samples.count, samples.count], "one summary per account, each read every message")
+            let reference = "sqlite:\(tmp.path)/scan-jane.sqlite3"
+            let janeScan = try ReservoirBinary.run(
+                ["scan"] + samples + ["--store", reference, "--no-calendar", "--account", "jane@home.example"] + common,
+                environment: ["RESERVOIR_CONFIG": site])
+            try #require(janeScan.status == 0, "\(janeScan.stderr)")
+            let janeExpected = try PostfixTests.stored(reference, account: "jane@home.example")
+            #expect(!janeExpected.isEmpty)
+            #expect(try PostfixTests.stored(siteStore, account: "jane@home.example") == janeExpected)
+            #expect(try PostfixTests.stored(siteStore, account: "joe@home.example").isEmpty)
+            #expect(try siteWatch() == [0, 0], "each account's place is kept")
+            #expect(try siteWatch(["--account", "joe@home.example"]) == [0], "a named account reads its own list only")
+
             // Failures, each with its status: a wrong password 77, a certificate from another CA
             // 69, a netrc file others may read 73.
             let wrong = tmp.path + "/wrong-netrc"

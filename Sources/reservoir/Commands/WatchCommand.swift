@@ -48,8 +48,27 @@ struct WatchCommand: ParsableCommand {
         ))
     var mailboxes: [String] = []
 
-    /// The mailboxes named on the command line, else those of the configuration file's `watch`.
-    var chosen: [String] { mailboxes.isEmpty ? ConfigurationLoad.process.file?.watch ?? [] : mailboxes }
+    /// Which mailboxes are read into which account: those named on the command line into the
+    /// run's account (`--account`, else the default); without any, the configuration file's
+    /// — the account's own `watch` (`[accounts."ADDRESS"]`) for a named account, else the
+    /// site's `watch`; with no account named, the site's `watch` into the default account and
+    /// every account table's `watch` into its account.
+    func plan() throws -> [(account: Account, mailboxes: [String])] {
+        let account = try storeOptions.account()
+        guard mailboxes.isEmpty else { return [(account, mailboxes)] }
+        let file = ConfigurationLoad.process.file
+        let site = file?.watch ?? []
+        let tables = file?.accounts ?? [:]
+        if !account.isImplicit {
+            let own = tables[account.address]?.watch ?? []
+            return [(account, own.isEmpty ? site : own)]
+        }
+        var plan: [(account: Account, mailboxes: [String])] = site.isEmpty ? [] : [(account, site)]
+        for (address, settings) in tables.sorted(by: { $0.key < $1.key }) where !settings.watch.isEmpty {
+            plan.append((Account(normalizedAddress: address), settings.watch))
+        }
+        return plan
+    }
 
     @Flag(name: .customLong("once"), help: "Read what is new once and exit.")
     var once = false
@@ -102,10 +121,12 @@ struct WatchCommand: ParsableCommand {
     var explain = false
 
     func validate() throws {
-        guard !chosen.isEmpty else {
-            throw ValidationError("name at least one mailbox: imaps://USER@HOST[:PORT]/MAILBOX, or watch = [...] in the configuration file")
+        let plan = try plan()
+        guard plan.contains(where: { !$0.mailboxes.isEmpty }) else {
+            throw ValidationError(
+                "name at least one mailbox: imaps://USER@HOST[:PORT]/MAILBOX, or watch = [...] in the configuration file (or an account's table)")
         }
-        for mailbox in chosen {
+        for mailbox in plan.flatMap(\.mailboxes) {
             do { _ = try IMAPMailboxURL(mailbox) } catch { throw ValidationError("\(error)") }
         }
         guard OAuthMechanism(rawValue: oauthMechanism.uppercased()) != nil else {
@@ -117,44 +138,52 @@ struct WatchCommand: ParsableCommand {
     }
 
     func run() throws {
-        var urls: [IMAPMailboxURL] = []
-        for text in chosen {
-            do { urls.append(try IMAPMailboxURL(text)) } catch { throw ValidationError("\(error)") }
-        }
-        // Every setting is checked before anything is read: the account, the calendars, the store.
-        let account = try storeOptions.account()
-        let calendarSettings = calendarOptions.settings(noCalendar, for: account)
-        let calendars = try CalendarPusher.open(calendarSettings)
-        let runner = try CommandRunner(
-            keys: keys, policy: policy, store: storeOptions.choice(creating: creation.create), clock: clock,
-            includePast: past.includePast, account: account)
-        guard let store = runner.pipeline.store, let state = store as? any IMAPStateStore else {
-            throw CommandFailure.configuration("reservoir watch needs a store that keeps IMAP state (SQLite or PostgreSQL)")
-        }
-        let settings = IMAPSettings(
-            caFile: caFile, netrcFile: calendarSettings.netrcFile, oauthTokenFile: oauthTokenFile,
-            oauthMechanism: OAuthMechanism(rawValue: oauthMechanism.uppercased()) ?? .xoauth2, timeoutMilliseconds: imapTimeout * 1000)
         let renderer = BannerRenderer(style: BannerStyle.forStandardOutput(), explain: explain)
-        let context = Context(settings: settings, runner: runner, state: state, renderer: renderer)
-        if once {
-            var summary = ScanSummary()
-            var firstFailure: Int32?
-            for url in urls {
-                do {
-                    let connection = try IMAPConnection(url: url, settings: settings)
-                    let validity = try opened(connection, context)
-                    _ = try readNew(connection, validity: validity, context, summary: &summary)
-                } catch {
-                    Output.error("watch: \(url): \(error)")
-                    firstFailure = firstFailure ?? Self.exitStatus(error.code)
-                }
+        // Every setting of every account is checked before anything is read: the calendars, the
+        // store, the mailbox URLs.
+        var groups: [(context: Context, urls: [IMAPMailboxURL])] = []
+        for (account, texts) in try plan() where !texts.isEmpty {
+            var urls: [IMAPMailboxURL] = []
+            for text in texts {
+                do { urls.append(try IMAPMailboxURL(text)) } catch { throw ValidationError("\(error)") }
             }
-            try finishRound(&summary, calendars: calendars, calendarSettings: calendarSettings, context)
+            let calendarSettings = calendarOptions.settings(noCalendar, for: account)
+            let calendars = try CalendarPusher.open(calendarSettings)
+            let runner = try CommandRunner(
+                keys: keys, policy: policy, store: storeOptions.choice(creating: creation.create), clock: clock,
+                includePast: past.includePast, account: account)
+            guard let store = runner.pipeline.store, let state = store as? any IMAPStateStore else {
+                throw CommandFailure.configuration("reservoir watch needs a store that keeps IMAP state (SQLite or PostgreSQL)")
+            }
+            let settings = IMAPSettings(
+                caFile: caFile, netrcFile: calendarSettings.netrcFile, oauthTokenFile: oauthTokenFile,
+                oauthMechanism: OAuthMechanism(rawValue: oauthMechanism.uppercased()) ?? .xoauth2, timeoutMilliseconds: imapTimeout * 1000)
+            let context = Context(
+                settings: settings, runner: runner, state: state, renderer: renderer, calendars: calendars, calendarSettings: calendarSettings)
+            groups.append((context, urls))
+        }
+        if once {
+            var firstFailure: Int32?
+            for (context, urls) in groups {
+                var summary = ScanSummary()
+                for url in urls {
+                    do {
+                        let connection = try IMAPConnection(url: url, settings: context.settings)
+                        let validity = try opened(connection, context)
+                        _ = try readNew(connection, validity: validity, context, summary: &summary)
+                    } catch {
+                        Output.error("watch: \(url): \(error)")
+                        firstFailure = firstFailure ?? Self.exitStatus(error.code)
+                    }
+                }
+                try finishRound(&summary, context)
+            }
             if let firstFailure { throw ExitStatus(firstFailure) }
             return
         }
         WatchStop.install()
-        try watchContinuously(urls.map(WatchedMailbox.init), calendars: calendars, calendarSettings: calendarSettings, context)
+        try watchContinuously(
+            groups.indices.flatMap { index in groups[index].urls.map { WatchedMailbox($0, group: index) } }, groups: groups.map(\.context))
     }
 
     /// What every read needs.
@@ -163,12 +192,16 @@ struct WatchCommand: ParsableCommand {
         var runner: CommandRunner
         var state: any IMAPStateStore
         var renderer: BannerRenderer
+        var calendars: CalendarPusher.Calendars?
+        var calendarSettings: CalendarSettings
     }
 
     /// One mailbox of a `watch` without `--once`: its connection while it idles, when it is
     /// read next, and how many tries in a row failed.
     final class WatchedMailbox {
         let url: IMAPMailboxURL
+        /// The account it is read into: an index of the run's groups.
+        let group: Int
         /// Open and in `IDLE` between reads when the server offers it (RFC 2177).
         var connection: IMAPConnection?
         var validity: Int64 = 0
@@ -177,18 +210,18 @@ struct WatchCommand: ParsableCommand {
         /// re-issue time of an IDLE, or the end of a back-off.
         var due: Double = 0
 
-        init(_ url: IMAPMailboxURL) { self.url = url }
+        init(_ url: IMAPMailboxURL, group: Int) {
+            self.url = url
+            self.group = group
+        }
     }
 
     /// Reads every mailbox, then waits: in `IDLE` on each connection whose server offers it
     /// (one connection per mailbox, all waited on together with poll(2)), the interval for
     /// the others, a back-off after a failure. Ends only by a signal (WatchStop).
-    private func watchContinuously(
-        _ mailboxes: [WatchedMailbox], calendars: CalendarPusher.Calendars?, calendarSettings: CalendarSettings, _ context: Context
-    ) throws {
+    private func watchContinuously(_ mailboxes: [WatchedMailbox], groups: [Context]) throws {
         while true {
-            var summary = ScanSummary()
-            var readAny = false
+            var summaries: [Int: ScanSummary] = [:]
             for mailbox in mailboxes {
                 var changed = false
                 if let connection = mailbox.connection {
@@ -198,15 +231,16 @@ struct WatchCommand: ParsableCommand {
                     }
                 }
                 guard changed || Monotonic.seconds() >= mailbox.due else { continue }
-                readAny = true
+                var summary = summaries[mailbox.group] ?? ScanSummary()
+                defer { summaries[mailbox.group] = summary }
                 do {
-                    try read(mailbox, context, summary: &summary)
+                    try read(mailbox, groups[mailbox.group], summary: &summary)
                     mailbox.failures = 0
                 } catch {
                     failed(mailbox, error)
                 }
             }
-            if readAny { try finishRound(&summary, calendars: calendars, calendarSettings: calendarSettings, context) }
+            for (group, var summary) in summaries.sorted(by: { $0.key < $1.key }) { try finishRound(&summary, groups[group]) }
             let now = Monotonic.seconds()
             let wake = mailboxes.map(\.due).min() ?? now + Double(interval)
             var descriptors = mailboxes.compactMap { $0.connection.map { pollfd(fd: $0.descriptor, events: Int16(POLLIN), revents: 0) } }
@@ -260,16 +294,14 @@ struct WatchCommand: ParsableCommand {
 
     /// After a round of reads: the calendars pushed, the summary printed; a store failure ends
     /// the command.
-    private func finishRound(
-        _ summary: inout ScanSummary, calendars: CalendarPusher.Calendars?, calendarSettings: CalendarSettings, _ context: Context
-    ) throws {
+    private func finishRound(_ summary: inout ScanSummary, _ context: Context) throws {
         WatchStop.busy()
         defer { WatchStop.idle() }
         let store = context.runner.pipeline.store
-        if summary.storeFailure == nil, let calendars, let store {
+        if summary.storeFailure == nil, let calendars = context.calendars, let store {
             let pusher = try CalendarPusher(calendars, store: store, clock: { context.runner.pipeline.now })
             summary.calendar = .pushed(ScanCommand.push(pusher))
-        } else if calendarSettings.skipped {
+        } else if context.calendarSettings.skipped {
             summary.calendar = .skipped
         }
         if json { Output.line(BannerRenderer.json(summary)) } else { Output.write(context.renderer.render(summary)) }
