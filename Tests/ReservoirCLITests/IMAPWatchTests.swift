@@ -32,7 +32,8 @@ extension ProcessSuites {
             let plainPort: Int
             private var started = false
 
-            init(directory: String) throws {
+            /// `extra`: more lines of dovecot.conf.
+            init(directory: String, extra: String = "") throws {
                 self.directory = directory
                 port = try LoopbackPort.free()
                 plainPort = try LoopbackPort.free()
@@ -74,6 +75,7 @@ extension ProcessSuites {
                     service anvil {
                       chroot =
                     }
+                    \(extra)
 
                     """
                 try config.write(toFile: d + "/dovecot.conf", atomically: true, encoding: .utf8)
@@ -451,6 +453,120 @@ extension ProcessSuites {
             #expect(flagsAfter.count == samples.count - 1, "one appended to INBOX, one to Travel")
             #expect(Set(flagsBefore).isSubset(of: Set(flagsAfter)), "no flag set or cleared")
             #expect(flagsAfter.filter { $0.contains("\\Seen") }.count == flagsBefore.filter { $0.contains("\\Seen") }.count)
+        }
+
+        @Test(
+            "a running watch of a server that does not offer IDLE reads again every --interval seconds",
+            .enabled(if: available, "needs root, dovecot-imapd, python3 and openssl"))
+        func pollsWithoutIdle() throws {
+            let tmp = try TemporaryDirectory()
+            defer { tmp.remove() }
+            chmod(tmp.path, 0o755)
+            let d = tmp.path + "/dovecot"
+            try FileManager.default.createDirectory(atPath: d, withIntermediateDirectories: true)
+            chmod(d, 0o755)
+            try Self.makeCertificates(in: d)
+            // The capabilities after login, without IDLE.
+            let server = try Server(directory: d, extra: "imap_capability = IMAP4rev1 SASL-IR LITERAL+ UIDPLUS")
+            try server.start()
+            defer { server.stop() }
+            let netrc = tmp.path + "/netrc"
+            try "machine 127.0.0.1 login jane password s3cret\n".write(toFile: netrc, atomically: true, encoding: .utf8)
+            chmod(netrc, 0o600)
+            let out = tmp.path + "/watch.out"
+            let err = tmp.path + "/watch.err"
+            let pid = try ChildProcess.spawn(
+                [
+                    "/usr/bin/env", "NO_COLOR=1", "XDG_STATE_HOME=\(tmp.path)/state", ReservoirBinary.executable.path, "watch",
+                    "imaps://jane@127.0.0.1:\(server.port)/INBOX", "--json", "--interval", "2", "--store", "sqlite:\(tmp.path)/s.sqlite3",
+                    "--netrc", netrc, "--ca-file", d + "/ca.pem", "--no-calendar", "--keys", ReservoirBinary.keys, "--allowed-domains",
+                    ReservoirBinary.allowed, "--now", ReservoirBinary.now,
+                ], stdout: out, stderr: err)
+            defer {
+                kill(pid, SIGKILL)
+                _ = ChildProcess.wait(pid)
+            }
+            func log() -> String { (try? String(contentsOfFile: err, encoding: .utf8)) ?? "" }
+            try #require(Self.waitFor(60) { Self.watchOutput(out).summaries >= 1 } != nil, "the first read: \(log())")
+            _ = try Self.client(server, ["append", try ReservoirBinary.sample(10)])
+            #expect(Self.waitFor(6) { Self.watchOutput(out).messages == 1 } != nil, "read by the next poll: \(log())")
+            // A summary per poll: more than one after a few intervals, at most one per interval.
+            sleep(3)
+            let summaries = Self.watchOutput(out).summaries
+            #expect((3...8).contains(summaries), "\(summaries) summaries")
+            #expect(!log().contains("imap-"), "\(log())")
+        }
+
+        /// A TLS server that answers `IDLE` with `answer` and counts the connections it gets.
+        static let idleServer = #"""
+            import socket, ssl, sys
+            ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            ctx.load_cert_chain(sys.argv[1], sys.argv[2])
+            s = socket.socket()
+            s.bind(('127.0.0.1', 0))
+            s.listen(5)
+            print(s.getsockname()[1], flush=True)
+            while True:
+                c, _ = s.accept()
+                with open(sys.argv[3], 'a') as count:
+                    count.write('connection\n')
+                try:
+                    t = ctx.wrap_socket(c, server_side=True)
+                except Exception:
+                    continue
+                t.sendall(b'* OK [CAPABILITY IMAP4rev1 SASL-IR AUTH=PLAIN IDLE] ready\r\n')
+                f = t.makefile('rb')
+                while True:
+                    line = f.readline()
+                    if not line:
+                        break
+                    tag, _, rest = line.decode().strip().partition(' ')
+                    command = rest.split(' ')[0].upper()
+                    if command == 'CAPABILITY':
+                        t.sendall(b'* CAPABILITY IMAP4rev1 SASL-IR AUTH=PLAIN IDLE\r\n' + tag.encode() + b' OK done\r\n')
+                    elif command == 'EXAMINE':
+                        t.sendall(b'* 0 EXISTS\r\n* OK [UIDVALIDITY 7] ok\r\n' + tag.encode() + b' OK [READ-ONLY] done\r\n')
+                    elif command == 'IDLE':
+                        t.sendall({'line': b'+ idling\r\n' + b'* OK ' * 20000, 'tagged': b'+ idling\r\n' + tag.encode() + b' OK done\r\n',
+                                   'refused': tag.encode() + b' BAD no\r\n'}[sys.argv[4]])
+                    else:
+                        t.sendall(tag.encode() + b' OK done\r\n')
+                t.close()
+            """#
+
+        @Test(
+            "a server that breaks IDLE (an endless line, a tagged answer while idling, IDLE refused) ends the connection with imap-protocol-violation, and the watch reconnects after 1, 2, 4 seconds, never at once",
+            .enabled(if: FileManager.default.isExecutableFile(atPath: python), "needs python3"), arguments: ["line", "tagged", "refused"])
+        func hostileIdle(_ answer: String) throws {
+            let tmp = try TemporaryDirectory()
+            defer { tmp.remove() }
+            try Self.makeCertificates(in: tmp.path)
+            let netrc = tmp.path + "/netrc"
+            try "machine 127.0.0.1 login jane password s3cret\n".write(toFile: netrc, atomically: true, encoding: .utf8)
+            chmod(netrc, 0o600)
+            let connections = tmp.path + "/connections"
+            let (server, port) = try Self.pythonServer(Self.idleServer, [tmp.path + "/server.pem", tmp.path + "/server.key", connections, answer])
+            defer {
+                kill(server.processIdentifier, SIGKILL)
+                server.waitUntilExit()
+            }
+            let err = tmp.path + "/watch.err"
+            let pid = try ChildProcess.spawn(
+                [
+                    "/usr/bin/env", "XDG_STATE_HOME=\(tmp.path)/state", ReservoirBinary.executable.path, "watch",
+                    "imaps://jane@127.0.0.1:\(port)/INBOX", "--netrc", netrc, "--ca-file", tmp.path + "/ca.pem", "--imap-timeout", "10",
+                    "--store", "sqlite:\(tmp.path)/s.sqlite3", "--no-calendar",
+                ], stdout: "/dev/null", stderr: err)
+            defer {
+                kill(pid, SIGKILL)
+                _ = ChildProcess.wait(pid)
+            }
+            // In 5.5 seconds: connections at 0, 1, 3 seconds (then 7): three, not hundreds.
+            usleep(5_500_000)
+            let count = ((try? String(contentsOfFile: connections, encoding: .utf8)) ?? "").split(separator: "\n").count
+            let log = (try? String(contentsOfFile: err, encoding: .utf8)) ?? ""
+            #expect(count == 3, "\(count) connections: \(log)")
+            #expect(log.contains("imap-protocol-violation"), "\(log)")
         }
 
         /// A plain IMAP server that offers no STARTTLS, would log anyone in, and writes every

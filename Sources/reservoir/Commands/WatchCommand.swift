@@ -205,6 +205,10 @@ struct WatchCommand: ParsableCommand {
         /// Open and in `IDLE` between reads when the server offers it (RFC 2177).
         var connection: IMAPConnection?
         var validity: Int64 = 0
+        /// When the connection was made (monotonic seconds).
+        var connectedAt: Double?
+        /// Failures in a row: reset by a read on a connection that idled, by a read without
+        /// IDLE, or by a connection that lasted WatchLimits.healthyConnectionSeconds.
         var failures = 0
         /// When it is read next (monotonic seconds): the end of the interval without IDLE, the
         /// re-issue time of an IDLE, or the end of a back-off.
@@ -221,32 +225,39 @@ struct WatchCommand: ParsableCommand {
     /// the others, a back-off after a failure. Ends only by a signal (WatchStop).
     private func watchContinuously(_ mailboxes: [WatchedMailbox], groups: [Context]) throws {
         while true {
-            var summaries: [Int: ScanSummary] = [:]
-            for mailbox in mailboxes {
-                var changed = false
-                if let connection = mailbox.connection {
-                    do { changed = try connection.idleChanged() } catch {
-                        failed(mailbox, error)
-                        continue
-                    }
-                }
-                guard changed || Monotonic.seconds() >= mailbox.due else { continue }
-                var summary = summaries[mailbox.group] ?? ScanSummary()
-                defer { summaries[mailbox.group] = summary }
-                do {
-                    try read(mailbox, groups[mailbox.group], summary: &summary)
-                    mailbox.failures = 0
-                } catch {
-                    failed(mailbox, error)
-                }
-            }
-            for (group, var summary) in summaries.sorted(by: { $0.key < $1.key }) { try finishRound(&summary, groups[group]) }
+            // What the idling connections said, before waiting: a response that arrived with an
+            // earlier one already sits in the reader (or in TLS's buffer), where poll(2) cannot
+            // see it.
+            drainIdle(mailboxes)
             let now = Monotonic.seconds()
             let wake = mailboxes.map(\.due).min() ?? now + Double(interval)
-            var descriptors = mailboxes.compactMap { $0.connection.map { pollfd(fd: $0.descriptor, events: Int16(POLLIN), revents: 0) } }
-            let milliseconds = Int32(clamping: Int(max(0, (wake - now) * 1000).rounded(.up)))
-            // EINTR (a signal that did not stop the watch) only starts the next round early.
-            _ = poll(&descriptors, nfds_t(descriptors.count), milliseconds)
+            if wake > now {
+                var descriptors = mailboxes.compactMap { $0.connection.map { pollfd(fd: $0.descriptor, events: Int16(POLLIN), revents: 0) } }
+                let milliseconds = Int32(clamping: Int(((wake - now) * 1000).rounded(.up)))
+                // EINTR (a signal that did not stop the watch) only starts the next round early.
+                _ = poll(&descriptors, nfds_t(descriptors.count), milliseconds)
+                drainIdle(mailboxes)
+            }
+            var summaries: [Int: ScanSummary] = [:]
+            for mailbox in mailboxes where Monotonic.seconds() >= mailbox.due {
+                var summary = summaries[mailbox.group] ?? ScanSummary()
+                defer { summaries[mailbox.group] = summary }
+                do { try read(mailbox, groups[mailbox.group], summary: &summary) } catch { failed(mailbox, error) }
+            }
+            for (group, var summary) in summaries.sorted(by: { $0.key < $1.key }) { try finishRound(&summary, groups[group]) }
+        }
+    }
+
+    /// Reads what each idling connection has received, without waiting: a change makes the
+    /// mailbox due now, a failure drops the connection.
+    private func drainIdle(_ mailboxes: [WatchedMailbox]) {
+        for mailbox in mailboxes {
+            guard let connection = mailbox.connection else { continue }
+            do {
+                if try connection.idleChanged() { mailbox.due = Monotonic.seconds() }
+            } catch {
+                failed(mailbox, error)
+            }
         }
     }
 
@@ -254,7 +265,12 @@ struct WatchCommand: ParsableCommand {
     /// failure in a row up to WatchLimits.maximumBackoffSeconds, never retrying at once.
     private func failed(_ mailbox: WatchedMailbox, _ error: IMAPError) {
         Output.error("watch: \(mailbox.url): \(error)")
+        // A connection that lasted is a success of its own: a break after it starts counting anew.
+        if let since = mailbox.connectedAt, Monotonic.seconds() - since >= Double(WatchLimits.healthyConnectionSeconds) {
+            mailbox.failures = 0
+        }
         mailbox.connection = nil
+        mailbox.connectedAt = nil
         mailbox.failures += 1
         let wait = min(WatchLimits.maximumBackoffSeconds, 1 << min(mailbox.failures - 1, 20))
         mailbox.due = Monotonic.seconds() + Double(wait)
@@ -264,15 +280,20 @@ struct WatchCommand: ParsableCommand {
     /// connection, and leaves it in `IDLE` when the server offers it (closed otherwise).
     private func read(_ mailbox: WatchedMailbox, _ context: Context, summary: inout ScanSummary) throws(IMAPError) {
         let connection: IMAPConnection
+        let idled = mailbox.connection != nil
         if let open = mailbox.connection {
             connection = open
             try connection.endIdle()
         } else {
             connection = try IMAPConnection(url: mailbox.url, settings: context.settings)
+            mailbox.connectedAt = Monotonic.seconds()
             mailbox.validity = try opened(connection, context)
             mailbox.connection = connection
         }
         let outcome = try readNew(connection, validity: mailbox.validity, context, summary: &summary)
+        // A new connection has not succeeded until its IDLE has: a server that breaks every IDLE
+        // keeps the back-off growing instead of a reconnection every second.
+        if idled || !connection.idles { mailbox.failures = 0 }
         let now = Monotonic.seconds()
         switch outcome {
         case .more:
@@ -286,6 +307,7 @@ struct WatchCommand: ParsableCommand {
         }
         guard connection.idles else {
             mailbox.connection = nil
+            mailbox.connectedAt = nil
             return
         }
         // A change reported while reading, or before the server's `+`: read again at once.
@@ -414,6 +436,9 @@ enum WatchLimits {
     static let defaultIntervalSeconds = 60
     /// The longest wait after failures in a row (15 minutes); the first waits 1 second.
     static let maximumBackoffSeconds = 900
+    /// A connection that lasted this long (60 seconds) resets the count of failures in a row
+    /// when it breaks: a NAT dropping an idle connection every ten minutes is not a failing server.
+    static let healthyConnectionSeconds = 60
     /// How long one `IDLE` lasts before it is ended and issued again: 29 minutes, below the
     /// 30 minutes after which a server may log the client out (RFC 2177 §3: "clients using IDLE
     /// are advised to terminate the IDLE and re-issue it at least every 29 minutes").
