@@ -18,7 +18,9 @@ struct WatchCommand: ParsableCommand {
             offer it is refused before any login. With --oauth-token-file the login is SASL \
             XOAUTH2 or OAUTHBEARER with the token on that file's first line; otherwise the \
             password comes from the netrc \
-            file (machine HOST login USER password PASSWORD; mode 0600 or stricter). The mailbox \
+            file (machine HOST login USER password PASSWORD; mode 0600 or stricter). Without a \
+            mailbox on the command line it reads the configuration file's watch list, and \
+            without --account also each [accounts."ADDRESS"] table's into that account. The mailbox \
             is opened with EXAMINE and messages read with UID FETCH BODY.PEEK[]: nothing is \
             marked read, moved or deleted. Every message goes through the same checks as one \
             given to ingest or scan (DKIM on the bytes the server keeps). The store remembers \
