@@ -214,8 +214,13 @@ public final class IMAPConnection {
     public func idleChanged() throws(IMAPError) -> Bool {
         guard idleTag != nil else { return false }
         var changed = false
+        var count = 0
         while let item = try availableResponse() {
             guard case .line(let response) = item else { continue }
+            count += 1
+            guard count <= IMAPLimits.responsesPerCommand else {
+                throw IMAPError(.protocolViolation, "more than \(IMAPLimits.responsesPerCommand) responses during one IDLE wait")
+            }
             let line = response.text
             guard line.starts(with: Array("* ".utf8)) else {
                 throw IMAPError(.protocolViolation, "a response other than an untagged one during IDLE")
