@@ -813,22 +813,11 @@ extension ProcessSuites {
             let netrc = tmp.path + "/netrc"
             try "machine 127.0.0.1 login jane password s3cret\n".write(toFile: netrc, atomically: true, encoding: .utf8)
             chmod(netrc, 0o600)
-            let server = Process()
-            server.executableURL = URL(fileURLWithPath: Self.python)
-            server.arguments = ["-c", Self.hostileServer, tmp.path + "/server.pem", tmp.path + "/server.key", answer]
-            let out = Pipe()
-            server.standardOutput = out
-            server.standardError = FileHandle.nullDevice
-            try server.run()
+            let (server, port) = try Self.pythonServer(Self.hostileServer, [tmp.path + "/server.pem", tmp.path + "/server.key", answer])
             defer {
                 kill(server.processIdentifier, SIGKILL)
                 server.waitUntilExit()
             }
-            var portText = ""
-            while !portText.hasSuffix("\n"), let byte = try out.fileHandleForReading.read(upToCount: 1), !byte.isEmpty {
-                portText += String(decoding: byte, as: UTF8.self)
-            }
-            let port = try #require(Int(portText.trimmingCharacters(in: .whitespacesAndNewlines)))
             let r = try ReservoirBinary.run([
                 "watch", "--once", "imaps://jane@127.0.0.1:\(port)/INBOX", "--netrc", netrc, "--ca-file", tmp.path + "/ca.pem",
                 "--imap-timeout", "10", "--store", "sqlite:\(tmp.path)/s.sqlite3", "--no-calendar",
