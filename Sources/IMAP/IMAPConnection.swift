@@ -27,12 +27,13 @@ public struct IMAPSettings: Sendable {
     }
 }
 
-/// One IMAP session over TLS, read-only (RFC 9051). libcurl connects, verifies the server's
-/// certificate, and logs in (CURLOPT_CONNECT_ONLY: greeting, CAPABILITY, AUTHENTICATE or
-/// LOGIN); the three commands this client needs are then written here over libcurl's TLS
-/// connection: `EXAMINE` (§6.3.3: the mailbox opened read-only), `UID FETCH n:* (UID
-/// RFC822.SIZE)` and `UID FETCH u BODY.PEEK[]` (§6.4.5: `.PEEK` sets no `\Seen`). libcurl's own
-/// fetch URL would `SELECT` the mailbox read-write and fetch `BODY[]`, which marks it read.
+/// One IMAP session over TLS, read-only (RFC 9051). libcurl connects (STARTTLS first for
+/// `imap://`), verifies the server's certificate, and logs in (CURLOPT_CONNECT_ONLY: greeting,
+/// CAPABILITY, AUTHENTICATE or LOGIN); the commands this client needs are then written here over
+/// libcurl's TLS connection: `EXAMINE` (§6.3.3: the mailbox opened read-only), `UID FETCH n:*
+/// (UID RFC822.SIZE)` and `UID FETCH u BODY.PEEK[]` (§6.4.5: `.PEEK` sets no `\Seen`), and for
+/// waiting `CAPABILITY` and `IDLE` … `DONE` (RFC 2177). libcurl's own fetch URL would `SELECT`
+/// the mailbox read-write and fetch `BODY[]`, which marks it read.
 ///
 /// Not for concurrent use.
 public final class IMAPConnection {
