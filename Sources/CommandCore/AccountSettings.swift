@@ -13,6 +13,9 @@ package struct AccountSettings: Sendable, Equatable {
     package var allowDomain: [String] = []
     /// Pass types trusted for this account, in addition to the site's.
     package var allowPassType: [String] = []
+    /// The mailboxes `reservoir watch` reads into this account (`imaps://…` URLs, checked by
+    /// the command).
+    package var watch: [String] = []
     /// The line of the account's table, for `reservoir config`.
     package var line = 0
 
@@ -27,7 +30,7 @@ package struct AccountSettings: Sendable, Equatable {
     }
 
     /// The keys an account's table takes.
-    static let keys = ["aliases", "calendar", "allow-domain", "allow-pass-type"]
+    static let keys = ["aliases", "calendar", "allow-domain", "allow-pass-type", "watch"]
 }
 
 /// `{account}`, `{local}` and `{domain}` in a calendar destination, so one line of the site's

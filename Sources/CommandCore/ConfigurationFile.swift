@@ -437,6 +437,7 @@ package struct ConfigurationFile: Sendable, Equatable {
                 case "aliases": settings.aliases = texts
                 case "calendar": settings.calendar = texts
                 case "allow-domain": settings.allowDomain = texts
+                case "watch": settings.watch = texts
                 default: settings.allowPassType = texts
                 }
             }

@@ -9,21 +9,31 @@ public struct IMAPSettings: Sendable {
     public var caFile: String?
     /// The netrc file the password comes from; nil: `$HOME/.netrc`.
     public var netrcFile: String?
+    /// A file whose first line is an OAuth 2 bearer token, read for each connection: the login
+    /// is then SASL `oauthMechanism` with it, and the netrc file is not used.
+    public var oauthTokenFile: String?
+    public var oauthMechanism: OAuthMechanism
     public var timeoutMilliseconds: Int
 
-    public init(caFile: String? = nil, netrcFile: String? = nil, timeoutMilliseconds: Int = IMAPLimits.defaultTimeoutMilliseconds) {
+    public init(
+        caFile: String? = nil, netrcFile: String? = nil, oauthTokenFile: String? = nil, oauthMechanism: OAuthMechanism = .xoauth2,
+        timeoutMilliseconds: Int = IMAPLimits.defaultTimeoutMilliseconds
+    ) {
         self.caFile = caFile
         self.netrcFile = netrcFile
+        self.oauthTokenFile = oauthTokenFile
+        self.oauthMechanism = oauthMechanism
         self.timeoutMilliseconds = timeoutMilliseconds
     }
 }
 
-/// One IMAP session over TLS, read-only (RFC 9051). libcurl connects, verifies the server's
-/// certificate, and logs in (CURLOPT_CONNECT_ONLY: greeting, CAPABILITY, AUTHENTICATE or
-/// LOGIN); the three commands this client needs are then written here over libcurl's TLS
-/// connection: `EXAMINE` (§6.3.3: the mailbox opened read-only), `UID FETCH n:* (UID
-/// RFC822.SIZE)` and `UID FETCH u BODY.PEEK[]` (§6.4.5: `.PEEK` sets no `\Seen`). libcurl's own
-/// fetch URL would `SELECT` the mailbox read-write and fetch `BODY[]`, which marks it read.
+/// One IMAP session over TLS, read-only (RFC 9051). libcurl connects (STARTTLS first for
+/// `imap://`), verifies the server's certificate, and logs in (CURLOPT_CONNECT_ONLY: greeting,
+/// CAPABILITY, AUTHENTICATE or LOGIN); the commands this client needs are then written here over
+/// libcurl's TLS connection: `EXAMINE` (§6.3.3: the mailbox opened read-only), `UID FETCH n:*
+/// (UID RFC822.SIZE)` and `UID FETCH u BODY.PEEK[]` (§6.4.5: `.PEEK` sets no `\Seen`), and for
+/// waiting `CAPABILITY` and `IDLE` … `DONE` (RFC 2177). libcurl's own fetch URL would `SELECT`
+/// the mailbox read-write and fetch `BODY[]`, which marks it read.
 ///
 /// Not for concurrent use.
 public final class IMAPConnection {
@@ -39,9 +49,15 @@ public final class IMAPConnection {
     public init(url: IMAPMailboxURL, settings: IMAPSettings) throws(IMAPError) {
         self.url = url
         self.settings = settings
-        let netrc: String?
-        do { netrc = try NetrcFile.resolve(settings.netrcFile) } catch { throw IMAPError(.netrcUnusable, error.detail) }
-        guard let netrc else { throw IMAPError(.netrcUnusable, "no netrc file ($HOME/.netrc or --netrc) holds the password for \(url.host)") }
+        // The token is read again for each connection: another tool refreshes it (they last an hour).
+        let token = try settings.oauthTokenFile.map { path throws(IMAPError) in try OAuthTokenFile.read(path) }
+        var netrc: String?
+        if token == nil {
+            do { netrc = try NetrcFile.resolve(settings.netrcFile) } catch { throw IMAPError(.netrcUnusable, error.detail) }
+            guard netrc != nil else {
+                throw IMAPError(.netrcUnusable, "no netrc file ($HOME/.netrc or --netrc) holds the password for \(url.host)")
+            }
+        }
         if let caFile = settings.caFile, access(caFile, R_OK) != 0 {
             throw IMAPError(.caFileUnreadable, "cannot read the CA file \(caFile): \(String(cString: strerror(errno)))")
         }
@@ -53,7 +69,11 @@ public final class IMAPConnection {
         let timeout = max(1, settings.timeoutMilliseconds)
         handle.reset()
         handle.set(CURLOPT_URL, url.serverURL, "CURLOPT_URL")
-        handle.set(CURLOPT_PROTOCOLS_STR, "imaps", "CURLOPT_PROTOCOLS_STR")
+        handle.set(CURLOPT_PROTOCOLS_STR, url.scheme, "CURLOPT_PROTOCOLS_STR")
+        // CURLUSESSL_ALL: "Require SSL for all communication or fail with CURLE_USE_SSL_FAILED"
+        // — for imap:// libcurl sends STARTTLS after the greeting and CAPABILITY, and gives up
+        // before any login when the server does not offer it (RFC 8314 §3.3 is why a client
+        // must not fall back: a man in the middle strips STARTTLS from CAPABILITY).
         handle.set(CURLOPT_USE_SSL, Int(CURLUSESSL_ALL.rawValue), "CURLOPT_USE_SSL")
         handle.set(CURLOPT_CONNECT_ONLY, 1, "CURLOPT_CONNECT_ONLY")
         handle.set(CURLOPT_NOSIGNAL, 1, "CURLOPT_NOSIGNAL")
@@ -61,8 +81,15 @@ public final class IMAPConnection {
         handle.set(CURLOPT_CONNECTTIMEOUT_MS, timeout, "CURLOPT_CONNECTTIMEOUT_MS")
         // Verification stays on (CURLOPT_SSL_VERIFYPEER and _VERIFYHOST default to on).
         if let caFile = settings.caFile { handle.set(CURLOPT_CAINFO, caFile, "CURLOPT_CAINFO") }
-        handle.set(CURLOPT_NETRC, Int(CURL_NETRC_OPTIONAL.rawValue), "CURLOPT_NETRC")
-        handle.set(CURLOPT_NETRC_FILE, netrc, "CURLOPT_NETRC_FILE")
+        if let token {
+            // SASL only, this mechanism only (RFC 5092 §3.2's ;AUTH=): never LOGIN, whatever the
+            // server offers; a server without it refuses the login (CURLE_LOGIN_DENIED).
+            handle.set(CURLOPT_XOAUTH2_BEARER, token, "CURLOPT_XOAUTH2_BEARER")
+            handle.set(CURLOPT_LOGIN_OPTIONS, "AUTH=" + settings.oauthMechanism.rawValue, "CURLOPT_LOGIN_OPTIONS")
+        } else if let netrc {
+            handle.set(CURLOPT_NETRC, Int(CURL_NETRC_OPTIONAL.rawValue), "CURLOPT_NETRC")
+            handle.set(CURLOPT_NETRC_FILE, netrc, "CURLOPT_NETRC_FILE")
+        }
         if let refused = handle.refusedOption {
             throw IMAPError(.libcurlUnavailable, "libcurl refuses \(refused.name): \(handle.message(for: refused.code))")
         }
@@ -127,6 +154,116 @@ public final class IMAPConnection {
         return nil
     }
 
+    /// The server's capabilities after login (`CAPABILITY`, RFC 9051 §6.1.1), in upper case:
+    /// asked again because a server may offer more once the user is known (§6.2.2).
+    public func capabilities() throws(IMAPError) -> Set<String> {
+        let (responses, status) = try command("CAPABILITY")
+        guard status == .ok else { throw IMAPError(.protocolViolation, "CAPABILITY: \(status)") }
+        var found: Set<String> = []
+        for response in responses {
+            let words = response.words
+            guard words.count >= 2, words[1].uppercased() == "CAPABILITY" else { continue }
+            for word in words.dropFirst(2) { found.insert(word.uppercased()) }
+        }
+        return found
+    }
+
+    /// The connection's socket, for waiting on several connections at once with poll(2).
+    public var descriptor: Int32 { socket }
+
+    /// Whether this connection waits for new mail in `IDLE` between reads: the server offers
+    /// it (CAPABILITY) and the caller wants it.
+    public var idles = false
+
+    /// Set when an untagged EXISTS or RECENT arrives with a command's answer (RFC 9051
+    /// §7.4.1: the mailbox grew): mail that came while reading, which `IDLE` will not report.
+    public var mailboxChanged = false
+
+    /// The tag of the `IDLE` command in progress, nil when none is.
+    private var idleTag: String?
+
+    /// Starts `IDLE` (RFC 2177 §3): sends it and waits for the server's `+`. True when the
+    /// server reported a change meanwhile (an untagged response before the `+`).
+    public func startIdle() throws(IMAPError) -> Bool {
+        tagNumber += 1
+        let tag = "R\(tagNumber)"
+        try send(Array("\(tag) IDLE\r\n".utf8))
+        var changed = false
+        while true {
+            guard let item = try nextResponse(idleMilliseconds: max(1, settings.timeoutMilliseconds)) else { continue }
+            guard case .line(let response) = item else { continue }
+            let line = response.text
+            if line.first == UInt8(ascii: "+") {
+                idleTag = tag
+                return changed
+            }
+            if line.starts(with: Array("* ".utf8)) {
+                try Self.refuseBye(line)
+                changed = true
+                continue
+            }
+            if line.starts(with: Array((tag + " ").utf8)) {
+                throw IMAPError(.protocolViolation, "IDLE refused: \(String(decoding: line.dropFirst(tag.utf8.count + 1).prefix(80), as: UTF8.self))")
+            }
+            throw IMAPError(.protocolViolation, "an unexpected response line to IDLE")
+        }
+    }
+
+    /// While idling: reads what the server has sent without waiting; true when it reported a
+    /// change to the mailbox (RFC 2177 §3: "EXISTS", "EXPUNGE", "FETCH" or "RECENT" — any
+    /// untagged response but a keep-alive `OK` counts, the next read finds what is new).
+    public func idleChanged() throws(IMAPError) -> Bool {
+        guard idleTag != nil else { return false }
+        var changed = false
+        var count = 0
+        while let item = try availableResponse() {
+            guard case .line(let response) = item else { continue }
+            count += 1
+            guard count <= IMAPLimits.responsesPerCommand else {
+                throw IMAPError(.protocolViolation, "more than \(IMAPLimits.responsesPerCommand) responses during one IDLE wait")
+            }
+            let line = response.text
+            guard line.starts(with: Array("* ".utf8)) else {
+                throw IMAPError(.protocolViolation, "a response other than an untagged one during IDLE")
+            }
+            try Self.refuseBye(line)
+            let words = response.words
+            // `* OK Still here` (a keep-alive, §7.1.1) tells of no change.
+            if words.count >= 2, words[1].uppercased() == "OK" { continue }
+            changed = true
+        }
+        return changed
+    }
+
+    /// Ends `IDLE`: `DONE` and the tagged status of the `IDLE` command (RFC 2177 §3).
+    public func endIdle() throws(IMAPError) {
+        guard let tag = idleTag else { return }
+        idleTag = nil
+        try send(Array("DONE\r\n".utf8))
+        while true {
+            guard let item = try nextResponse(idleMilliseconds: max(1, settings.timeoutMilliseconds)) else { continue }
+            guard case .line(let response) = item else { continue }
+            let line = response.text
+            if line.starts(with: Array("* ".utf8)) {
+                try Self.refuseBye(line)
+                continue
+            }
+            guard line.starts(with: Array((tag + " ").utf8)) else {
+                throw IMAPError(.protocolViolation, "an unexpected response line after DONE")
+            }
+            let word = String(decoding: line.dropFirst(tag.utf8.count + 1).prefix(3), as: UTF8.self).uppercased()
+            guard word == "OK" || word == "OK " else { throw IMAPError(.protocolViolation, "IDLE ended without OK") }
+            return
+        }
+    }
+
+    /// §7.1.5: BYE — the server is closing the connection.
+    private static func refuseBye(_ line: [UInt8]) throws(IMAPError) {
+        if String(decoding: line.prefix(6), as: UTF8.self).uppercased() == "* BYE " {
+            throw IMAPError(.unreachable, "the server closed the session: " + String(decoding: line.dropFirst(6).prefix(200), as: UTF8.self))
+        }
+    }
+
     /// Sends `tag text` and reads to its tagged status; the untagged responses before it.
     func command(_ text: String) throws(IMAPError) -> ([IMAPUntagged], IMAPStatus) {
         tagNumber += 1
@@ -146,6 +283,8 @@ public final class IMAPConnection {
                 if String(decoding: line.prefix(6), as: UTF8.self).uppercased() == "* BYE " {
                     throw IMAPError(.unreachable, "the server closed the session: " + String(decoding: line.dropFirst(6), as: UTF8.self))
                 }
+                let words = response.words
+                if words.count == 3, ["EXISTS", "RECENT"].contains(words[2].uppercased()) { mailboxChanged = true }
                 responses.append(response)
             } else if line.starts(with: Array((tag + " ").utf8)) {
                 let rest = String(decoding: line.dropFirst(tag.utf8.count + 1), as: UTF8.self)
@@ -178,6 +317,21 @@ public final class IMAPConnection {
             }
             guard code == CURLE_OK else { throw Self.failure(code, handle.message(for: code)) }
             offset += sent
+        }
+    }
+
+    /// A response already received, reading what the connection holds without waiting; nil
+    /// when none is complete yet.
+    private func availableResponse() throws(IMAPError) -> IMAPResponseReader.Item? {
+        var chunk = [UInt8](repeating: 0, count: IMAPLimits.readChunkBytes)
+        while true {
+            if let item = try reader.next() { return item }
+            var received = 0
+            let code = chunk.withUnsafeMutableBytes { buffer in curl_easy_recv(handle.raw, buffer.baseAddress, buffer.count, &received) }
+            if code == CURLE_AGAIN { return nil }
+            guard code == CURLE_OK else { throw Self.failure(code, handle.message(for: code)) }
+            guard received > 0 else { throw IMAPError(.unreachable, "the server closed the connection") }
+            chunk.withUnsafeBytes { reader.feed(UnsafeRawBufferPointer(rebasing: $0[..<received])) }
         }
     }
 
@@ -214,6 +368,7 @@ public final class IMAPConnection {
     static func failure(_ code: CURLcode, _ detail: String) -> IMAPError {
         switch code {
         case CURLE_LOGIN_DENIED: IMAPError(.loginRefused, detail)
+        case CURLE_USE_SSL_FAILED: IMAPError(.startTLSRefused, detail)
         case CURLE_OPERATION_TIMEDOUT: IMAPError(.timeout, detail)
         case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_ISSUER_ERROR, CURLE_SSL_PINNEDPUBKEYNOTMATCH,
             CURLE_SSL_INVALIDCERTSTATUS:

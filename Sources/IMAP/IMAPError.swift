@@ -3,16 +3,22 @@
 /// code to its exit status (docs/USAGE.md).
 public struct IMAPError: Error, Sendable, Equatable, CustomStringConvertible {
     public enum Code: String, Sendable, CaseIterable {
-        /// The mailbox URL is not `imaps://USER@HOST[:PORT]/MAILBOX` as this client accepts it.
+        /// The mailbox URL is not `imaps://` or `imap://USER@HOST[:PORT]/MAILBOX` as this client accepts it.
         case invalidURL = "imap-invalid-url"
         /// The netrc file cannot be read, is not a regular file, or may be read by others.
         case netrcUnusable = "imap-netrc-unusable"
+        /// The OAuth token file (`--oauth-token-file`) cannot be read, may be read by others,
+        /// or holds no bearer token on its first line.
+        case oauthTokenUnusable = "imap-oauth-token-unusable"
         /// The CA file (`--ca-file`) cannot be read.
         case caFileUnreadable = "imap-ca-file-unreadable"
         /// libcurl.so.4 cannot be loaded, or refuses an option this client needs.
         case libcurlUnavailable = "imap-libcurl-unavailable"
         /// The server's certificate is not signed by a trusted CA or does not name the host.
         case certificateRefused = "imap-certificate-refused"
+        /// An `imap://` server did not offer STARTTLS (or it failed): nothing was sent in plain
+        /// text, no login tried.
+        case startTLSRefused = "imap-starttls-refused"
         /// The server refused the user name and password (or the netrc file has none for it).
         case loginRefused = "imap-login-refused"
         /// The server could not be reached, or the connection broke (DNS, refused, reset).

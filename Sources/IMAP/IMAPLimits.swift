@@ -16,6 +16,10 @@ public enum IMAPLimits {
     /// the server, and for connecting and logging in.
     public static let defaultTimeoutMilliseconds = 60_000
 
+    /// The longest OAuth bearer token read from its file (16 KiB): Google's and Microsoft's
+    /// access tokens are 2 to 3 KB.
+    public static let oauthTokenBytes = 16 << 10
+
     /// Bytes asked of libcurl per read.
     static let readChunkBytes = 64 << 10
 }

@@ -1,10 +1,14 @@
 import ReservoirBase
 
 /// A mailbox to watch: `imaps://USER@HOST[:PORT]/MAILBOX` (RFC 5092 §3, without its
-/// parameters). Only `imaps`: TLS from the first byte (RFC 8314 §3.2), never a plain-text login.
+/// parameters): TLS from the first byte (RFC 8314 §3.2); or `imap://…`, where the connection
+/// must become TLS with STARTTLS (RFC 9051 §6.2.1) before anything else is sent — a server
+/// that does not offer it is refused, never given a plain-text login.
 /// The user name and the mailbox are percent-decoded (RFC 3986 §2.1); the password never is in
 /// the URL (RFC 5092 §3.2 advises against it): it comes from the netrc file.
 public struct IMAPMailboxURL: Sendable, Equatable, CustomStringConvertible {
+    /// True for `imaps://`, false for `imap://` (STARTTLS required).
+    public let implicitTLS: Bool
     public let user: String
     public let host: String
     public let port: Int
@@ -12,15 +16,18 @@ public struct IMAPMailboxURL: Sendable, Equatable, CustomStringConvertible {
 
     /// The default port of `imaps` (RFC 8314 §7.3).
     public static let defaultPort = 993
+    /// The default port of `imap` (RFC 9051 §1: IANA's port for IMAP), where STARTTLS is required.
+    public static let defaultStartTLSPort = 143
 
     public init(_ text: String) throws(IMAPError) {
         func refuse(_ why: String) -> IMAPError { IMAPError(.invalidURL, "\(text.debugDescription): \(why)") }
-        let prefix = "imaps://"
         guard text.utf8.count <= 2048 else { throw refuse("longer than 2048 bytes") }
-        guard text.lowercased().hasPrefix(prefix) else {
-            throw refuse("not an imaps:// URL (TLS from the first byte; imap:// and STARTTLS are not supported)")
+        let lowered = text.lowercased()
+        let implicitTLS = lowered.hasPrefix("imaps://")
+        guard implicitTLS || lowered.hasPrefix("imap://") else {
+            throw refuse("not an imaps:// URL (TLS from the first byte) or imap:// (STARTTLS required)")
         }
-        let rest = text.dropFirst(prefix.count)
+        let rest = text.dropFirst(implicitTLS ? "imaps://".count : "imap://".count)
         guard let slash = rest.firstIndex(of: "/") else { throw refuse("no mailbox (imaps://USER@HOST/MAILBOX)") }
         let authority = rest[..<slash]
         let path = rest[rest.index(after: slash)...]
@@ -30,7 +37,7 @@ public struct IMAPMailboxURL: Sendable, Equatable, CustomStringConvertible {
         guard !userPart.contains(";") else { throw refuse("login parameters (;AUTH=) are not supported") }
         guard let user = Self.percentDecoded(userPart), !user.isEmpty else { throw refuse("an empty or malformed user name") }
         var hostPart = authority[authority.index(after: at)...]
-        var port = Self.defaultPort
+        var port = implicitTLS ? Self.defaultPort : Self.defaultStartTLSPort
         if let colon = hostPart.lastIndex(of: ":"), !hostPart.hasSuffix("]") {
             let digits = hostPart[hostPart.index(after: colon)...]
             guard !digits.isEmpty, digits.count <= 5, digits.allSatisfy(\.isASCII), let number = Int(digits), (1...65535).contains(number) else {
@@ -55,6 +62,7 @@ public struct IMAPMailboxURL: Sendable, Equatable, CustomStringConvertible {
         guard mailbox.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value < 0x7F }) else {
             throw refuse("a mailbox name outside printable ASCII")
         }
+        self.implicitTLS = implicitTLS
         self.user = user
         self.host = hostPart.lowercased()
         self.port = port
@@ -64,12 +72,15 @@ public struct IMAPMailboxURL: Sendable, Equatable, CustomStringConvertible {
     /// The form the store keys the mailbox's state by: scheme and host in lower case, the port
     /// always written, the user and the mailbox percent-encoded again.
     public var description: String {
-        "imaps://\(Self.percentEncoded(user))@\(host):\(port)/\(Self.percentEncoded(mailbox))"
+        "\(scheme)://\(Self.percentEncoded(user))@\(host):\(port)/\(Self.percentEncoded(mailbox))"
     }
+
+    /// `imaps` or `imap`.
+    public var scheme: String { implicitTLS ? "imaps" : "imap" }
 
     /// The server's address for libcurl, with the user (whose password libcurl looks up in the
     /// netrc file by host and login) and without the mailbox.
-    var serverURL: String { "imaps://\(Self.percentEncoded(user))@\(host):\(port)/" }
+    var serverURL: String { "\(scheme)://\(Self.percentEncoded(user))@\(host):\(port)/" }
 
     /// The mailbox as an IMAP quoted string (RFC 9051 §4.3).
     var quotedMailbox: String {

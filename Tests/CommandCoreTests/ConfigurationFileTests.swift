@@ -88,6 +88,20 @@ struct ConfigurationFileTests {
         let file = try Self.parse("watch = [\"imaps://jane@imap.example.org/INBOX\", \"imaps://jane@imap.example.org/Travel\"]").get()
         #expect(file.watch == ["imaps://jane@imap.example.org/INBOX", "imaps://jane@imap.example.org/Travel"])
         #expect(try Self.parse("").get().watch.isEmpty)
+        // An account's own list, apart from the site's.
+        let site = try Self.parse(
+            """
+            watch = ["imaps://site@imap.example.org/INBOX"]
+            [accounts."jane@example.org"]
+            watch = ["imaps://jane@imap.example.org/INBOX"]
+            [accounts."joe@example.org"]
+            aliases = ["joe@example.net"]
+            """
+        ).get()
+        #expect(site.watch == ["imaps://site@imap.example.org/INBOX"])
+        #expect(site.accounts["jane@example.org"]?.watch == ["imaps://jane@imap.example.org/INBOX"])
+        #expect(site.accounts["joe@example.org"]?.watch == [])
+        #expect(throws: (any Error).self) { try Self.parse("[accounts.\"jane@example.org\"]\nwatch = \"imaps://jane@imap.example.org/INBOX\"").get() }
     }
 
     @Test("an account's table adds to the site's settings: its address and aliases bind its mail, its domains and calendars are its own")

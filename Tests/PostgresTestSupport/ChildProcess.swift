@@ -24,6 +24,24 @@ public enum ChildProcess {
         _ command: [String], stdin: String? = nil, stdout: String, stderr: String,
         blocking: [Int32] = []
     ) throws -> Int32 {
+        let pid = try spawn(command, stdin: stdin, stdout: stdout, stderr: stderr, blocking: blocking)
+        return wait(pid)
+    }
+
+    /// Waits for `pid` to end; its exit status (128 + signal number when killed by a signal).
+    public static func wait(_ pid: pid_t) -> Int32 {
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        // WIFEXITED / WEXITSTATUS are macros: exited normally when the low 7 bits are 0.
+        return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+    }
+
+    /// Starts `command` as `run` does and returns at once with its process id, for a program
+    /// that runs until it is told to stop (`kill`, then `wait`).
+    public static func spawn(
+        _ command: [String], stdin: String? = nil, stdout: String, stderr: String,
+        blocking: [Int32] = []
+    ) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -60,10 +78,7 @@ public enum ChildProcess {
         var pid: pid_t = 0
         let rc = posix_spawn(&pid, command[0], &actions, &attributes, argv, environ)
         guard rc == 0 else { throw Failure(description: "cannot run \(command[0]): \(String(cString: strerror(rc)))") }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        // WIFEXITED / WEXITSTATUS are macros: exited normally when the low 7 bits are 0.
-        return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+        return pid
     }
 
     /// GNU time (`/usr/bin/time`, Debian package `time`), which measures peak memory.

@@ -24,15 +24,19 @@ extension ProcessSuites {
                 } && getpwnam("nobody") != nil && getpwnam("dovecot") != nil && getpwnam("dovenull") != nil
         }
 
-        /// One Dovecot serving `jane` (password s3cret, mail as nobody) over imaps on `port`.
+        /// One Dovecot serving `jane` (password s3cret, mail as nobody) over imaps on `port`,
+        /// and on `plainPort` over imap, where it offers STARTTLS and logs in only after it.
         final class Server {
             let directory: String
             let port: Int
+            let plainPort: Int
             private var started = false
 
-            init(directory: String) throws {
+            /// `extra`: more lines of dovecot.conf.
+            init(directory: String, extra: String = "") throws {
                 self.directory = directory
                 port = try LoopbackPort.free()
+                plainPort = try LoopbackPort.free()
                 let d = directory
                 try FileManager.default.createDirectory(atPath: d + "/home", withIntermediateDirectories: true)
                 for folder in ["cur", "new", "tmp"] {
@@ -61,7 +65,7 @@ extension ProcessSuites {
                     service imap-login {
                       chroot =
                       inet_listener imap {
-                        port = 0
+                        port = \(plainPort)
                       }
                       inet_listener imaps {
                         port = \(port)
@@ -71,6 +75,7 @@ extension ProcessSuites {
                     service anvil {
                       chroot =
                     }
+                    \(extra)
 
                     """
                 try config.write(toFile: d + "/dovecot.conf", atomically: true, encoding: .utf8)
@@ -103,13 +108,32 @@ extension ProcessSuites {
                 throw CocoaError(.fileReadUnknown)
             }
 
+            /// Stops the master and every process it started: `dovecot stop` leaves the login and
+            /// imap processes of open connections running, which a server that went away must not.
             func stop() {
                 guard started else { return }
                 started = false
+                let master = (try? String(contentsOfFile: directory + "/run/master.pid", encoding: .utf8))
+                    .flatMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+                let children = master.map(Self.children) ?? []
                 let log = directory + "/stop.log"
                 _ = try? ChildProcess.run([IMAPWatchTests.dovecot, "-c", directory + "/dovecot.conf", "stop"], stdout: log, stderr: log)
                 // The master removes its pid file last; wait for it so a restart finds none.
                 for _ in 0..<100 where FileManager.default.fileExists(atPath: directory + "/run/master.pid") { usleep(100_000) }
+                for child in children { kill(child, SIGKILL) }
+            }
+
+            /// The processes whose parent is `parent` (the fourth field of /proc/PID/stat, after
+            /// the parenthesized name).
+            static func children(_ parent: pid_t) -> [pid_t] {
+                let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+                return entries.compactMap { name -> pid_t? in
+                    guard let pid = pid_t(name), let stat = try? String(contentsOfFile: "/proc/\(name)/stat", encoding: .utf8),
+                        let close = stat.lastIndex(of: ")")
+                    else { return nil }
+                    let fields = stat[stat.index(after: close)...].split(separator: " ")
+                    return fields.count > 1 && pid_t(fields[1]) == parent ? pid : nil
+                }
             }
         }
 
@@ -134,7 +158,7 @@ extension ProcessSuites {
         }
 
         /// python3's imaplib as another client: `flags` (every message's UID and flags, read
-        /// with EXAMINE), `uidvalidity`, or `append FILE`.
+        /// with EXAMINE), `uidvalidity`, or `append FILE [MAILBOX]` (INBOX unless named).
         static func client(_ server: Server, _ arguments: [String]) throws -> [String] {
             let script = """
                 import imaplib, ssl, sys
@@ -149,7 +173,8 @@ extension ProcessSuites {
                     m.select('INBOX', readonly=True)
                     print(m.response('UIDVALIDITY')[1][0].decode())
                 elif sys.argv[3] == 'append':
-                    typ, data = m.append('INBOX', None, None, open(sys.argv[4], 'rb').read())
+                    box = sys.argv[5] if len(sys.argv) > 5 else 'INBOX'
+                    typ, data = m.append(box, None, None, open(sys.argv[4], 'rb').read())
                     assert typ == 'OK', data
                 m.logout()
                 """
@@ -262,6 +287,42 @@ extension ProcessSuites {
             #expect(try PostfixTests.stored(watchStore) == expectedAll)
             #expect(try Self.client(server, ["flags"]) == flagsRestarted)
 
+            // A site: each account's own `watch`, read into that account, its place kept per
+            // account. Both read the INBOX, whose mail is addressed to Jane: her account holds
+            // what a scan for her records, Joe's holds nothing (recipient binding), and each has
+            // read every message once.
+            let site = tmp.path + "/site.toml"
+            try """
+            [accounts."jane@home.example"]
+            watch = ["\(url)"]
+
+            [accounts."joe@home.example"]
+            watch = ["\(url)"]
+
+            """.write(toFile: site, atomically: true, encoding: .utf8)
+            let siteStore = "sqlite:\(tmp.path)/site.sqlite3"
+            func siteWatch(_ extra: [String] = []) throws -> [Int] {
+                let r = try ReservoirBinary.run(
+                    ["watch", "--once", "--json", "--store", siteStore, "--netrc", netrc, "--ca-file", d + "/ca.pem", "--no-calendar"] + common
+                        + extra, environment: ["RESERVOIR_CONFIG": site])
+                #expect(r.status == 0, "\(r.stderr)")
+                return String(decoding: r.stdout, as: UTF8.self).split(separator: "\n").compactMap {
+                    ((try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any])?["summary"] as? [String: Any]
+                }.map { $0["messages"] as? Int ?? -1 }
+            }
+            #expect(try siteWatch() == [samples.count, samples.count], "one summary per account, each read every message")
+            let reference = "sqlite:\(tmp.path)/scan-jane.sqlite3"
+            let janeScan = try ReservoirBinary.run(
+                ["scan"] + samples + ["--store", reference, "--no-calendar", "--account", "jane@home.example"] + common,
+                environment: ["RESERVOIR_CONFIG": site])
+            try #require(janeScan.status == 0, "\(janeScan.stderr)")
+            let janeExpected = try PostfixTests.stored(reference, account: "jane@home.example")
+            #expect(!janeExpected.isEmpty)
+            #expect(try PostfixTests.stored(siteStore, account: "jane@home.example") == janeExpected)
+            #expect(try PostfixTests.stored(siteStore, account: "joe@home.example").isEmpty)
+            #expect(try siteWatch() == [0, 0], "each account's place is kept")
+            #expect(try siteWatch(["--account", "joe@home.example"]) == [0], "a named account reads its own list only")
+
             // Failures, each with its status: a wrong password 77, a certificate from another CA
             // 69, a netrc file others may read 73.
             let wrong = tmp.path + "/wrong-netrc"
@@ -278,6 +339,437 @@ extension ProcessSuites {
             #expect(open.status == 73, "\(open.stderr)")
             #expect(open.stderr.contains("imap-netrc-unusable"))
             #expect(try PostfixTests.stored(watchStore) == expectedAll, "failures change nothing")
+        }
+
+        /// The message lines and the summary lines a `watch --json` has written to `path` so far.
+        static func watchOutput(_ path: String) -> (messages: Int, summaries: Int) {
+            let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+            var messages = 0
+            var summaries = 0
+            for line in text.split(separator: "\n") {
+                guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { continue }
+                if object["summary"] != nil { summaries += 1 } else { messages += 1 }
+            }
+            return (messages, summaries)
+        }
+
+        /// Waits up to `seconds` for `condition`; the seconds it took, nil when it never held.
+        static func waitFor(_ seconds: Double, _ condition: () throws -> Bool) rethrows -> Double? {
+            let started = Date()
+            while Date().timeIntervalSince(started) < seconds {
+                if try condition() { return Date().timeIntervalSince(started) }
+                usleep(50_000)
+            }
+            return nil
+        }
+
+        @Test(
+            "a running watch idles on two mailboxes: an appended message is stored within 5 seconds, a Dovecot restart loses nothing and reads nothing twice, SIGTERM ends it at once",
+            .enabled(if: available, "needs root, dovecot-imapd, python3 and openssl"))
+        func idlesThroughRestart() throws {
+            let tmp = try TemporaryDirectory()
+            defer { tmp.remove() }
+            chmod(tmp.path, 0o755)
+            let d = tmp.path + "/dovecot"
+            try FileManager.default.createDirectory(atPath: d, withIntermediateDirectories: true)
+            chmod(d, 0o755)
+            try Self.makeCertificates(in: d)
+            let server = try Server(directory: d)
+            let first = try ReservoirBinary.sample(10)
+            let second = try ReservoirBinary.sample(11)
+            let samples = try PostfixTests.allSamples()
+            for path in samples where path != first && path != second {
+                let folder = URL(fileURLWithPath: path).deletingLastPathComponent().lastPathComponent
+                try FileManager.default.copyItem(atPath: path, toPath: "\(d)/Maildir/\(folder)/\(URL(fileURLWithPath: path).lastPathComponent)")
+            }
+            // A second mailbox, empty at first (Maildir++: `.Travel`).
+            for folder in ["cur", "new", "tmp"] {
+                try FileManager.default.createDirectory(atPath: d + "/Maildir/.Travel/" + folder, withIntermediateDirectories: true)
+            }
+            try server.start()
+            defer { server.stop() }
+            let netrc = tmp.path + "/netrc"
+            try "machine 127.0.0.1 login jane password s3cret\n".write(toFile: netrc, atomically: true, encoding: .utf8)
+            chmod(netrc, 0o600)
+            let common = ["--keys", ReservoirBinary.keys, "--allowed-domains", ReservoirBinary.allowed, "--now", ReservoirBinary.now]
+            let watchStore = "sqlite:\(tmp.path)/watch.sqlite3"
+            let flagsBefore = try Self.client(server, ["flags"])
+            func scan(_ paths: [String]) throws -> [String] {
+                let store = "sqlite:\(tmp.path)/scan-\(paths.count).sqlite3"
+                let r = try ReservoirBinary.run(["scan"] + paths + ["--store", store, "--no-calendar"] + common)
+                try #require(r.status == 0, "scan: \(r.stderr)")
+                return try PostfixTests.stored(store)
+            }
+
+            // --interval 3600: only IDLE can bring the appended message within seconds.
+            let out = tmp.path + "/watch.out"
+            let err = tmp.path + "/watch.err"
+            let pid = try ChildProcess.spawn(
+                [
+                    "/usr/bin/env", "NO_COLOR=1", "XDG_STATE_HOME=\(tmp.path)/state", ReservoirBinary.executable.path, "watch",
+                    "imaps://jane@127.0.0.1:\(server.port)/INBOX", "imaps://jane@127.0.0.1:\(server.port)/Travel", "--json", "--interval", "3600",
+                    "--store", watchStore, "--netrc", netrc,
+                    "--ca-file", d + "/ca.pem", "--no-calendar",
+                ] + common, stdout: out, stderr: err)
+            var running = true
+            defer {
+                if running {
+                    kill(pid, SIGKILL)
+                    _ = ChildProcess.wait(pid)
+                }
+            }
+            func log() -> String { (try? String(contentsOfFile: err, encoding: .utf8)) ?? "" }
+            let initial = samples.count - 2
+            try #require(Self.waitFor(120) { Self.watchOutput(out).summaries >= 1 } != nil, "the first read: \(log())")
+            #expect(Self.watchOutput(out).messages == initial)
+            usleep(500_000)  // into IDLE
+
+            _ = try Self.client(server, ["append", first, "Travel"])
+            let took = Self.waitFor(5) { Self.watchOutput(out).messages == initial + 1 }
+            #expect(took != nil, "the appended message within 5 seconds: \(log())")
+            #expect(try PostfixTests.stored(watchStore) == scan(samples.filter { $0 != second }))
+
+            // The server goes away and comes back; a message appended then is read after the
+            // reconnection, and the ones read before are not read again.
+            server.stop()
+            sleep(2)
+            try server.start()
+            _ = try Self.client(server, ["append", second])
+            #expect(Self.waitFor(40) { Self.watchOutput(out).messages >= initial + 2 } != nil, "after the restart: \(log())")
+            #expect(log().contains("imap-unreachable"), "the broken connection is reported: \(log())")
+            // Reconnecting waits 1 s, then 2, 4…: a few failed tries per mailbox, never a busy loop.
+            let failures = log().split(separator: "\n").filter { $0.contains("imap-") }.count
+            #expect((2...10).contains(failures), "\(failures) failures: \(log())")
+
+            let stopping = Date()
+            kill(pid, SIGTERM)
+            let status = ChildProcess.wait(pid)
+            running = false
+            #expect(status == 0, "\(log())")
+            #expect(Date().timeIntervalSince(stopping) < 5, "SIGTERM ends an IDLE at once")
+            #expect(Self.watchOutput(out).messages == samples.count, "every message read once")
+            #expect(try PostfixTests.stored(watchStore) == scan(samples))
+            let flagsAfter = try Self.client(server, ["flags"])
+            #expect(flagsAfter.count == samples.count - 1, "one appended to INBOX, one to Travel")
+            #expect(Set(flagsBefore).isSubset(of: Set(flagsAfter)), "no flag set or cleared")
+            #expect(flagsAfter.filter { $0.contains("\\Seen") }.count == flagsBefore.filter { $0.contains("\\Seen") }.count)
+        }
+
+        @Test(
+            "a running watch of a server that does not offer IDLE reads again every --interval seconds",
+            .enabled(if: available, "needs root, dovecot-imapd, python3 and openssl"))
+        func pollsWithoutIdle() throws {
+            let tmp = try TemporaryDirectory()
+            defer { tmp.remove() }
+            chmod(tmp.path, 0o755)
+            let d = tmp.path + "/dovecot"
+            try FileManager.default.createDirectory(atPath: d, withIntermediateDirectories: true)
+            chmod(d, 0o755)
+            try Self.makeCertificates(in: d)
+            // The capabilities after login, without IDLE.
+            let server = try Server(directory: d, extra: "imap_capability = IMAP4rev1 SASL-IR LITERAL+ UIDPLUS")
+            try server.start()
+            defer { server.stop() }
+            let netrc = tmp.path + "/netrc"
+            try "machine 127.0.0.1 login jane password s3cret\n".write(toFile: netrc, atomically: true, encoding: .utf8)
+            chmod(netrc, 0o600)
+            let out = tmp.path + "/watch.out"
+            let err = tmp.path + "/watch.err"
+            let pid = try ChildProcess.spawn(
+                [
+                    "/usr/bin/env", "NO_COLOR=1", "XDG_STATE_HOME=\(tmp.path)/state", ReservoirBinary.executable.path, "watch",
+                    "imaps://jane@127.0.0.1:\(server.port)/INBOX", "--json", "--interval", "2", "--store", "sqlite:\(tmp.path)/s.sqlite3",
+                    "--netrc", netrc, "--ca-file", d + "/ca.pem", "--no-calendar", "--keys", ReservoirBinary.keys, "--allowed-domains",
+                    ReservoirBinary.allowed, "--now", ReservoirBinary.now,
+                ], stdout: out, stderr: err)
+            defer {
+                kill(pid, SIGKILL)
+                _ = ChildProcess.wait(pid)
+            }
+            func log() -> String { (try? String(contentsOfFile: err, encoding: .utf8)) ?? "" }
+            try #require(Self.waitFor(60) { Self.watchOutput(out).summaries >= 1 } != nil, "the first read: \(log())")
+            _ = try Self.client(server, ["append", try ReservoirBinary.sample(10)])
+            #expect(Self.waitFor(6) { Self.watchOutput(out).messages == 1 } != nil, "read by the next poll: \(log())")
+            // A summary per poll: more than one after a few intervals, at most one per interval.
+            sleep(3)
+            let summaries = Self.watchOutput(out).summaries
+            #expect((3...8).contains(summaries), "\(summaries) summaries")
+            #expect(!log().contains("imap-"), "\(log())")
+        }
+
+        /// A TLS server that answers `IDLE` with `answer` and counts the connections it gets.
+        static let idleServer = #"""
+            import socket, ssl, sys
+            ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            ctx.load_cert_chain(sys.argv[1], sys.argv[2])
+            s = socket.socket()
+            s.bind(('127.0.0.1', 0))
+            s.listen(5)
+            print(s.getsockname()[1], flush=True)
+            while True:
+                c, _ = s.accept()
+                with open(sys.argv[3], 'a') as count:
+                    count.write('connection\n')
+                try:
+                    t = ctx.wrap_socket(c, server_side=True)
+                except Exception:
+                    continue
+                t.sendall(b'* OK [CAPABILITY IMAP4rev1 SASL-IR AUTH=PLAIN IDLE] ready\r\n')
+                f = t.makefile('rb')
+                while True:
+                    line = f.readline()
+                    if not line:
+                        break
+                    tag, _, rest = line.decode().strip().partition(' ')
+                    command = rest.split(' ')[0].upper()
+                    if command == 'CAPABILITY':
+                        t.sendall(b'* CAPABILITY IMAP4rev1 SASL-IR AUTH=PLAIN IDLE\r\n' + tag.encode() + b' OK done\r\n')
+                    elif command == 'EXAMINE':
+                        t.sendall(b'* 0 EXISTS\r\n* OK [UIDVALIDITY 7] ok\r\n' + tag.encode() + b' OK [READ-ONLY] done\r\n')
+                    elif command == 'IDLE':
+                        t.sendall({'line': b'+ idling\r\n' + b'* OK ' * 20000, 'tagged': b'+ idling\r\n' + tag.encode() + b' OK done\r\n',
+                                   'refused': tag.encode() + b' BAD no\r\n'}[sys.argv[4]])
+                    else:
+                        t.sendall(tag.encode() + b' OK done\r\n')
+                t.close()
+            """#
+
+        @Test(
+            "a server that breaks IDLE (an endless line, a tagged answer while idling, IDLE refused) ends the connection with imap-protocol-violation, and the watch reconnects after 1, 2, 4 seconds, never at once",
+            .enabled(if: FileManager.default.isExecutableFile(atPath: python), "needs python3"), arguments: ["line", "tagged", "refused"])
+        func hostileIdle(_ answer: String) throws {
+            let tmp = try TemporaryDirectory()
+            defer { tmp.remove() }
+            try Self.makeCertificates(in: tmp.path)
+            let netrc = tmp.path + "/netrc"
+            try "machine 127.0.0.1 login jane password s3cret\n".write(toFile: netrc, atomically: true, encoding: .utf8)
+            chmod(netrc, 0o600)
+            let connections = tmp.path + "/connections"
+            let (server, port) = try Self.pythonServer(Self.idleServer, [tmp.path + "/server.pem", tmp.path + "/server.key", connections, answer])
+            defer {
+                kill(server.processIdentifier, SIGKILL)
+                server.waitUntilExit()
+            }
+            let err = tmp.path + "/watch.err"
+            let pid = try ChildProcess.spawn(
+                [
+                    "/usr/bin/env", "XDG_STATE_HOME=\(tmp.path)/state", ReservoirBinary.executable.path, "watch",
+                    "imaps://jane@127.0.0.1:\(port)/INBOX", "--netrc", netrc, "--ca-file", tmp.path + "/ca.pem", "--imap-timeout", "10",
+                    "--store", "sqlite:\(tmp.path)/s.sqlite3", "--no-calendar",
+                ], stdout: "/dev/null", stderr: err)
+            defer {
+                kill(pid, SIGKILL)
+                _ = ChildProcess.wait(pid)
+            }
+            // In 5.5 seconds: connections at 0, 1, 3 seconds (then 7): three, not hundreds.
+            usleep(5_500_000)
+            let count = ((try? String(contentsOfFile: connections, encoding: .utf8)) ?? "").split(separator: "\n").count
+            let log = (try? String(contentsOfFile: err, encoding: .utf8)) ?? ""
+            #expect(count == 3, "\(count) connections: \(log)")
+            #expect(log.contains("imap-protocol-violation"), "\(log)")
+        }
+
+        /// A plain IMAP server that offers no STARTTLS, would log anyone in, and writes every
+        /// line it receives to the file named by its first argument.
+        static let plainServer = #"""
+            import socket, sys
+            s = socket.socket()
+            s.bind(('127.0.0.1', 0))
+            s.listen(1)
+            print(s.getsockname()[1], flush=True)
+            c, _ = s.accept()
+            c.sendall(b'* OK [CAPABILITY IMAP4rev1 SASL-IR AUTH=PLAIN AUTH=LOGIN] ready\r\n')
+            f = c.makefile('rb')
+            seen = open(sys.argv[1], 'ab')
+            while True:
+                line = f.readline()
+                if not line:
+                    break
+                seen.write(line)
+                seen.flush()
+                tag, _, rest = line.decode().partition(' ')
+                if rest.strip().upper() == 'CAPABILITY':
+                    c.sendall(b'* CAPABILITY IMAP4rev1 SASL-IR AUTH=PLAIN AUTH=LOGIN\r\n' + tag.encode() + b' OK done\r\n')
+                else:
+                    c.sendall(tag.encode() + b' OK done\r\n')
+            """#
+
+        /// Starts python3 with `script` and `arguments`; the process and the port it printed.
+        static func pythonServer(_ script: String, _ arguments: [String]) throws -> (Process, Int) {
+            let server = Process()
+            server.executableURL = URL(fileURLWithPath: Self.python)
+            server.arguments = ["-c", script] + arguments
+            let out = Pipe()
+            server.standardOutput = out
+            server.standardError = FileHandle.nullDevice
+            try server.run()
+            var portText = ""
+            while !portText.hasSuffix("\n"), let byte = try out.fileHandleForReading.read(upToCount: 1), !byte.isEmpty {
+                portText += String(decoding: byte, as: UTF8.self)
+            }
+            return (server, try #require(Int(portText.trimmingCharacters(in: .whitespacesAndNewlines))))
+        }
+
+        @Test(
+            "imap:// reads Dovecot's plain port after STARTTLS; a server that offers no STARTTLS is refused before any login, imap-starttls-refused, exit 69",
+            .enabled(if: available, "needs root, dovecot-imapd, python3 and openssl"))
+        func startTLS() throws {
+            let tmp = try TemporaryDirectory()
+            defer { tmp.remove() }
+            chmod(tmp.path, 0o755)
+            let d = tmp.path + "/dovecot"
+            try FileManager.default.createDirectory(atPath: d, withIntermediateDirectories: true)
+            chmod(d, 0o755)
+            try Self.makeCertificates(in: d)
+            let server = try Server(directory: d)
+            let samples = Array(try PostfixTests.allSamples().prefix(3))
+            for path in samples {
+                let folder = URL(fileURLWithPath: path).deletingLastPathComponent().lastPathComponent
+                try FileManager.default.copyItem(atPath: path, toPath: "\(d)/Maildir/\(folder)/\(URL(fileURLWithPath: path).lastPathComponent)")
+            }
+            try server.start()
+            defer { server.stop() }
+            let netrc = tmp.path + "/netrc"
+            try "machine 127.0.0.1 login jane password s3cret\n".write(toFile: netrc, atomically: true, encoding: .utf8)
+            chmod(netrc, 0o600)
+            func watch(_ url: String) throws -> ReservoirBinary.Result {
+                try ReservoirBinary.run([
+                    "watch", "--once", url, "--json", "--store", "sqlite:\(tmp.path)/s.sqlite3", "--netrc", netrc, "--ca-file", d + "/ca.pem",
+                    "--imap-timeout", "10", "--no-calendar", "--keys", ReservoirBinary.keys, "--allowed-domains", ReservoirBinary.allowed,
+                    "--now", ReservoirBinary.now,
+                ])
+            }
+            let upgraded = try watch("imap://jane@127.0.0.1:\(server.plainPort)/INBOX")
+            #expect(upgraded.status == 0, "\(upgraded.stderr)")
+            #expect(try Self.summary(upgraded).messages == samples.count)
+
+            let seen = tmp.path + "/seen"
+            let (plain, port) = try Self.pythonServer(Self.plainServer, [seen])
+            defer {
+                kill(plain.processIdentifier, SIGKILL)
+                plain.waitUntilExit()
+            }
+            let refused = try watch("imap://jane@127.0.0.1:\(port)/INBOX")
+            #expect(refused.status == 69, "\(refused.stderr)")
+            #expect(refused.stderr.contains("imap-starttls-refused"), "\(refused.stderr)")
+            let received = ((try? String(contentsOfFile: seen, encoding: .utf8)) ?? "").uppercased()
+            #expect(received.contains("CAPABILITY"), "the client spoke to it: \(received)")
+            #expect(!received.contains("LOGIN") && !received.contains("AUTHENTICATE"), "no login in plain text: \(received)")
+        }
+
+        /// A TLS IMAP server offering PLAIN, XOAUTH2 and OAUTHBEARER that writes each SASL
+        /// exchange (the mechanism, a tab, the decoded initial response with ^A written `^A`) or
+        /// LOGIN to a file, and logs in only a response carrying `auth=Bearer TOKEN` (argv[4]).
+        static let oauthServer = #"""
+            import base64, socket, ssl, sys
+            ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            ctx.load_cert_chain(sys.argv[1], sys.argv[2])
+            s = socket.socket()
+            s.bind(('127.0.0.1', 0))
+            s.listen(5)
+            print(s.getsockname()[1], flush=True)
+            caps = b'IMAP4rev1 SASL-IR AUTH=PLAIN AUTH=XOAUTH2 AUTH=OAUTHBEARER'
+            while True:
+                c, _ = s.accept()
+                try:
+                    t = ctx.wrap_socket(c, server_side=True)
+                except Exception:
+                    continue
+                t.sendall(b'* OK [CAPABILITY ' + caps + b'] ready\r\n')
+                f = t.makefile('rb')
+                record = open(sys.argv[3], 'a')
+                while True:
+                    line = f.readline()
+                    if not line:
+                        break
+                    tag, _, rest = line.decode().strip().partition(' ')
+                    words = rest.split(' ')
+                    command = words[0].upper()
+                    if command == 'AUTHENTICATE':
+                        answer = words[2] if len(words) > 2 else None
+                        if answer is None:
+                            t.sendall(b'+ \r\n')
+                            answer = f.readline().decode().strip()
+                        decoded = base64.b64decode(answer).decode('latin-1')
+                        record.write(words[1].upper() + '\t' + decoded.replace('\x01', '^A') + '\n')
+                        record.flush()
+                        good = 'auth=Bearer ' + sys.argv[4] + '\x01' in decoded
+                        t.sendall(tag.encode() + (b' OK done\r\n' if good else b' NO [AUTHENTICATIONFAILED] no\r\n'))
+                    elif command == 'LOGIN':
+                        record.write('LOGIN\n')
+                        record.flush()
+                        t.sendall(tag.encode() + b' NO no\r\n')
+                    elif command == 'CAPABILITY':
+                        t.sendall(b'* CAPABILITY ' + caps + b'\r\n' + tag.encode() + b' OK done\r\n')
+                    elif command == 'EXAMINE':
+                        t.sendall(b'* 0 EXISTS\r\n* OK [UIDVALIDITY 7] ok\r\n' + tag.encode() + b' OK [READ-ONLY] done\r\n')
+                    elif command == 'LOGOUT':
+                        t.sendall(b'* BYE bye\r\n' + tag.encode() + b' OK done\r\n')
+                        break
+                    else:
+                        t.sendall(tag.encode() + b' OK done\r\n')
+                t.close()
+            """#
+
+        @Test(
+            "--oauth-token-file logs in with SASL XOAUTH2 or OAUTHBEARER carrying the file's token, read again for each run, never LOGIN; a token others may read or that is not a bearer token is refused before connecting",
+            .enabled(if: FileManager.default.isExecutableFile(atPath: python), "needs python3"))
+        func oauthBearer() throws {
+            let tmp = try TemporaryDirectory()
+            defer { tmp.remove() }
+            try Self.makeCertificates(in: tmp.path)
+            let record = tmp.path + "/record"
+            let (server, port) = try Self.pythonServer(
+                Self.oauthServer, [tmp.path + "/server.pem", tmp.path + "/server.key", record, "ya29.tok-1_A~/+=="])
+            defer {
+                kill(server.processIdentifier, SIGKILL)
+                server.waitUntilExit()
+            }
+            let token = tmp.path + "/token"
+            func write(_ text: String, mode: mode_t = 0o600) throws {
+                try text.write(toFile: token, atomically: true, encoding: .utf8)
+                chmod(token, mode)
+            }
+            func watch(_ extra: [String] = []) throws -> ReservoirBinary.Result {
+                try ReservoirBinary.run(
+                    [
+                        "watch", "--once", "imaps://jane%40example.org@127.0.0.1:\(port)/INBOX", "--oauth-token-file", token, "--ca-file",
+                        tmp.path + "/ca.pem", "--imap-timeout", "10", "--store", "sqlite:\(tmp.path)/s.sqlite3", "--no-calendar",
+                    ] + extra, environment: ["HOME": tmp.path])
+            }
+            func recorded() -> [String] {
+                ((try? String(contentsOfFile: record, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+            }
+
+            try write("ya29.tok-1_A~/+==\nrefresh-token-kept-by-the-other-tool\n")
+            let xoauth2 = try watch()
+            #expect(xoauth2.status == 0, "\(xoauth2.stderr)")
+            #expect(recorded() == ["XOAUTH2\tuser=jane@example.org^Aauth=Bearer ya29.tok-1_A~/+==^A^A"])
+
+            let bearer = try watch(["--oauth-mechanism", "oauthbearer"])
+            #expect(bearer.status == 0, "\(bearer.stderr)")
+            let line = try #require(recorded().last)
+            #expect(line.hasPrefix("OAUTHBEARER\tn,a=jane@example.org,^A"), "\(line)")
+            #expect(line.hasSuffix("^Aauth=Bearer ya29.tok-1_A~/+==^A^A"), "\(line)")
+
+            // The file is read again: a token the server does not take is a refused login.
+            try write("ya29.expired\r\n")
+            let expired = try watch()
+            #expect(expired.status == 77, "\(expired.stderr)")
+            #expect(expired.stderr.contains("imap-login-refused"), "\(expired.stderr)")
+            #expect(recorded().last == "XOAUTH2\tuser=jane@example.org^Aauth=Bearer ya29.expired^A^A")
+            #expect(!recorded().contains("LOGIN"), "never a LOGIN")
+
+            // Refused before any connection: a file others may read, an empty first line, a
+            // ^A that would add a field to the SASL message.
+            let before = recorded().count
+            for (text, mode) in [("ya29.tok-1_A~/+==\n", mode_t(0o644)), ("\nya29.tok-1\n", 0o600), ("ya29\u{1}auth=Bearer x\n", 0o600)] {
+                try write(text, mode: mode)
+                let refused = try watch()
+                #expect(refused.status == 73, "\(text.debugDescription): \(refused.stderr)")
+                #expect(refused.stderr.contains("imap-oauth-token-unusable"), "\(refused.stderr)")
+            }
+            #expect(recorded().count == before)
         }
 
         /// A TLS server (python3's ssl) that logs anyone in and answers EXAMINE with `answer`.
@@ -321,22 +813,11 @@ extension ProcessSuites {
             let netrc = tmp.path + "/netrc"
             try "machine 127.0.0.1 login jane password s3cret\n".write(toFile: netrc, atomically: true, encoding: .utf8)
             chmod(netrc, 0o600)
-            let server = Process()
-            server.executableURL = URL(fileURLWithPath: Self.python)
-            server.arguments = ["-c", Self.hostileServer, tmp.path + "/server.pem", tmp.path + "/server.key", answer]
-            let out = Pipe()
-            server.standardOutput = out
-            server.standardError = FileHandle.nullDevice
-            try server.run()
+            let (server, port) = try Self.pythonServer(Self.hostileServer, [tmp.path + "/server.pem", tmp.path + "/server.key", answer])
             defer {
                 kill(server.processIdentifier, SIGKILL)
                 server.waitUntilExit()
             }
-            var portText = ""
-            while !portText.hasSuffix("\n"), let byte = try out.fileHandleForReading.read(upToCount: 1), !byte.isEmpty {
-                portText += String(decoding: byte, as: UTF8.self)
-            }
-            let port = try #require(Int(portText.trimmingCharacters(in: .whitespacesAndNewlines)))
             let r = try ReservoirBinary.run([
                 "watch", "--once", "imaps://jane@127.0.0.1:\(port)/INBOX", "--netrc", netrc, "--ca-file", tmp.path + "/ca.pem",
                 "--imap-timeout", "10", "--store", "sqlite:\(tmp.path)/s.sqlite3", "--no-calendar",

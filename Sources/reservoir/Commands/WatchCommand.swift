@@ -6,27 +6,36 @@ import IMAP
 import Mailbox
 import Output
 import Pipeline
+import Synchronization
 
 struct WatchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "watch",
         abstract: "Read new mail from IMAP mailboxes (read-only) into the store and the calendars.",
         discussion: """
-            Each mailbox is imaps://USER@HOST[:PORT]/MAILBOX; the password comes from the netrc \
-            file (machine HOST login USER password PASSWORD; mode 0600 or stricter). The mailbox \
+            Each mailbox is imaps://USER@HOST[:PORT]/MAILBOX (TLS from the first byte), or \
+            imap://USER@HOST[:PORT]/MAILBOX where STARTTLS is required: a server that does not \
+            offer it is refused before any login. With --oauth-token-file the login is SASL \
+            XOAUTH2 or OAUTHBEARER with the token on that file's first line; otherwise the \
+            password comes from the netrc \
+            file (machine HOST login USER password PASSWORD; mode 0600 or stricter). Without a \
+            mailbox on the command line it reads the configuration file's watch list, and \
+            without --account also each [accounts."ADDRESS"] table's into that account. The mailbox \
             is opened with EXAMINE and messages read with UID FETCH BODY.PEEK[]: nothing is \
             marked read, moved or deleted. Every message goes through the same checks as one \
             given to ingest or scan (DKIM on the bytes the server keeps). The store remembers \
             each mailbox's UIDVALIDITY and the highest UID read, so the next run reads only \
             newer mail; a changed UIDVALIDITY reads everything again, which changes nothing \
             already recorded. With --once it reads what is new and exits (cron, systemd \
-            timers); otherwise it reads again every --interval seconds, waiting longer after \
-            a failure.
+            timers); otherwise it runs until SIGTERM (exit 0), waiting for new mail in IDLE \
+            (RFC 2177, one connection per mailbox) where the server offers it and reading \
+            again every --interval seconds where not, reconnecting after a failure (1 second, \
+            doubling up to 15 minutes).
 
             Exit status (with --once; a mailbox that fails does not stop the others, the first \
             failure's status is the run's): 0 done, 64 a malformed mailbox URL, 66 no such \
-            mailbox (EXAMINE refused), 69 the server's certificate is not trusted (or libcurl \
-            is missing), 73 the netrc or CA file cannot be used, 75 the server could not be \
+            mailbox (EXAMINE refused), 69 the server's certificate is not trusted, an imap:// \
+            server offers no STARTTLS (or libcurl is missing), 73 the netrc, OAuth token or CA file cannot be used, 75 the server could not be \
             reached or did not answer in time, or the store failed, 76 the server answered \
             something that is not IMAP, 77 the login was refused (wrong password).
 
@@ -36,11 +45,32 @@ struct WatchCommand: ParsableCommand {
             """)
 
     @Argument(
-        help: ArgumentHelp("Mailboxes: imaps://USER@HOST[:PORT]/MAILBOX (default: watch = [...] in the configuration file).", valueName: "url"))
+        help: ArgumentHelp(
+            "Mailboxes: imaps:// or imap:// (STARTTLS) USER@HOST[:PORT]/MAILBOX (default: watch = [...] in the configuration file).", valueName: "url"
+        ))
     var mailboxes: [String] = []
 
-    /// The mailboxes named on the command line, else those of the configuration file's `watch`.
-    var chosen: [String] { mailboxes.isEmpty ? ConfigurationLoad.process.file?.watch ?? [] : mailboxes }
+    /// Which mailboxes are read into which account: those named on the command line into the
+    /// run's account (`--account`, else the default); without any, the configuration file's
+    /// — the account's own `watch` (`[accounts."ADDRESS"]`) for a named account, else the
+    /// site's `watch`; with no account named, the site's `watch` into the default account and
+    /// every account table's `watch` into its account.
+    func plan() throws -> [(account: Account, mailboxes: [String])] {
+        let account = try storeOptions.account()
+        guard mailboxes.isEmpty else { return [(account, mailboxes)] }
+        let file = ConfigurationLoad.process.file
+        let site = file?.watch ?? []
+        let tables = file?.accounts ?? [:]
+        if !account.isImplicit {
+            let own = tables[account.address]?.watch ?? []
+            return [(account, own.isEmpty ? site : own)]
+        }
+        var plan: [(account: Account, mailboxes: [String])] = site.isEmpty ? [] : [(account, site)]
+        for (address, settings) in tables.sorted(by: { $0.key < $1.key }) where !settings.watch.isEmpty {
+            plan.append((Account(normalizedAddress: address), settings.watch))
+        }
+        return plan
+    }
 
     @Flag(name: .customLong("once"), help: "Read what is new once and exit.")
     var once = false
@@ -50,7 +80,21 @@ struct WatchCommand: ParsableCommand {
         help: ArgumentHelp("Verify the IMAP server against the CA certificates in this PEM file instead of the system's.", valueName: "file"))
     var caFile: String?
 
-    @Option(name: .customLong("interval"), help: ArgumentHelp("Seconds between reads without --once (default 60).", valueName: "seconds"))
+    @Option(
+        name: .customLong("oauth-token-file"),
+        help: ArgumentHelp(
+            "Log in with the OAuth 2 bearer token on this file's first line (mode 0600; read again for each connection) instead of the netrc password.",
+            valueName: "file"))
+    var oauthTokenFile: String?
+
+    @Option(
+        name: .customLong("oauth-mechanism"),
+        help: ArgumentHelp("The SASL mechanism for --oauth-token-file: XOAUTH2 (default) or OAUTHBEARER (RFC 7628).", valueName: "name"))
+    var oauthMechanism: String = OAuthMechanism.xoauth2.rawValue
+
+    @Option(
+        name: .customLong("interval"),
+        help: ArgumentHelp("Seconds between reads without --once, where the server does not offer IDLE (default 60).", valueName: "seconds"))
     var interval: Int = WatchLimits.defaultIntervalSeconds
 
     @Option(
@@ -79,11 +123,16 @@ struct WatchCommand: ParsableCommand {
     var explain = false
 
     func validate() throws {
-        guard !chosen.isEmpty else {
-            throw ValidationError("name at least one mailbox: imaps://USER@HOST[:PORT]/MAILBOX, or watch = [...] in the configuration file")
+        let plan = try plan()
+        guard plan.contains(where: { !$0.mailboxes.isEmpty }) else {
+            throw ValidationError(
+                "name at least one mailbox: imaps://USER@HOST[:PORT]/MAILBOX, or watch = [...] in the configuration file (or an account's table)")
         }
-        for mailbox in chosen {
+        for mailbox in plan.flatMap(\.mailboxes) {
             do { _ = try IMAPMailboxURL(mailbox) } catch { throw ValidationError("\(error)") }
+        }
+        guard OAuthMechanism(rawValue: oauthMechanism.uppercased()) != nil else {
+            throw ValidationError("--oauth-mechanism must be XOAUTH2 or OAUTHBEARER")
         }
         guard maxMessages >= 1 else { throw ValidationError("--max-messages must be at least 1") }
         guard (1...86_400).contains(interval) else { throw ValidationError("--interval must be from 1 to 86400 seconds") }
@@ -91,75 +140,225 @@ struct WatchCommand: ParsableCommand {
     }
 
     func run() throws {
-        var urls: [IMAPMailboxURL] = []
-        for text in chosen {
-            do { urls.append(try IMAPMailboxURL(text)) } catch { throw ValidationError("\(error)") }
-        }
-        // Every setting is checked before anything is read: the account, the calendars, the store.
-        let account = try storeOptions.account()
-        let calendarSettings = calendarOptions.settings(noCalendar, for: account)
-        let calendars = try CalendarPusher.open(calendarSettings)
-        let runner = try CommandRunner(
-            keys: keys, policy: policy, store: storeOptions.choice(creating: creation.create), clock: clock,
-            includePast: past.includePast, account: account)
-        guard let store = runner.pipeline.store, let state = store as? any IMAPStateStore else {
-            throw CommandFailure.configuration("reservoir watch needs a store that keeps IMAP state (SQLite or PostgreSQL)")
-        }
-        let settings = IMAPSettings(
-            caFile: caFile, netrcFile: calendarSettings.netrcFile, timeoutMilliseconds: imapTimeout * 1000)
         let renderer = BannerRenderer(style: BannerStyle.forStandardOutput(), explain: explain)
-        var failures = 0
-        while true {
-            var summary = ScanSummary()
+        // Every setting of every account is checked before anything is read: the calendars, the
+        // store, the mailbox URLs.
+        var groups: [(context: Context, urls: [IMAPMailboxURL])] = []
+        for (account, texts) in try plan() where !texts.isEmpty {
+            var urls: [IMAPMailboxURL] = []
+            for text in texts {
+                do { urls.append(try IMAPMailboxURL(text)) } catch { throw ValidationError("\(error)") }
+            }
+            let calendarSettings = calendarOptions.settings(noCalendar, for: account)
+            let calendars = try CalendarPusher.open(calendarSettings)
+            let runner = try CommandRunner(
+                keys: keys, policy: policy, store: storeOptions.choice(creating: creation.create), clock: clock,
+                includePast: past.includePast, account: account)
+            guard let store = runner.pipeline.store, let state = store as? any IMAPStateStore else {
+                throw CommandFailure.configuration("reservoir watch needs a store that keeps IMAP state (SQLite or PostgreSQL)")
+            }
+            let settings = IMAPSettings(
+                caFile: caFile, netrcFile: calendarSettings.netrcFile, oauthTokenFile: oauthTokenFile,
+                oauthMechanism: OAuthMechanism(rawValue: oauthMechanism.uppercased()) ?? .xoauth2, timeoutMilliseconds: imapTimeout * 1000)
+            let context = Context(
+                settings: settings, runner: runner, state: state, renderer: renderer, calendars: calendars, calendarSettings: calendarSettings)
+            groups.append((context, urls))
+        }
+        if once {
             var firstFailure: Int32?
-            for url in urls {
-                if let error = read(url, settings: settings, runner: runner, state: state, renderer: renderer, summary: &summary) {
-                    Output.error("watch: \(url): \(error)")
-                    firstFailure = firstFailure ?? Self.exitStatus(error.code)
+            for (context, urls) in groups {
+                var summary = ScanSummary()
+                for url in urls {
+                    do {
+                        let connection = try IMAPConnection(url: url, settings: context.settings)
+                        let validity = try opened(connection, context)
+                        _ = try readNew(connection, validity: validity, context, summary: &summary)
+                    } catch {
+                        Output.error("watch: \(url): \(error)")
+                        firstFailure = firstFailure ?? Self.exitStatus(error.code)
+                    }
                 }
+                try finishRound(&summary, context)
             }
-            if summary.storeFailure == nil, let calendars {
-                let pusher = try CalendarPusher(calendars, store: store, clock: { runner.pipeline.now })
-                summary.calendar = .pushed(ScanCommand.push(pusher))
-            } else if calendarSettings.skipped {
-                summary.calendar = .skipped
-            }
-            if json { Output.line(BannerRenderer.json(summary)) } else { Output.write(renderer.render(summary)) }
-            if let failure = summary.storeFailure { throw CommandFailure.store(failure) }
-            if once {
-                if let firstFailure { throw ExitStatus(firstFailure) }
-                return
-            }
-            // After a failure the next try waits longer, doubling up to WatchLimits.maximumBackoffSeconds.
-            failures = firstFailure == nil ? 0 : failures + 1
-            let wait = failures == 0 ? interval : min(WatchLimits.maximumBackoffSeconds, interval << min(failures, 10))
-            sleep(UInt32(wait))
+            if let firstFailure { throw ExitStatus(firstFailure) }
+            return
+        }
+        WatchStop.install()
+        try watchContinuously(
+            groups.indices.flatMap { index in groups[index].urls.map { WatchedMailbox($0, group: index) } }, groups: groups.map(\.context))
+    }
+
+    /// What every read needs.
+    struct Context {
+        var settings: IMAPSettings
+        var runner: CommandRunner
+        var state: any IMAPStateStore
+        var renderer: BannerRenderer
+        var calendars: CalendarPusher.Calendars?
+        var calendarSettings: CalendarSettings
+    }
+
+    /// One mailbox of a `watch` without `--once`: its connection while it idles, when it is
+    /// read next, and how many tries in a row failed.
+    final class WatchedMailbox {
+        let url: IMAPMailboxURL
+        /// The account it is read into: an index of the run's groups.
+        let group: Int
+        /// Open and in `IDLE` between reads when the server offers it (RFC 2177).
+        var connection: IMAPConnection?
+        var validity: Int64 = 0
+        /// When the connection was made (monotonic seconds).
+        var connectedAt: Double?
+        /// Failures in a row: reset by a read on a connection that idled, by a read without
+        /// IDLE, or by a connection that lasted WatchLimits.healthyConnectionSeconds.
+        var failures = 0
+        /// When it is read next (monotonic seconds): the end of the interval without IDLE, the
+        /// re-issue time of an IDLE, or the end of a back-off.
+        var due: Double = 0
+
+        init(_ url: IMAPMailboxURL, group: Int) {
+            self.url = url
+            self.group = group
         }
     }
 
-    /// Reads what is new in one mailbox, recording the state after each message; the failure
-    /// that stopped it, if one did.
-    private func read(
-        _ url: IMAPMailboxURL, settings: IMAPSettings, runner: CommandRunner, state: any IMAPStateStore, renderer: BannerRenderer,
-        summary: inout ScanSummary
-    ) -> IMAPError? {
-        do {
-            try readMailbox(url, settings: settings, runner: runner, state: state, renderer: renderer, summary: &summary)
-            return nil
-        } catch {
-            return error
+    /// Reads every mailbox, then waits: in `IDLE` on each connection whose server offers it
+    /// (one connection per mailbox, all waited on together with poll(2)), the interval for
+    /// the others, a back-off after a failure. Ends only by a signal (WatchStop).
+    private func watchContinuously(_ mailboxes: [WatchedMailbox], groups: [Context]) throws {
+        while true {
+            // What the idling connections said, before waiting: a response that arrived with an
+            // earlier one already sits in the reader (or in TLS's buffer), where poll(2) cannot
+            // see it.
+            drainIdle(mailboxes)
+            let now = Monotonic.seconds()
+            let wake = mailboxes.map(\.due).min() ?? now + Double(interval)
+            if wake > now {
+                var descriptors = mailboxes.compactMap { $0.connection.map { pollfd(fd: $0.descriptor, events: Int16(POLLIN), revents: 0) } }
+                let milliseconds = Int32(clamping: Int(((wake - now) * 1000).rounded(.up)))
+                // EINTR (a signal that did not stop the watch) only starts the next round early.
+                _ = poll(&descriptors, nfds_t(descriptors.count), milliseconds)
+                drainIdle(mailboxes)
+            }
+            var summaries: [Int: ScanSummary] = [:]
+            for mailbox in mailboxes where Monotonic.seconds() >= mailbox.due {
+                var summary = summaries[mailbox.group] ?? ScanSummary()
+                defer { summaries[mailbox.group] = summary }
+                do { try read(mailbox, groups[mailbox.group], summary: &summary) } catch { failed(mailbox, error) }
+            }
+            for (group, var summary) in summaries.sorted(by: { $0.key < $1.key }) { try finishRound(&summary, groups[group]) }
         }
     }
 
-    private func readMailbox(
-        _ url: IMAPMailboxURL, settings: IMAPSettings, runner: CommandRunner, state: any IMAPStateStore, renderer: BannerRenderer,
-        summary: inout ScanSummary
-    ) throws(IMAPError) {
+    /// Reads what each idling connection has received, without waiting: a change makes the
+    /// mailbox due now, a failure drops the connection.
+    private func drainIdle(_ mailboxes: [WatchedMailbox]) {
+        for mailbox in mailboxes {
+            guard let connection = mailbox.connection else { continue }
+            do {
+                if try connection.idleChanged() { mailbox.due = Monotonic.seconds() }
+            } catch {
+                failed(mailbox, error)
+            }
+        }
+    }
+
+    /// A failed read: the connection is dropped and the next try waits 1 s, doubling with each
+    /// failure in a row up to WatchLimits.maximumBackoffSeconds, never retrying at once.
+    private func failed(_ mailbox: WatchedMailbox, _ error: IMAPError) {
+        Output.error("watch: \(mailbox.url): \(error)")
+        // A connection that lasted is a success of its own: a break after it starts counting anew.
+        if let since = mailbox.connectedAt, Monotonic.seconds() - since >= Double(WatchLimits.healthyConnectionSeconds) {
+            mailbox.failures = 0
+        }
+        mailbox.connection = nil
+        mailbox.connectedAt = nil
+        mailbox.failures += 1
+        let wait = min(WatchLimits.maximumBackoffSeconds, 1 << min(mailbox.failures - 1, 20))
+        mailbox.due = Monotonic.seconds() + Double(wait)
+    }
+
+    /// Reads what is new in a mailbox of a continuous watch, connecting first when it has no
+    /// connection, and leaves it in `IDLE` when the server offers it (closed otherwise).
+    private func read(_ mailbox: WatchedMailbox, _ context: Context, summary: inout ScanSummary) throws(IMAPError) {
+        let connection: IMAPConnection
+        let idled = mailbox.connection != nil
+        if let open = mailbox.connection {
+            connection = open
+            try connection.endIdle()
+        } else {
+            connection = try IMAPConnection(url: mailbox.url, settings: context.settings)
+            mailbox.connectedAt = Monotonic.seconds()
+            mailbox.validity = try opened(connection, context)
+            mailbox.connection = connection
+        }
+        let outcome = try readNew(connection, validity: mailbox.validity, context, summary: &summary)
+        // A new connection has not succeeded until its IDLE has: a server that breaks every IDLE
+        // keeps the back-off growing instead of a reconnection every second.
+        if idled || !connection.idles { mailbox.failures = 0 }
+        let now = Monotonic.seconds()
+        switch outcome {
+        case .more:
+            // More than --max-messages were new: the rest right away, without IDLE.
+            mailbox.due = now
+            return
+        case .retryLater:
+            mailbox.due = now + Double(interval)
+        case .done:
+            mailbox.due = now + Double(connection.idles ? WatchLimits.idleReissueSeconds : interval)
+        }
+        guard connection.idles else {
+            mailbox.connection = nil
+            mailbox.connectedAt = nil
+            return
+        }
+        // A change reported while reading, or before the server's `+`: read again at once.
+        if try connection.startIdle() || connection.mailboxChanged { mailbox.due = now }
+    }
+
+    /// After a round of reads: the calendars pushed, the summary printed; a store failure ends
+    /// the command.
+    private func finishRound(_ summary: inout ScanSummary, _ context: Context) throws {
+        WatchStop.busy()
+        defer { WatchStop.idle() }
+        let store = context.runner.pipeline.store
+        if summary.storeFailure == nil, let calendars = context.calendars, let store {
+            let pusher = try CalendarPusher(calendars, store: store, clock: { context.runner.pipeline.now })
+            summary.calendar = .pushed(ScanCommand.push(pusher))
+        } else if context.calendarSettings.skipped {
+            summary.calendar = .skipped
+        }
+        if json { Output.line(BannerRenderer.json(summary)) } else { Output.write(context.renderer.render(summary)) }
+        if let failure = summary.storeFailure { throw CommandFailure.store(failure) }
+    }
+
+    /// After connecting: the mailbox opened read-only, and its UIDVALIDITY compared with the
+    /// store's; returns the UIDVALIDITY.
+    private func opened(_ connection: IMAPConnection, _ context: Context) throws(IMAPError) -> Int64 {
+        if !once { connection.idles = try connection.capabilities().contains("IDLE") }
+        let (validity, _) = try connection.examine()
+        return validity
+    }
+
+    /// How a read ended.
+    enum ReadOutcome {
+        /// Everything new was read.
+        case done
+        /// More messages than --max-messages were new.
+        case more
+        /// A message met a transient failure: it is read again after the interval.
+        case retryLater
+    }
+
+    /// Reads the messages above the highest UID the store has for this mailbox (all of them
+    /// when its UIDVALIDITY changed), recording the state after each message.
+    private func readNew(
+        _ connection: IMAPConnection, validity: Int64, _ context: Context, summary: inout ScanSummary
+    ) throws(IMAPError) -> ReadOutcome {
+        let url = connection.url
         let key = url.description
-        let connection = try IMAPConnection(url: url, settings: settings)
-        let (validity, exists) = try connection.examine()
         let known: IMAPMailboxState?
-        do { known = try state.imapMailboxState(key) } catch { throw IMAPError(.unreachable, "the event store failed: \(error)") }
+        do { known = try context.state.imapMailboxState(key) } catch { throw IMAPError(.unreachable, "the event store failed: \(error)") }
         var last: Int64 = 0
         if let known {
             if known.uidValidity == validity {
@@ -170,35 +369,46 @@ struct WatchCommand: ParsableCommand {
                 Output.error("watch: \(url): UIDVALIDITY changed (\(known.uidValidity) to \(validity)); reading every message again")
             }
         }
-        let listed = exists == 0 ? [] : try connection.messages(after: last)
-        var output = ""
-        defer { Output.write(output) }
+        connection.mailboxChanged = false
+        let listed = try connection.messages(after: last)
+        var outcome = ReadOutcome.done
         for (uid, size) in listed.prefix(maxMessages) {
             let origin = "\(url);UIDVALIDITY=\(validity)/;UID=\(uid)"
             if size > Int64(WatchLimits.messageBytes) {
                 Output.error("watch: \(origin): \(size) bytes, over the limit of \(WatchLimits.messageBytes); not read")
             } else if let bytes = try connection.message(uid: uid, limit: WatchLimits.messageBytes) {
-                var report = runner.pipeline.analyze(RawMessage(bytes: bytes, origin: MessageOrigin(path: origin)))
-                runner.pipeline.record(&report)
+                // A stop asked for while a message is recorded waits for its state to be kept.
+                WatchStop.busy()
+                defer { WatchStop.idle() }
+                var report = context.runner.pipeline.analyze(RawMessage(bytes: bytes, origin: MessageOrigin(path: origin)))
+                context.runner.pipeline.record(&report)
                 summary.add(report)
-                output += (json ? BannerRenderer.json(report) : renderer.render(report)) + "\n"
+                Output.write((json ? BannerRenderer.json(report) : context.renderer.render(report)) + "\n")
                 // A message whose key lookup failed for now, or whose reservations the store
                 // could not keep, is read again by the next run: the UID stays below it.
                 if let transient = TransientFailure.reason(report) {
                     Output.error("watch: \(origin): \(transient); read again next run")
+                    outcome = .retryLater
                     break
                 }
+                last = uid
+                do { try context.state.recordIMAPMailboxState(key, IMAPMailboxState(uidValidity: validity, lastUID: last)) } catch {
+                    throw IMAPError(.unreachable, "the event store failed: \(error)")
+                }
+                continue
             }
             last = uid
-            do { try state.recordIMAPMailboxState(key, IMAPMailboxState(uidValidity: validity, lastUID: last)) } catch {
+            do { try context.state.recordIMAPMailboxState(key, IMAPMailboxState(uidValidity: validity, lastUID: last)) } catch {
                 throw IMAPError(.unreachable, "the event store failed: \(error)")
             }
         }
         if known?.uidValidity != validity && listed.isEmpty {
-            do { try state.recordIMAPMailboxState(key, IMAPMailboxState(uidValidity: validity, lastUID: 0)) } catch {
+            do { try context.state.recordIMAPMailboxState(key, IMAPMailboxState(uidValidity: validity, lastUID: 0)) } catch {
                 throw IMAPError(.unreachable, "the event store failed: \(error)")
             }
         }
+        if outcome == .done && listed.count > maxMessages { outcome = .more }
+        return outcome
     }
 
     /// sysexits.h: EX_NOINPUT 66, EX_UNAVAILABLE 69, EX_CANTCREAT 73, EX_TEMPFAIL 75,
@@ -207,8 +417,8 @@ struct WatchCommand: ParsableCommand {
         switch code {
         case .invalidURL: 64
         case .mailboxRefused: 66
-        case .certificateRefused, .libcurlUnavailable: 69
-        case .netrcUnusable, .caFileUnreadable: 73
+        case .certificateRefused, .startTLSRefused, .libcurlUnavailable: 69
+        case .netrcUnusable, .oauthTokenUnusable, .caFileUnreadable: 73
         case .unreachable, .timeout: 75
         case .protocolViolation: 76
         case .loginRefused: 77
@@ -226,6 +436,62 @@ enum WatchLimits {
     static let defaultMessagesPerRun = 500
     /// Seconds between reads without --once.
     static let defaultIntervalSeconds = 60
-    /// The longest wait after failures (15 minutes).
+    /// The longest wait after failures in a row (15 minutes); the first waits 1 second.
     static let maximumBackoffSeconds = 900
+    /// A connection that lasted this long (60 seconds) resets the count of failures in a row
+    /// when it breaks: a NAT dropping an idle connection every ten minutes is not a failing server.
+    static let healthyConnectionSeconds = 60
+    /// How long one `IDLE` lasts before it is ended and issued again: 29 minutes, below the
+    /// 30 minutes after which a server may log the client out (RFC 2177 §3: "clients using IDLE
+    /// are advised to terminate the IDLE and re-issue it at least every 29 minutes").
+    static let idleReissueSeconds = 29 * 60
+}
+
+/// Seconds on CLOCK_MONOTONIC: waits that a change of the wall clock does not stretch.
+enum Monotonic {
+    static func seconds() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+    }
+}
+
+/// SIGTERM and SIGINT stop a continuous watch at once — in IDLE, waiting, connecting —
+/// except while a message is being recorded or the calendars pushed: then as soon as that
+/// is done. The store's UID state is kept after each message, so a stop loses nothing and
+/// the next run reads nothing twice. Exit status 0.
+enum WatchStop {
+    /// 0: nothing under way; 1: recording; 2: recording, and a stop was asked for.
+    private static let state = Atomic<Int>(0)
+
+    static func install() {
+        // The handler must not be the first to touch it (a global's lazy initialization is
+        // not async-signal-safe).
+        _ = state.load(ordering: .sequentiallyConsistent)
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = { _ in
+            // Async-signal-safe: an atomic and _exit(2) only.
+            if !WatchStop.state.compareExchange(expected: 1, desired: 2, ordering: .sequentiallyConsistent).exchanged {
+                _exit(0)
+            }
+        }
+        sigemptyset(&action.sa_mask)
+        action.sa_flags = 0
+        var unblock = sigset_t()
+        sigemptyset(&unblock)
+        for signal in [SIGTERM, SIGINT] {
+            sigaction(signal, &action, nil)
+            sigaddset(&unblock, signal)
+        }
+        // A parent that blocked them (a test runner's threads do) would make the watch unstoppable.
+        sigprocmask(SIG_UNBLOCK, &unblock, nil)
+    }
+
+    static func busy() {
+        _ = state.compareExchange(expected: 0, desired: 1, ordering: .sequentiallyConsistent)
+    }
+
+    static func idle() {
+        if state.exchange(0, ordering: .sequentiallyConsistent) == 2 { _exit(0) }
+    }
 }
