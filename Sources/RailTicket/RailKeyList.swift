@@ -67,6 +67,9 @@ public struct RailKeyList: Sendable {
                 guard element.pointee.type == XML_ELEMENT_NODE else { continue }
                 values[Self.name(element)] = Self.text(element)
             }
+            // A key the UIC marks as forged (`keyForged`) vouches for nothing: it is not loaded, so
+            // a ticket signed with it is `unknown-key`, left to the mail's DKIM.
+            if values["keyForged"]?.lowercased() == "true" { continue }
             guard let issuer = values["issuerCode"].flatMap({ Int($0) }), let id = values["id"].flatMap({ Int($0) }),
                 let key = values["publicKey"].flatMap(Self.base64), !key.isEmpty
             else { continue }
