@@ -1,6 +1,8 @@
 import Foundation
 import JSON
+import Markup
 import RailTicket
+import Reservations
 import Testing
 
 /// The payloads scripts/make-rail-tickets writes, each read with the test railways' key list and
@@ -124,5 +126,21 @@ struct RailTicketCorpusTests {
         #expect(!RailTicket.looksLikeRailTicket(Array("M1DESMARAIS/LUC       EABC123 YULFRAAC 0834 226F001A0025 100".utf8)))
         #expect(!RailTicket.looksLikeRailTicket(Array("#UTxx".utf8)))
         #expect(!RailTicket.looksLikeRailTicket([]))
+    }
+}
+
+/// The items a ticket maps to are what the reservations stage reads: one train reservation
+/// each, with its start, none dropped.
+@Suite("Rail ticket items through ReservationReader")
+struct RailTicketReservationReaderTests {
+    @Test("every item of the corpus becomes a train reservation with a start", arguments: RailTicketCorpusTests.names)
+    func read(_ name: String) throws {
+        let reading = RailTicket.read(try RailTicketCorpusTests.payload(name), keys: nil)
+        let extraction = ReservationReader.read(reading.items.map { StructuredItem(value: $0, source: .jsonLD) }, now: nil)
+        #expect(extraction.reservations.count == reading.items.count, "\(name): \(extraction.diagnostics)")
+        for reservation in extraction.reservations {
+            #expect(reservation.category == .train)
+            #expect(reservation.start != nil)
+        }
     }
 }
