@@ -120,6 +120,23 @@ struct RailTicketCorpusTests {
         }
     }
 
+    @Test(
+        "a bit changed anywhere in a signed ticket never verifies: header, key id, signature, compressed data",
+        arguments: ["sbb-v1", "fcb-v3-reservation", "db-v2-layout"])
+    func bitFlips(_ name: String) throws {
+        let bytes = try Self.payload(name)
+        let keys = try Self.keys()
+        guard case .verified = RailTicket.read(bytes, keys: keys).signature else {
+            Issue.record("\(name): the control does not verify")
+            return
+        }
+        for position in bytes.indices {
+            var changed = bytes
+            changed[position] ^= 0x01
+            if case .verified = RailTicket.read(changed, keys: keys).signature { Issue.record("\(name): byte \(position) changed, still verified") }
+        }
+    }
+
     @Test("dispatch: #UT and two digits is a rail ticket; a boarding pass or text is not")
     func looksLike() throws {
         #expect(RailTicket.looksLikeRailTicket(try Self.payload("sbb-v1")))
