@@ -102,6 +102,16 @@ struct RailTicketCorpusTests {
         #expect(RailTicket.read(try Self.payload("db-v2-layout"), keys: all).signature.code == "verified")
     }
 
+    @Test("Deutsche Bahn's 0080BL: order blocks and S blocks by their lengths")
+    func dbRecord() throws {
+        let db = try #require(RailTicket.read(try Self.payload("db-v2-layout"), keys: nil).ticket?.db)
+        #expect(db.orders.map(\.validFrom) == ["20032026"])
+        #expect(db.orders.map(\.validUntil) == ["21032026"])
+        #expect(db.orders.map(\.serial) == ["1234567890"])
+        #expect(db.fields["S001"] == "Flexpreis")
+        #expect(db.fields["S036"] == "8011160")
+    }
+
     @Test("the verified outcome names the railway and key of the list")
     func verifiedNames() throws {
         let reading = RailTicket.read(try Self.payload("fcb-v3-reservation"), keys: try Self.keys())
