@@ -13,6 +13,18 @@ public struct RailKey: Sendable, Equatable {
     public var barcodeVersion: String?
     /// The public key as DER: an X.509 certificate or a SubjectPublicKeyInfo.
     public var publicKey: [UInt8]
+
+    public init(
+        issuerCode: Int, keyID: Int, issuerName: String? = nil, signatureAlgorithm: String? = nil, barcodeVersion: String? = nil,
+        publicKey: [UInt8]
+    ) {
+        self.issuerCode = issuerCode
+        self.keyID = keyID
+        self.issuerName = issuerName
+        self.signatureAlgorithm = signatureAlgorithm
+        self.barcodeVersion = barcodeVersion
+        self.publicKey = publicKey
+    }
 }
 
 /// Why a key list does not read.
