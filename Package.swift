@@ -204,7 +204,8 @@ let package = Package(
         .target(name: "PassTestSupport", dependencies: ["CZlib"], path: "Tests/PassTestSupport"),
         .testTarget(name: "ZipTests", dependencies: ["Zip", "PassTestSupport"]),
         .testTarget(name: "BCBPTests", dependencies: ["BCBP"]),
-        .testTarget(name: "RailTicketTests", dependencies: ["RailTicket", "JSON"], exclude: ["Tickets", "Keys", "Samples"]),
+        .testTarget(
+            name: "RailTicketTests", dependencies: ["RailTicket", "JSON", "Reservations", "Markup"], exclude: ["Tickets", "Keys", "Samples"]),
         .testTarget(name: "WalletPassTests", dependencies: ["WalletPass", "Zip", "JSON", "PassTestSupport"]),
         .testTarget(name: "ICalendarReadingTests", dependencies: ["ICalendarReading", "TimeZones"], exclude: ["Fixtures"]),
         .testTarget(name: "ARCTests", dependencies: ["ARC", "DKIM", "MIME", "DNS", "Trust", "PipelineTestSupport", "Pipeline"]),

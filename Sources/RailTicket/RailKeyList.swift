@@ -13,6 +13,18 @@ public struct RailKey: Sendable, Equatable {
     public var barcodeVersion: String?
     /// The public key as DER: an X.509 certificate or a SubjectPublicKeyInfo.
     public var publicKey: [UInt8]
+
+    public init(
+        issuerCode: Int, keyID: Int, issuerName: String? = nil, signatureAlgorithm: String? = nil, barcodeVersion: String? = nil,
+        publicKey: [UInt8]
+    ) {
+        self.issuerCode = issuerCode
+        self.keyID = keyID
+        self.issuerName = issuerName
+        self.signatureAlgorithm = signatureAlgorithm
+        self.barcodeVersion = barcodeVersion
+        self.publicKey = publicKey
+    }
 }
 
 /// Why a key list does not read.
@@ -67,6 +79,9 @@ public struct RailKeyList: Sendable {
                 guard element.pointee.type == XML_ELEMENT_NODE else { continue }
                 values[Self.name(element)] = Self.text(element)
             }
+            // A key the UIC marks as forged (`keyForged`) vouches for nothing: it is not loaded, so
+            // a ticket signed with it is `unknown-key`, left to the mail's DKIM.
+            if values["keyForged"]?.lowercased() == "true" { continue }
             guard let issuer = values["issuerCode"].flatMap({ Int($0) }), let id = values["id"].flatMap({ Int($0) }),
                 let key = values["publicKey"].flatMap(Self.base64), !key.isEmpty
             else { continue }

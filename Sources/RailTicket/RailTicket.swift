@@ -31,10 +31,19 @@ public struct RailLayout: Sendable, Equatable {
     }
 }
 
-/// Deutsche Bahn's `0080BL` record (versions 02 and 03): tagged fields `S001`… of which the
-/// validity (`S031` from, `S032` until), stations (`S035`/`S036` codes, `S014` class) are read.
+/// Deutsche Bahn's `0080BL` record (versions 02 and 03): order blocks (validity and serial
+/// number) and tagged `S` blocks (`S001` … with their text).
 public struct RailDBRecord: Sendable, Equatable {
+    /// One order block: first and last day of validity as printed (`ddMMyyyy`), serial number.
+    public struct Order: Sendable, Equatable {
+        public var validFrom: String
+        public var validUntil: String
+        public var serial: String
+    }
+
     public var version: String
+    public var orders: [Order]
+    /// The S blocks by their tag (`S001`, …).
     public var fields: [String: String]
 }
 
@@ -276,36 +285,36 @@ public enum RailTicket {
         return RailLayout(standard: text(body[0..<4]), fields: fields)
     }
 
-    /// 0080BL (Deutsche Bahn): a ticket count, the tickets (skipped), then a two-digit count of
-    /// `Snnn` fields, each a tag, a four-digit length and the text.
+    /// 0080BL (Deutsche Bahn): two bytes, a one-digit count of order blocks of 46 bytes
+    /// (version 02: 22 bytes, valid from, valid until, serial of 8) or 26 bytes (version 03:
+    /// valid from and until `ddMMyyyy`, serial of 10), a two-digit count of S blocks, each `S`, a
+    /// three-character type, a four-digit length and the text. Every length is checked.
     static func dbRecord(_ body: [UInt8], version: String) -> RailDBRecord? {
-        // The trailer of tagged fields is found by its count: scan for "S0" after a 2-digit count.
+        guard body.count >= 3, let orderCount = number(body[2..<3]) else { return nil }
+        let orderSize = version == "02" ? 46 : 26
+        let skip = version == "02" ? 22 : 0
+        var offset = 3
+        var orders: [RailDBRecord.Order] = []
+        for _ in 0..<orderCount {
+            guard body.count - offset >= orderSize else { return nil }
+            let start = offset + skip
+            orders.append(
+                RailDBRecord.Order(
+                    validFrom: text(body[start..<(start + 8)]), validUntil: text(body[(start + 8)..<(start + 16)]),
+                    serial: text(body[(start + 16)..<(offset + orderSize)])))
+            offset += orderSize
+        }
+        guard body.count - offset >= 2, let blockCount = number(body[offset..<(offset + 2)]) else { return nil }
+        offset += 2
         var fields: [String: String] = [:]
-        guard let start = dbFieldsStart(body) else { return nil }
-        var offset = start.offset
-        for _ in 0..<start.count {
+        for _ in 0..<blockCount {
             guard body.count - offset >= 8, body[offset] == 0x53, let length = number(body[(offset + 4)..<(offset + 8)]),
                 length <= body.count - offset - 8
             else { return nil }
             fields[text(body[offset..<(offset + 4)])] = text(body[(offset + 8)..<(offset + 8 + length)])
             offset += 8 + length
         }
-        return RailDBRecord(version: version, fields: fields)
-    }
-
-    /// The tagged fields of 0080BL follow its first byte (the number of sub-tickets) and the
-    /// sub-ticket blocks; this reader takes the first two-digit count followed by `S0`.
-    private static func dbFieldsStart(_ body: [UInt8]) -> (offset: Int, count: Int)? {
-        var offset = 0
-        while offset + 4 <= body.count {
-            if isDigit(body[offset]), isDigit(body[offset + 1]), body[offset + 2] == 0x53, body[offset + 3] == 0x30,
-                let count = number(body[offset..<(offset + 2)])
-            {
-                return (offset + 2, count)
-            }
-            offset += 1
-        }
-        return nil
+        return RailDBRecord(version: version, orders: orders, fields: fields)
     }
 
     static func number(_ bytes: ArraySlice<UInt8>) -> Int? {

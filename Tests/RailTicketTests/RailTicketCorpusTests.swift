@@ -1,6 +1,8 @@
 import Foundation
 import JSON
+import Markup
 import RailTicket
+import Reservations
 import Testing
 
 /// The payloads scripts/make-rail-tickets writes, each read with the test railways' key list and
@@ -100,6 +102,16 @@ struct RailTicketCorpusTests {
         #expect(RailTicket.read(try Self.payload("db-v2-layout"), keys: all).signature.code == "verified")
     }
 
+    @Test("Deutsche Bahn's 0080BL: order blocks and S blocks by their lengths")
+    func dbRecord() throws {
+        let db = try #require(RailTicket.read(try Self.payload("db-v2-layout"), keys: nil).ticket?.db)
+        #expect(db.orders.map(\.validFrom) == ["20032026"])
+        #expect(db.orders.map(\.validUntil) == ["21032026"])
+        #expect(db.orders.map(\.serial) == ["1234567890"])
+        #expect(db.fields["S001"] == "Flexpreis")
+        #expect(db.fields["S036"] == "8011160")
+    }
+
     @Test("the verified outcome names the railway and key of the list")
     func verifiedNames() throws {
         let reading = RailTicket.read(try Self.payload("fcb-v3-reservation"), keys: try Self.keys())
@@ -118,11 +130,44 @@ struct RailTicketCorpusTests {
         }
     }
 
+    @Test(
+        "a bit changed anywhere in a signed ticket never verifies: header, key id, signature, compressed data",
+        arguments: ["sbb-v1", "fcb-v3-reservation", "db-v2-layout"])
+    func bitFlips(_ name: String) throws {
+        let bytes = try Self.payload(name)
+        let keys = try Self.keys()
+        guard case .verified = RailTicket.read(bytes, keys: keys).signature else {
+            Issue.record("\(name): the control does not verify")
+            return
+        }
+        for position in bytes.indices {
+            var changed = bytes
+            changed[position] ^= 0x01
+            if case .verified = RailTicket.read(changed, keys: keys).signature { Issue.record("\(name): byte \(position) changed, still verified") }
+        }
+    }
+
     @Test("dispatch: #UT and two digits is a rail ticket; a boarding pass or text is not")
     func looksLike() throws {
         #expect(RailTicket.looksLikeRailTicket(try Self.payload("sbb-v1")))
         #expect(!RailTicket.looksLikeRailTicket(Array("M1DESMARAIS/LUC       EABC123 YULFRAAC 0834 226F001A0025 100".utf8)))
         #expect(!RailTicket.looksLikeRailTicket(Array("#UTxx".utf8)))
         #expect(!RailTicket.looksLikeRailTicket([]))
+    }
+}
+
+/// The items a ticket maps to are what the reservations stage reads: one train reservation
+/// each, with its start, none dropped.
+@Suite("Rail ticket items through ReservationReader")
+struct RailTicketReservationReaderTests {
+    @Test("every item of the corpus becomes a train reservation with a start", arguments: RailTicketCorpusTests.names)
+    func read(_ name: String) throws {
+        let reading = RailTicket.read(try RailTicketCorpusTests.payload(name), keys: nil)
+        let extraction = ReservationReader.read(reading.items.map { StructuredItem(value: $0, source: .jsonLD) }, now: nil)
+        #expect(extraction.reservations.count == reading.items.count, "\(name): \(extraction.diagnostics)")
+        for reservation in extraction.reservations {
+            #expect(reservation.category == .train)
+            #expect(reservation.start != nil)
+        }
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import RailTicket
 import Testing
 
@@ -68,6 +69,14 @@ struct RailKeyListTests {
         #expect(list.key(signer: "1080", keyID: "00001")?.publicKey == [0, 1, 2])
         #expect(list.key(signer: "1080", keyID: "00002") == nil)
         #expect(list.key(signer: "1181", keyID: "00001") == nil)
+    }
+
+    @Test("a key marked as forged is not loaded; the same key unmarked is")
+    func forged() throws {
+        let marked = Self.minimal.replacingOccurrences(of: "<barcodeVersion>", with: "<keyForged>true</keyForged><barcodeVersion>")
+        #expect(try RailKeyList(xml: Array(marked.utf8)).key(signer: "1080", keyID: "1") == nil)
+        let unmarked = Self.minimal.replacingOccurrences(of: "<barcodeVersion>", with: "<keyForged>false</keyForged><barcodeVersion>")
+        #expect(try RailKeyList(xml: Array(unmarked.utf8)).key(signer: "1080", keyID: "1") != nil)
     }
 
     @Test("an external entity is not loaded: the key list reads without it")
