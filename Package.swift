@@ -17,6 +17,7 @@ let package = Package(
         .executable(name: "reservoir-filter", targets: ["reservoir-filter"]),
         .executable(name: "reservoir-serve", targets: ["reservoir-serve"]),
         .executable(name: "reservoir-milter", targets: ["reservoir-milter"]),
+        .executable(name: "reservoir-document", targets: ["reservoir-document"]),
         .library(name: "Pipeline", targets: ["Pipeline"]),
         .library(name: "Output", targets: ["Output"]),
         // The stages on their own, for the fuzz targets in Fuzz/ and for embedding.
@@ -79,6 +80,14 @@ let package = Package(
         .target(name: "CLibPQLoader", dependencies: ["CLibPQ"], linkerSettings: [.linkedLibrary("dl")]),
         // libcurl's declarations only; CLibCurlLoader defines the functions and loads
         // libcurl.so.4 on first use, so processes that never push to a calendar never load it.
+        // The document reader's libraries — poppler-glib with cairo, zxing-cpp, libjpeg, giflib —
+        // linked by `reservoir-document` alone (docs/ARCHITECTURE.md).
+        .systemLibrary(name: "CPoppler", path: "Sources/CPoppler", pkgConfig: "poppler-glib", providers: [.apt(["libpoppler-glib-dev"])]),
+        .systemLibrary(name: "CZXing", path: "Sources/CZXing", pkgConfig: "zxing", providers: [.apt(["libzxing-dev", "libjpeg-dev", "libgif-dev"])]),
+        .target(
+            name: "CDocumentScan", dependencies: ["CPoppler", "CZXing"], cxxSettings: [.define("ZX_USE_UTF8")],
+            linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("gif")]),
+        .executableTarget(name: "reservoir-document", dependencies: ["CDocumentScan"]),
         .systemLibrary(name: "CLibCurl", path: "Sources/CLibCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .target(name: "CLibCurlLoader", dependencies: ["CLibCurl"], linkerSettings: [.linkedLibrary("dl")]),
 
@@ -231,7 +240,8 @@ let package = Package(
             name: "ReservoirCLITests", dependencies: ["reservoir", "reservoir-filter", "reservoir-serve", "reservoir-milter", "PostgresTestSupport"],
             exclude: ["Extraction", "Corpus"]),
     ],
-    swiftLanguageModes: [.v6]
+    swiftLanguageModes: [.v6],
+    cxxLanguageStandard: .cxx17
 )
 
 for target in package.targets where target.type != .system {
