@@ -88,6 +88,8 @@ let package = Package(
             name: "CDocumentScan", dependencies: ["CPoppler", "CZXing"], cxxSettings: [.define("ZX_USE_UTF8")],
             linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("gif")]),
         .executableTarget(name: "reservoir-document", dependencies: ["CDocumentScan"]),
+        // Runs reservoir-document as a child and reads its answer; links none of its libraries.
+        .target(name: "Documents"),
         .systemLibrary(name: "CLibCurl", path: "Sources/CLibCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .target(name: "CLibCurlLoader", dependencies: ["CLibCurl"], linkerSettings: [.linkedLibrary("dl")]),
 
@@ -145,7 +147,7 @@ let package = Package(
             name: "Pipeline",
             dependencies: [
                 "Mailbox", "MIME", "DNS", "DKIM", "ARC", "Markup", "JSON", "ICalendarReading", "Reservations", "EventStore", "Trust", "WalletPass",
-                "Zip", "ReservoirBase",
+                "Zip", "ReservoirBase", "Documents", "RailTicket", "BCBP",
             ]),
         // What the programs share without the argument parser: the pipeline built from plain
         // settings, output and exit codes, the filter hook.

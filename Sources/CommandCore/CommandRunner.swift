@@ -43,6 +43,11 @@ package struct CommandRunner {
         self.account = account
         pipeline = ReservationPipeline(resolver: resolver, policy: trust, store: eventStore, now: now, includePast: includePast)
         pipeline.pendingDays = pendingDays ?? EffectiveSettings.process(commandLine: [:]).number(.pendingDays) ?? PendingLimits.defaultDays
+        if let railKeys = policy?.railKeys {
+            // Read when a rail ticket arrives; a path that cannot be read fails the command now.
+            guard access(railKeys, R_OK) == 0 else { throw CommandFailure.unreadable(railKeys, "cannot read the --rail-keys file") }
+            pipeline.railKeys = RailKeySource(path: railKeys)
+        }
         self.keys = keys
     }
 
@@ -155,9 +160,11 @@ package struct CommandRunner {
     /// Pipelines without a store, each with a resolver of its own, for the threads of a scan.
     package func analyzers(_ count: Int) throws -> [ReservationPipeline] {
         try (0..<count).map { _ in
-            ReservationPipeline(
+            var analyzer = ReservationPipeline(
                 resolver: try Self.resolver(keys), policy: pipeline.policy, store: nil,
                 now: pipeline.now, includePast: pipeline.includePast)
+            analyzer.railKeys = pipeline.railKeys
+            return analyzer
         }
     }
 

@@ -107,7 +107,7 @@ package struct EffectiveSettings: Sendable, Equatable {
             allowDomain: texts(.allowDomain), allowedDomainsFile: text(.allowedDomains), me: texts(.me),
             allowAnyDomain: flag(.allowAnyDomain), allowUnverified: flag(.allowUnverified), passCA: texts(.passCA),
             allowPassType: texts(.allowPassType), trustAuthservID: text(.trustAuthservID), ownAuthservID: text(.authservID),
-            trustARCSealers: texts(.trustARCSealer))
+            trustARCSealers: texts(.trustARCSealer), railKeys: text(.railKeys))
     }
 
     /// The calendars to push to: none with `--no-calendar`, which overrides `--calendar` and the

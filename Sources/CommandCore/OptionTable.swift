@@ -12,6 +12,7 @@ package enum CommonOption: String, CaseIterable, Sendable {
     case me
     case passCA = "pass-ca"
     case allowPassType = "allow-pass-type"
+    case railKeys = "rail-keys"
     case allowAnyDomain = "allow-any-domain"
     case allowUnverified = "allow-unverified"
     case store
@@ -42,7 +43,7 @@ package enum CommonOption: String, CaseIterable, Sendable {
         case .dnsTimeout, .timeout: "seconds"
         case .allowDomain: "domain"
         case .me: "address"
-        case .passCA: "file"
+        case .passCA, .railKeys: "file"
         case .allowPassType: "identifier"
         case .store: "url"
         case .account: "address"
@@ -69,6 +70,8 @@ package enum CommonOption: String, CaseIterable, Sendable {
         case .passCA: "Trust Wallet passes signed under this CA certificate file (PEM; repeatable), e.g. Apple's WWDR and root certificates."
         case .allowPassType:
             "Trust Wallet passes of this pass type identifier (repeatable; pass.com.example.* for every identifier under it), whoever sent the mail."
+        case .railKeys:
+            "Trust rail tickets (UIC 918.3 bar codes in PDFs and images) whose railway signature verifies with a key of this UIC public key list (XML), whoever sent the mail."
         case .allowAnyDomain: "Testing: accept markup from any From domain with an aligned DKIM signature."
         case .allowUnverified: "Testing: accept markup without a valid aligned DKIM signature."
         case .store: "Where events are kept: sqlite:PATH (default: $XDG_DATA_HOME/reservoir/events.sqlite3) or postgres://user@host/db."
@@ -99,7 +102,8 @@ package enum CommonOption: String, CaseIterable, Sendable {
     /// nil for an option the file may not set, for the reason ``fileExclusion`` gives.
     package var fileType: ConfigurationType? {
         switch self {
-        case .keys, .dnsServer, .allowedDomains, .store, .account, .authservID, .netrc, .calendarCA, .retrySpool, .trustAuthservID: .string
+        case .keys, .dnsServer, .allowedDomains, .store, .account, .authservID, .netrc, .calendarCA, .retrySpool, .trustAuthservID, .railKeys:
+            .string
         case .allowDomain, .me, .calendar, .passCA, .allowPassType, .trustARCSealer: .strings
         case .dnsTimeout, .timeout, .pendingDays: .integer
         case .deleteCancelled, .includePast: .boolean
@@ -124,7 +128,7 @@ package enum CommonOption: String, CaseIterable, Sendable {
     /// The option's value names a file that must be readable when the settings are used.
     package var namesFile: Bool {
         switch self {
-        case .keys, .allowedDomains, .netrc, .calendarCA, .passCA: true
+        case .keys, .allowedDomains, .netrc, .calendarCA, .passCA, .railKeys: true
         default: false
         }
     }

@@ -34,12 +34,15 @@ package struct PolicySettings {
     package var ownAuthservID: String?
     /// `--trust-arc-sealer`: the ARC sealers whose recorded DKIM result is accepted.
     package var trustARCSealers: [String] = []
+    /// `--rail-keys`: the UIC key list rail tickets' signatures are verified with.
+    package var railKeys: String?
 
     package init(
         allowDomain: [String] = [], allowedDomainsFile: String? = nil, me: [String] = [],
         allowAnyDomain: Bool = false, allowUnverified: Bool = false, passCA: [String] = [], allowPassType: [String] = [],
-        trustAuthservID: String? = nil, ownAuthservID: String? = nil, trustARCSealers: [String] = []
+        trustAuthservID: String? = nil, ownAuthservID: String? = nil, trustARCSealers: [String] = [], railKeys: String? = nil
     ) {
+        self.railKeys = railKeys
         self.passCA = passCA
         self.allowPassType = allowPassType
         self.trustAuthservID = trustAuthservID

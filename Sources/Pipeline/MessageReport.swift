@@ -7,6 +7,8 @@ public import Markup
 public import Reservations
 public import Trust
 public import WalletPass
+public import Documents
+public import RailTicket
 public import Zip
 
 /// Everything Reservoir learned about one message: what it is, who vouched for it, which
@@ -127,7 +129,7 @@ public enum ReservationSource: Sendable, Equatable {
 /// A note about the message for people and programs: a stable code and a sentence.
 public struct ReportDiagnostic: Sendable, Equatable {
     public enum Stage: String, Sendable {
-        case mime, dkim, markup, calendar, pass, reservations, trust, store
+        case mime, dkim, markup, calendar, pass, document, reservations, trust, store
     }
 
     /// Every code a report carries: each stage's own, and the pipeline's. ``all`` is the
@@ -162,6 +164,14 @@ public struct ReportDiagnostic: Sendable, Equatable {
         case senderPending
         /// A sender the person denied (`reservoir deny`): refused without waiting.
         case senderDenied
+        /// A PDF or image attachment whose bar codes were not all read (``DocumentReadFailure``).
+        case document(DocumentReadFailure)
+        /// A bar code of a document that is neither a boarding pass nor a rail ticket.
+        case documentCodeNotRead
+        /// A boarding pass bar code of a document that does not read (IATA Resolution 792).
+        case documentBoardingPassInvalid
+        /// A note of the rail ticket reader (UIC 918.3, ERA FCB).
+        case rail(RailDiagnostic.Code)
         /// An attached message nested deeper than ``ForwardLimits/maxDepth`` was not read.
         case forwardTooDeep
         /// More attached messages than ``ForwardLimits/maxMessages``; the rest were not read.
@@ -185,6 +195,10 @@ public struct ReportDiagnostic: Sendable, Equatable {
             case .storeFailed: "store-failed"
             case .senderPending: "sender-pending"
             case .senderDenied: "sender-denied"
+            case .document(let failure): failure.rawValue
+            case .documentCodeNotRead: "document-code-not-read"
+            case .documentBoardingPassInvalid: "document-bcbp-invalid"
+            case .rail(let code): code.rawValue
             case .forwardTooDeep: "forward-too-deep"
             case .tooManyForwarded: "too-many-forwarded"
             }
@@ -195,6 +209,7 @@ public struct ReportDiagnostic: Sendable, Equatable {
             case .mime, .unreadable, .headerTooLarge, .forwardTooDeep, .tooManyForwarded: .mime
             case .markup: .markup
             case .zip, .pass: .pass
+            case .document, .documentCodeNotRead, .documentBoardingPassInvalid, .rail: .document
             case .calendar, .calendarNotRead: .calendar
             case .calendarNoOrganizer: .trust
             case .reservations: .reservations
@@ -211,6 +226,8 @@ public struct ReportDiagnostic: Sendable, Equatable {
                 + ReservationDiagnostic.Code.allCases.map(Code.reservations) + TrustRefusal.Code.allCases.map(Code.untrusted)
                 + [.unsignedSubject, .unreadable, .headerTooLarge, .storeFailed, .forwardTooDeep, .tooManyForwarded]
                 + [.senderPending, .senderDenied]
+                + DocumentReadFailure.allCases.map(Code.document) + [.documentCodeNotRead, .documentBoardingPassInvalid]
+                + RailDiagnostic.Code.allCases.map(Code.rail)
         }
     }
 

@@ -9,6 +9,7 @@ import Markup
 import Reservations
 public import Trust
 import WalletPass
+public import Documents
 import Zip
 
 /// Runs one message through every stage: MIME → DKIM → markup → reservations → trust →
@@ -25,6 +26,10 @@ public final class ReservationPipeline {
 
     /// Days a pending reservation waits for the person's choice (`pending-days`).
     public var pendingDays = PendingLimits.defaultDays
+    /// The UIC key list rail tickets are verified with (`--rail-keys`), read on first use.
+    public var railKeys: RailKeySource?
+    /// Reads a document's bar codes: `reservoir-document` beside this program.
+    public var documentReader: @Sendable ([UInt8], DocumentType) -> DocumentReading = { DocumentReader.read($0, type: $1) }
 
     public init(resolver: any TXTResolver, policy: TrustPolicy, store: (any EventStore)?, now: Int64, includePast: Bool = false) {
         self.verifier = DKIMVerifier(resolver: resolver, now: now)
@@ -47,8 +52,10 @@ public final class ReservationPipeline {
     public func allowing(_ domains: [String]) -> ReservationPipeline {
         var policy = policy
         policy.allowedDomains += domains.map { $0.lowercased() }
-        let pipeline = ReservationPipeline(verifier: verifier, policy: policy, store: store, now: now, includePast: includePast)
+        var pipeline = ReservationPipeline(verifier: verifier, policy: policy, store: store, now: now, includePast: includePast)
         pipeline.pendingDays = pendingDays
+        pipeline.railKeys = railKeys
+        pipeline.documentReader = documentReader
         return pipeline
     }
 
@@ -165,6 +172,17 @@ public final class ReservationPipeline {
             }
             items += kept.map { ReportedReservation(reservation: $0, event: CalendarEvent($0), change: nil, source: .pass(decision)) }
         }
+        // PDFs and images, read for their bar codes in a process of their own; from the bytes
+        // the vouching signature reads when it vouches.
+        let documents = readDocuments(
+            outcome.signedView?.message ?? message, signedDate: trust.trusted ? outcome.signedView?.signedDate : nil, listing: listing,
+            wholeMessage: wholeMessage)
+        diagnostics += documents.diagnostics
+        let documentMarkup = documents.items.contains { $0.source == .markup }
+        if documentMarkup, !trust.trusted, !items.contains(where: { $0.source == .markup }) {
+            diagnostics.append(ReportDiagnostic(.untrusted(trust.refusal?.code ?? .noSignature), message: trust.reason))
+        }
+        items += documents.items
         var subjectSigned: Bool?
         if trust.trusted, let view = outcome.signedView {
             subjectSigned = !view.hasUnsignedSubject

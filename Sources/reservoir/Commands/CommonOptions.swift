@@ -56,6 +56,9 @@ struct PolicyOptions: ParsableArguments {
     @Option(name: .long(.passCA), help: ArgumentHelp(.passCA))
     var passCA: [String] = []
 
+    @Option(name: .long(.railKeys), help: ArgumentHelp(.railKeys))
+    var railKeys: String?
+
     @Option(name: .long(.allowPassType), help: ArgumentHelp(.allowPassType))
     var allowPassType: [String] = []
 
@@ -77,6 +80,7 @@ struct PolicyOptions: ParsableArguments {
         if let allowedDomainsFile { given[.allowedDomains] = .text(allowedDomainsFile) }
         if !me.isEmpty { given[.me] = .texts(me) }
         if !passCA.isEmpty { given[.passCA] = .texts(passCA) }
+        if let railKeys { given[.railKeys] = .text(railKeys) }
         if !allowPassType.isEmpty { given[.allowPassType] = .texts(allowPassType) }
         if allowAnyDomain { given[.allowAnyDomain] = .flag(true) }
         if allowUnverified { given[.allowUnverified] = .flag(true) }
