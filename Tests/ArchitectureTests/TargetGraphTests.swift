@@ -11,8 +11,8 @@ struct TargetGraphTests {
     /// Each target's layer; a target may depend only on targets of lower layers.
     static let layers: [String: Int] = [
         "COpenSSL": 0, "CLibXML2": 0, "CSQLite": 0, "CLibIDN2": 0, "CResolv": 0, "CMalloc": 0, "CLibPQ": 0, "CLibCurl": 0, "CZlib": 0,
-        "CMilter": 0,
-        "CLibPQLoader": 1, "CLibCurlLoader": 1, "ReservoirBase": 1,
+        "CMilter": 0, "CPoppler": 0, "CZXing": 0,
+        "CLibPQLoader": 1, "CLibCurlLoader": 1, "ReservoirBase": 1, "CDocumentScan": 1, "Documents": 1,
         "MIME": 2, "DNS": 2, "JSON": 2, "TimeZones": 2, "TOML": 2, "Zip": 2, "BCBP": 2,
         "Mailbox": 3, "DKIM": 3, "Markup": 3, "WalletPass": 3, "ICalendarReading": 3, "RailTicket": 3,
         "Reservations": 4, "EventStore": 4, "ARC": 4,
@@ -20,7 +20,7 @@ struct TargetGraphTests {
         "Pipeline": 6, "Delivery": 6, "Feed": 6, "IMAP": 6,
         "Output": 7,
         "CommandCore": 8,
-        "reservoir": 9, "reservoir-filter": 9, "reservoir-bench": 9, "reservoir-serve": 9, "reservoir-milter": 9,
+        "reservoir": 9, "reservoir-filter": 9, "reservoir-bench": 9, "reservoir-serve": 9, "reservoir-milter": 9, "reservoir-document": 9,
         "ArgumentParser": 8, "Hummingbird": 8, "HTTPTypes": 8,
     ]
 
@@ -57,6 +57,26 @@ struct TargetGraphTests {
             "MIME", "DKIM", "Markup", "Reservations", "JSON", "Mailbox", "Trust", "EventStore", "ICalendar", "DNS", "CalDAV", "ICalendarReading",
         ],
     ]
+
+    /// The document reader's libraries (poppler, cairo, zxing-cpp, libjpeg, giflib).
+    static let documentLibraries: Set<String> = ["CPoppler", "CZXing", "CDocumentScan"]
+
+    @Test("poppler and zxing-cpp are reached by reservoir-document alone, never by the hook or the other programs")
+    func documentLibrariesStayApart() throws {
+        let graph = try Self.documented()
+        func closure(_ target: String) -> Set<String> {
+            var seen: Set<String> = []
+            var stack = [target]
+            while let next = stack.popLast() {
+                for dependency in graph[next] ?? [] where seen.insert(dependency).inserted { stack.append(dependency) }
+            }
+            return seen
+        }
+        #expect(!closure("reservoir-document").isDisjoint(with: Self.documentLibraries), "reservoir-document links them")
+        for program in ["reservoir", "reservoir-filter", "reservoir-milter", "reservoir-serve", "Pipeline", "CommandCore", "Documents"] {
+            #expect(closure(program).isDisjoint(with: Self.documentLibraries), "\(program) reaches \(closure(program).intersection(Self.documentLibraries))")
+        }
+    }
 
     /// Modules of the system and toolchain, not of the package.
     static let system: Set<String> = ["Glibc", "Foundation", "FoundationEssentials", "Testing", "Dispatch", "Synchronization", "_Concurrency"]
