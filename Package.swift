@@ -239,8 +239,9 @@ let package = Package(
         .testTarget(name: "CommandCoreTests", dependencies: ["CommandCore", "Pipeline", "Trust", "TOML", "ICalendar", "EventStore"]),
         .testTarget(name: "ArchitectureTests"),
         .testTarget(
-            name: "ReservoirCLITests", dependencies: ["reservoir", "reservoir-filter", "reservoir-serve", "reservoir-milter", "PostgresTestSupport"],
-            exclude: ["Extraction", "Corpus"]),
+            name: "ReservoirCLITests",
+            dependencies: ["reservoir", "reservoir-filter", "reservoir-serve", "reservoir-milter", "reservoir-document", "PostgresTestSupport"],
+            exclude: ["Extraction", "Corpus", "Documents"]),
     ],
     swiftLanguageModes: [.v6],
     cxxLanguageStandard: .cxx17

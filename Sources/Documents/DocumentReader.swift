@@ -62,7 +62,10 @@ public enum DocumentLimits {
     /// traveller, rarely more.
     public static let maxDocumentsPerMessage = 4
     /// The wall-clock time one document may take, its program's start included.
-    public static let timeBudgetMilliseconds = 4000
+    public static let timeBudgetMilliseconds = 3000
+    /// The time all the documents of one message may take together: within the hook's own
+    /// budget (`--timeout`, 5 s), with room for the rest of the analysis.
+    public static let messageBudgetMilliseconds = 3000
     /// The most of the program's output read: 32 codes of a few kilobytes each.
     public static let maxOutputBytes = 512 * 1024
 }
@@ -209,7 +212,7 @@ public enum DocumentReader {
         return finished ? output : nil
     }
 
-    static func monotonicMilliseconds() -> Int {
+    public static func monotonicMilliseconds() -> Int {
         var time = timespec()
         clock_gettime(CLOCK_MONOTONIC, &time)
         return time.tv_sec * 1000 + time.tv_nsec / 1_000_000

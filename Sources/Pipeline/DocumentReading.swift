@@ -76,6 +76,7 @@ extension ReservationPipeline {
                     .document(.tooLarge), message: "the message is over 2 MB and its attachments are not read: its documents are not read"))
             return found
         }
+        let deadline = DocumentReader.monotonicMilliseconds() + DocumentLimits.messageBudgetMilliseconds
         for (index, (part, type)) in parts.enumerated() {
             guard index < DocumentLimits.maxDocumentsPerMessage else {
                 found.diagnostics.append(
@@ -85,7 +86,15 @@ extension ReservationPipeline {
                 break
             }
             let name = part.filename ?? type.rawValue.uppercased()
-            let reading = documentReader(message.decodedBody(of: part), type)
+            let left = deadline - DocumentReader.monotonicMilliseconds()
+            guard left > 100 else {
+                found.diagnostics.append(
+                    ReportDiagnostic(
+                        .document(.timedOut),
+                        message: "\(name): the message's documents took their \(DocumentLimits.messageBudgetMilliseconds / 1000) s: not read"))
+                continue
+            }
+            let reading = documentReader(message.decodedBody(of: part), type, min(left, DocumentLimits.timeBudgetMilliseconds))
             if let failure = reading.failure {
                 found.diagnostics.append(ReportDiagnostic(.document(failure), message: "\(name): " + Self.sentence(failure)))
             }
@@ -185,7 +194,7 @@ extension ReservationPipeline {
     static func sentence(_ failure: DocumentReadFailure) -> String {
         switch failure {
         case .readerMissing: "reservoir-document is not installed beside this program: its bar codes are not read"
-        case .timedOut: "reading it took longer than \(DocumentLimits.timeBudgetMilliseconds / 1000) s: stopped"
+        case .timedOut: "reading it took longer than its time (at most \(DocumentLimits.timeBudgetMilliseconds / 1000) s): stopped"
         case .readerFailed: "the document reader stopped before its end (a limit on memory or time, or a damaged file)"
         case .unreadable: "not a readable document of its kind"
         case .tooLarge: "a page or image over the pixel limit, or a file over the size limit: not read"

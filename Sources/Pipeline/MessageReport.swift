@@ -1,14 +1,14 @@
 public import DKIM
+public import Documents
 public import EventStore
 public import ICalendarReading
 public import MIME
 public import Mailbox
 public import Markup
+public import RailTicket
 public import Reservations
 public import Trust
 public import WalletPass
-public import Documents
-public import RailTicket
 public import Zip
 
 /// Everything Reservoir learned about one message: what it is, who vouched for it, which

@@ -1,6 +1,7 @@
 import ARC
 public import DKIM
 public import DNS
+public import Documents
 public import EventStore
 import Glibc
 public import MIME
@@ -9,7 +10,6 @@ import Markup
 import Reservations
 public import Trust
 import WalletPass
-public import Documents
 import Zip
 
 /// Runs one message through every stage: MIME → DKIM → markup → reservations → trust →
@@ -29,7 +29,9 @@ public final class ReservationPipeline {
     /// The UIC key list rail tickets are verified with (`--rail-keys`), read on first use.
     public var railKeys: RailKeySource?
     /// Reads a document's bar codes: `reservoir-document` beside this program.
-    public var documentReader: @Sendable ([UInt8], DocumentType) -> DocumentReading = { DocumentReader.read($0, type: $1) }
+    public var documentReader: @Sendable ([UInt8], DocumentType, Int) -> DocumentReading = {
+        DocumentReader.read($0, type: $1, budgetMilliseconds: $2)
+    }
 
     public init(resolver: any TXTResolver, policy: TrustPolicy, store: (any EventStore)?, now: Int64, includePast: Bool = false) {
         self.verifier = DKIMVerifier(resolver: resolver, now: now)

@@ -74,7 +74,9 @@ struct TargetGraphTests {
         }
         #expect(!closure("reservoir-document").isDisjoint(with: Self.documentLibraries), "reservoir-document links them")
         for program in ["reservoir", "reservoir-filter", "reservoir-milter", "reservoir-serve", "Pipeline", "CommandCore", "Documents"] {
-            #expect(closure(program).isDisjoint(with: Self.documentLibraries), "\(program) reaches \(closure(program).intersection(Self.documentLibraries))")
+            #expect(
+                closure(program).isDisjoint(with: Self.documentLibraries),
+                "\(program) reaches \(closure(program).intersection(Self.documentLibraries))")
         }
     }
 
