@@ -41,6 +41,7 @@ let package = Package(
         .library(name: "BCBP", targets: ["BCBP"]),
         .library(name: "WalletPass", targets: ["WalletPass"]),
         .library(name: "RailTicket", targets: ["RailTicket"]),
+        .library(name: "Documents", targets: ["Documents"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),

@@ -14,6 +14,7 @@ let targets = [
     "fuzz-signed-view", "fuzz-authentication-results", "fuzz-header-strip", "fuzz-caldav", "fuzz-feed", "fuzz-tzif", "fuzz-posix-tz", "fuzz-toml",
     "fuzz-zone-placement", "fuzz-zip", "fuzz-bcbp", "fuzz-pkpass", "fuzz-icalendar", "fuzz-arc", "fuzz-mailto",
     "fuzz-arc-signed-view", "fuzz-icalendar-text", "fuzz-calendar-merge", "fuzz-rail-ticket",
+    "fuzz-document-output",
 ]
 /// Targets of the time zone library, which need nothing else of the package.
 let timeZoneTargets: Set = ["fuzz-tzif", "fuzz-posix-tz"]
@@ -21,6 +22,8 @@ let timeZoneTargets: Set = ["fuzz-tzif", "fuzz-posix-tz"]
 let passTargets: Set = ["fuzz-zip", "fuzz-bcbp", "fuzz-pkpass"]
 /// Targets of rail ticket bar codes, which need the rail ticket library and JSON only.
 let railTargets: Set = ["fuzz-rail-ticket"]
+/// The document reader's output, read by the Documents library alone.
+let documentTargets: Set = ["fuzz-document-output"]
 /// Targets of the calendar reader, which needs the time zone library only.
 let calendarTargets: Set = ["fuzz-icalendar", "fuzz-mailto"]
 /// Targets of the iCalendar writer, read back by the calendar reader.
@@ -41,6 +44,8 @@ let package = Package(
                         .product(name: "Zip", package: "Reservoir"), .product(name: "BCBP", package: "Reservoir"),
                         .product(name: "WalletPass", package: "Reservoir"), .product(name: "JSON", package: "Reservoir"),
                     ]
+                    : documentTargets.contains(name)
+                    ? [.product(name: "Documents", package: "Reservoir")]
                     : railTargets.contains(name)
                     ? [.product(name: "RailTicket", package: "Reservoir"), .product(name: "JSON", package: "Reservoir")]
                     : calendarTargets.contains(name)
