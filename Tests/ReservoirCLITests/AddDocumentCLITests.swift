@@ -101,6 +101,30 @@ extension ProcessSuites {
             #expect(!FileManager.default.fileExists(atPath: tmp.path + "/e.sqlite3"))
         }
 
+        @Test("a rail ticket .pdf keeps its railway's signature: trusted and stored with the key list; a boarding pass .pdf has no proof of its year: not stored")
+        func pdfFiles() throws {
+            let tmp = try TemporaryDirectory()
+            defer { tmp.remove() }
+            let store = "sqlite:" + tmp.path + "/e.sqlite3"
+            let ticket = DocumentCLITests.path("rail-db-v2-layout.pdf")
+            let r = try ReservoirBinary.run([
+                "add", "--json", "--now", DocumentCLITests.railNow, "--no-calendar", "--store", store, "--rail-keys", DocumentCLITests.railKeys,
+                ticket,
+            ])
+            #expect(r.status == 0, "\(r.stderr)")
+            let json = try JSONSerialization.jsonObject(with: r.stdout) as? [String: Any] ?? [:]
+            let reservations = json["reservations"] as? [[String: Any]] ?? []
+            #expect(reservations.count == 1 && reservations.first?["trusted"] as? Bool == true, "\(r.text)")
+            #expect(try Self.storedCount(store) == 1)
+
+            let other = "sqlite:" + tmp.path + "/other.sqlite3"
+            let pass = try ReservoirBinary.run([
+                "add", "--json", "--now", ReservoirBinary.now, "--no-calendar", "--store", other, DocumentCLITests.path("boarding-pass.pdf"),
+            ])
+            #expect(pass.status == 0, "\(pass.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: tmp.path + "/other.sqlite3"))
+        }
+
         @Test("a file of another kind is refused with the kinds add takes")
         func otherKind() throws {
             let r = try ReservoirBinary.run(["add", "--no-calendar", "notes.txt"])
