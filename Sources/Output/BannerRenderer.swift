@@ -59,7 +59,8 @@ public struct BannerRenderer: Sendable {
 
     func headline(_ report: MessageReport) -> TerminalText {
         let name = report.origin.path.map(Self.fileName) ?? "standard input"
-        var subject: TerminalText = report.subject.map { "“\($0)”" } ?? (report.isDocument ? (report.trust.path == .dkim ? "(document)" : "(page)") : "(no subject)")
+        var subject: TerminalText =
+            report.subject.map { "“\($0)”" } ?? (report.isDocument ? (report.trust.path == .dkim ? "(document)" : "(page)") : "(no subject)")
         // The headline of a trusted message is what its sender signed, or says it is not.
         if report.trust.trusted, report.subjectSigned == false { subject += " (Subject not signed)" }
         let count = report.items.count

@@ -101,7 +101,9 @@ extension ProcessSuites {
             #expect(!FileManager.default.fileExists(atPath: tmp.path + "/e.sqlite3"))
         }
 
-        @Test("a rail ticket .pdf keeps its railway's signature: trusted and stored with the key list; a boarding pass .pdf has no proof of its year: not stored")
+        @Test(
+            "a rail ticket .pdf keeps its railway's signature: trusted and stored with the key list; a boarding pass .pdf has no proof of its year: not stored"
+        )
         func pdfFiles() throws {
             let tmp = try TemporaryDirectory()
             defer { tmp.remove() }
