@@ -239,6 +239,7 @@ let package = Package(
             exclude: ["Attacks"]),
         .testTarget(name: "CommandCoreTests", dependencies: ["CommandCore", "Pipeline", "Trust", "TOML", "ICalendar", "EventStore"]),
         .testTarget(name: "ArchitectureTests"),
+        .testTarget(name: "DocumentsTests", dependencies: ["Documents"]),
         .testTarget(
             name: "ReservoirCLITests",
             dependencies: ["reservoir", "reservoir-filter", "reservoir-serve", "reservoir-milter", "reservoir-document", "PostgresTestSupport"],

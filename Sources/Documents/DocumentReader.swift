@@ -125,9 +125,12 @@ public enum DocumentReader {
     /// (at most ``DocumentLimits/maxOutputBytes``); nil when it outlasts the budget, after which
     /// it is killed. Standard error is discarded. The child starts with an empty signal mask.
     static func run(_ program: String, argument: String, input: [UInt8], budgetMilliseconds: Int) -> [UInt8]? {
+        // The document goes over a socket written with MSG_NOSIGNAL: a reader that dies before
+        // taking it all (its memory limit) makes the write fail with EPIPE, where a pipe would
+        // send SIGPIPE and end the hook with the message undelivered.
         var toChild: [Int32] = [-1, -1]
         var fromChild: [Int32] = [-1, -1]
-        guard pipe(&toChild) == 0 else { return [] }
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &toChild) == 0 else { return [] }
         guard pipe(&fromChild) == 0 else {
             close(toChild[0])
             close(toChild[1])
@@ -171,7 +174,7 @@ public enum DocumentReader {
         let deadline = monotonicMilliseconds() + budgetMilliseconds
         var finished = false
         if input.isEmpty {
-            close(toChild[1])
+            shutdown(toChild[1], Int32(SHUT_WR))
             writing = false
         }
         while true {
@@ -184,11 +187,12 @@ public enum DocumentReader {
             if ready <= 0 { continue }
             if writing, descriptors.count > 1, descriptors[1].revents != 0 {
                 let count = input.withUnsafeBufferPointer { buffer in
-                    Glibc.write(toChild[1], buffer.baseAddress! + written, buffer.count - written)
+                    send(toChild[1], buffer.baseAddress! + written, buffer.count - written, Int32(MSG_NOSIGNAL))
                 }
                 if count > 0 { written += count }
                 if count < 0 && errno != EAGAIN && errno != EINTR || written == input.count {
-                    close(toChild[1])
+                    // The end of the document: the reader's read(2) returns 0.
+                    shutdown(toChild[1], Int32(SHUT_WR))
                     writing = false
                 }
             }
@@ -204,7 +208,7 @@ public enum DocumentReader {
                 }
             }
         }
-        if writing { close(toChild[1]) }
+        close(toChild[1])
         close(fromChild[0])
         if !finished { kill(pid, SIGKILL) }
         var status: Int32 = 0

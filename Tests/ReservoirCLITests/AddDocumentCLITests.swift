@@ -117,7 +117,7 @@ extension ProcessSuites {
             let json = try JSONSerialization.jsonObject(with: r.stdout) as? [String: Any] ?? [:]
             let reservations = json["reservations"] as? [[String: Any]] ?? []
             #expect(reservations.count == 1 && reservations.first?["trusted"] as? Bool == true, "\(r.text)")
-            #expect(try Self.storedCount(store) == 1)
+            #expect(try DocumentCLITests.events(store).count == 1, "a journey of March 2026, listed with --all")
 
             let other = "sqlite:" + tmp.path + "/other.sqlite3"
             let pass = try ReservoirBinary.run([
