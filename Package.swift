@@ -90,7 +90,7 @@ let package = Package(
             linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("gif")]),
         .executableTarget(name: "reservoir-document", dependencies: ["CDocumentScan"]),
         // Runs reservoir-document as a child and reads its answer; links none of its libraries.
-        .target(name: "Documents"),
+        .target(name: "Documents", dependencies: ["ReservoirBase"]),
         .systemLibrary(name: "CLibCurl", path: "Sources/CLibCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .target(name: "CLibCurlLoader", dependencies: ["CLibCurl"], linkerSettings: [.linkedLibrary("dl")]),
 
@@ -181,7 +181,7 @@ let package = Package(
         .executableTarget(
             name: "reservoir-serve",
             dependencies: [
-                "CommandCore", "EventStore", "EventStorePostgres", "Feed", "JSON",
+                "CommandCore", "EventStore", "EventStorePostgres", "Feed", "JSON", "ReservoirBase",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]),

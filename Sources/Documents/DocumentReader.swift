@@ -1,4 +1,5 @@
 import Glibc
+import ReservoirBase
 
 /// A document attached to a message or handed to `reservoir add`, by what its media type says.
 public enum DocumentType: String, Sendable, CaseIterable {
@@ -143,23 +144,10 @@ public enum DocumentReader {
         posix_spawn_file_actions_adddup2(&actions, toChild[0], 0)
         posix_spawn_file_actions_adddup2(&actions, fromChild[1], 1)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var empty = sigset_t()
-        var all = sigset_t()
-        sigemptyset(&empty)
-        sigfillset(&all)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        let argv = [strdup(program), strdup(argument), nil]
-        defer { for pointer in argv { free(pointer) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, program, &actions, &attributes, argv, environ)
+        let spawned = ChildSpawn.spawn([program, argument], actions: &actions)
         close(toChild[0])
         close(fromChild[1])
-        guard spawned == 0 else {
+        guard let pid = spawned else {
             close(toChild[1])
             close(fromChild[0])
             return []
@@ -211,8 +199,7 @@ public enum DocumentReader {
         close(toChild[1])
         close(fromChild[0])
         if !finished { kill(pid, SIGKILL) }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        _ = ChildSpawn.wait(pid)
         return finished ? output : nil
     }
 

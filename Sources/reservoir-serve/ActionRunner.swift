@@ -3,6 +3,7 @@ import EventStore
 import Feed
 import Glibc
 import JSON
+import ReservoirBase
 import Synchronization
 
 /// The page's forms, run as the commands of the same names: `reservoir add URL --json`,
@@ -107,22 +108,9 @@ final class ActionRunner: Sendable {
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, pipe[1], 1)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var empty = sigset_t()
-        var all = sigset_t()
-        sigemptyset(&empty)
-        sigfillset(&all)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        let argv = arguments.map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
-        var pid: pid_t = 0
-        let rc = posix_spawn(&pid, arguments[0], &actions, &attributes, argv, environ)
+        let spawned = ChildSpawn.spawn(arguments, actions: &actions)
         close(pipe[1])
-        guard rc == 0 else {
+        guard let pid = spawned else {
             close(pipe[0])
             return nil
         }
@@ -140,9 +128,7 @@ final class ActionRunner: Sendable {
             if output.count < maxOutputBytes { output += chunk[0..<min(count, maxOutputBytes - output.count)] }
         }
         close(pipe[0])
-        var status: Int32 = 0
         if time(nil) >= deadline { kill(pid, SIGKILL) }
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        return ((status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f), output)
+        return (ChildSpawn.wait(pid), output)
     }
 }

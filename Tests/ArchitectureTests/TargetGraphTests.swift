@@ -12,8 +12,8 @@ struct TargetGraphTests {
     static let layers: [String: Int] = [
         "COpenSSL": 0, "CLibXML2": 0, "CSQLite": 0, "CLibIDN2": 0, "CResolv": 0, "CMalloc": 0, "CLibPQ": 0, "CLibCurl": 0, "CZlib": 0,
         "CMilter": 0, "CPoppler": 0, "CZXing": 0,
-        "CLibPQLoader": 1, "CLibCurlLoader": 1, "ReservoirBase": 1, "CDocumentScan": 1, "Documents": 1,
-        "MIME": 2, "DNS": 2, "JSON": 2, "TimeZones": 2, "TOML": 2, "Zip": 2, "BCBP": 2,
+        "CLibPQLoader": 1, "CLibCurlLoader": 1, "ReservoirBase": 1, "CDocumentScan": 1,
+        "Documents": 2, "MIME": 2, "DNS": 2, "JSON": 2, "TimeZones": 2, "TOML": 2, "Zip": 2, "BCBP": 2,
         "Mailbox": 3, "DKIM": 3, "Markup": 3, "WalletPass": 3, "ICalendarReading": 3, "RailTicket": 3,
         "Reservations": 4, "EventStore": 4, "ARC": 4,
         "EventStorePostgres": 5, "ICalendar": 5, "CalDAV": 5, "Trust": 5,
