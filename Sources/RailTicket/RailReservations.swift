@@ -145,7 +145,20 @@ public enum RailReservations {
         return object([
             ("@type", .string("TrainStation")), ("name", (name ?? code.map { "UIC " + $0 }).map(JSONValue.string)),
             ("identifier", code.map { .string("uic:" + $0) }),
+            ("address", code.flatMap(country).map { object([("@type", .string("PostalAddress")), ("addressCountry", .string($0))]) }),
         ])
+    }
+
+    /// The country of a station by its UIC code: its first two digits are the country's UIC
+    /// number (UIC leaflet 920-14), which places the ticket's local times in a zone. Only
+    /// countries of one zone, or whose zones keep one offset, are listed.
+    static func country(_ code: String) -> String? {
+        guard code.count == 7, let number = Int(code.prefix(2)) else { return nil }
+        let countries: [Int: String] = [
+            10: "FI", 51: "PL", 54: "CZ", 55: "HU", 56: "SK", 70: "GB", 73: "GR", 74: "SE", 76: "NO", 78: "HR", 79: "SI",
+            80: "DE", 81: "AT", 82: "LU", 83: "IT", 84: "NL", 85: "CH", 86: "DK", 87: "FR", 88: "BE",
+        ]
+        return countries[number]
     }
 
     static func seat(coach: String?, places: [String], travelClass: FCBTravelClass?) -> JSONValue? {

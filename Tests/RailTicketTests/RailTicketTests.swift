@@ -115,3 +115,16 @@ struct RailSignatureEncodingTests {
         #expect(RailSignatureVerifier.derSignature([0x30, 0x06, 1, 2], half: 32) == nil)
     }
 }
+
+@Suite("a station's country from its UIC code")
+struct RailStationCountryTests {
+    @Test("the first two digits name the country (UIC leaflet 920-14); a code of another length, or a country of several offsets, none")
+    func countries() {
+        #expect(RailReservations.country("8100003") == "AT")
+        #expect(RailReservations.country("8503000") == "CH")
+        #expect(RailReservations.country("8000105") == "DE")
+        #expect(RailReservations.country("7100000") == nil, "Spain keeps the Canaries an hour behind")
+        #expect(RailReservations.country("810000") == nil)
+        #expect(RailReservations.country("81000031") == nil)
+    }
+}
