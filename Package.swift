@@ -88,7 +88,7 @@ let package = Package(
         .target(
             name: "CDocumentScan", dependencies: ["CPoppler", "CZXing"], cxxSettings: [.define("ZX_USE_UTF8")],
             linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("gif")]),
-        .executableTarget(name: "reservoir-document", dependencies: ["CDocumentScan"]),
+        .executableTarget(name: "reservoir-document", dependencies: ["CDocumentScan", "ReservoirBase"]),
         // Runs reservoir-document as a child and reads its answer; links none of its libraries.
         .target(name: "Documents", dependencies: ["ReservoirBase"]),
         .systemLibrary(name: "CLibCurl", path: "Sources/CLibCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
@@ -209,7 +209,7 @@ let package = Package(
         .testTarget(name: "DeliveryTests", dependencies: ["Delivery", "EventStore", "ICalendar"]),
         .testTarget(name: "CalDAVTests", dependencies: ["CalDAV"]),
         .testTarget(name: "IMAPTests", dependencies: ["IMAP"]),
-        .testTarget(name: "FeedTests", dependencies: ["Feed", "EventStore", "ICalendar"]),
+        .testTarget(name: "FeedTests", dependencies: ["Feed", "EventStore", "ICalendar", "ReservoirBase"]),
         .testTarget(name: "TimeZonesTests", dependencies: ["TimeZones"]),
         .testTarget(name: "TrustTests", dependencies: ["Trust", "MIME", "DKIM", "WalletPass"]),
         // Zip archives and signed Wallet passes made with openssl, for the tests of passes.

@@ -12,6 +12,13 @@ public struct BoardingPass: Sendable, Equatable {
     /// from the first leg's conditional section.
     public var issued: (yearDigit: Int, dayOfYear: Int)?
 
+    /// The printed `SURNAME/GIVEN TITLE` as a person writes it: `DESMARAIS/LUC MR` → `LUC MR DESMARAIS`.
+    public static func displayName(_ name: String) -> String {
+        let parts = name.split(separator: "/", maxSplits: 1)
+        guard parts.count == 2 else { return name }
+        return parts[1] + " " + parts[0]
+    }
+
     public static func == (lhs: BoardingPass, rhs: BoardingPass) -> Bool {
         lhs.passengerName == rhs.passengerName && lhs.electronicTicket == rhs.electronicTicket && lhs.legs == rhs.legs
             && lhs.version == rhs.version && lhs.issued?.yearDigit == rhs.issued?.yearDigit

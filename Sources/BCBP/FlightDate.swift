@@ -21,6 +21,11 @@ public enum FlightDate {
         return CivilTime.civilFromDays(best.days)
     }
 
+    /// The date as ISO 8601 (`2031-06-10`), as schema.org's Date reads it.
+    public static func text(_ date: (year: Int, month: Int, day: Int)) -> String {
+        "\(CivilTime.pad(date.year, 4))-\(CivilTime.pad(date.month, 2))-\(CivilTime.pad(date.day, 2))"
+    }
+
     static func isLeap(_ year: Int) -> Bool {
         year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
     }

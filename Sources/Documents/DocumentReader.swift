@@ -76,13 +76,7 @@ public enum DocumentLimits {
 /// can end only that process, which is killed at the time budget.
 public enum DocumentReader {
     /// `reservoir-document` in the directory of the running executable.
-    public static func program() -> String {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let count = readlink("/proc/self/exe", &buffer, Int(PATH_MAX))
-        let path = count > 0 ? String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
-        let directory = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
-        return directory + "/reservoir-document"
-    }
+    public static func program() -> String { ProgramPath.beside("reservoir-document") }
 
     public static func read(
         _ bytes: [UInt8], type: DocumentType, budgetMilliseconds: Int = DocumentLimits.timeBudgetMilliseconds, program: String = program()
@@ -113,7 +107,7 @@ public enum DocumentReader {
                 break
             }
             guard fields.count == 3, !first.isEmpty, first.utf8.allSatisfy({ $0 >= 0x21 && $0 <= 0x7E }),
-                let page = Int(String(decoding: fields[1], as: UTF8.self)), page >= 1, let bytes = Base64Decoding.decode(fields[2]),
+                let page = Int(String(decoding: fields[1], as: UTF8.self)), page >= 1, let bytes = Base64Text.decode(fields[2]),
                 reading.barcodes.count < 64
             else { return DocumentReading(barcodes: reading.barcodes, failure: .readerFailed) }
             reading.barcodes.append(DocumentBarcode(format: first, page: page, bytes: bytes))
@@ -207,40 +201,5 @@ public enum DocumentReader {
         var time = timespec()
         clock_gettime(CLOCK_MONOTONIC, &time)
         return time.tv_sec * 1000 + time.tv_nsec / 1_000_000
-    }
-}
-
-/// Base64 as `reservoir-document` writes it (RFC 4648 §4, padded); nil for anything else.
-enum Base64Decoding {
-    static func decode(_ text: some Collection<UInt8>) -> [UInt8]? {
-        guard text.count % 4 == 0 else { return nil }
-        var out: [UInt8] = []
-        out.reserveCapacity(text.count / 4 * 3)
-        var buffer: UInt32 = 0
-        var bits = 0
-        var padding = 0
-        for byte in text {
-            let value: UInt32
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"): value = UInt32(byte - UInt8(ascii: "A"))
-            case UInt8(ascii: "a")...UInt8(ascii: "z"): value = UInt32(byte - UInt8(ascii: "a") + 26)
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): value = UInt32(byte - UInt8(ascii: "0") + 52)
-            case UInt8(ascii: "+"): value = 62
-            case UInt8(ascii: "/"): value = 63
-            case UInt8(ascii: "="):
-                padding += 1
-                continue
-            default: return nil
-            }
-            guard padding == 0 else { return nil }
-            buffer = buffer << 6 | value
-            bits += 6
-            if bits >= 8 {
-                bits -= 8
-                out.append(UInt8((buffer >> UInt32(bits)) & 0xFF))
-            }
-        }
-        guard padding <= 2 else { return nil }
-        return out
     }
 }

@@ -23,7 +23,7 @@ public struct BasicCredentials: Sendable, Equatable {
         else { return nil }
         let token = bytes[6...].drop { $0 == 0x20 }
         let trimmed = token.reversed().drop { $0 == 0x20 || $0 == 0x09 }.reversed()
-        guard let decoded = Base64.decode(trimmed), let colon = decoded.firstIndex(of: UInt8(ascii: ":")) else { return nil }
+        guard let decoded = Base64Text.decode(trimmed), let colon = decoded.firstIndex(of: UInt8(ascii: ":")) else { return nil }
         self.init(user: decoded[..<colon], password: decoded[(colon + 1)...])
     }
 

@@ -133,7 +133,7 @@ extension ReservationPipeline {
                 // clock does, and the flight is listed, never stored.
                 let evidence = signedDate ?? now
                 if signedDate == nil { unsignedYear = true }
-                day = FlightDate.resolve(dayOfYear: dayOfYear, near: evidence).map(Self.dateText)
+                day = FlightDate.resolve(dayOfYear: dayOfYear, near: evidence).map(FlightDate.text)
             }
             items.append(Self.flight(pass, leg: leg, day: day))
         }
@@ -202,22 +202,13 @@ extension ReservationPipeline {
         }
     }
 
-    static func dateText(_ date: (year: Int, month: Int, day: Int)) -> String {
-        func pad(_ n: Int, _ width: Int) -> String {
-            let digits = String(n)
-            return String(repeating: "0", count: max(0, width - digits.count)) + digits
-        }
-        return "\(pad(date.year, 4))-\(pad(date.month, 2))-\(pad(date.day, 2))"
-    }
-
     /// One leg of a boarding pass as a schema.org FlightReservation: what the bar code says,
     /// the day without a time (the code has none).
     static func flight(_ pass: BoardingPass, leg: BoardingPassLeg, day: String?) -> JSONValue {
         func object(_ members: [(String, JSONValue?)]) -> JSONValue {
             .object(JSONObject(members.compactMap { key, value in value.map { JSONObject.Member(key: key, value: $0) } }))
         }
-        let parts = pass.passengerName.split(separator: "/", maxSplits: 1)
-        let name = parts.count == 2 ? parts[1] + " " + parts[0] : pass.passengerName
+        let name = BoardingPass.displayName(pass.passengerName)
         return object([
             ("@type", .string("FlightReservation")),
             ("reservationNumber", .string(leg.bookingReference)),
@@ -241,7 +232,9 @@ extension ReservationPipeline {
 /// Unix seconds of a civil time read as UTC; nil for fields out of range.
 enum CivilTimeFields {
     static func epoch(year: Int, month: Int, day: Int, hour: Int, minute: Int) -> Int64? {
-        guard (1...12).contains(month), (1...31).contains(day), (0...23).contains(hour), (0...59).contains(minute), year > 1970 else {
+        guard year > 1970, (1...12).contains(month), (1...CivilTime.daysIn(month: month, year: year)).contains(day), (0...23).contains(hour),
+            (0...59).contains(minute)
+        else {
             return nil
         }
         return CivilTime.daysFromCivil(year: year, month: month, day: day) * 86_400 + Int64(hour * 3600 + minute * 60)

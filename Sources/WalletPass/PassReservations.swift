@@ -318,20 +318,9 @@ public struct PassReservations: Sendable {
         return (nil, compact)
     }
 
-    /// `DESMARAIS/LUC MR` → `LUC MR DESMARAIS`.
-    static func displayName(_ name: String) -> String {
-        let parts = name.split(separator: "/", maxSplits: 1)
-        guard parts.count == 2 else { return name }
-        return parts[1] + " " + parts[0]
-    }
+    static func displayName(_ name: String) -> String { BoardingPass.displayName(name) }
 
-    static func dateText(_ date: (year: Int, month: Int, day: Int)) -> String {
-        func pad(_ n: Int, _ width: Int) -> String {
-            let digits = String(n)
-            return String(repeating: "0", count: max(0, width - digits.count)) + digits
-        }
-        return "\(pad(date.year, 4))-\(pad(date.month, 2))-\(pad(date.day, 2))"
-    }
+    static func dateText(_ date: (year: Int, month: Int, day: Int)) -> String { FlightDate.text(date) }
 
     /// What places a bar code's day of the year in a year, by signed evidence only, first found
     /// first: the pass's `relevantDate`; a departure date of its fields (`semantics`, or a field

@@ -1,5 +1,6 @@
 import CDocumentScan
 import Glibc
+import ReservoirBase
 
 // `reservoir-document KIND`: the bar codes of one document read from standard input, one line
 // each on standard output — `FORMAT PAGE BASE64` (zxing-cpp's format name, the 1-based page,
@@ -100,30 +101,5 @@ struct ReservoirDocument {
             if written <= 0 { return }
             offset += written
         }
-    }
-}
-
-/// Base64 (RFC 4648 §4), with padding.
-enum Base64Text {
-    static func encode(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
-        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity((bytes.count + 2) / 3 * 4)
-        var index = 0
-        while index + 2 < bytes.count {
-            let value = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
-            for shift in [18, 12, 6, 0] { out.append(alphabet[Int((value >> UInt32(shift)) & 63)]) }
-            index += 3
-        }
-        let left = bytes.count - index
-        if left > 0 {
-            var value = UInt32(bytes[index]) << 16
-            if left == 2 { value |= UInt32(bytes[index + 1]) << 8 }
-            out.append(alphabet[Int((value >> 18) & 63)])
-            out.append(alphabet[Int((value >> 12) & 63)])
-            out.append(left == 2 ? alphabet[Int((value >> 6) & 63)] : UInt8(ascii: "="))
-            out.append(UInt8(ascii: "="))
-        }
-        return String(decoding: out, as: UTF8.self)
     }
 }

@@ -31,14 +31,7 @@ final class ActionRunner: Sendable {
     }
 
     /// `reservoir` in the directory of this executable.
-    static func sibling() -> String? {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let count = readlink("/proc/self/exe", &buffer, Int(PATH_MAX))
-        guard count > 0 else { return nil }
-        let path = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        guard let slash = path.lastIndex(of: "/") else { return nil }
-        return String(path[..<slash]) + "/reservoir"
-    }
+    static func sibling() -> String { ProgramPath.beside("reservoir") }
 
     func run(_ action: PageAction, account: Account?) -> PageActionResult? {
         guard

@@ -47,7 +47,8 @@ struct ReservoirServe {
         do { configured = try AccountAddress.parse(EffectiveSettings.process(commandLine: [:]).account) } catch { fail(error.description, code: 78) }
         var actions: PageActions?
         if settings.actions {
-            guard let program = ActionRunner.sibling(), Glibc.access(program, X_OK) == 0 else {
+            let program = ActionRunner.sibling()
+            guard Glibc.access(program, X_OK) == 0 else {
                 fail("--actions runs reservoir add, allow and deny: reservoir must be installed beside reservoir-serve", code: 69)
             }
             guard let secret = PageActions.randomSecret() else { fail("no random bytes for the forms' tokens", code: 71) }

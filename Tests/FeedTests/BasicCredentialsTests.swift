@@ -1,4 +1,5 @@
 import Foundation
+import ReservoirBase
 import Testing
 
 @testable import Feed
@@ -31,15 +32,16 @@ struct BasicCredentialsTests {
         #expect(BasicCredentials(authorization: field) == nil)
     }
 
-    @Test("base64 decodes as Foundation does, on every length")
+    @Test("base64 decodes and encodes as Foundation does, on every length")
     func base64() {
         for length in 0..<40 {
             let bytes = (0..<length).map { UInt8(truncatingIfNeeded: $0 * 37 + 11) }
             let encoded = Data(bytes).base64EncodedString()
-            #expect(Base64.decode(Array(encoded.utf8)) == bytes)
+            #expect(Base64Text.decode(Array(encoded.utf8)) == bytes)
+            #expect(Base64Text.encode(bytes) == encoded)
         }
-        #expect(Base64.decode(Array("A===".utf8)) == nil)
-        #expect(Base64.decode(Array("AB=C".utf8)) == nil)
+        #expect(Base64Text.decode(Array("A===".utf8)) == nil)
+        #expect(Base64Text.decode(Array("AB=C".utf8)) == nil)
     }
 
     @Test("a wrong password, a wrong user, a prefix or a longer password do not match")

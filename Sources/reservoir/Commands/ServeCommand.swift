@@ -2,6 +2,7 @@ import ArgumentParser
 import CommandCore
 import Feed
 import Glibc
+import ReservoirBase
 
 /// `reservoir serve`: hands its arguments to `reservoir-serve`, the program beside this one
 /// that links the HTTP server, so that neither `reservoir` nor the hook does. The options are
@@ -73,11 +74,5 @@ struct ServeCommand: ParsableCommand {
     static func serveProgram() -> String { programBeside("reservoir-serve") }
 
     /// The program `name` in the directory of this executable.
-    static func programBeside(_ name: String) -> String {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let count = readlink("/proc/self/exe", &buffer, Int(PATH_MAX))
-        let path = count > 0 ? String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self) : CommandLine.arguments[0]
-        let directory = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
-        return directory + "/" + name
-    }
+    static func programBeside(_ name: String) -> String { ProgramPath.beside(name) }
 }

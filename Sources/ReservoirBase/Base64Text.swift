@@ -1,9 +1,10 @@
-/// Base64 decoding (RFC 4648 §4, the standard alphabet with `=` padding), for HTTP Basic
-/// credentials.
-enum Base64 {
+/// Base64 (RFC 4648 §4, the standard alphabet with `=` padding), read strictly: HTTP Basic
+/// credentials, and the bar codes `reservoir-document` hands over. (MIME's transfer decoding and
+/// DKIM's tags, which allow white space, have readers of their own.)
+public enum Base64Text {
     /// The decoded bytes, or nil when `text` is not canonical padded base64: a character outside
     /// the alphabet, a length that is not a multiple of 4, padding anywhere but at the end.
-    static func decode(_ text: some Collection<UInt8>) -> [UInt8]? {
+    public static func decode(_ text: some Collection<UInt8>) -> [UInt8]? {
         let input = Array(text)
         guard input.count % 4 == 0 else { return nil }
         var out: [UInt8] = []
@@ -31,6 +32,27 @@ enum Base64 {
             index += 4
         }
         return out
+    }
+
+    /// `bytes` in base64, padded.
+    public static func encode(_ bytes: some Collection<UInt8>) -> String {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+        let input = Array(bytes)
+        var out: [UInt8] = []
+        out.reserveCapacity((input.count + 2) / 3 * 4)
+        var index = 0
+        while index < input.count {
+            let left = min(3, input.count - index)
+            var triple = UInt32(input[index]) << 16
+            if left > 1 { triple |= UInt32(input[index + 1]) << 8 }
+            if left > 2 { triple |= UInt32(input[index + 2]) }
+            out.append(alphabet[Int((triple >> 18) & 63)])
+            out.append(alphabet[Int((triple >> 12) & 63)])
+            out.append(left > 1 ? alphabet[Int((triple >> 6) & 63)] : UInt8(ascii: "="))
+            out.append(left > 2 ? alphabet[Int(triple & 63)] : UInt8(ascii: "="))
+            index += 3
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     private static func value(_ byte: UInt8) -> UInt8? {
