@@ -234,7 +234,7 @@ struct MilterBudgetTests {
         let site = try #require(
             MilterSessionTests.settings([
                 "--socket", "inet:1@h", "--account", "jane@home.example", "--store", "sqlite:\(directory)/events.sqlite3",
-                "--dns-server", "127.0.0.1:\(port)", "--dns-timeout", "3", "--timeout", "1", "--allowed-domains",
+                "--dns-server", "127.0.0.1:\(port)", "--dns-timeout", "5", "--timeout", "1", "--allowed-domains",
                 MilterRecordingTests.samples + "/allowed-domains", "--now", "2026-11-22T12:00:00Z", "--authserv-id", "mx.example",
                 "--retry-spool", directory + "/retry",
             ]))
@@ -249,14 +249,14 @@ struct MilterBudgetTests {
         let start = Date()
         let changes = site.hook.milterChangesWithinBudget(message)
         let elapsed = Date().timeIntervalSince(start)
-        #expect(elapsed < 2.5, "the answer took \(elapsed) s with a 1 s budget")
+        #expect(elapsed < 4, "the answer took \(elapsed) s with a 1 s budget")
         #expect(changes.deletions == [MilterFieldDeletion(name: "X-Reservation", index: 1)])
         #expect(changes.insertions.count == 1)
         #expect(changes.insertions.first?.value.contains("time budget exceeded") == true, "\(changes.insertions)")
         // The analysis goes on and ends in the account's retry spool (dkim=temperror).
         let spool = directory + "/retry/accounts/jane@home.example"
         var records: [String] = []
-        let deadline = Date().addingTimeInterval(30)
+        let deadline = Date().addingTimeInterval(60)
         while Date() < deadline, records.isEmpty {
             records = ((try? FileManager.default.contentsOfDirectory(atPath: spool)) ?? []).filter { $0.hasSuffix(".eml") }
             usleep(100_000)
