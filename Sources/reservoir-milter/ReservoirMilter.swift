@@ -172,14 +172,33 @@ enum ReservoirMilter {
         // libmilter stops accepting on SIGTERM, SIGINT and SIGHUP (its own signal thread);
         // messages already being read finish before the process ends.
         let status = smfi_main()
+        let stoppedBySignal = status == MI_SUCCESS || stopSignalEndedLibmilter()
         var waited = 0
         // Connections still open, and analyses that outlasted their budget still recording.
         while openConnections.load(ordering: .relaxed) > 0 || FilterHook.milterWorkRunning > 0, waited < drainSeconds * 10 {
             usleep(100_000)
             waited += 1
         }
-        log("stopped")
-        exit(status == MI_SUCCESS ? 0 : 70)
+        log(stoppedBySignal ? "stopped" : "stopped: libmilter's listener failed (its reason is in the system log)")
+        exit(stoppedBySignal ? 0 : 70)
+    }
+
+    /// Whether libmilter's listener failed because a stop signal closed its socket. libmilter's
+    /// signal thread closes the listening socket on SIGTERM, SIGHUP or SIGINT and ends; a
+    /// signal that lands between the listener's check of the stop flag and its use of the
+    /// socket (most likely just after start, when both threads begin) makes `smfi_main`
+    /// report a failure for an ordinary stop. The probe: a SIGHUP sent to the process is taken
+    /// at once by a signal thread that still waits, and stays pending (blocked everywhere)
+    /// when that thread has ended, that is, when a signal stopped the milter.
+    static func stopSignalEndedLibmilter() -> Bool {
+        kill(getpid(), SIGHUP)
+        for _ in 0..<30 {
+            var pending = sigset_t()
+            sigpending(&pending)
+            if sigismember(&pending, SIGHUP) == 0 { return false }
+            usleep(10_000)
+        }
+        return true
     }
 
     /// TCP_NODELAY on libmilter's listening TCP socket, which the connections it accepts
