@@ -132,7 +132,18 @@ extension ReservationPipeline {
                 // The year is not in the bar code: the signed Date places it; without one the
                 // clock does, and the flight is listed, never stored.
                 let evidence = signedDate ?? now
-                if signedDate == nil { unsignedYear = true }
+                if signedDate == nil {
+                    unsignedYear = true
+                    if !listing {
+                        found.diagnostics.append(
+                            ReportDiagnostic(
+                                .documentYearUnsigned,
+                                message:
+                                    "\(document), page \(barcode.page): flight \(leg.carrier) \(leg.flightNumber) \(leg.from)–\(leg.to) "
+                                    + "(\(leg.bookingReference)) is on day \(dayOfYear) of a year nothing signed gives: "
+                                    + "not stored (`reservoir extract` lists it)"))
+                    }
+                }
                 day = FlightDate.resolve(dayOfYear: dayOfYear, near: evidence).map(FlightDate.text)
             }
             items.append(Self.flight(pass, leg: leg, day: day))
@@ -203,7 +214,8 @@ extension ReservationPipeline {
     }
 
     /// One leg of a boarding pass as a schema.org FlightReservation: what the bar code says,
-    /// the day without a time (the code has none).
+    /// the day without a time (the code has none); confirmed, since a boarding pass is issued
+    /// for a confirmed booking.
     static func flight(_ pass: BoardingPass, leg: BoardingPassLeg, day: String?) -> JSONValue {
         func object(_ members: [(String, JSONValue?)]) -> JSONValue {
             .object(JSONObject(members.compactMap { key, value in value.map { JSONObject.Member(key: key, value: $0) } }))
@@ -212,6 +224,7 @@ extension ReservationPipeline {
         return object([
             ("@type", .string("FlightReservation")),
             ("reservationNumber", .string(leg.bookingReference)),
+            ("reservationStatus", .string("https://schema.org/ReservationConfirmed")),
             ("underName", object([("@type", .string("Person")), ("name", .string(name))])),
             ("airplaneSeat", leg.seat.isEmpty ? nil : .string(leg.seat)),
             (

@@ -170,6 +170,8 @@ public struct ReportDiagnostic: Sendable, Equatable {
         case documentCodeNotRead
         /// A boarding pass bar code of a document that does not read (IATA Resolution 792).
         case documentBoardingPassInvalid
+        /// A boarding pass of a document whose day of the year no signed date places: not stored.
+        case documentYearUnsigned
         /// A note of the rail ticket reader (UIC 918.3, ERA FCB).
         case rail(RailDiagnostic.Code)
         /// An attached message nested deeper than ``ForwardLimits/maxDepth`` was not read.
@@ -198,6 +200,7 @@ public struct ReportDiagnostic: Sendable, Equatable {
             case .document(let failure): failure.rawValue
             case .documentCodeNotRead: "document-code-not-read"
             case .documentBoardingPassInvalid: "document-bcbp-invalid"
+            case .documentYearUnsigned: "document-year-unsigned"
             case .rail(let code): code.rawValue
             case .forwardTooDeep: "forward-too-deep"
             case .tooManyForwarded: "too-many-forwarded"
@@ -209,7 +212,7 @@ public struct ReportDiagnostic: Sendable, Equatable {
             case .mime, .unreadable, .headerTooLarge, .forwardTooDeep, .tooManyForwarded: .mime
             case .markup: .markup
             case .zip, .pass: .pass
-            case .document, .documentCodeNotRead, .documentBoardingPassInvalid, .rail: .document
+            case .document, .documentCodeNotRead, .documentBoardingPassInvalid, .documentYearUnsigned, .rail: .document
             case .calendar, .calendarNotRead: .calendar
             case .calendarNoOrganizer: .trust
             case .reservations: .reservations
@@ -226,7 +229,7 @@ public struct ReportDiagnostic: Sendable, Equatable {
                 + ReservationDiagnostic.Code.allCases.map(Code.reservations) + TrustRefusal.Code.allCases.map(Code.untrusted)
                 + [.unsignedSubject, .unreadable, .headerTooLarge, .storeFailed, .forwardTooDeep, .tooManyForwarded]
                 + [.senderPending, .senderDenied]
-                + DocumentReadFailure.allCases.map(Code.document) + [.documentCodeNotRead, .documentBoardingPassInvalid]
+                + DocumentReadFailure.allCases.map(Code.document) + [.documentCodeNotRead, .documentBoardingPassInvalid, .documentYearUnsigned]
                 + RailDiagnostic.Code.allCases.map(Code.rail)
         }
     }

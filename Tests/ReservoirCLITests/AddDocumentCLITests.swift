@@ -125,6 +125,10 @@ extension ProcessSuites {
             ])
             #expect(pass.status == 0, "\(pass.stderr)")
             #expect(!FileManager.default.fileExists(atPath: tmp.path + "/other.sqlite3"))
+            // Said, not dropped in silence: which flight, and why it is not stored.
+            let said = try JSONSerialization.jsonObject(with: pass.stdout) as? [String: Any] ?? [:]
+            let notes = (said["diagnostics"] as? [[String: Any]] ?? []).compactMap { $0["code"] as? String }
+            #expect(notes == ["document-year-unsigned"], "\(pass.text)")
         }
 
         @Test("a file of another kind is refused with the kinds add takes")
