@@ -48,4 +48,32 @@ struct LinkWrapperTests {
         #expect(try String(contentsOfFile: response, encoding: .utf8).contains("\"-lcrypto\""))
         #expect(try FileManager.default.contentsOfDirectory(atPath: scratch) == [])
     }
+
+    @Test(
+        "reservoir-document keeps the shared C++ runtime its libraries use, on the command line and in a response file; other programs get the archives",
+        .enabled(if: FileManager.default.isExecutableFile(atPath: "/bin/sh"), "needs /bin/sh"))
+    func documentReaderKeepsSharedCxx() throws {
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let linker = tmp.path + "/ld"
+        try "#!/bin/sh\nfor a in \"$@\"; do case \"$a\" in @*) echo \"file: $(cat \"${a#@}\")\" ;; *) echo \"arg: $a\" ;; esac; done\n"
+            .write(toFile: linker, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: linker)
+        func link(_ arguments: [String]) throws -> [String] {
+            let run = try ChildProcess.capture(["/usr/bin/env", "RESERVOIR_LD=\(linker)", "/bin/sh", Self.wrapper] + arguments)
+            #expect(run.status == 0, "\(String(decoding: run.stderr, as: UTF8.self))")
+            return String(decoding: run.stdout, as: UTF8.self).split(separator: "\n").map(String.init)
+        }
+        let document = try link(["-o", "/b/release/reservoir-document", "main.o", "-lstdc++", "-lgcc_s"])
+        #expect(document.contains("arg: -lstdc++") && document.contains("arg: -lgcc_s"), "\(document)")
+        let response = tmp.path + "/link.rsp"
+        try #""-o" "/b/release/reservoir-document" "main.o" "-lstdc++" "-lgcc_s""#.write(toFile: response, atomically: true, encoding: .utf8)
+        let file = try #require(try link(["@\(response)"]).first { $0.hasPrefix("file: ") })
+        #expect(file.contains("\"-lstdc++\"") && file.contains("\"-lgcc_s\""), "\(file)")
+        // The control: the filter, whose name only ends like it, gets the archives.
+        let filter = try link(["-o", "/b/release/reservoir-filter", "main.o", "-lstdc++", "-lgcc_s"])
+        #expect(filter.contains("arg: -l:libstdc++.a") && filter.contains("arg: -l:libgcc_eh.a"), "\(filter)")
+        let other = try link(["-o", "/b/release/not-reservoir-document.o", "-lstdc++"])
+        #expect(other.contains("arg: -l:libstdc++.a"), "\(other)")
+    }
 }
