@@ -497,7 +497,9 @@ extension ProcessSuites {
             #expect(!log().contains("imap-"), "\(log())")
         }
 
-        /// A TLS server that answers `IDLE` with `answer` and counts the connections it gets.
+        /// A TLS server that answers `IDLE` with `answer` and writes a line per connection it
+        /// gets (`connection`) and per command (`command NAME`) to the file its third argument
+        /// names; `well` idles as RFC 2177 says, until `DONE`.
         static let idleServer = #"""
             import socket, ssl, sys
             ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
@@ -516,16 +518,24 @@ extension ProcessSuites {
                     continue
                 t.sendall(b'* OK [CAPABILITY IMAP4rev1 SASL-IR AUTH=PLAIN IDLE] ready\r\n')
                 f = t.makefile('rb')
+                idling = b'*'
                 while True:
                     line = f.readline()
                     if not line:
                         break
                     tag, _, rest = line.decode().strip().partition(' ')
                     command = rest.split(' ')[0].upper()
-                    if command == 'CAPABILITY':
+                    with open(sys.argv[3], 'a') as count:
+                        count.write('command ' + (tag.upper() if tag.upper() == 'DONE' else command) + '\n')
+                    if tag.upper() == 'DONE':
+                        t.sendall(idling + b' OK IDLE done\r\n')
+                    elif command == 'CAPABILITY':
                         t.sendall(b'* CAPABILITY IMAP4rev1 SASL-IR AUTH=PLAIN IDLE\r\n' + tag.encode() + b' OK done\r\n')
                     elif command == 'EXAMINE':
                         t.sendall(b'* 0 EXISTS\r\n* OK [UIDVALIDITY 7] ok\r\n' + tag.encode() + b' OK [READ-ONLY] done\r\n')
+                    elif command == 'IDLE' and sys.argv[4] == 'well':
+                        idling = tag.encode()
+                        t.sendall(b'+ idling\r\n')
                     elif command == 'IDLE':
                         t.sendall({'line': b'+ idling\r\n' + b'* OK ' * 20000, 'tagged': b'+ idling\r\n' + tag.encode() + b' OK done\r\n',
                                    'refused': tag.encode() + b' BAD no\r\n'}[sys.argv[4]])
@@ -563,10 +573,52 @@ extension ProcessSuites {
             }
             // In 5.5 seconds: connections at 0, 1, 3 seconds (then 7): three, not hundreds.
             usleep(5_500_000)
-            let count = ((try? String(contentsOfFile: connections, encoding: .utf8)) ?? "").split(separator: "\n").count
+            let count = ((try? String(contentsOfFile: connections, encoding: .utf8)) ?? "").split(separator: "\n").filter { $0 == "connection" }.count
             let log = (try? String(contentsOfFile: err, encoding: .utf8)) ?? ""
             #expect(count == 3, "\(count) connections: \(log)")
             #expect(log.contains("imap-protocol-violation"), "\(log)")
+        }
+
+        @Test(
+            "--idle 5: the IDLE is ended with DONE and issued again every 5 seconds on the one connection (RFC 2177 §3), never more often",
+            .enabled(if: FileManager.default.isExecutableFile(atPath: python), "needs python3"))
+        func idleReissued() throws {
+            let tmp = try TemporaryDirectory()
+            defer { tmp.remove() }
+            try Self.makeCertificates(in: tmp.path)
+            let netrc = tmp.path + "/netrc"
+            try "machine 127.0.0.1 login jane password s3cret\n".write(toFile: netrc, atomically: true, encoding: .utf8)
+            chmod(netrc, 0o600)
+            let record = tmp.path + "/record"
+            let (server, port) = try Self.pythonServer(Self.idleServer, [tmp.path + "/server.pem", tmp.path + "/server.key", record, "well"])
+            defer {
+                kill(server.processIdentifier, SIGKILL)
+                server.waitUntilExit()
+            }
+            let err = tmp.path + "/watch.err"
+            let pid = try ChildProcess.spawn(
+                [
+                    "/usr/bin/env", "XDG_STATE_HOME=\(tmp.path)/state", ReservoirBinary.executable.path, "watch",
+                    "imaps://jane@127.0.0.1:\(port)/INBOX", "--netrc", netrc, "--ca-file", tmp.path + "/ca.pem", "--idle", "5",
+                    "--store", "sqlite:\(tmp.path)/s.sqlite3", "--no-calendar",
+                ], stdout: "/dev/null", stderr: err)
+            defer {
+                kill(pid, SIGKILL)
+                _ = ChildProcess.wait(pid)
+            }
+            // IDLE at about 0.5, 5.5 and 10.5 seconds; 13 seconds in, three and two DONEs.
+            usleep(13_000_000)
+            let lines = ((try? String(contentsOfFile: record, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+            let log = (try? String(contentsOfFile: err, encoding: .utf8)) ?? ""
+            let idles = lines.filter { $0 == "command IDLE" }.count
+            let dones = lines.filter { $0 == "command DONE" }.count
+            #expect(lines.filter { $0 == "connection" }.count == 1, "one connection: \(lines) \(log)")
+            #expect(lines.filter { $0 == "command LOGIN" || $0 == "command AUTHENTICATE" }.count == 1, "\(lines)")
+            #expect((3...4).contains(idles) && dones == idles - 1, "\(idles) IDLE, \(dones) DONE: \(lines) \(log)")
+            #expect(!log.contains("imap-"), "\(log)")
+
+            let refused = try ReservoirBinary.run(["watch", "imaps://jane@127.0.0.1:1/INBOX", "--idle", "1800"])
+            #expect(refused.status == 64 && refused.stderr.contains("--idle"), "\(refused.stderr)")
         }
 
         /// A plain IMAP server that offers no STARTTLS, would log anyone in, and writes every

@@ -30,7 +30,8 @@ struct WatchCommand: ParsableCommand {
             timers); otherwise it runs until SIGTERM (exit 0), waiting for new mail in IDLE \
             (RFC 2177, one connection per mailbox) where the server offers it and reading \
             again every --interval seconds where not, reconnecting after a failure (1 second, \
-            doubling up to 15 minutes).
+            doubling up to 15 minutes). An IDLE is ended and issued again every --idle seconds \
+            (29 minutes; lower it where a firewall or NAT drops a quiet connection sooner).
 
             Exit status (with --once; a mailbox that fails does not stop the others, the first \
             failure's status is the run's): 0 done, 64 a malformed mailbox URL, 66 no such \
@@ -98,6 +99,13 @@ struct WatchCommand: ParsableCommand {
     var interval: Int = WatchLimits.defaultIntervalSeconds
 
     @Option(
+        name: .customLong("idle"),
+        help: ArgumentHelp(
+            "Seconds one IDLE lasts before it is ended and issued again (default 1740, the 29 minutes of RFC 2177; 5 to 1740).",
+            valueName: "seconds"))
+    var idle: Int = WatchLimits.idleReissueSeconds
+
+    @Option(
         name: .customLong("max-messages"),
         help: ArgumentHelp("Messages read per mailbox and run (default 500); the rest are read by the next run.", valueName: "n"))
     var maxMessages: Int = WatchLimits.defaultMessagesPerRun
@@ -136,6 +144,9 @@ struct WatchCommand: ParsableCommand {
         }
         guard maxMessages >= 1 else { throw ValidationError("--max-messages must be at least 1") }
         guard (1...86_400).contains(interval) else { throw ValidationError("--interval must be from 1 to 86400 seconds") }
+        guard (5...WatchLimits.idleReissueSeconds).contains(idle) else {
+            throw ValidationError("--idle must be from 5 to \(WatchLimits.idleReissueSeconds) seconds (RFC 2177 §3: at most 29 minutes)")
+        }
         guard (1...3_600).contains(imapTimeout) else { throw ValidationError("--imap-timeout must be from 1 to 3600 seconds") }
     }
 
@@ -305,7 +316,7 @@ struct WatchCommand: ParsableCommand {
         case .retryLater:
             mailbox.due = now + Double(interval)
         case .done:
-            mailbox.due = now + Double(connection.idles ? WatchLimits.idleReissueSeconds : interval)
+            mailbox.due = now + Double(connection.idles ? idle : interval)
         }
         guard connection.idles else {
             mailbox.connection = nil
@@ -441,7 +452,8 @@ enum WatchLimits {
     /// A connection that lasted this long (60 seconds) resets the count of failures in a row
     /// when it breaks: a NAT dropping an idle connection every ten minutes is not a failing server.
     static let healthyConnectionSeconds = 60
-    /// How long one `IDLE` lasts before it is ended and issued again: 29 minutes, below the
+    /// How long one `IDLE` lasts at most before it is ended and issued again (`--idle`, which
+    /// may be shorter): 29 minutes, below the
     /// 30 minutes after which a server may log the client out (RFC 2177 §3: "clients using IDLE
     /// are advised to terminate the IDLE and re-issue it at least every 29 minutes").
     static let idleReissueSeconds = 29 * 60
