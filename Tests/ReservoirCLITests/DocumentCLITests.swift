@@ -70,6 +70,30 @@ extension ProcessSuites {
             #expect(listed.text.contains("M4XT9B") && listed.text.contains("year-unsigned"), "\(listed.text)")
         }
 
+        @Test(
+            "the attack on l=: the airline signed the text part alone with a body length, the boarding pass PDF is added after it: not trusted, not stored"
+        )
+        func boardingPassAfterLength() throws {
+            let tmp = try TemporaryDirectory()
+            defer { tmp.remove() }
+            let store = "sqlite:\(tmp.path)/e.sqlite3"
+            let common = ["--keys", ReservoirBinary.keys, "--allowed-domains", ReservoirBinary.allowed, "--now", ReservoirBinary.now]
+            let attack = Self.path("attack-boarding-pass-after-length.eml")
+            let r = try ReservoirBinary.run(["ingest", attack, "--store", store] + common)
+            #expect(r.status == 0, "\(r.stderr)")
+            #expect(try Self.events(store).isEmpty, "\(r.text)")
+            // The signature verifies over what it covers; the PDF is outside it: the flight is
+            // read from the message as it is, shown with the refusal, never trusted.
+            let shown = try ReservoirBinary.run(["banner", "--json", attack, "--no-store"] + common)
+            #expect((try Self.json(shown)["dkim"] as? [[String: Any]])?.first?["result"] as? String == "pass", "\(shown.text)")
+            let listed = try ReservoirBinary.run(["extract", "--json", attack] + common)
+            let reservations = try Self.json(listed)["reservations"] as? [[String: Any]] ?? []
+            try #require(reservations.count == 1, "\(listed.text)")
+            #expect(reservations[0]["reservationNumber"] as? String == "M4XT9B")
+            #expect(reservations[0]["trusted"] as? Bool == false)
+            #expect((reservations[0]["refusal"] as? [String: Any])?["code"] as? String == "partial-signature", "\(listed.text)")
+        }
+
         @Test("a rail ticket PDF in unsigned mail: trusted by its railway's signature and stored; a changed byte, or no key list, is not")
         func railTicket() throws {
             let tmp = try TemporaryDirectory()
