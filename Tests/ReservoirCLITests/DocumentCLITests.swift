@@ -15,6 +15,8 @@ extension ProcessSuites {
         static let railNow = "2026-03-01T12:00:00Z"
 
         static func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+        /// The samples' keys and allowed domains, the tests' clock: what the mails are judged by.
+        static let mailOptions = ["--keys", ReservoirBinary.keys, "--allowed-domains", ReservoirBinary.allowed, "--now", ReservoirBinary.now]
 
         static func json(_ r: ReservoirBinary.Result) throws -> [String: Any] {
             try #require(try JSONSerialization.jsonObject(with: r.stdout) as? [String: Any], "\(r.text) \(r.stderr)")
@@ -52,8 +54,7 @@ extension ProcessSuites {
             let tmp = try TemporaryDirectory()
             defer { tmp.remove() }
             let store = "sqlite:\(tmp.path)/e.sqlite3"
-            let common = ["--keys", ReservoirBinary.keys, "--allowed-domains", ReservoirBinary.allowed, "--now", ReservoirBinary.now]
-            let signed = try ReservoirBinary.run(["banner", "--json", Self.path("signed-boarding-pass.eml"), "--store", store] + common)
+            let signed = try ReservoirBinary.run(["banner", "--json", Self.path("signed-boarding-pass.eml"), "--store", store] + Self.mailOptions)
             #expect(signed.status == 0, "\(signed.stderr)")
             let reservations = try Self.json(signed)["reservations"] as? [[String: Any]] ?? []
             try #require(reservations.count == 1, "\(signed.text)")
@@ -63,10 +64,10 @@ extension ProcessSuites {
             #expect(try Self.events(store).count == 1)
 
             let other = "sqlite:\(tmp.path)/other.sqlite3"
-            let unsigned = try ReservoirBinary.run(["ingest", Self.path("unsigned-boarding-pass.eml"), "--store", other] + common)
+            let unsigned = try ReservoirBinary.run(["ingest", Self.path("unsigned-boarding-pass.eml"), "--store", other] + Self.mailOptions)
             #expect(unsigned.status == 0, "\(unsigned.stderr)")
             #expect(try Self.events(other).isEmpty)
-            let listed = try ReservoirBinary.run(["extract", "--json", Self.path("unsigned-boarding-pass.eml")] + common)
+            let listed = try ReservoirBinary.run(["extract", "--json", Self.path("unsigned-boarding-pass.eml")] + Self.mailOptions)
             #expect(listed.text.contains("M4XT9B") && listed.text.contains("year-unsigned"), "\(listed.text)")
         }
 
@@ -77,16 +78,15 @@ extension ProcessSuites {
             let tmp = try TemporaryDirectory()
             defer { tmp.remove() }
             let store = "sqlite:\(tmp.path)/e.sqlite3"
-            let common = ["--keys", ReservoirBinary.keys, "--allowed-domains", ReservoirBinary.allowed, "--now", ReservoirBinary.now]
             let attack = Self.path("attack-boarding-pass-after-length.eml")
-            let r = try ReservoirBinary.run(["ingest", attack, "--store", store] + common)
+            let r = try ReservoirBinary.run(["ingest", attack, "--store", store] + Self.mailOptions)
             #expect(r.status == 0, "\(r.stderr)")
             #expect(try Self.events(store).isEmpty, "\(r.text)")
             // The signature verifies over what it covers; the PDF is outside it: the flight is
             // read from the message as it is, shown with the refusal, never trusted.
-            let shown = try ReservoirBinary.run(["banner", "--json", attack, "--no-store"] + common)
+            let shown = try ReservoirBinary.run(["banner", "--json", attack, "--no-store"] + Self.mailOptions)
             #expect((try Self.json(shown)["dkim"] as? [[String: Any]])?.first?["result"] as? String == "pass", "\(shown.text)")
-            let listed = try ReservoirBinary.run(["extract", "--json", attack] + common)
+            let listed = try ReservoirBinary.run(["extract", "--json", attack] + Self.mailOptions)
             let reservations = try Self.json(listed)["reservations"] as? [[String: Any]] ?? []
             try #require(reservations.count == 1, "\(listed.text)")
             #expect(reservations[0]["reservationNumber"] as? String == "M4XT9B")

@@ -548,41 +548,34 @@ extension ProcessSuites {
             "a server that breaks IDLE (an endless line, a tagged answer while idling, IDLE refused) ends the connection with imap-protocol-violation, and the watch reconnects after 1, 2, 4 seconds, never at once",
             .enabled(if: FileManager.default.isExecutableFile(atPath: python), "needs python3"), arguments: ["line", "tagged", "refused"])
         func hostileIdle(_ answer: String) throws {
-            let tmp = try TemporaryDirectory()
-            defer { tmp.remove() }
-            try Self.makeCertificates(in: tmp.path)
-            let netrc = tmp.path + "/netrc"
-            try "machine 127.0.0.1 login jane password s3cret\n".write(toFile: netrc, atomically: true, encoding: .utf8)
-            chmod(netrc, 0o600)
-            let connections = tmp.path + "/connections"
-            let (server, port) = try Self.pythonServer(Self.idleServer, [tmp.path + "/server.pem", tmp.path + "/server.key", connections, answer])
-            defer {
-                kill(server.processIdentifier, SIGKILL)
-                server.waitUntilExit()
-            }
-            let err = tmp.path + "/watch.err"
-            let pid = try ChildProcess.spawn(
-                [
-                    "/usr/bin/env", "XDG_STATE_HOME=\(tmp.path)/state", ReservoirBinary.executable.path, "watch",
-                    "imaps://jane@127.0.0.1:\(port)/INBOX", "--netrc", netrc, "--ca-file", tmp.path + "/ca.pem", "--imap-timeout", "10",
-                    "--store", "sqlite:\(tmp.path)/s.sqlite3", "--no-calendar",
-                ], stdout: "/dev/null", stderr: err)
-            defer {
-                kill(pid, SIGKILL)
-                _ = ChildProcess.wait(pid)
-            }
             // In 5.5 seconds: connections at 0, 1, 3 seconds (then 7): three, not hundreds.
-            usleep(5_500_000)
-            let count = ((try? String(contentsOfFile: connections, encoding: .utf8)) ?? "").split(separator: "\n").filter { $0 == "connection" }.count
-            let log = (try? String(contentsOfFile: err, encoding: .utf8)) ?? ""
-            #expect(count == 3, "\(count) connections: \(log)")
-            #expect(log.contains("imap-protocol-violation"), "\(log)")
+            let run = try Self.watchIdleServer(answer, for: 5_500_000, ["--imap-timeout", "10"])
+            let count = run.record.filter { $0 == "connection" }.count
+            #expect(count == 3, "\(count) connections: \(run.log)")
+            #expect(run.log.contains("imap-protocol-violation"), "\(run.log)")
         }
 
         @Test(
             "--idle 5: the IDLE is ended with DONE and issued again every 5 seconds on the one connection (RFC 2177 §3), never more often",
             .enabled(if: FileManager.default.isExecutableFile(atPath: python), "needs python3"))
         func idleReissued() throws {
+            // IDLE at about 0.5, 5.5 and 10.5 seconds; 13 seconds in, three and two DONEs.
+            let run = try Self.watchIdleServer("well", for: 13_000_000, ["--idle", "5"])
+            let lines = run.record
+            let idles = lines.filter { $0 == "command IDLE" }.count
+            let dones = lines.filter { $0 == "command DONE" }.count
+            #expect(lines.filter { $0 == "connection" }.count == 1, "one connection: \(lines) \(run.log)")
+            #expect(lines.filter { $0 == "command LOGIN" || $0 == "command AUTHENTICATE" }.count == 1, "\(lines)")
+            #expect((3...4).contains(idles) && dones == idles - 1, "\(idles) IDLE, \(dones) DONE: \(lines) \(run.log)")
+            #expect(!run.log.contains("imap-"), "\(run.log)")
+
+            let refused = try ReservoirBinary.run(["watch", "imaps://jane@127.0.0.1:1/INBOX", "--idle", "1800"])
+            #expect(refused.status == 64 && refused.stderr.contains("--idle"), "\(refused.stderr)")
+        }
+
+        /// A running `watch` of ``idleServer`` answering IDLE with `answer`, for `microseconds`:
+        /// the server's record (a line per connection and per command) and the watch's stderr.
+        static func watchIdleServer(_ answer: String, for microseconds: useconds_t, _ extra: [String]) throws -> (record: [String], log: String) {
             let tmp = try TemporaryDirectory()
             defer { tmp.remove() }
             try Self.makeCertificates(in: tmp.path)
@@ -590,7 +583,7 @@ extension ProcessSuites {
             try "machine 127.0.0.1 login jane password s3cret\n".write(toFile: netrc, atomically: true, encoding: .utf8)
             chmod(netrc, 0o600)
             let record = tmp.path + "/record"
-            let (server, port) = try Self.pythonServer(Self.idleServer, [tmp.path + "/server.pem", tmp.path + "/server.key", record, "well"])
+            let (server, port) = try Self.pythonServer(Self.idleServer, [tmp.path + "/server.pem", tmp.path + "/server.key", record, answer])
             defer {
                 kill(server.processIdentifier, SIGKILL)
                 server.waitUntilExit()
@@ -599,26 +592,14 @@ extension ProcessSuites {
             let pid = try ChildProcess.spawn(
                 [
                     "/usr/bin/env", "XDG_STATE_HOME=\(tmp.path)/state", ReservoirBinary.executable.path, "watch",
-                    "imaps://jane@127.0.0.1:\(port)/INBOX", "--netrc", netrc, "--ca-file", tmp.path + "/ca.pem", "--idle", "5",
+                    "imaps://jane@127.0.0.1:\(port)/INBOX", "--netrc", netrc, "--ca-file", tmp.path + "/ca.pem",
                     "--store", "sqlite:\(tmp.path)/s.sqlite3", "--no-calendar",
-                ], stdout: "/dev/null", stderr: err)
-            defer {
-                kill(pid, SIGKILL)
-                _ = ChildProcess.wait(pid)
-            }
-            // IDLE at about 0.5, 5.5 and 10.5 seconds; 13 seconds in, three and two DONEs.
-            usleep(13_000_000)
+                ] + extra, stdout: "/dev/null", stderr: err)
+            usleep(microseconds)
+            kill(pid, SIGKILL)
+            _ = ChildProcess.wait(pid)
             let lines = ((try? String(contentsOfFile: record, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
-            let log = (try? String(contentsOfFile: err, encoding: .utf8)) ?? ""
-            let idles = lines.filter { $0 == "command IDLE" }.count
-            let dones = lines.filter { $0 == "command DONE" }.count
-            #expect(lines.filter { $0 == "connection" }.count == 1, "one connection: \(lines) \(log)")
-            #expect(lines.filter { $0 == "command LOGIN" || $0 == "command AUTHENTICATE" }.count == 1, "\(lines)")
-            #expect((3...4).contains(idles) && dones == idles - 1, "\(idles) IDLE, \(dones) DONE: \(lines) \(log)")
-            #expect(!log.contains("imap-"), "\(log)")
-
-            let refused = try ReservoirBinary.run(["watch", "imaps://jane@127.0.0.1:1/INBOX", "--idle", "1800"])
-            #expect(refused.status == 64 && refused.stderr.contains("--idle"), "\(refused.stderr)")
+            return (lines, (try? String(contentsOfFile: err, encoding: .utf8)) ?? "")
         }
 
         /// A plain IMAP server that offers no STARTTLS, would log anyone in, and writes every

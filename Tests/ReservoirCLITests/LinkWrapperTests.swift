@@ -10,17 +10,22 @@ import Testing
 struct LinkWrapperTests {
     static let wrapper = ReservoirBinary.packageRoot.appendingPathComponent("scripts/build/link-c-libs-static").path
 
+    /// A linker that prints each argument, and the content of each response file while it exists.
+    static func reportingLinker(in directory: String) throws -> String {
+        let linker = directory + "/ld"
+        try "#!/bin/sh\nfor a in \"$@\"; do case \"$a\" in @*) echo \"file: $(cat \"${a#@}\")\" ;; *) echo \"arg: $a\" ;; esac; done\n"
+            .write(toFile: linker, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: linker)
+        return linker
+    }
+
     @Test(
         "the -l options of a response file are mapped to the archives as on the command line, and the mapped copy is removed",
         .enabled(if: FileManager.default.isExecutableFile(atPath: "/bin/sh"), "needs /bin/sh"))
     func responseFile() throws {
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }
-        let linker = tmp.path + "/ld"
-        // Prints each argument, and the content of each response file while it exists.
-        try "#!/bin/sh\nfor a in \"$@\"; do case \"$a\" in @*) echo \"file: $(cat \"${a#@}\")\" ;; *) echo \"arg: $a\" ;; esac; done\n"
-            .write(toFile: linker, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: linker)
+        let linker = try Self.reportingLinker(in: tmp.path)
         let response = tmp.path + "/link.rsp"
         try #""-o" "out" "main.o" "-lcrypto" "-lsqlite3" "-lxml2" "-lgcc_s" "-lcryptography" "-rpath=$ORIGIN" "-lc""#
             .write(toFile: response, atomically: true, encoding: .utf8)
@@ -55,10 +60,7 @@ struct LinkWrapperTests {
     func documentReaderKeepsSharedCxx() throws {
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }
-        let linker = tmp.path + "/ld"
-        try "#!/bin/sh\nfor a in \"$@\"; do case \"$a\" in @*) echo \"file: $(cat \"${a#@}\")\" ;; *) echo \"arg: $a\" ;; esac; done\n"
-            .write(toFile: linker, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: linker)
+        let linker = try Self.reportingLinker(in: tmp.path)
         func link(_ arguments: [String]) throws -> [String] {
             let run = try ChildProcess.capture(["/usr/bin/env", "RESERVOIR_LD=\(linker)", "/bin/sh", Self.wrapper] + arguments)
             #expect(run.status == 0, "\(String(decoding: run.stderr, as: UTF8.self))")
