@@ -1,5 +1,7 @@
 import DKIM
+import MIME
 import Pipeline
+import ReservoirBase
 
 @testable import Output
 
@@ -7,7 +9,9 @@ import Pipeline
 /// formatter on arbitrary results. The first byte chooses:
 /// - even: the rest is a field value. Parsing never traps; a payload that parses formats to a
 ///   value that parses back to it (its text reduced to printable ASCII, as the formatter writes
-///   it), and ``AuthenticationResultsPayload/claims(_:authservID:)`` holds for its own id.
+///   it), and ``AuthenticationResultsPayload/claims(_:authservID:)`` holds for its own id; a
+///   value that claims `mx.example` once its encoded words are decoded claims it as written,
+///   and an ASCII value that claims it does so written as one encoded word too.
 /// - odd: the rest, split at NUL bytes, gives an authserv-id, signature domains, selectors and
 ///   identities, and result codes. The filter's field for them parses back with the same
 ///   authserv-id and one result per signature, claims that id, and the forged-field scanner
@@ -25,7 +29,20 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 }
 
 func parseAndFormat(_ bytes: [UInt8]) {
-    _ = AuthenticationResultsPayload.claims(bytes, authservID: "mx.example")
+    let claimed = AuthenticationResultsPayload.claims(bytes, authservID: "mx.example")
+    // A value that claims our id once its encoded words are decoded claims it as it stands.
+    let decoded = Array(HeaderText.decode(bytes).text.utf8)
+    if AuthenticationResultsPayload.claims(decoded, authservID: "mx.example") {
+        precondition(claimed, "claims mx.example once decoded, not as written")
+    }
+    // An ASCII value without encoded words, written as one encoded word, claims what it claims.
+    let hasMarker = zip(bytes, bytes.dropFirst()).contains { $0 == UInt8(ascii: "=") && $1 == UInt8(ascii: "?") }
+    if bytes.count <= 512, !hasMarker, bytes.allSatisfy({ $0 < 0x80 && $0 != 0x0D && $0 != 0x0A }) {
+        let word = Array(("=?utf-8?B?" + Base64Text.encode(bytes) + "?=").utf8)
+        if AuthenticationResultsPayload.claims(HeaderText.unfold(bytes), authservID: "mx.example") {
+            precondition(AuthenticationResultsPayload.claims(word, authservID: "mx.example"), "not claimed as an encoded word")
+        }
+    }
     guard case .success(let payload) = AuthenticationResultsPayload.parse(bytes) else { return }
     let formatted = payload.formatted
     guard case .success(let again) = AuthenticationResultsPayload.parse(formatted) else {

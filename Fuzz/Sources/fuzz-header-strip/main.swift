@@ -1,4 +1,5 @@
 import DKIM
+import MIME
 import Pipeline
 
 @testable import Output
@@ -8,7 +9,9 @@ import Pipeline
 /// input; the removals are whole lines (ended by LF or by a bare CR), in order, apart; the
 /// stream's output is the input less exactly the removed bytes, with the body (as an LF reader
 /// ends the header) unchanged; the output has nothing left to remove; and no reader of it finds
-/// a field of ours, whether it ends lines at LF only or at CR, LF and CRLF (Python's `email`).
+/// a field of ours, whether it ends lines at LF only or at CR, LF and CRLF (Python's `email`),
+/// nor once it decodes the field's RFC 2047 encoded words and unquotes the authserv-id
+/// (``decodedAuthservID(_:)``, a reader written apart from the scanner's).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     guard size > 0 else { return 0 }
@@ -92,7 +95,9 @@ func fieldOfOurs(_ bytes: [UInt8], splitsAtCR: Bool, id: String) -> String? {
     var results: [UInt8]?  // the value of the Authentication-Results field being read
     func decide() -> String? {
         defer { results = nil }
-        guard let value = results, AuthenticationResultsPayload.claims(value, authservID: id) else { return nil }
+        guard let value = results, AuthenticationResultsPayload.claims(value, authservID: id) || decodedAuthservID(value) == id else {
+            return nil
+        }
         return "Authentication-Results:" + String(decoding: value, as: UTF8.self)
     }
     var start = 0
@@ -125,4 +130,28 @@ func fieldOfOurs(_ bytes: [UInt8], splitsAtCR: Bool, id: String) -> String? {
         start = next
     }
     return decide()
+}
+
+/// The authserv-id a script reads from a field value once Python's `email` decoded it: encoded
+/// words decoded (as `HeaderText` decodes a Subject), comments left out, the text before the
+/// first `;`, its quoted-string or first word (split at Unicode white space, as `str.split()`),
+/// lowercased.
+func decodedAuthservID(_ value: [UInt8]) -> String {
+    var depth = 0
+    var text = ""
+    for character in HeaderText.decode(value).text {
+        if character == "(" {
+            depth += 1
+        } else if character == ")", depth > 0 {
+            depth -= 1
+        } else if depth == 0 {
+            text.append(character)
+        }
+    }
+    let head = (text.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? "").drop { $0.isWhitespace }
+    if head.first == "\"" {
+        let quoted = head.dropFirst().prefix { $0 != "\"" }
+        return String(quoted.drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed()).lowercased()
+    }
+    return String(head.prefix { !$0.isWhitespace }).lowercased()
 }

@@ -65,8 +65,65 @@ extension AuthenticationResultsPayload {
     /// one claims it when its first token or quoted-string is that id, or when the value, with
     /// comments, white space, quotes and backslashes left out, starts with it: a lenient reader
     /// comparing prefixes would take it for ours.
+    ///
+    /// A reader may decode the value before it compares: Python's `email` (`policy.default`)
+    /// decodes RFC 2047 encoded words anywhere in it, inside a token or a quoted-string too,
+    /// in any charset, and a script may lowercase with Unicode rules. So the value claims the
+    /// id too when, with its encoded words decoded (``HeaderText/decode(_:at:)``, up to
+    /// ``maxDecodingRounds`` times, for a reader that decodes what it decoded) and the letters
+    /// whose Unicode lowercase or case fold is ASCII folded to it (``asciiFolded(_:)``), it
+    /// claims it by the rules above.
     public static func claims(_ value: some Collection<UInt8>, authservID: String) -> Bool {
         let bytes = Array(value)
+        if claimsAsWritten(bytes, authservID: authservID) { return true }
+        // RFC 2047 §5 puts encoded words in unstructured text, comments and phrases only, and
+        // RFC 8601 §2.2 has none in an authserv-id; readers decode them there all the same.
+        guard bytes.contains(where: { $0 >= 0x80 }) || HeaderText.containsMarker(bytes) else { return false }
+        var view = bytes
+        for _ in 0..<maxDecodingRounds {
+            let decoded = asciiFolded(HeaderText.decode(view).text)
+            if decoded == view { return false }
+            if claimsAsWritten(decoded, authservID: authservID) { return true }
+            view = decoded
+        }
+        return false
+    }
+
+    /// How many times ``claims(_:authservID:)`` decodes the encoded words of a value: a genuine
+    /// server writes none, Python's `email` decodes once, a script may decode again.
+    public static let maxDecodingRounds = 4
+
+    /// `text` as UTF-8 with the characters whose Unicode lowercase mapping or case fold is
+    /// ASCII replaced by it (KELVIN SIGN is `k`, LATIN SMALL LETTER LONG S `s`, the Latin
+    /// ligatures `ff` … `st`, SHARP S `ss`), as `str.lower()` or `str.casefold()` in Python
+    /// would compare them, and the characters `str.strip()` and `str.split()` take for white
+    /// space (Unicode's White_Space, U+001C–U+001F) as a space; everything else as it is.
+    static func asciiFolded(_ text: String) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            let folded: String? =
+                switch scalar.value {
+                case 0x1C...0x1F: " "
+                case _ where scalar.value > 0x7F && scalar.properties.isWhitespace: " "
+                case 0x212A: "k"
+                case 0x017F: "s"
+                case 0x00DF, 0x1E9E: "ss"
+                case 0xFB00: "ff"
+                case 0xFB01: "fi"
+                case 0xFB02: "fl"
+                case 0xFB03: "ffi"
+                case 0xFB04: "ffl"
+                case 0xFB05, 0xFB06: "st"
+                default: nil
+                }
+            if let folded { out += folded.utf8 } else { out += String(scalar).utf8 }
+        }
+        return out
+    }
+
+    /// ``claims(_:authservID:)`` on the value as it stands.
+    static func claimsAsWritten(_ bytes: [UInt8], authservID: String) -> Bool {
         let ours = Array(authservID.utf8).map(ASCII.lowercased)
         var parser = AuthenticationResultsParser(bytes)
         do {

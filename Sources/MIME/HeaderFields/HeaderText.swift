@@ -84,7 +84,7 @@ public enum HeaderText {
     }
 
     @inline(__always)
-    static func containsMarker(_ text: [UInt8]) -> Bool {
+    package static func containsMarker(_ text: [UInt8]) -> Bool {
         var i = 0
         while i + 1 < text.count {
             if text[i] == UInt8(ascii: "="), text[i + 1] == UInt8(ascii: "?") { return true }

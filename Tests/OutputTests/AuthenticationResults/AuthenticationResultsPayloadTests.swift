@@ -245,4 +245,24 @@ struct AuthenticationResultsPayloadTests {
     func claimsOurID(value: String, claimed: Bool) {
         #expect(Payload.claims(Array(value.utf8), authservID: "mx.test") == claimed, "\(value.debugDescription)")
     }
+
+    /// (value, claims mx.test): our id in a form Python's `email` decodes, beside a foreign id in
+    /// the same form.
+    static let decodedClaims: [(String, Bool)] = [
+        ("=?us-ascii?Q?mx.test?=; dkim=pass", true), ("=?us-ascii?Q?mx.other.example?=; dkim=pass", false),
+        ("mx.=?utf-8?B?dGVzdA==?=; dkim=pass", true), ("mx.=?utf-8?B?dGVzdA==?=.evil.example; dkim=pass", false),
+        ("\"=?us-ascii?Q?MX.TEST?=\"; dkim=pass", true), ("\"=?us-ascii?Q?MX.OTHER?=\"; dkim=pass", false),
+        ("(=?us-ascii?Q?c?=) =?x-unknown?Q?mx.test?= 1; dkim=pass", true), ("(=?us-ascii?Q?mx.test?=) other.example; dkim=pass", false),
+        ("=?utf-16?B?//5tAHgALgB0AGUAcwB0AA==?=; dkim=pass", true), ("=?us-ascii?Q?mx.test;_dkim=3Dpass?=", true),
+        ("=?utf-8?Q?mx.te=C5=BFt?=; dkim=pass", true), ("=?utf-8?Q?mx.te=C5=A1t?=; dkim=pass", false),
+        ("=?us-ascii?Q?=3D=3Fus-ascii=3FQ=3Fmx.test=3F=3D?=; dkim=pass", true),
+        ("=?us-ascii?Q?=3D=3Fus-ascii=3FQ=3Fmx.other=3F=3D?=; dkim=pass", false),
+        ("=?us-ascii?Q?mx.test?= .evil; dkim=pass", true), ("=?utf-8?Q?mx.test=C2=A0?=; dkim=pass", true),
+        ("=?utf-8?Q?mx.test=C2=A0.evil?=; dkim=pass", true), ("=?utf-8?Q?other=C2=A0mx.test?=; dkim=pass", false),
+    ]
+
+    @Test("a field claims our authserv-id when a reader decoding its encoded words reads ours", arguments: decodedClaims)
+    func claimsOurIDDecoded(value: String, claimed: Bool) {
+        #expect(Payload.claims(Array(value.utf8), authservID: "mx.test") == claimed, "\(value.debugDescription)")
+    }
 }
