@@ -185,7 +185,7 @@ struct WatchCommand: ParsableCommand {
                         let validity = try opened(connection, context)
                         _ = try readNew(connection, validity: validity, context, summary: &summary)
                     } catch {
-                        Output.error("watch: \(url): \(error)")
+                        Self.report("watch: \(url.description): \(error.description)")
                         firstFailure = firstFailure ?? Self.exitStatus(error.code)
                     }
                 }
@@ -277,7 +277,7 @@ struct WatchCommand: ParsableCommand {
     /// A failed read: the connection is dropped and the next try waits 1 s, doubling with each
     /// failure in a row up to WatchLimits.maximumBackoffSeconds, never retrying at once.
     private func failed(_ mailbox: WatchedMailbox, _ error: IMAPError) {
-        Output.error("watch: \(mailbox.url): \(error)")
+        Self.report("watch: \(mailbox.url.description): \(error.description)")
         // A connection that lasted is a success of its own: a break after it starts counting anew.
         if let since = mailbox.connectedAt, Monotonic.seconds() - since >= Double(WatchLimits.healthyConnectionSeconds) {
             mailbox.failures = 0
@@ -377,7 +377,7 @@ struct WatchCommand: ParsableCommand {
             } else {
                 // RFC 9051 §2.3.1.1: a new UIDVALIDITY means the old UIDs name nothing; every
                 // message is read again, which the store's revision rules make change nothing.
-                Output.error("watch: \(url): UIDVALIDITY changed (\(known.uidValidity) to \(validity)); reading every message again")
+                Self.report("watch: \(url.description): UIDVALIDITY changed (\(known.uidValidity) to \(validity)); reading every message again")
             }
         }
         connection.mailboxChanged = false
@@ -386,7 +386,7 @@ struct WatchCommand: ParsableCommand {
         for (uid, size) in listed.prefix(maxMessages) {
             let origin = "\(url);UIDVALIDITY=\(validity)/;UID=\(uid)"
             if size > Int64(WatchLimits.messageBytes) {
-                Output.error("watch: \(origin): \(size) bytes, over the limit of \(WatchLimits.messageBytes); not read")
+                Self.report("watch: \(origin): \(size) bytes, over the limit of \(WatchLimits.messageBytes); not read")
             } else if let bytes = try connection.message(uid: uid, limit: WatchLimits.messageBytes) {
                 // A stop asked for while a message is recorded waits for its state to be kept.
                 WatchStop.busy()
@@ -398,7 +398,7 @@ struct WatchCommand: ParsableCommand {
                 // A message whose key lookup failed for now, or whose reservations the store
                 // could not keep, is read again by the next run: the UID stays below it.
                 if let transient = TransientFailure.reason(report) {
-                    Output.error("watch: \(origin): \(transient); read again next run")
+                    Self.report("watch: \(origin): \(transient); read again next run")
                     outcome = .retryLater
                     break
                 }
@@ -420,6 +420,15 @@ struct WatchCommand: ParsableCommand {
         }
         if outcome == .done && listed.count > maxMessages { outcome = .more }
         return outcome
+    }
+
+    /// A line on standard error. What the server said reaches it inside an ``IMAPError``'s
+    /// detail (a NO or BAD's text, a BYE's, an unexpected line, libcurl's message), and the
+    /// mailbox URL comes from a configuration file: interpolated as `String`s, they are escaped
+    /// as a message's text is in a banner (``TerminalText``), so no ESC, C1 control, CR or
+    /// backspace a server writes reaches the terminal raw (each is an ECMA-48 control function).
+    static func report(_ line: TerminalText) {
+        Output.error(line.text)
     }
 
     /// sysexits.h: EX_NOINPUT 66, EX_UNAVAILABLE 69, EX_CANTCREAT 73, EX_TEMPFAIL 75,
