@@ -247,7 +247,11 @@ package struct ConfigurationFile: Sendable, Equatable {
             let wrongType = problem(.wrongType, entry.position, "\(key) must be \(type.name), not \(Self.article(entry.value.typeName))")
             var value: SettingValue
             switch (type, entry.value) {
-            case (.string, .string(let text)): value = .text(text)
+            case (.string, .string(let text)):
+                if option == .recipientDelimiter, let misuse = option.misuse(of: text, spelled: { $0.rawValue }) {
+                    return .failure(problem(.wrongValue, entry.position, misuse))
+                }
+                value = .text(text)
             case (.integer, .integer(let n)):
                 guard n >= 0, n <= Int64(Int32.max) else { return .failure(problem(.wrongValue, entry.position, "\(key) must not be negative")) }
                 value = .number(Int(n))

@@ -28,14 +28,23 @@ package struct EffectiveSettings: Sendable, Equatable {
             // A listed account under its listed spelling, whatever the case of the local part
             // given: the milter files `Jane@` and `jane@` under one account
             // (``MilterSettings/account(forRecipient:)``), and so does every hook.
-            if accountTables[account.address] == nil,
-                let listed = accountTables.keys.sorted().first(where: { AccountAddress.folded($0) == AccountAddress.folded(account.address) })
-            {
+            // A detail address (`joe+trips@`, RFC 5233) is its base's account when the base is
+            // listed and the address as written is not, as Postfix's `recipient_delimiter` and
+            // Dovecot's `:user` take it: a Postfix `pipe` hands `${mailbox}` with its detail.
+            let base = RecipientDelimiter(setting: text(.recipientDelimiter)).base(of: account.address)
+            if let listed = listedAccount(account.address) ?? base.flatMap(listedAccount), listed != account.address {
                 account = Account(normalizedAddress: listed)
                 values[.account] = .text(listed)
             }
             apply(account, accountTables[account.address] ?? AccountSettings(), file: filePath)
         }
+    }
+
+    /// The listed account `address` names, whatever the case of its local part, under its
+    /// listed spelling; nil when no table lists it.
+    private func listedAccount(_ address: String) -> String? {
+        if accountTables[address] != nil { return address }
+        return accountTables.keys.sorted().first(where: { AccountAddress.folded($0) == AccountAddress.folded(address) })
     }
 
     /// The settings of a run for `account` (the milter's recipients): these, with the account's

@@ -24,6 +24,9 @@ package struct MilterSettings {
     package var accountDomains: Set<String> = []
     /// The filter's settings: keys, policy, store, clock, authserv-id, time budget, retry spool.
     package var hook: FilterHook
+    /// `--recipient-delimiter` (or the configuration file's `recipient-delimiter`): which
+    /// recipients' details are dropped to reach their account.
+    package var recipientDelimiter = RecipientDelimiter.standard
 
     /// What the arguments ask for.
     package enum Reading {
@@ -95,6 +98,7 @@ package struct MilterSettings {
         }
         var settings = MilterSettings(socket: socket, accountDomains: domains, hook: hook)
         settings.accounts = accounts
+        settings.recipientDelimiter = RecipientDelimiter(setting: hook.settings?.text(.recipientDelimiter))
         return .run(settings)
     }
 
@@ -105,12 +109,26 @@ package struct MilterSettings {
     /// (Postfix's tables, Exim's `local_parts`, Dovecot's user names), so `Jane@` and `jane@`
     /// reach one account: a listed one under its listed spelling, one of an account domain in
     /// lowercase.
+    ///
+    /// A detail address (`joe+trips@example.org`, RFC 5233) that is not listed as written is
+    /// its base's account when the base is one (listed, or a mailbox of an account domain), as
+    /// Postfix delivers it to `joe@` with `recipient_delimiter = +`; otherwise it is taken as
+    /// written (``RecipientDelimiter/base(of:)``).
     package func account(forRecipient envelope: String) -> Account? {
         guard let account = MilterRecipient.address(envelope) else { return nil }
         let lowered = Self.lowercased(account.address)
         if let listed = folded[lowered] { return Account(normalizedAddress: listed) }
-        guard let at = lowered.lastIndex(of: "@") else { return nil }
-        return accountDomains.contains(String(lowered[lowered.index(after: at)...])) ? Account(normalizedAddress: lowered) : nil
+        if let base = recipientDelimiter.base(of: lowered) {
+            if let listed = folded[base] { return Account(normalizedAddress: listed) }
+            if isInAccountDomain(base) { return Account(normalizedAddress: base) }
+        }
+        return isInAccountDomain(lowered) ? Account(normalizedAddress: lowered) : nil
+    }
+
+    /// Whether the lowercase `address` is a mailbox of an `--account-domain`.
+    private func isInAccountDomain(_ address: String) -> Bool {
+        guard let at = address.lastIndex(of: "@") else { return false }
+        return accountDomains.contains(String(address[address.index(after: at)...]))
     }
 
     static func lowercased(_ text: String) -> String { AccountAddress.folded(text) }

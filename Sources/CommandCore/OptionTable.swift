@@ -31,6 +31,7 @@ package enum CommonOption: String, CaseIterable, Sendable {
     case trustAuthservID = "trust-authserv-id"
     case trustARCSealer = "trust-arc-sealer"
     case pendingDays = "pending-days"
+    case recipientDelimiter = "recipient-delimiter"
 
     /// The long name as typed, `--` included.
     package var flag: String { "--" + rawValue }
@@ -54,6 +55,7 @@ package enum CommonOption: String, CaseIterable, Sendable {
         case .netrc, .calendarCA: "file"
         case .retrySpool: "directory"
         case .pendingDays: "days"
+        case .recipientDelimiter: "characters"
         case .allowAnyDomain, .allowUnverified, .noStore, .noCalendar, .deleteCancelled, .includePast: nil
         }
     }
@@ -95,6 +97,8 @@ package enum CommonOption: String, CaseIterable, Sendable {
         case .trustARCSealer:
             "Weaker trust path, off by default: accept the DKIM result an ARC chain sealed by this domain records (repeatable)."
         case .pendingDays: "Days a genuine sender's reservations wait as pending for reservoir allow or deny (default 30)."
+        case .recipientDelimiter:
+            "Characters that start a recipient's detail, as Postfix's recipient_delimiter: joe+trips@ is joe@'s account when joe@ is one (default +; empty: none)."
         }
     }
 
@@ -102,7 +106,8 @@ package enum CommonOption: String, CaseIterable, Sendable {
     /// nil for an option the file may not set, for the reason ``fileExclusion`` gives.
     package var fileType: ConfigurationType? {
         switch self {
-        case .keys, .dnsServer, .allowedDomains, .store, .account, .authservID, .netrc, .calendarCA, .retrySpool, .trustAuthservID, .railKeys:
+        case .keys, .dnsServer, .allowedDomains, .store, .account, .authservID, .netrc, .calendarCA, .retrySpool, .trustAuthservID, .railKeys,
+            .recipientDelimiter:
             .string
         case .allowDomain, .me, .calendar, .passCA, .allowPassType, .trustARCSealer: .strings
         case .dnsTimeout, .timeout, .pendingDays: .integer
@@ -144,6 +149,8 @@ package enum CommonOption: String, CaseIterable, Sendable {
         case .allowedDomains
         where !value.utf8.contains(UInt8(ascii: "/")) && value.utf8.contains(UInt8(ascii: ".")) && access(value, F_OK) != 0:
             "\(spelled(.allowedDomains)) takes a file of domains, and \(value) looks like a domain, not an existing file: did you mean \(spelled(.allowDomain)) \(value)?"
+        case .recipientDelimiter where RecipientDelimiter(value) == nil:
+            "\(spelled(.recipientDelimiter)) takes characters among \(String(decoding: RecipientDelimiter.allowed, as: UTF8.self)) (none: off); got \(value)"
         default: nil
         }
     }

@@ -61,6 +61,10 @@ enum ReservoirMilter {
           --account ADDRESS        A mailbox of this site (repeatable).
           --account-domain DOMAIN  Every mailbox of this domain (repeatable).
           --accounts-file FILE     Accounts one a line: jane@example.org, or @example.org for a domain.
+          --recipient-delimiter CHARACTERS
+                                   Characters that start a recipient's detail, as Postfix's
+                                   recipient_delimiter: jane+trips@ is jane@'s account when
+                                   jane@ is one (default +; --recipient-delimiter= for none).
           Every option of reservoir filter: --store, --keys, --allowed-domains, --allow-domain,
           --authserv-id, --timeout, --retry-spool, --now, ... (reservoir filter --help).
 

@@ -13,6 +13,7 @@ struct CommonOptionTests {
         case .dnsTimeout, .timeout, .pendingDays: "7"
         case .me: "jane@example.org"
         case .now: "2026-11-22T12:00:00Z"
+        case .recipientDelimiter: "+-"
         default: "x"
         }
     }

@@ -65,6 +65,7 @@ struct ConfigurationFileTests {
         ("allow-domain = [\"a.example\", 3]", .wrongType, 1, 30),
         ("timeout = \"5\"", .wrongType, 1, 1),
         ("timeout = -1", .wrongValue, 1, 1),
+        ("recipient-delimiter = \"x\"", .wrongValue, 1, 1),
         ("include-past = 1", .wrongType, 1, 1),
         ("allow-domain = [\"/etc/reservoir/allowed\"]", .wrongValue, 1, 17),
         ("allowed-domains = \"epicsteak.example\"", .wrongValue, 1, 1),
@@ -149,6 +150,35 @@ struct ConfigurationFileTests {
         #expect(single.policy.me == ["family@example.org"])
         #expect(single.calendars.calendars == ["https://dav.example.org/dav/calendars/{account}/reservations/"])
         #expect(throws: UsageError.self) { try CalendarPusher.check(single.calendars) }
+    }
+
+    @Test("--account with a detail is its base's listed account; as written when listed, unlisted, or with the delimiter off")
+    func accountDetail() throws {
+        let file = try Self.parse(
+            """
+            [accounts."joe@example.org"]
+            allow-domain = ["cascadia-air.example"]
+
+            [accounts."a+b@example.org"]
+            """
+        ).get()
+        func account(_ given: String, delimiter: String? = nil) -> String? {
+            var commandLine: [CommonOption: SettingValue] = [.account: .text(given)]
+            if let delimiter { commandLine[.recipientDelimiter] = .text(delimiter) }
+            return EffectiveSettings(file: file, commandLine: commandLine).account
+        }
+        #expect(account("joe+trips@example.org") == "joe@example.org")
+        #expect(EffectiveSettings(file: file, commandLine: [.account: .text("joe+trips@example.org")]).policy.allowDomain == ["cascadia-air.example"])
+        #expect(account("JOE+trips@example.org") == "joe@example.org")
+        #expect(account("joe@example.org") == "joe@example.org")
+        #expect(account("joe+trips@example.org", delimiter: "") == "joe+trips@example.org")
+        #expect(account("joe-trips@example.org") == "joe-trips@example.org")
+        #expect(account("joe-trips@example.org", delimiter: "-+") == "joe@example.org")
+        #expect(account("a+b@example.org") == "a+b@example.org")
+        #expect(account("sam+trips@example.org") == "sam+trips@example.org")
+        #expect(account("+trips@example.org") == "+trips@example.org")
+        let off = try Self.parse("recipient-delimiter = \"\"\n[accounts.\"joe@example.org\"]").get()
+        #expect(EffectiveSettings(file: off, commandLine: [.account: .text("joe+trips@example.org")]).account == "joe+trips@example.org")
     }
 
     @Test("a local part cannot leave the directory or collection a template names")

@@ -15,7 +15,7 @@ struct MilterSessionTests {
         "a plain mailbox of the site is its account, its domain normalized",
         arguments: [
             ("<jane@example.org>", "jane@example.org"), ("jane@EXAMPLE.org", "jane@example.org"),
-            ("<Jane.Doe+trips@example.org>", "jane.doe+trips@example.org"), ("<joe@bücher.example>", "joe@xn--bcher-kva.example"),
+            ("<Jane.Doe+trips@example.org>", "jane.doe@example.org"), ("<joe@bücher.example>", "joe@xn--bcher-kva.example"),
         ])
     func accountRecipients(_ envelope: String, _ address: String) throws {
         let site = try #require(
@@ -47,6 +47,47 @@ struct MilterSessionTests {
         let spelled = try #require(Self.settings(["--socket", "inet:1@h", "--account", "Jane.Doe@example.org"]))
         #expect(spelled.account(forRecipient: "<jane.doe@EXAMPLE.org>")?.address == "Jane.Doe@example.org")
         #expect(site.account(forRecipient: "<other@example.org>") == nil)
+    }
+
+    /// (recipient, --recipient-delimiter or nil for the default, the account or nil for none)
+    /// with `joe@example.org`, `a+b@example.org` and `postmaster@example.org` listed and the
+    /// account domain `family.example`.
+    static let detailRecipients: [(String, String?, String?)] = [
+        ("<joe+trips@example.org>", nil, "joe@example.org"), ("<joe@example.org>", nil, "joe@example.org"),
+        ("<JOE+Trips@EXAMPLE.org>", nil, "joe@example.org"), ("<joe+trips+more@example.org>", nil, "joe@example.org"),
+        ("<joe+trips@example.org>", "", nil), ("<joe@example.org>", "", "joe@example.org"),
+        ("<joe-trips@example.org>", nil, nil), ("<joe-trips@example.org>", "+-", "joe@example.org"),
+        ("<joe+trips@example.org>", "-", nil), ("<joe_trips@example.org>", "_", "joe@example.org"),
+        ("<+trips@example.org>", nil, nil), ("<a+b@example.org>", nil, "a+b@example.org"), ("<a+c@example.org>", nil, nil),
+        ("<jane+trips@example.org>", nil, nil), ("<postmaster+x@example.org>", nil, "postmaster@example.org"),
+        ("<mailer-daemon@family.example>", "-", "mailer-daemon@family.example"),
+        ("<ann+trips@family.example>", nil, "ann@family.example"), ("<+trips@family.example>", nil, "+trips@family.example"),
+        ("<owner-list@family.example>", "-", "owner-list@family.example"), ("<list-request@family.example>", "-", "list-request@family.example"),
+        ("<ann-trips@family.example>", "-", "ann@family.example"), ("<ann+trips@evil.example>", nil, nil),
+        ("<ann+trips@family.example>", "", "ann+trips@family.example"),
+    ]
+
+    @Test(
+        "a detail address is its base's account when the base is one, the address as written first (Postfix's recipient_delimiter)",
+        arguments: detailRecipients)
+    func detailAddress(_ envelope: String, _ delimiter: String?, _ account: String?) throws {
+        let arguments = [
+            "--socket", "inet:1@h", "--account", "joe@example.org", "--account", "a+b@example.org", "--account", "postmaster@example.org",
+            "--account-domain", "family.example",
+        ]
+        let site = try #require(Self.settings(arguments + (delimiter.map { ["--recipient-delimiter=" + $0] } ?? [])))
+        #expect(site.account(forRecipient: envelope)?.address == account, "\(envelope) with \(delimiter ?? "the default")")
+    }
+
+    @Test("a delimiter holding a letter, a digit, @ or a character that routes elsewhere is refused", arguments: ["x", "1", "@", "%", "+ ", "é"])
+    func refusedDelimiter(_ delimiter: String) {
+        guard
+            case .usage = MilterSettings.read(
+                ["--socket", "inet:1@h", "--account", "a@b.example", "--recipient-delimiter=" + delimiter], configuration: .none)
+        else {
+            Issue.record("\(delimiter) was accepted")
+            return
+        }
     }
 
     @Test(

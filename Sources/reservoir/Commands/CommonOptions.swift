@@ -125,11 +125,21 @@ struct StoreOptions: ParsableArguments {
     @Option(name: .long(.account), help: ArgumentHelp(.account))
     var accountArgument: String?
 
+    @Option(name: .long(.recipientDelimiter), help: ArgumentHelp(.recipientDelimiter))
+    var recipientDelimiterArgument: String?
+
     var given: [CommonOption: SettingValue] {
         var given: [CommonOption: SettingValue] = [:]
         if let storeArgument { given[.store] = .text(storeArgument) }
         if let accountArgument { given[.account] = .text(accountArgument) }
+        if let recipientDelimiterArgument { given[.recipientDelimiter] = .text(recipientDelimiterArgument) }
         return given
+    }
+
+    func validate() throws {
+        if let recipientDelimiterArgument, let misuse = CommonOption.recipientDelimiter.misuse(of: recipientDelimiterArgument) {
+            throw ValidationError(misuse)
+        }
     }
 
     /// `--account`, else the configuration file's `account`; the implicit account without either.

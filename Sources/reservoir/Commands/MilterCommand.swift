@@ -13,7 +13,9 @@ struct MilterCommand: ParsableCommand {
             Speaks the milter protocol on --socket (inet:PORT@HOST or unix:PATH). Each message is \
             verified, extracted and judged once; its trusted reservations are filed under every \
             envelope recipient that is an account of this site (--account ADDRESS, \
-            --account-domain DOMAIN, both repeatable, or --accounts-file FILE). Authentication-Results and X-Reservation \
+            --account-domain DOMAIN, both repeatable, or --accounts-file FILE); a recipient with a \
+            detail (jane+trips@) is its base's account when the base is one (--recipient-delimiter, \
+            + unless set, as Postfix's recipient_delimiter). Authentication-Results and X-Reservation \
             fields are added and forged ones deleted; a message is never rejected and its body \
             never changed. Takes every option of reservoir filter (--store, --keys, \
             --allowed-domains, --authserv-id, --timeout, --retry-spool, --now, ...).
