@@ -39,7 +39,7 @@ package struct CommandRunner {
             recipients: try Self.recipients(policy?.me ?? []), allowedPassTypes: try Self.passTypes(policy?.allowPassType ?? []),
             passAnchors: PassTrustAnchors(paths: try Self.passCAFiles(policy?.passCA ?? [])), trustedAuthservID: policy?.trustAuthservID,
             ownAuthservID: policy?.ownAuthservID ?? AuthenticationResults.defaultAuthservID(),
-            trustedARCSealers: policy?.trustARCSealers ?? [])
+            trustedARCSealers: policy?.trustARCSealers ?? [], recipientDelimiter: policy?.recipientDelimiter ?? .standard)
         self.account = account
         pipeline = ReservationPipeline(resolver: resolver, policy: trust, store: eventStore, now: now, includePast: includePast)
         pipeline.pendingDays = pendingDays ?? EffectiveSettings.process(commandLine: [:]).number(.pendingDays) ?? PendingLimits.defaultDays

@@ -1,4 +1,5 @@
 package import EventStore
+import Trust
 
 /// The settings a run uses: the configuration file's values with the command line's on top
 /// (an option given replaces its key, an array included), and where each came from.
@@ -112,11 +113,13 @@ package struct EffectiveSettings: Sendable, Equatable {
     }
 
     package var policy: PolicySettings {
-        PolicySettings(
+        var settings = PolicySettings(
             allowDomain: texts(.allowDomain), allowedDomainsFile: text(.allowedDomains), me: texts(.me),
             allowAnyDomain: flag(.allowAnyDomain), allowUnverified: flag(.allowUnverified), passCA: texts(.passCA),
             allowPassType: texts(.allowPassType), trustAuthservID: text(.trustAuthservID), ownAuthservID: text(.authservID),
             trustARCSealers: texts(.trustARCSealer), railKeys: text(.railKeys))
+        settings.recipientDelimiter = RecipientDelimiter(setting: text(.recipientDelimiter))
+        return settings
     }
 
     /// The calendars to push to: none with `--no-calendar`, which overrides `--calendar` and the

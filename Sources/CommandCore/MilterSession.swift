@@ -6,7 +6,7 @@ import Mailbox
 import Output
 import Pipeline
 import Synchronization
-import Trust
+package import Trust
 
 /// `reservoir milter`'s settings: where it listens, which envelope recipients are accounts of
 /// this site, and the filter's common settings (``FilterHook``), which it shares with

@@ -1,4 +1,5 @@
 import Glibc
+import Trust
 
 /// The options the commands share, spelled once: `reservoir`'s argument parser declares them
 /// from here, and the filter hook's own argument reader (``FilterHook/init(arguments:)``)

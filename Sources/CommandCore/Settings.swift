@@ -1,3 +1,5 @@
+package import Trust
+
 /// Where DKIM keys come from: the values of `reservoir`'s `--keys`, `--dns-server` and
 /// `--dns-timeout`, for code that runs without the argument parser (the filter hook).
 package struct KeySettings {
@@ -36,6 +38,8 @@ package struct PolicySettings {
     package var trustARCSealers: [String] = []
     /// `--rail-keys`: the UIC key list rail tickets' signatures are verified with.
     package var railKeys: String?
+    /// `--recipient-delimiter`: `jane+trips@` in a signed To or Cc names `jane@`.
+    package var recipientDelimiter = RecipientDelimiter.standard
 
     package init(
         allowDomain: [String] = [], allowedDomainsFile: String? = nil, me: [String] = [],

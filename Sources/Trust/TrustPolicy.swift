@@ -30,6 +30,9 @@ public struct TrustPolicy: Sendable {
     /// The user's own addresses (`--me`), lowercased; `@domain` stands for a whole domain.
     /// When set, markup is trusted only if a signed To or Cc names one of them.
     public var recipients: [String]
+    /// `--recipient-delimiter`: a signed To or Cc naming `jane+trips@` names `jane@` too
+    /// (RFC 5233 subaddress), unless `jane+trips@` is listed itself.
+    public var recipientDelimiter: RecipientDelimiter
     /// Pass type identifiers whose Wallet passes are trusted (`--allow-pass-type`); an entry
     /// ending in `.*` allows every identifier under it (``decide(pass:)``).
     public var allowedPassTypes: [String]
@@ -50,8 +53,10 @@ public struct TrustPolicy: Sendable {
         allowedDomains: [String] = [], allowAnyDomain: Bool = false, allowUnverified: Bool = false,
         alignment: Alignment = .relaxed, publicSuffixes: PublicSuffixList? = nil, recipients: [String] = [],
         allowedPassTypes: [String] = [], passAnchors: PassTrustAnchors = PassTrustAnchors(paths: []),
-        trustedAuthservID: String? = nil, ownAuthservID: String? = nil, trustedARCSealers: [String] = []
+        trustedAuthservID: String? = nil, ownAuthservID: String? = nil, trustedARCSealers: [String] = [],
+        recipientDelimiter: RecipientDelimiter = .standard
     ) {
+        self.recipientDelimiter = recipientDelimiter
         self.allowedPassTypes = allowedPassTypes
         self.passAnchors = passAnchors
         self.trustedARCSealers = trustedARCSealers.map { $0.lowercased() }
@@ -334,6 +339,10 @@ public struct TrustPolicy: Sendable {
             let full = address.address.lowercased()
             let domain = address.domain.lowercased()
             if let me = recipients.first(where: { $0.hasPrefix("@") ? String($0.dropFirst()) == domain : $0 == full }) {
+                return .matched(me)
+            }
+            // RFC 5233: `jane+trips@` is Jane's mailbox, which the site delivers to her.
+            if let base = recipientDelimiter.base(of: full), let me = recipients.first(where: { $0 == base }) {
                 return .matched(me)
             }
         }

@@ -73,7 +73,8 @@ struct AddCommand: ParsableCommand {
         let account = try storeOptions.account()
         let calendars = calendarOptions.settings(noCalendar, for: account)
         try CalendarPusher.check(calendars)
-        let runner = try CommandRunner(keys: keys, policy: policy, store: .none, clock: clock, includePast: past.includePast, account: account)
+        let runner = try CommandRunner(
+            keys: keys, policy: policy, store: .none, clock: clock, includePast: past.includePast, account: account, storeOptions: storeOptions)
         var report: MessageReport
         if target.contains("://") {
             report = try fetch(runner)

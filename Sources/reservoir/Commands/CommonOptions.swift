@@ -93,8 +93,8 @@ struct PolicyOptions: ParsableArguments {
     var settings: PolicySettings { EffectiveSettings.process(commandLine: given).policy }
 
     /// The same for `account`: a site account adds its addresses and its table (docs/SITE.md).
-    func settings(for account: Account) -> PolicySettings {
-        EffectiveSettings.process(commandLine: given.merging(account.given) { $1 }).policy
+    func settings(for account: Account, adding other: [CommonOption: SettingValue] = [:]) -> PolicySettings {
+        EffectiveSettings.process(commandLine: other.merging(given) { $1 }.merging(account.given) { $1 }).policy
     }
 
     /// A domain given as a file or a file as a domain is a usage error naming the option meant.
@@ -180,12 +180,14 @@ struct ClockOptions: ParsableArguments {
 }
 
 extension CommandRunner {
+    /// `storeOptions`: the command's `--recipient-delimiter`, which the recipient binding reads too.
     init(
         keys: KeyOptions?, policy: PolicyOptions?, store: StoreChoice, clock: ClockOptions, includePast: Bool,
-        account: Account = .implicit, pending: PendingDaysOption? = nil
+        account: Account = .implicit, pending: PendingDaysOption? = nil, storeOptions: StoreOptions? = nil
     ) throws {
         try self.init(
-            keys: keys?.settings, policy: policy?.settings(for: account), store: store, now: clock.now, includePast: includePast,
+            keys: keys?.settings, policy: policy?.settings(for: account, adding: storeOptions?.given ?? [:]), store: store, now: clock.now,
+            includePast: includePast,
             account: account, pendingDays: pending?.days)
     }
 }

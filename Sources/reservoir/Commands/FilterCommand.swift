@@ -95,7 +95,8 @@ struct IngestCommand: ParsableCommand {
         let calendars = calendarOptions.settings(noCalendar, for: account)
         try CalendarPusher.check(calendars)
         let runner = try CommandRunner(
-            keys: keys, policy: policy, store: .none, clock: clock, includePast: past.includePast, account: account, pending: pending)
+            keys: keys, policy: policy, store: .none, clock: clock, includePast: past.includePast, account: account, pending: pending,
+            storeOptions: storeOptions)
         let raw = try runner.read(file)
         var report = runner.pipeline.analyze(raw)
         // The store is opened for a trusted reservation only; a store that cannot be used then

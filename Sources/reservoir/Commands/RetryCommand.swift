@@ -49,7 +49,7 @@ struct RetryCommand: ParsableCommand {
         for run in runs {
             let runner = try CommandRunner(
                 keys: keys, policy: policy, store: storeOptions.choice(creating: creation.create), clock: clock, includePast: past.includePast,
-                account: run.account)
+                account: run.account, storeOptions: storeOptions)
             let recorded = RetryRun(spool: run.spool, pipeline: runner.pipeline).run()
             outcomes += recorded
             if json { continue }

@@ -72,7 +72,8 @@ struct ScanCommand: ParsableCommand {
         let calendars = try CalendarPusher.open(calendarSettings)
         let runner = try CommandRunner(
             keys: keys, policy: policy, store: storeOptions.choice(creating: creation.create), clock: clock,
-            includePast: EffectiveSettings.includePast(includePast), account: account, pending: pending)
+            includePast: EffectiveSettings.includePast(includePast), account: account, pending: pending,
+            storeOptions: storeOptions)
         let renderer = BannerRenderer(style: BannerStyle.forStandardOutput(), explain: explain)
         // What earlier deliveries kept for a retry goes first (`reservoir retry`), into the store
         // they were kept for: the configured one. A scan into another store (`--store` other

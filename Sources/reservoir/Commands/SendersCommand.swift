@@ -109,7 +109,7 @@ struct AllowCommand: ParsableCommand {
         ) {
             try CommandRunner(
                 keys: keys, policy: policy, store: storeOptions.choice, clock: clock, includePast: EffectiveSettings.includePast(false),
-                account: account, pending: pending)
+                account: account, pending: pending, storeOptions: storeOptions)
         }
         Output.line("allowed: \(domain)")
         var imported = 0

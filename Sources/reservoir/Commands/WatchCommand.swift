@@ -164,7 +164,7 @@ struct WatchCommand: ParsableCommand {
             let calendars = try CalendarPusher.open(calendarSettings)
             let runner = try CommandRunner(
                 keys: keys, policy: policy, store: storeOptions.choice(creating: creation.create), clock: clock,
-                includePast: past.includePast, account: account)
+                includePast: past.includePast, account: account, storeOptions: storeOptions)
             guard let store = runner.pipeline.store, let state = store as? any IMAPStateStore else {
                 throw CommandFailure.configuration("reservoir watch needs a store that keeps IMAP state (SQLite or PostgreSQL)")
             }

@@ -4,30 +4,30 @@
 /// Dovecot's name them. `--recipient-delimiter`, or the configuration file's
 /// `recipient-delimiter`; `+` unless set; empty turns it off.
 ///
-/// A detail address becomes its base's account only when the base is an account
-/// (``MilterSettings/account(forRecipient:)``, ``EffectiveSettings``): the address as written
-/// is looked up first, as Postfix looks up `joe+trips@` before `joe@`, so a listed `a+b@` stays
-/// its own account.
-package struct RecipientDelimiter: Sendable, Equatable {
+/// A detail address becomes its base's account only when the base is an account (the milter's
+/// recipients, `--account`): the address as written is looked up first, as Postfix looks up
+/// `joe+trips@` before `joe@`, so a listed `a+b@` stays its own account. A signed To or Cc
+/// naming `joe+trips@` names `joe@` for the recipient binding (``TrustPolicy/recipients``).
+public struct RecipientDelimiter: Sendable, Equatable {
     /// Postfix's and Dovecot's usual setting.
-    package static let standard = RecipientDelimiter(characters: [UInt8(ascii: "+")])
+    public static let standard = RecipientDelimiter(characters: [UInt8(ascii: "+")])
     /// No delimiter: every recipient is taken as written.
-    package static let none = RecipientDelimiter(characters: [])
+    public static let none = RecipientDelimiter(characters: [])
 
     /// The characters a delimiter may be: RFC 5322 §3.2.3 atext that is neither a letter nor a
-    /// digit, and `.`, less `%`, `!` and `/` (recipients holding those are no account, see
-    /// ``MilterRecipient``). A letter or digit would cut ordinary names apart.
-    package static let allowed = Array("+-_=.#$&'*?^`{|}~".utf8)
+    /// digit, and `.`, less `%`, `!` and `/` (recipients holding those are no account of the
+    /// milter's). A letter or digit would cut ordinary names apart.
+    public static let allowed = Array("+-_=.#$&'*?^`{|}~".utf8)
 
     /// In the order given, each once.
-    package let characters: [UInt8]
+    public let characters: [UInt8]
 
     private init(characters: [UInt8]) {
         self.characters = characters
     }
 
     /// `text` as a set of delimiters; nil when it holds a character outside ``allowed``.
-    package init?(_ text: String) {
+    public init?(_ text: String) {
         var characters: [UInt8] = []
         for byte in text.utf8 {
             guard Self.allowed.contains(byte) else { return nil }
@@ -37,8 +37,8 @@ package struct RecipientDelimiter: Sendable, Equatable {
     }
 
     /// The setting `text` gives (nil: not set), the standard one when it is not valid: a value
-    /// that is not is refused where it is read (``CommonOption/misuse(of:spelled:)``).
-    package init(setting text: String?) {
+    /// that is not is refused where it is read (the command line, the configuration file).
+    public init(setting text: String?) {
         self = text.flatMap(RecipientDelimiter.init) ?? .standard
     }
 
@@ -47,10 +47,10 @@ package struct RecipientDelimiter: Sendable, Equatable {
     /// as Postfix does not cut them: a local part starting with a delimiter (`+trips@` has no
     /// mailbox before it), `postmaster` and `MAILER-DAEMON` (RFC 5321 §4.5.1), and with `-` among
     /// the delimiters `owner-…` and `…-request` (mailing list addresses, RFC 2142 §6).
-    package func base(of address: String) -> String? {
+    public func base(of address: String) -> String? {
         guard !characters.isEmpty, let at = address.utf8.lastIndex(of: UInt8(ascii: "@")) else { return nil }
         let local = address.utf8[..<at]
-        let lowered = AccountAddress.folded(String(decoding: local, as: UTF8.self))
+        let lowered = String(decoding: local.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }, as: UTF8.self)
         if lowered == "postmaster" || lowered == "mailer-daemon" { return nil }
         if characters.contains(UInt8(ascii: "-")), lowered.hasPrefix("owner-") || lowered.hasSuffix("-request") { return nil }
         guard let cut = local.firstIndex(where: { characters.contains($0) }), cut != local.startIndex else { return nil }
