@@ -127,6 +127,7 @@ struct ConfigCommand: ParsableCommand {
             guard let path = try? EventStoreLocation.defaultPath() else { return "(none: no home directory, give --store)" }
             return quoted("sqlite:" + path)
         case .keys: return "(DNS)"
+        case .recipientDelimiter: return quoted("+")
         case .authservID: return quoted(AuthenticationResults.defaultAuthservID())
         case .netrc:
             guard let home = HomePath.processHome else { return "(none: no home directory)" }
