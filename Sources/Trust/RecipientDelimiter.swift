@@ -11,8 +11,6 @@
 public struct RecipientDelimiter: Sendable, Equatable {
     /// Postfix's and Dovecot's usual setting.
     public static let standard = RecipientDelimiter(characters: [UInt8(ascii: "+")])
-    /// No delimiter: every recipient is taken as written.
-    public static let none = RecipientDelimiter(characters: [])
 
     /// The characters a delimiter may be: RFC 5322 §3.2.3 atext that is neither a letter nor a
     /// digit, and `.`, less `%`, `!` and `/` (recipients holding those are no account of the
@@ -45,8 +43,8 @@ public struct RecipientDelimiter: Sendable, Equatable {
     /// `address` (`local@domain`) without its detail: the local part up to the first delimiter
     /// character, as Postfix's `split_addr` and Dovecot cut it; nil when nothing is cut. Not cut,
     /// as Postfix does not cut them: a local part starting with a delimiter (`+trips@` has no
-    /// mailbox before it), `postmaster` and `MAILER-DAEMON` (RFC 5321 §4.5.1), and with `-` among
-    /// the delimiters `owner-…` and `…-request` (mailing list addresses, RFC 2142 §6).
+    /// mailbox before it), `postmaster` (RFC 5321 §4.5.1) and `MAILER-DAEMON`, and with `-`
+    /// among the delimiters `owner-…` and `…-request` (mailing list addresses).
     public func base(of address: String) -> String? {
         guard !characters.isEmpty, let at = address.utf8.lastIndex(of: UInt8(ascii: "@")) else { return nil }
         let local = address.utf8[..<at]
