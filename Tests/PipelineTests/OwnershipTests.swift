@@ -107,10 +107,23 @@ struct OwnershipTests {
         #expect(cancel.items.first?.event.key.owner == "trattorialucca.example")
         let owners = try store.events().filter { $0.event.key.owner == "epicsteak.example" }
         #expect(owners.map(\.event.status) == [.confirmed])
+        // No cancelled twin beside the genuine booking: what the other owner never booked is
+        // kept without times, which no calendar, feed or page receives, and the banner says so.
+        #expect(cancel.diagnostics.map(\.code.description).contains("cancel-not-booked"))
+        let twin = try #require(try store.events().first { $0.event.key.owner == "trattorialucca.example" })
+        #expect(twin.event.status == .cancelled)
+        #expect(twin.event.start == nil && twin.event.end == nil && twin.event.location == nil)
+        // The owner's confirmation sent after that cancellation is still older than it: it is
+        // not taken as a new booking of the canceller's.
+        let late = try pipeline.process(
+            try Self.signed(Self.dinner(), from: "trattorialucca.example", date: "Sat, 21 Nov 2026 11:00:00 +0000", id: "l"))
+        #expect(late.items.first?.change?.kind == "older-than-stored")
         // The owner's own cancellation still works.
         let own = try pipeline.process(
             try Self.signed(Self.dinner(status: "ReservationCancelled"), from: "epicsteak.example", date: "Mon, 23 Nov 2026 10:00:00 +0000", id: "o"))
         #expect(own.items.first?.change?.kind == "cancelled")
+        #expect(!own.diagnostics.map(\.code.description).contains("cancel-not-booked"))
+        #expect(try store.events().first { $0.event.key.owner == "epicsteak.example" }?.event.start?.local == "2031-05-12T19:30:00")
     }
 
     /// The airline's signed mail for the flight a pass describes: the pass's own reservation

@@ -12,7 +12,7 @@ extension ProcessSuites {
         static let program = ReservoirBinary.executable.deletingLastPathComponent().appendingPathComponent("reservoir-document").path
         static let bcbp = "M1APPLESEED/JANE      EM4XT9B SEASFOC7 0413 350Y022F0042 100"
         /// Before the rail corpus's journey (20 March 2026).
-        static let railNow = "2026-03-01T12:00:00Z"
+        static let railNow = "2026-03-16T12:00:00Z"
 
         static func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
         /// The samples' keys and allowed domains, the tests' clock: what the mails are judged by.
