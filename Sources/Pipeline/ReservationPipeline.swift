@@ -19,8 +19,13 @@ public final class ReservationPipeline {
     public let verifier: DKIMVerifier
     public let policy: TrustPolicy
     public let store: (any EventStore)?
-    /// The clock: `x=` expiry, "already ended", and the arrival time recorded in the store.
+    /// The clock of this pipeline's messages: `x=` expiry, "already ended", pending expiry and
+    /// the arrival time recorded in the store.
     public let now: Int64
+    /// Where a program that runs for days reads ``now`` from for each message
+    /// (``current()``): the system clock, unless `--now` pinned it. Without a clock set, the
+    /// `now` the pipeline was made with.
+    public var clock: @Sendable () -> Int64
     /// Keep reservations that already ended (archives); normally they are dropped.
     public let includePast: Bool
 
@@ -38,15 +43,20 @@ public final class ReservationPipeline {
         self.policy = policy
         self.store = store
         self.now = now
+        self.clock = { now }
         self.includePast = includePast
     }
 
-    private init(verifier: DKIMVerifier, policy: TrustPolicy, store: (any EventStore)?, now: Int64, includePast: Bool) {
-        self.verifier = verifier
+    private init(from pipeline: ReservationPipeline, policy: TrustPolicy, now: Int64) {
+        self.verifier = pipeline.verifier.at(now)
         self.policy = policy
-        self.store = store
+        self.store = pipeline.store
         self.now = now
-        self.includePast = includePast
+        self.clock = pipeline.clock
+        self.includePast = pipeline.includePast
+        self.pendingDays = pipeline.pendingDays
+        self.railKeys = pipeline.railKeys
+        self.documentReader = pipeline.documentReader
     }
 
     /// This pipeline with `domains` allowed besides the policy's own (the domains the person
@@ -54,11 +64,16 @@ public final class ReservationPipeline {
     public func allowing(_ domains: [String]) -> ReservationPipeline {
         var policy = policy
         policy.allowedDomains += domains.map { $0.lowercased() }
-        var pipeline = ReservationPipeline(verifier: verifier, policy: policy, store: store, now: now, includePast: includePast)
-        pipeline.pendingDays = pendingDays
-        pipeline.railKeys = railKeys
-        pipeline.documentReader = documentReader
-        return pipeline
+        return ReservationPipeline(from: self, policy: policy, now: now)
+    }
+
+    /// This pipeline with ``now`` read from its ``clock``: what a program that runs for days
+    /// (`watch`) analyses and records each message with, so that a signature's `x=` expires,
+    /// a booking ends and a message arrives when the clock says, not when the program started.
+    /// Itself when the clock has not moved (or is pinned).
+    public func current() -> ReservationPipeline {
+        let time = clock()
+        return time == now ? self : ReservationPipeline(from: self, policy: policy, now: time)
     }
 
     /// The arrival time before which a pending reservation has expired.
