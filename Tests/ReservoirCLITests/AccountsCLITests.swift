@@ -137,12 +137,22 @@ extension ProcessSuites {
             try FileManager.default.createDirectory(atPath: quiet, withIntermediateDirectories: true)
             try Self.deliver(5, to: "jane@example.org", store: store, environment: try Self.siteConfiguration(in: quiet))
             #expect(files("jane").count == 1, "recorded, not pushed")
+            // `accounts` counts it waiting for the account's own calendar, though no push tried it.
+            func waiting() throws -> [String: Int] {
+                let r = try ReservoirBinary.run(["accounts", "--json", "--store", store, "--now", ReservoirBinary.now], environment: environment)
+                #expect(r.status == 0, "\(r.stderr)")
+                let list = try JSONSerialization.jsonObject(with: r.stdout) as? [[String: Any]] ?? []
+                for entry in list { #expect(entry["pendingDeliveriesOf"] as? String == "configured-calendars", "\(entry)") }
+                return Dictionary(uniqueKeysWithValues: list.map { ($0["account"] as? String ?? "", $0["pendingDeliveries"] as? Int ?? -1) })
+            }
+            #expect(try waiting() == ["jane@example.org": 1, "joe@example.org": 0])
             let site = try ReservoirBinary.run(["sync", "--store", store, "--now", ReservoirBinary.now], environment: environment)
             #expect(site.status == 0, "\(site.stderr)")
             #expect(files("jane").count == 2 && files("joe").count == 2, "\(site.text)")
             #expect(
                 site.text.contains("jane@example.org: 1 pushed, 0 waiting") && site.text.contains("joe@example.org: 0 pushed, 0 waiting"),
                 "\(site.text)")
+            #expect(try waiting() == ["jane@example.org": 0, "joe@example.org": 0])
             // The same as --all-accounts, in JSON: every account, nothing left to push.
             let all = try ReservoirBinary.run(
                 ["sync", "--all-accounts", "--json", "--store", store, "--now", ReservoirBinary.now], environment: environment)
