@@ -1,3 +1,4 @@
+import DKIM
 import Documents
 import EventStore
 import Foundation
@@ -98,6 +99,42 @@ struct RailTicketPipelineTests {
     func futureTicketLater() throws {
         // 2029-01-02: after the ticket's issuing (1 January 2029), within the key's validity.
         #expect(try Self.run("attack-issued-in-future", now: 1_861_920_000).trusted)
+    }
+
+    /// `message()` from the railway's own domain, signed by it (every sample domain publishes
+    /// the sample key), its To naming the person.
+    static func signedByRailway() throws -> RawMessage {
+        let text = String(decoding: message(from: "Rail Alpina <tickets@railalpina.example>").bytes, as: UTF8.self)
+        let key = try String(contentsOf: Samples.root.appendingPathComponent("scripts/samples/sample-dkim-key.pem"), encoding: .utf8)
+        let field = try DKIMSigner(privateKeyPEM: key).sign(
+            Array(text.utf8), domain: "railalpina.example", selector: "s2026",
+            headers: ["From", "To", "Subject", "Date", "MIME-Version", "Content-Type"],
+            canonicalization: try #require(DKIMCanonicalization(tag: "relaxed/relaxed")), timestamp: now - 3600, expiration: nil)
+        return RawMessage(bytes: Array((field + text).utf8), origin: MessageOrigin(path: nil))
+    }
+
+    @Test(
+        "with recipients bound, a genuine railway's signed mail to the person, its domain not allowed yet: the ticket waits as pending, and allowing the domain stores it"
+    )
+    func pendingUntilAllowed() throws {
+        let tmp = TemporaryStore()
+        defer { tmp.remove() }
+        let store = try tmp.open()
+        let pipeline = try Self.pipeline("db-v2-layout", store: store, recipients: ["jane@home.example"])
+        let raw = try Self.signedByRailway()
+        let report = pipeline.process(raw)
+        #expect(report.trust.refusals.map(\.code) == [.domainNotAllowed], "\(report.trust.reason)")
+        #expect(report.pendingSenderDomain == "railalpina.example")
+        #expect(report.diagnostics.contains { $0.code.description == "sender-pending" }, "\(report.diagnostics)")
+        let senders = try #require(store as? any SenderStore)
+        #expect(try senders.pendingReservations(receivedSince: 0).count == 1)
+        #expect(try store.events().isEmpty)
+        // The person allows the railway's domain: the mail read again binds the ticket.
+        try senders.decideSender(SenderDecision(domain: "railalpina.example", choice: .allow, decidedAt: Self.now, decidedBy: "jane"))
+        var again = pipeline.allowing(["railalpina.example"]).analyze(raw)
+        pipeline.record(&again)
+        #expect(again.items.first.map(again.isTrusted) == true)
+        #expect(try store.events().count == 1)
     }
 
     @Test(
