@@ -84,8 +84,13 @@ package struct MilterSettings {
             }
         }
         guard let socket else { return .usage("--socket is required (inet:PORT@HOST or unix:PATH)") }
+        // The configuration's `[accounts."ADDRESS"]` tables name the site's accounts for the
+        // milter as for every other command (docs/SITE.md): no second list to keep.
+        accounts.formUnion(configuration.file.map { Array($0.accounts.keys) } ?? [])
         guard !accounts.isEmpty || !domains.isEmpty else {
-            return .usage("name the site's accounts: --account ADDRESS or --account-domain DOMAIN (repeatable), or --accounts-file FILE")
+            return .usage(
+                "name the site's accounts: [accounts.\"ADDRESS\"] tables in the configuration file, --account ADDRESS or --account-domain DOMAIN (repeatable), or --accounts-file FILE"
+            )
         }
         guard let hook = FilterHook(arguments: ArraySlice(common), configuration: configuration) else {
             return .usage("unknown option or malformed value among: \(common.joined(separator: " ")) (see reservoir filter --help)")
@@ -458,7 +463,7 @@ extension FilterHook {
             Output.error(
                 "milter: \(message.accountsDropped) account recipients past the first \(MilterLimits.maximumAccountsPerMessage) not filed")
         }
-        if let problem = settingsProblem {
+        if let problem = milterSettingsProblem {
             Output.error("milter: configuration: \(problem) (message passed unanalysed, with \(FilterHeaders.errorFieldName))")
             changes.insertions = Self.insertions(FilterHeaders.errorField("configuration: \(problem)", lineEnding: "\n"))
             return changes

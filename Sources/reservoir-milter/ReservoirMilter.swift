@@ -78,7 +78,7 @@ enum ReservoirMilter {
         }
         guard let settings = current else { exit(70) }
         // A service says what is wrong at start, where the filter, run per message, fails open.
-        if let problem = settings.hook.settingsProblem { fail(problem, code: 78) }
+        if let problem = settings.hook.milterSettingsProblem { fail(problem, code: 78) }
         do {
             _ = try CommandRunner(
                 keys: settings.hook.keys, policy: settings.hook.policy, store: .none, now: settings.hook.now, includePast: false)
