@@ -177,6 +177,32 @@ extension ProcessSuites {
             #expect(feed.text.contains("SUMMARY:Reservation: EPIC Steak"), "\(feed.text)")
         }
 
+        @Test(
+            "the add form reaches no service on the server's own network: a listening https server and a closed port get the same answer, and the server is asked nothing",
+            .enabled(if: FileManager.default.isExecutableFile(atPath: TestCertificates.openssl), "openssl is not installed"))
+        func addFormInternal() throws {
+            let site = try Site()
+            defer { site.close() }
+            let certificates = try TestCertificates(in: site.tmp.path)
+            let root = site.tmp.path + "/root"
+            try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+            try ProcessSuites.AddPageCLITests.page.write(toFile: root + "/booking.html", atomically: true, encoding: .utf8)
+            let intranet = try PageServer(root: root, certificate: certificates.server, key: certificates.serverKey)
+            defer { intranet.stop() }
+            let closed = try LoopbackPort.free()
+            let token = try site.formToken()
+            for host in ["127.0.0.1", "localhost", "[::ffff:127.0.0.1]", "2130706433"] {
+                let listening = try site.post(
+                    "add", fields: ["token": token, "url": "https://\(host):\(intranet.port)/booking.html"], origin: site.server.base)
+                let shut = try site.post("add", fields: ["token": token, "url": "https://\(host):\(closed)/booking.html"], origin: site.server.base)
+                #expect(listening.status == 422, "\(host): \(listening.text) \(site.server.log)")
+                #expect(listening.text.contains("could not connect"), "\(host): \(listening.text)")
+                #expect(listening.status == shut.status && listening.text == shut.text, "\(host): the answers tell the two apart")
+            }
+            #expect(intranet.requestedHosts().isEmpty, "no request reached the intranet server")
+            #expect(try PendingSendersCLITests.stored(site.store).isEmpty)
+        }
+
         @Test("Dismiss denies the sender: its pending booking is dropped, nothing stored")
         func dismissButton() throws {
             let site = try Site()
