@@ -134,9 +134,9 @@ public struct ServeSettings: Sendable, Equatable {
             case .now: settings.now = value
             case .serverName:
                 guard value.utf8.count <= ServedHosts.maximumNameBytes, ServedHosts.host(ofField: value) != nil,
-                    !value.contains(":") || value.hasPrefix("[")
+                    !value.contains(":") || (value.hasPrefix("[") && value.hasSuffix("]"))
                 else {
-                    return .usage("--server-name takes a host name or an IP address, without a port (got \(value))")
+                    return .usage("--server-name takes a host name or an IP address (IPv6 in brackets), without a port (got \(value))")
                 }
                 settings.serverNames.append(value)
             case .noAuth, .actions: continue

@@ -44,6 +44,7 @@ struct ServeSettingsTests {
             ["--listen", "8645"], ["--listen", "h:99999"], ["--listen", "::1:80"], ["--listen"], ["--bogus"],
             ["--netrc-machine", "m"], ["--no-auth=yes"], ["extra"], ["--server-name"], ["--server-name", "cal.example:443"],
             ["--server-name", "cal example"], ["--server-name", ""], ["--server-name", "::1"], ["--server-name", "user@cal.example"],
+            ["--server-name", "[::1]:443"],
         ])
     func usage(arguments: [String]) {
         guard case .usage = ServeSettings.read(arguments) else { return #expect(Bool(false), "\(arguments)") }
