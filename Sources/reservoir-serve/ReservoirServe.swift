@@ -71,6 +71,9 @@ struct ReservoirServe {
         let app = Application(
             responder: CallbackResponder { (request: Request, _: BasicRequestContext) in
                 if request.method == .post {
+                    // The Host first, before the body is read (DNS rebinding, `ServedHosts`).
+                    let head = Self.feedRequest(request, body: [])
+                    guard service.hosts.check(head.repeatedHost ? nil : head.host) == .served else { return response(service.respond(to: head)) }
                     // A form's body, bounded before it is read whole.
                     guard let buffer = try? await request.body.collect(upTo: FormBody.maxBytes) else {
                         return Response(status: .contentTooLarge, headers: [:], body: ResponseBody(byteBuffer: ByteBuffer(string: "Too large.\n")))
