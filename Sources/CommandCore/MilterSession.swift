@@ -569,3 +569,22 @@ private final class MilterWork: @unchecked Sendable {
         done.deallocate()
     }
 }
+
+/// What the milter checks at start, before it reports ready: the store it records into opens
+/// (a PostgreSQL server reached, the login accepted, the schema current; a SQLite store made or
+/// migrated) and the retry spool can be written. Nil when both hold, or with `--no-store`.
+package enum MilterStartCheck {
+    package static func problem(_ hook: FilterHook) -> (message: String, code: Int32)? {
+        guard !hook.noStore else { return nil }
+        do {
+            _ = try CommandRunner.openStore(at: hook.store, use: .record(createDirectories: false), quiet: true)
+        } catch let failure as CommandFailure {
+            return ("\(failure)", failure.exitCode)
+        } catch {
+            return ("\(error)", 78)
+        }
+        // sysexits.h EX_CANTCREAT: a spool it cannot write would lose what it was to keep.
+        if let spool = RetrySpool.locate(hook.retrySpool), let problem = spool.unwritable { return (problem, 73) }
+        return nil
+    }
+}

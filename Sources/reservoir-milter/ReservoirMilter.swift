@@ -85,6 +85,9 @@ enum ReservoirMilter {
         } catch {
             fail("\(error)", code: 78)
         }
+        // What the milter will need, checked before it says READY=1, so `systemctl start` shows a
+        // wrong store or an unwritable retry spool rather than the first message (docs/SITE.md).
+        if let problem = MilterStartCheck.problem(settings.hook) { fail(problem.message, code: problem.code) }
         var description = smfiDesc()
         description.xxfi_name = strdup("reservoir")
         description.xxfi_version = reservoir_milter_version()
