@@ -235,6 +235,7 @@ let package = Package(
             dependencies: [
                 "PipelineTestSupport", "Pipeline", "Trust", "Mailbox", "MIME", "DNS", "DKIM", "Markup", "Reservations", "EventStore", "JSON",
                 "ICalendar", "PassTestSupport", "WalletPass", "ICalendarReading", "ARC", "EventStorePostgres", "PostgresTestSupport",
+                "Documents", "RailTicket",
             ],
             exclude: ["Attacks"]),
         .testTarget(name: "CommandCoreTests", dependencies: ["CommandCore", "Pipeline", "Trust", "TOML", "ICalendar", "EventStore"]),

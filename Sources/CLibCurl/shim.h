@@ -12,6 +12,8 @@ CURLcode reservoir_curl_setopt_string(CURL *handle, CURLoption option, const cha
 CURLcode reservoir_curl_setopt_pointer(CURL *handle, CURLoption option, void *value);
 CURLcode reservoir_curl_setopt_slist(CURL *handle, CURLoption option, struct curl_slist *value);
 CURLcode reservoir_curl_setopt_callback(CURL *handle, CURLoption option, curl_write_callback value);
+/* For CURLOPT_OPENSOCKETFUNCTION: the page fetcher sees each address before libcurl connects. */
+CURLcode reservoir_curl_setopt_opensocket(CURL *handle, CURLoption option, curl_opensocket_callback value);
 /* curl_easy_getinfo is variadic too; for the CURLINFO_LONG kinds (CURLINFO_RESPONSE_CODE). */
 CURLcode reservoir_curl_getinfo_long(CURL *handle, CURLINFO info, long *value);
 /* For the CURLINFO_STRING kinds (CURLINFO_REDIRECT_URL): the string is libcurl's, valid until

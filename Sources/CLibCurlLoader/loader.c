@@ -125,6 +125,11 @@ CURLcode reservoir_curl_setopt_callback(CURL *curl, CURLoption option, curl_writ
     return f(curl, option, value);
 }
 
+CURLcode reservoir_curl_setopt_opensocket(CURL *curl, CURLoption option, curl_opensocket_callback value) {
+    RESOLVED(setopt_fn, fn, "curl_easy_setopt")
+    return f(curl, option, value);
+}
+
 CURLcode reservoir_curl_getinfo_long(CURL *curl, CURLINFO info, long *value) {
     RESOLVED(getinfo_fn, fn, "curl_easy_getinfo")
     return f(curl, info, value);

@@ -59,6 +59,10 @@ package final class CurlEasyHandle {
         record(reservoir_curl_setopt_callback(raw, option, callback), name)
     }
 
+    package func set(_ option: CURLoption, openSocket: curl_opensocket_callback, _ name: String) {
+        record(reservoir_curl_setopt_opensocket(raw, option, openSocket), name)
+    }
+
     private func record(_ code: CURLcode, _ name: String) {
         if code != CURLE_OK && refusedOption == nil { refusedOption = (name, code) }
     }

@@ -15,16 +15,22 @@ public enum PageLimits {
 }
 
 /// How one page is fetched: the CA file in place of the system's, the `--resolve` entries
-/// (`HOST:PORT:ADDRESS`, CURLOPT_RESOLVE), and the time limit.
+/// (`HOST:PORT:ADDRESS`, CURLOPT_RESOLVE), the time limit, and the hosts that may be on a
+/// loopback, private or other special-purpose address (`--allow-private-host`).
 public struct PageFetchSettings: Sendable {
     public var caFile: String?
     public var resolve: [String]
     public var timeoutMilliseconds: Int
+    /// Host names (or IP literals) as in the URL, compared without regard to ASCII case.
+    public var allowPrivateHosts: [String]
 
-    public init(caFile: String? = nil, resolve: [String] = [], timeoutMilliseconds: Int = PageLimits.timeoutMilliseconds) {
+    public init(
+        caFile: String? = nil, resolve: [String] = [], timeoutMilliseconds: Int = PageLimits.timeoutMilliseconds, allowPrivateHosts: [String] = []
+    ) {
         self.caFile = caFile
         self.resolve = resolve
         self.timeoutMilliseconds = timeoutMilliseconds
+        self.allowPrivateHosts = allowPrivateHosts
     }
 }
 
@@ -68,9 +74,14 @@ public enum PageFetchFailure: Error, Sendable, Equatable {
     case timeout
     /// The certificate did not verify or name the host (RFC 9525 §6), or the TLS handshake failed.
     case tls(String)
-    case couldNotConnect(String)
+    /// Nothing answered at the host, it has no address, or every address it has is a
+    /// special-purpose one it may not use: one answer for all, naming the host only, so that
+    /// the answers say nothing of what listens on a private network.
+    case couldNotConnect(host: String)
     /// A final status other than 200.
     case status(Int)
+    /// The final response's media type is not HTML (``PageMediaType``): its markup is not read.
+    case notHTML(PageMediaType)
     case other(String)
 
     public enum Code: String, Sendable, CaseIterable {
@@ -85,6 +96,7 @@ public enum PageFetchFailure: Error, Sendable, Equatable {
         case tls = "page-tls"
         case couldNotConnect = "page-could-not-connect"
         case status = "page-status"
+        case notHTML = "page-not-html"
         case other = "page-fetch-failed"
     }
 
@@ -101,6 +113,7 @@ public enum PageFetchFailure: Error, Sendable, Equatable {
         case .tls: .tls
         case .couldNotConnect: .couldNotConnect
         case .status: .status
+        case .notHTML: .notHTML
         case .other: .other
         }
     }
@@ -116,8 +129,11 @@ public enum PageFetchFailure: Error, Sendable, Equatable {
         case .tooLarge: "the page is larger than \(PageLimits.maxBodyBytes >> 20) MB"
         case .timeout: "no complete answer within the time limit"
         case .tls(let detail): "the TLS connection could not be verified: \(detail)"
-        case .couldNotConnect(let detail): "could not connect: \(detail)"
+        case .couldNotConnect(let host):
+            "could not connect to \(host): nothing answered, or every address it has is loopback, private or otherwise special-purpose (fetched only for a host named with --allow-private-host)"
         case .status(let status): "the server answered with status \(status)"
+        case .notHTML(.other(let type)): "the page is served as \(type), not as HTML (text/html or application/xhtml+xml): its markup is not read"
+        case .notHTML: "the page is served without a media type, not as HTML (text/html or application/xhtml+xml): its markup is not read"
         case .other(let detail): detail
         }
     }
@@ -135,9 +151,12 @@ public struct FetchedPage: Sendable {
 /// not libcurl's (no CURLOPT_FOLLOWLOCATION): each target is read here, and followed only when
 /// it is https and `sameSite` accepts its host, at most ``PageLimits/maxRedirects`` times.
 /// TLS is verified (peer and host name) against the system's CAs or the settings' CA file.
+/// Every connection's address is checked first (``PageConnectionGuard``), on every hop, and
+/// no proxy of the environment is used (its address would be the one checked).
 public final class PageFetcher {
     private let handle: CurlEasyHandle
     public let settings: PageFetchSettings
+    private let connectionGuard: PageConnectionGuard
 
     public init(settings: PageFetchSettings) throws(PageFetchFailure) {
         guard reservoir_libcurl_load() != 0 else {
@@ -146,6 +165,7 @@ public final class PageFetcher {
         guard let handle = CurlEasyHandle() else { throw .libcurlUnavailable("libcurl could not make a handle (curl_easy_init)") }
         self.handle = handle
         self.settings = settings
+        connectionGuard = PageConnectionGuard(allowedHosts: Set(settings.allowPrivateHosts.map(PageConnectionGuard.bare)))
     }
 
     /// `sameSite(from, to)`: whether a redirect from host `from` to host `to` stays within one
@@ -161,14 +181,15 @@ public final class PageFetcher {
             let left = settings.timeoutMilliseconds - (Self.monotonicMilliseconds() - start)
             guard left > 0 else { return .failure(.timeout) }
             let collector = PageCollector()
-            let code: CURLcode = withExtendedLifetime((collector, resolve)) {
+            connectionGuard.enter(host: address.host)
+            let code: CURLcode = withExtendedLifetime((collector, resolve, connectionGuard)) {
                 setOptions(address.url, collector: collector, resolve: resolve, timeout: left)
                 if let refused = handle.refusedOption { return refused.code }
                 return handle.perform()
             }
             guard code == CURLE_OK else {
                 if collector.overflowed { return .failure(.tooLarge) }
-                return .failure(Self.failure(code, handle.message(for: code)))
+                return .failure(Self.failure(code, handle.message(for: code), host: address.host))
             }
             let status = handle.responseCode()
             if (300..<400).contains(status), let target = redirectURL() {
@@ -183,6 +204,9 @@ public final class PageFetcher {
                 continue
             }
             guard status == 200 else { return .failure(.status(status)) }
+            // A guest's upload or a download on the site's own host is not the site's page.
+            let mediaType = PageMediaType(contentType: contentType())
+            guard mediaType == .html else { return .failure(.notHTML(mediaType)) }
             return .success(FetchedPage(address: address, hops: hops, body: collector.body))
         }
     }
@@ -201,6 +225,13 @@ public final class PageFetcher {
         return String(cString: value)
     }
 
+    /// CURLINFO_CONTENT_TYPE: the final response's `Content-Type`, nil when it had none.
+    private func contentType() -> String? {
+        var value: UnsafeMutablePointer<CChar>?
+        guard reservoir_curl_getinfo_string(handle.raw, CURLINFO_CONTENT_TYPE, &value) == CURLE_OK, let value else { return nil }
+        return String(cString: value)
+    }
+
     private func setOptions(_ url: String, collector: PageCollector, resolve: CurlStringList, timeout: Int) {
         handle.reset()
         handle.set(CURLOPT_URL, url, "CURLOPT_URL")
@@ -212,6 +243,12 @@ public final class PageFetcher {
         handle.set(CURLOPT_CONNECTTIMEOUT_MS, timeout, "CURLOPT_CONNECTTIMEOUT_MS")
         handle.set(CURLOPT_USERAGENT, "reservoir", "CURLOPT_USERAGENT")
         handle.set(CURLOPT_NETRC, Int(CURL_NETRC_IGNORED.rawValue), "CURLOPT_NETRC")
+        // CURLOPT_PROXY: "Setting the proxy string to "" (an empty string) explicitly disables
+        // the use of a proxy, even if there is an environment variable set for it."
+        handle.set(CURLOPT_PROXY, "", "CURLOPT_PROXY")
+        // RFC 6890: no connection to this machine or its networks, checked on the address itself.
+        handle.set(CURLOPT_OPENSOCKETFUNCTION, openSocket: PageConnectionGuard.openSocket, "CURLOPT_OPENSOCKETFUNCTION")
+        handle.set(CURLOPT_OPENSOCKETDATA, pointer: Unmanaged.passUnretained(connectionGuard).toOpaque(), "CURLOPT_OPENSOCKETDATA")
         // Verification stays on (CURLOPT_SSL_VERIFYPEER and _VERIFYHOST default to on).
         if let caFile = settings.caFile { handle.set(CURLOPT_CAINFO, caFile, "CURLOPT_CAINFO") }
         if !settings.resolve.isEmpty { handle.set(CURLOPT_RESOLVE, list: resolve, "CURLOPT_RESOLVE") }
@@ -228,11 +265,13 @@ public final class PageFetcher {
             }, "CURLOPT_WRITEFUNCTION")
     }
 
-    static func failure(_ code: CURLcode, _ detail: String) -> PageFetchFailure {
+    /// libcurl's failure as the page's; a refused connection, a closed port and a name without
+    /// an address are one answer, without libcurl's words, which would tell them apart.
+    static func failure(_ code: CURLcode, _ detail: String, host: String) -> PageFetchFailure {
         switch CalDAVClient.failure(code, detail) {
         case .timeout: .timeout
         case .tls(let detail): .tls(detail)
-        case .couldNotConnect, .dns: .couldNotConnect(detail)
+        case .couldNotConnect, .dns: .couldNotConnect(host: host)
         default: .other(detail)
         }
     }

@@ -21,6 +21,7 @@ package struct CommandRunner {
         keys: KeySettings?, policy: PolicySettings?, store: StoreChoice, now: String?, includePast: Bool, account: Account = .implicit,
         pendingDays: Int? = nil
     ) throws {
+        let pinned = now != nil
         let now = try Self.clock(now)
         let resolver = try Self.resolver(keys)
         var allowed = policy?.allowDomain ?? []
@@ -42,6 +43,9 @@ package struct CommandRunner {
             trustedARCSealers: policy?.trustARCSealers ?? [], recipientDelimiter: policy?.recipientDelimiter ?? .standard)
         self.account = account
         pipeline = ReservationPipeline(resolver: resolver, policy: trust, store: eventStore, now: now, includePast: includePast)
+        // The clock a long-running command reads per message (ReservationPipeline.current()):
+        // the system's, unless --now pinned it.
+        if !pinned { pipeline.clock = { Clock.systemNow() } }
         pipeline.pendingDays = pendingDays ?? EffectiveSettings.process(commandLine: [:]).number(.pendingDays) ?? PendingLimits.defaultDays
         if let railKeys = policy?.railKeys {
             // Read when a rail ticket arrives; a path that cannot be read fails the command now.
@@ -164,6 +168,7 @@ package struct CommandRunner {
                 resolver: try Self.resolver(keys), policy: pipeline.policy, store: nil,
                 now: pipeline.now, includePast: pipeline.includePast)
             analyzer.railKeys = pipeline.railKeys
+            analyzer.clock = pipeline.clock
             return analyzer
         }
     }

@@ -187,10 +187,17 @@ package struct FilterHook {
     /// configuration file, or a calendar setting that cannot work (a malformed `--calendar`, a
     /// netrc or CA file that cannot be used; ``CalendarPusher/check(_:)``, no libcurl loaded).
     /// The message then passes through unanalysed, with the problem in a field.
-    package var settingsProblem: String? {
+    package var settingsProblem: String? { problem(checkingCalendars: true) }
+
+    /// ``settingsProblem`` for the milter, which pushes to no calendar (`reservoir sync` does):
+    /// the calendar settings — a site's template among them, which only an account fills in —
+    /// are not its to check.
+    package var milterSettingsProblem: String? { problem(checkingCalendars: false) }
+
+    private func problem(checkingCalendars: Bool) -> String? {
         if let configurationProblem { return configurationProblem.description }
         do {
-            try CalendarPusher.check(calendars)
+            if checkingCalendars { try CalendarPusher.check(calendars) }
             _ = try AccountAddress.parse(account)
         } catch {
             return "\(error)"

@@ -87,8 +87,13 @@ package struct MilterSettings {
             }
         }
         guard let socket else { return .usage("--socket is required (inet:PORT@HOST or unix:PATH)") }
+        // The configuration's `[accounts."ADDRESS"]` tables name the site's accounts for the
+        // milter as for every other command (docs/SITE.md): no second list to keep.
+        accounts.formUnion(configuration.file.map { Array($0.accounts.keys) } ?? [])
         guard !accounts.isEmpty || !domains.isEmpty else {
-            return .usage("name the site's accounts: --account ADDRESS or --account-domain DOMAIN (repeatable), or --accounts-file FILE")
+            return .usage(
+                "name the site's accounts: [accounts.\"ADDRESS\"] tables in the configuration file, --account ADDRESS or --account-domain DOMAIN (repeatable), or --accounts-file FILE"
+            )
         }
         guard let hook = FilterHook(arguments: ArraySlice(common), configuration: configuration) else {
             return .usage("unknown option or malformed value among: \(common.joined(separator: " ")) (see reservoir filter --help)")
@@ -476,7 +481,7 @@ extension FilterHook {
             Output.error(
                 "milter: \(message.accountsDropped) account recipients past the first \(MilterLimits.maximumAccountsPerMessage) not filed")
         }
-        if let problem = settingsProblem {
+        if let problem = milterSettingsProblem {
             Output.error("milter: configuration: \(problem) (message passed unanalysed, with \(FilterHeaders.errorFieldName))")
             changes.insertions = Self.insertions(FilterHeaders.errorField("configuration: \(problem)", lineEnding: "\n"))
             return changes
@@ -580,5 +585,24 @@ private final class MilterWork: @unchecked Sendable {
     deinit {
         sem_destroy(done)
         done.deallocate()
+    }
+}
+
+/// What the milter checks at start, before it reports ready: the store it records into opens
+/// (a PostgreSQL server reached, the login accepted, the schema current; a SQLite store made or
+/// migrated) and the retry spool can be written. Nil when both hold, or with `--no-store`.
+package enum MilterStartCheck {
+    package static func problem(_ hook: FilterHook) -> (message: String, code: Int32)? {
+        guard !hook.noStore else { return nil }
+        do {
+            _ = try CommandRunner.openStore(at: hook.store, use: .record(createDirectories: false), quiet: true)
+        } catch let failure as CommandFailure {
+            return ("\(failure)", failure.exitCode)
+        } catch {
+            return ("\(error)", 78)
+        }
+        // sysexits.h EX_CANTCREAT: a spool it cannot write would lose what it was to keep.
+        if let spool = RetrySpool.locate(hook.retrySpool), let problem = spool.unwritable { return (problem, 73) }
+        return nil
     }
 }

@@ -264,6 +264,14 @@ package struct RetrySpool: Sendable {
         return (cwd == "/" ? "" : cwd) + "/" + path
     }
 
+    /// Why records cannot be kept here (the directory cannot be made, or written by this
+    /// process); nil when they can.
+    package var unwritable: String? {
+        guard Self.makeDirectories(directory) else { return "the retry spool \(directory) cannot be made (retry-spool)" }
+        guard access(directory, W_OK | X_OK) == 0 else { return "the retry spool \(directory) cannot be written by this user (retry-spool)" }
+        return nil
+    }
+
     /// `mkdir -p`, new directories 0700 (0770 below a group-writable parent).
     static func makeDirectories(_ path: String) -> Bool {
         var info = stat()

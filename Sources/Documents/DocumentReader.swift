@@ -55,6 +55,11 @@ public enum DocumentReadFailure: String, Sendable, Equatable, CaseIterable {
 public struct DocumentReading: Sendable, Equatable {
     public var barcodes: [DocumentBarcode] = []
     public var failure: DocumentReadFailure?
+
+    public init(barcodes: [DocumentBarcode] = [], failure: DocumentReadFailure? = nil) {
+        self.barcodes = barcodes
+        self.failure = failure
+    }
 }
 
 /// The bounds of reading documents from the caller's side (docs/RELIABILITY.md, "Documents").

@@ -54,8 +54,16 @@ public protocol AccountDirectory: AnyObject {
 public struct AccountSummary: Sendable, Equatable {
     public var account: Account
     public var events: Int
-    /// Calendar copies not yet at their event's sequence, over every destination tried.
+    /// Calendar copies not yet at their event's sequence: over every destination tried, as the
+    /// store counts them, or over the account's configured calendars when its reader knows them
+    /// (``calendarsKnown``), events never tried included.
     public var pendingDeliveries: Int
+    /// Whether ``pendingDeliveries`` counts over the account's configured calendars.
+    public var calendarsKnown = false
+    /// When the oldest waiting copy's event last changed (Unix seconds); nil when none waits.
+    public var oldestWaiting: Int64?
+    /// The sender domains whose reservations wait for the person's choice.
+    public var pendingSenders: [String] = []
 
     public init(account: Account, events: Int, pendingDeliveries: Int) {
         self.account = account

@@ -3,7 +3,10 @@ public struct FeedRequest: Sendable, Equatable {
     public var method: String
     /// The request target's path and query (`/calendar.ics?x=1`).
     public var target: String
+    /// `Host` (RFC 9110 §7.2), the `:authority` of HTTP/2.
     public var host: String?
+    /// Whether the request carried a second `Host` field (RFC 9112 §3.2: refused with 400).
+    public var repeatedHost: Bool
     public var authorization: String?
     public var ifNoneMatch: String?
     public var ifModifiedSince: String?
@@ -19,8 +22,9 @@ public struct FeedRequest: Sendable, Equatable {
     public init(
         method: String, target: String, host: String? = nil, authorization: String? = nil,
         ifNoneMatch: String? = nil, ifModifiedSince: String? = nil, forwardedProto: String? = nil,
-        origin: String? = nil, fetchSite: String? = nil, contentType: String? = nil, body: [UInt8] = []
+        origin: String? = nil, fetchSite: String? = nil, contentType: String? = nil, body: [UInt8] = [], repeatedHost: Bool = false
     ) {
+        self.repeatedHost = repeatedHost
         self.origin = origin
         self.fetchSite = fetchSite
         self.contentType = contentType

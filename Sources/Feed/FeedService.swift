@@ -18,11 +18,14 @@ public struct FeedService: Sendable {
     public let actions: PageActions?
     /// Days a pending sender's reservations are offered (`pending-days`).
     public let pendingDays: Int
+    /// The names a request's `Host` may carry (DNS rebinding: ``ServedHosts``).
+    public let hosts: ServedHosts
 
     public init(
         access: FeedAccess, openStore: @escaping StoreOpener, now: @escaping @Sendable () -> Int64, writer: ICalendarWriter = ICalendarWriter(),
-        actions: PageActions? = nil, pendingDays: Int = 30
+        actions: PageActions? = nil, pendingDays: Int = 30, hosts: ServedHosts = ServedHosts(listen: .standard)
     ) {
+        self.hosts = hosts
         self.writer = writer
         self.actions = actions
         self.pendingDays = pendingDays
@@ -44,6 +47,18 @@ public struct FeedService: Sendable {
         "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 
     public func respond(to request: FeedRequest) -> FeedResponse {
+        // Before access, on every route: a page under another name is another site's, even
+        // when that name leads here (DNS rebinding, ``ServedHosts``).
+        switch hosts.check(request.repeatedHost ? nil : request.host) {
+        case .served: break
+        case .malformed: return Self.text(400, "Bad request: give one Host field.\n", method: request.method)
+        case .foreign:
+            var response = Self.text(
+                421, "Misdirected request: this server does not answer under that name (reservoir serve --server-name names it).\n",
+                method: request.method)
+            response.logLine = "a request for another name refused (421): Host \(request.host ?? "")"
+            return response
+        }
         let path = request.path
         let resource: String
         let account: Account?

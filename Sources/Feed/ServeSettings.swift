@@ -8,6 +8,7 @@ public enum ServeOption: String, CaseIterable, Sendable {
     case netrcMachine = "netrc-machine"
     case noAuth = "no-auth"
     case actions
+    case serverName = "server-name"
     case now
 
     public var flag: String { "--" + rawValue }
@@ -18,7 +19,7 @@ public enum ServeOption: String, CaseIterable, Sendable {
         case .listen: "host:port"
         case .store: "url"
         case .tokenFile, .netrc: "file"
-        case .netrcMachine: "name"
+        case .netrcMachine, .serverName: "name"
         case .now: "time"
         case .noAuth, .actions: nil
         }
@@ -34,6 +35,8 @@ public enum ServeOption: String, CaseIterable, Sendable {
         case .netrc: "Ask for HTTP Basic credentials: the login and password of this netrc file's entry (mode 0600)."
         case .netrcMachine: "The netrc machine entry to use (default: the --listen host)."
         case .noAuth: "Listen on a non-loopback address without a token or credentials."
+        case .serverName:
+            "A name the server answers under besides its --listen address (repeatable): the name in its address, or the Host a reverse proxy in front passes on. A request for any other name is refused (421)."
         case .now: "Pin the clock of \"upcoming\" (ISO 8601 with offset), for tests."
         case .actions:
             "Forms on the page: add a confirmation page by its https address, trust or dismiss a pending sender (each runs reservoir add, allow or deny for the page's account). Refused with --no-auth off loopback."
@@ -43,11 +46,13 @@ public enum ServeOption: String, CaseIterable, Sendable {
     /// Usage text for `reservoir-serve --help`.
     public static var usage: String {
         var text = """
-            USAGE: reservoir serve [--listen <host:port>] [--store <url>] [--token-file <file>] [--netrc <file> [--netrc-machine <name>]] [--no-auth] [--actions]
+            USAGE: reservoir serve [--listen <host:port>] [--store <url>] [--token-file <file>] [--netrc <file> [--netrc-machine <name>]] [--no-auth] [--actions] [--server-name <name> ...]
 
             Serves the store as an iCalendar subscription (GET /calendar.ics, with ETag and \
             Last-Modified) and a page of upcoming reservations (GET /). Without --token-file or \
-            --netrc it listens on loopback addresses only, unless --no-auth is given.
+            --netrc it listens on loopback addresses only, unless --no-auth is given. It answers \
+            only requests whose Host is its --listen address (localhost too on loopback) or a \
+            --server-name.
 
             OPTIONS:
 
@@ -71,6 +76,8 @@ public struct ServeSettings: Sendable, Equatable {
     public var noAuth = false
     public var actions = false
     public var now: String?
+    /// `--server-name`, in the order given.
+    public var serverNames: [String] = []
 
     public init() {}
 
@@ -125,6 +132,13 @@ public struct ServeSettings: Sendable, Equatable {
             case .netrc: settings.netrc = value
             case .netrcMachine: settings.netrcMachine = value
             case .now: settings.now = value
+            case .serverName:
+                guard value.utf8.count <= ServedHosts.maximumNameBytes, ServedHosts.host(ofField: value) != nil,
+                    !value.contains(":") || (value.hasPrefix("[") && value.hasSuffix("]"))
+                else {
+                    return .usage("--server-name takes a host name or an IP address (IPv6 in brackets), without a port (got \(value))")
+                }
+                settings.serverNames.append(value)
             case .noAuth, .actions: continue
             }
         }

@@ -109,23 +109,42 @@ public struct EventListRenderer: Sendable {
 
 /// `reservoir accounts`: each account of a store with its counts.
 public enum AccountListRenderer {
-    public static func text(_ accounts: [AccountSummary]) -> String {
+    public static func text(_ accounts: [AccountSummary], now: Int64) -> String {
         guard !accounts.isEmpty else { return "No bookings in the store.\n" }
         return accounts.map { summary in
             let events = "\(summary.events) \(summary.events == 1 ? "event" : "events")"
-            let pending = "\(summary.pendingDeliveries) calendar \(summary.pendingDeliveries == 1 ? "copy" : "copies") waiting"
-            return "\(summary.account.isImplicit ? "(single-user)" : summary.account.address)  \(events), \(pending)\n"
+            var pending = "\(summary.pendingDeliveries) calendar \(summary.pendingDeliveries == 1 ? "copy" : "copies") waiting"
+            if let oldest = summary.oldestWaiting { pending += " (the oldest for \(duration(now - oldest)))" }
+            var line = "\(summary.account.isImplicit ? "(single-user)" : summary.account.address)  \(events), \(pending)"
+            if !summary.pendingSenders.isEmpty {
+                line +=
+                    ", \(summary.pendingSenders.count) pending \(summary.pendingSenders.count == 1 ? "sender" : "senders") ("
+                    + summary.pendingSenders.joined(separator: ", ") + ")"
+            }
+            return line + "\n"
         }.joined()
     }
 
-    public static func json(_ accounts: [AccountSummary]) -> String {
+    public static func json(_ accounts: [AccountSummary], now: Int64) -> String {
         JSONValue.array(
             accounts.map { summary in
                 JSONBuild.object([
                     ("account", .string(summary.account.address)), ("events", .number(Double(summary.events))),
                     ("pendingDeliveries", .number(Double(summary.pendingDeliveries))),
+                    ("pendingDeliveriesOf", .string(summary.calendarsKnown ? "configured-calendars" : "calendars-tried")),
+                    ("oldestWaitingSeconds", summary.oldestWaiting.map { .number(Double(max(0, now - $0))) }),
+                    ("pendingSenders", .array(summary.pendingSenders.map(JSONValue.string))),
                 ])
             }
         ).prettyPrinted()
+    }
+
+    /// A wait in the largest whole unit: `40 s`, `12 min`, `3 h`, `2 days`.
+    static func duration(_ seconds: Int64) -> String {
+        let seconds = max(0, seconds)
+        if seconds < 60 { return "\(seconds) s" }
+        if seconds < 3600 { return "\(seconds / 60) min" }
+        if seconds < 2 * 86_400 { return "\(seconds / 3600) h" }
+        return "\(seconds / 86_400) days"
     }
 }

@@ -152,16 +152,16 @@ extension ReservationPipeline {
     /// §3.2.5: a CANCEL cancels, it is not an update, and it may carry no more than UID,
     /// DTSTAMP, ORGANIZER and SEQUENCE. So a stored event keeps its title, times, place and
     /// details, and takes the cancelled status and the cancellation's ordering evidence
-    /// (``InvitationReader/cancelled(_:by:)``), decided inside the store's transaction. An event
-    /// never stored is recorded as the cancellation describes it, so that the invitation it
-    /// cancels, arriving late, is older and not applied; without a start it is in no calendar
-    /// (nothing to remove there, and RFC 5545 §3.6.1 requires DTSTART of a stored object).
+    /// (``InvitationReader/cancelled(_:by:)``), decided inside the store's transaction.
     ///
     /// Without RECURRENCE-ID it cancels every instance of the UID, the overrides a
-    /// RECURRENCE-ID moved included; with one, that instance alone.
+    /// RECURRENCE-ID moved included; with one, that instance alone. A cancellation applies only
+    /// to what its owner booked: when the owner holds none of the events it names, it is kept
+    /// as ``unbookedCancellation(_:)`` (docs/SECURITY.md, "Ownership of a booking") and
+    /// `booked` is false.
     func applyCancellation(
         _ item: ReportedReservation, evidence: InvitationEvidence, from provenance: MessageProvenance, in store: any EventStore
-    ) throws(EventStoreError) -> (change: EventChange, instances: [EventChange]) {
+    ) throws(EventStoreError) -> (change: EventChange, instances: [EventChange], booked: Bool)? {
         let read = item.event
         func cancel(_ stored: StoredEvent?) -> CalendarEvent {
             guard let stored else { return read }
@@ -172,15 +172,39 @@ extension ReservationPipeline {
             }
             return event
         }
-        let change = try store.apply(read.key, from: provenance, revising: cancel)
         // Only an event keyed by its UID is a series; structured data is keyed by its booking.
-        guard evidence.recurrenceID == nil, read.key.container == evidence.uid else { return (change, []) }
+        let series = evidence.recurrenceID == nil && read.key.container == evidence.uid
+        let others =
+            series
+            ? try store.events(inBooking: evidence.uid, ownedBy: provenance.signingDomain ?? "").filter { $0.event.key.item != read.key.item } : []
+        let stored = try store.event(read.key)
+        guard stored != nil || !others.isEmpty else {
+            // Nothing of its owner's to cancel: kept as a record without times, which no
+            // calendar receives, so that the invitation it cancels, arriving late, is older.
+            return (try store.apply(read.key, from: provenance, revising: { _ in Self.unbookedCancellation(read) }), [], false)
+        }
+        var change: EventChange?
+        if stored != nil { change = try store.apply(read.key, from: provenance, revising: cancel) }
         var instances: [EventChange] = []
-        let owner = provenance.signingDomain ?? ""
-        for instance in try store.events(inBooking: evidence.uid, ownedBy: owner) where instance.event.key.item != read.key.item {
+        for instance in others {
             instances.append(try store.apply(instance.event.key, from: provenance, revising: cancel))
         }
-        return (change, instances)
+        guard let first = change ?? instances.first else { return nil }
+        return (first, change == nil ? Array(instances.dropFirst()) : instances, true)
+    }
+
+    /// A cancellation of a booking its owner never stored, as the store keeps it: cancelled,
+    /// without start, end or place, so that it reaches no calendar, feed or page (an event
+    /// without a start is never exported, RFC 5545 §3.6.1) — not a cancelled twin beside
+    /// another owner's booking of that number — while its ordering evidence (an invitation's
+    /// SEQUENCE and DTSTAMP, the message's signed date) keeps a late older version out.
+    static func unbookedCancellation(_ event: CalendarEvent) -> CalendarEvent {
+        var event = event
+        event.status = .cancelled
+        event.start = nil
+        event.end = nil
+        event.location = nil
+        return event
     }
 }
 

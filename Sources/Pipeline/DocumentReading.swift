@@ -181,7 +181,15 @@ extension ReservationPipeline {
         let decision: RailTrustDecision
         switch reading.signature {
         case .verified(let issuer, let name, let keyID):
-            decision = policy.decide(railway: issuer, railwayName: name, keyID: keyID, failure: nil, specimen: specimen)
+            var keyRefusal: TrustRefusal?
+            if let key = reading.key, let ticket = reading.ticket {
+                switch key.use(for: ticket, now: now) {
+                case .allowed: break
+                case .notValid(let failure): keyRefusal = .railKeyNotValid(reason: failure.rawValue)
+                case .notForOwner(let owner): keyRefusal = .railKeyNotForOwner(owner: owner.map(String.init) ?? "")
+                }
+            }
+            decision = policy.decide(railway: issuer, railwayName: name, keyID: keyID, failure: nil, specimen: specimen, keyRefusal: keyRefusal)
         default:
             decision = policy.decide(railway: nil, railwayName: nil, keyID: nil, failure: reading.signature.code, specimen: specimen)
         }

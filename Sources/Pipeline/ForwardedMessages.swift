@@ -61,7 +61,10 @@ extension ReservationPipeline {
         var result: [ForwardedMessage] = []
         for (index, part) in parts.prefix(ForwardLimits.maxMessages).enumerated() {
             let bytes = message.decodedBody(of: part)
-            var report = analyze(Message(bytes: bytes), origin: origin, size: bytes.count, body: .message, depth: depth + 1, listing: listing)
+            // The person's own forward binds the documents in it to them (docs/SECURITY.md).
+            var report = analyze(
+                Message(bytes: bytes), origin: origin, size: bytes.count, body: .message, depth: depth + 1, listing: listing,
+                handedOver: check.isUser)
             let innerTrusted = report.trust.trusted
             if let refusal = check.refusal {
                 if innerTrusted {

@@ -60,7 +60,7 @@ public struct MessageReport: Sendable {
     /// The sender domain whose markup reservations may wait as pending: a genuine, aligned
     /// signature whose only refusal is the domain (``TrustDecision/pendingSenderDomain``).
     public var pendingSenderDomain: String? {
-        guard hasMarkupReservations, let domain = trust.pendingSenderDomain else { return nil }
+        guard hasMarkupReservations || items.contains(where: \.awaitsAddressing), let domain = trust.pendingSenderDomain else { return nil }
         return domain
     }
     /// Whether a message carries reservations the store keeps: trusted ones, or pending ones.
@@ -113,6 +113,44 @@ public struct ReportedReservation: Sendable {
     }
 }
 
+extension ReportedReservation {
+    /// Whether a document's own proof trusts this reservation: a verified, allowed Wallet pass
+    /// or a rail ticket its railway's key vouches for, whoever mailed it.
+    var vouchesForItself: Bool {
+        switch source {
+        case .markup: false
+        case .pass(let decision): decision.trusted
+        case .railTicket(let decision): decision.trusted
+        }
+    }
+
+    /// Whether only recipient binding refuses this document's reservation
+    /// (`document-not-addressed`): mail a genuine sender not allowed yet sent to the person may
+    /// wait as pending with it, and `reservoir allow` binds it.
+    var awaitsAddressing: Bool {
+        switch source {
+        case .markup: false
+        case .pass(let decision): decision.refusal == .documentNotAddressed
+        case .railTicket(let decision): decision.refusal == .documentNotAddressed
+        }
+    }
+
+    /// Refuses a self-vouching document's reservation for recipient binding; its proof stays.
+    mutating func unbind() {
+        switch source {
+        case .markup: break
+        case .pass(var decision):
+            decision.trusted = false
+            decision.refusal = .documentNotAddressed
+            source = .pass(decision)
+        case .railTicket(var decision):
+            decision.trusted = false
+            decision.refusal = .documentNotAddressed
+            source = .railTicket(decision)
+        }
+    }
+}
+
 /// Where a reservation was read: the source decides which trust rule applies.
 public enum ReservationSource: Sendable, Equatable {
     /// schema.org markup in the message's HTML, or a calendar part (RFC 5545), trusted by the
@@ -160,6 +198,9 @@ public struct ReportDiagnostic: Sendable, Equatable {
         case headerTooLarge
         /// The store refused the change.
         case storeFailed
+        /// A cancellation of a booking its owner never made here: kept without times, in no
+        /// calendar, and another owner's booking of the same number is not its to cancel.
+        case cancelNotBooked
         /// A genuine sender not chosen yet: the markup waits as pending (`reservoir pending`).
         case senderPending
         /// A sender the person denied (`reservoir deny`): refused without waiting.
@@ -195,6 +236,7 @@ public struct ReportDiagnostic: Sendable, Equatable {
             case .unreadable: "unreadable"
             case .headerTooLarge: "header-too-large"
             case .storeFailed: "store-failed"
+            case .cancelNotBooked: "cancel-not-booked"
             case .senderPending: "sender-pending"
             case .senderDenied: "sender-denied"
             case .document(let failure): failure.rawValue
@@ -216,7 +258,7 @@ public struct ReportDiagnostic: Sendable, Equatable {
             case .calendar, .calendarNotRead: .calendar
             case .calendarNoOrganizer: .trust
             case .reservations: .reservations
-            case .untrusted, .unsignedSubject, .senderPending, .senderDenied: .trust
+            case .untrusted, .unsignedSubject, .senderPending, .senderDenied, .cancelNotBooked: .trust
             case .storeFailed: .store
             }
         }
@@ -228,7 +270,7 @@ public struct ReportDiagnostic: Sendable, Equatable {
                 + ICalendarDiagnostic.Code.allCases.map(Code.calendar) + [.calendarNotRead, .calendarNoOrganizer]
                 + ReservationDiagnostic.Code.allCases.map(Code.reservations) + TrustRefusal.Code.allCases.map(Code.untrusted)
                 + [.unsignedSubject, .unreadable, .headerTooLarge, .storeFailed, .forwardTooDeep, .tooManyForwarded]
-                + [.senderPending, .senderDenied]
+                + [.senderPending, .senderDenied, .cancelNotBooked]
                 + DocumentReadFailure.allCases.map(Code.document) + [.documentCodeNotRead, .documentBoardingPassInvalid, .documentYearUnsigned]
                 + RailDiagnostic.Code.allCases.map(Code.rail)
         }

@@ -19,8 +19,13 @@ public final class ReservationPipeline {
     public let verifier: DKIMVerifier
     public let policy: TrustPolicy
     public let store: (any EventStore)?
-    /// The clock: `x=` expiry, "already ended", and the arrival time recorded in the store.
+    /// The clock of this pipeline's messages: `x=` expiry, "already ended", pending expiry and
+    /// the arrival time recorded in the store.
     public let now: Int64
+    /// Where a program that runs for days reads ``now`` from for each message
+    /// (``current()``): the system clock, unless `--now` pinned it. Without a clock set, the
+    /// `now` the pipeline was made with.
+    public var clock: @Sendable () -> Int64
     /// Keep reservations that already ended (archives); normally they are dropped.
     public let includePast: Bool
 
@@ -38,15 +43,20 @@ public final class ReservationPipeline {
         self.policy = policy
         self.store = store
         self.now = now
+        self.clock = { now }
         self.includePast = includePast
     }
 
-    private init(verifier: DKIMVerifier, policy: TrustPolicy, store: (any EventStore)?, now: Int64, includePast: Bool) {
-        self.verifier = verifier
+    private init(from pipeline: ReservationPipeline, policy: TrustPolicy, now: Int64) {
+        self.verifier = pipeline.verifier.at(now)
         self.policy = policy
-        self.store = store
+        self.store = pipeline.store
         self.now = now
-        self.includePast = includePast
+        self.clock = pipeline.clock
+        self.includePast = pipeline.includePast
+        self.pendingDays = pipeline.pendingDays
+        self.railKeys = pipeline.railKeys
+        self.documentReader = pipeline.documentReader
     }
 
     /// This pipeline with `domains` allowed besides the policy's own (the domains the person
@@ -54,11 +64,16 @@ public final class ReservationPipeline {
     public func allowing(_ domains: [String]) -> ReservationPipeline {
         var policy = policy
         policy.allowedDomains += domains.map { $0.lowercased() }
-        var pipeline = ReservationPipeline(verifier: verifier, policy: policy, store: store, now: now, includePast: includePast)
-        pipeline.pendingDays = pendingDays
-        pipeline.railKeys = railKeys
-        pipeline.documentReader = documentReader
-        return pipeline
+        return ReservationPipeline(from: self, policy: policy, now: now)
+    }
+
+    /// This pipeline with ``now`` read from its ``clock``: what a program that runs for days
+    /// (`watch`) analyses and records each message with, so that a signature's `x=` expires,
+    /// a booking ends and a message arrives when the clock says, not when the program started.
+    /// Itself when the clock has not moved (or is pinned).
+    public func current() -> ReservationPipeline {
+        let time = clock()
+        return time == now ? self : ReservationPipeline(from: self, policy: policy, now: time)
     }
 
     /// The arrival time before which a pending reservation has expired.
@@ -75,8 +90,15 @@ public final class ReservationPipeline {
     /// `listing` keeps the reservations that are listed but never stored (ended, date unknown:
     /// their ``Reservations/Reservation/marks``), for `extract`.
     public func analyze(_ raw: RawMessage, listing: Bool = false) -> MessageReport {
+        analyze(raw, listing: listing, handedOver: false)
+    }
+
+    /// ``analyze(_:listing:)``; `handedOver` says the person gave the message to Reservoir
+    /// themselves (`reservoir add FILE`), which binds its documents to them.
+    func analyze(_ raw: RawMessage, listing: Bool, handedOver: Bool) -> MessageReport {
         guard let file = raw.file else {
-            var report = analyze(Message(bytes: raw.bytes), origin: raw.origin, size: raw.bytes.count, body: .message, listing: listing)
+            var report = analyze(
+                Message(bytes: raw.bytes), origin: raw.origin, size: raw.bytes.count, body: .message, listing: listing, handedOver: handedOver)
             // Kept for a genuine sender not chosen yet, to be read again if the person allows it.
             if !listing, report.pendingSenderDomain != nil, raw.bytes.count <= PendingLimits.maxMessageBytes {
                 report.pendingMessage = raw.bytes
@@ -93,7 +115,7 @@ public final class ReservationPipeline {
             }
             var report = analyze(
                 Message(bytes: skeleton.bytes), origin: raw.origin, size: skeleton.size,
-                body: .file(descriptor: fd, range: (skeleton.bodyStart ?? 0)..<skeleton.size), listing: listing)
+                body: .file(descriptor: fd, range: (skeleton.bodyStart ?? 0)..<skeleton.size), listing: listing, handedOver: handedOver)
             report.diagnostics.insert(contentsOf: skeleton.diagnostics.map(Self.mimeDiagnostic), at: 0)
             return report
         }
@@ -130,9 +152,12 @@ public final class ReservationPipeline {
         ReportDiagnostic(.mime(diagnostic.code), message: diagnostic.description)
     }
 
-    /// `depth` counts the attached messages this one is inside (``ForwardedMessage``).
+    /// `depth` counts the attached messages this one is inside (``ForwardedMessage``);
+    /// `handedOver` says the person gave it to Reservoir (`reservoir add`) or forwarded it
+    /// (``ForwarderCheck/isUser``), which binds its documents to them.
     func analyze(
-        _ message: Message, origin: MessageOrigin, size: Int, body: DKIMBodySource, depth: Int = 0, listing: Bool = false
+        _ message: Message, origin: MessageOrigin, size: Int, body: DKIMBodySource, depth: Int = 0, listing: Bool = false,
+        handedOver: Bool = false
     ) -> MessageReport {
         var diagnostics = message.diagnostics(textPartsOnly: true).map(Self.mimeDiagnostic)
 
@@ -185,6 +210,14 @@ public final class ReservationPipeline {
             diagnostics.append(ReportDiagnostic(.untrusted(trust.refusal?.code ?? .noSignature), message: trust.reason))
         }
         items += documents.items
+        // docs/SECURITY.md, "Whose booking a document is": under recipient binding a document
+        // that vouches for itself counts only in mail bound to the person.
+        if !policy.recipients.isEmpty, !handedOver, items.contains(where: \.vouchesForItself), !trust.trusted,
+            !policy.forwarder(message, from: from, signatures: signatures).isUser
+        {
+            for index in items.indices where items[index].vouchesForItself { items[index].unbind() }
+            diagnostics.append(ReportDiagnostic(.untrusted(.documentNotAddressed), message: TrustRefusal.documentNotAddressed.sentence))
+        }
         var subjectSigned: Bool?
         if trust.trusted, let view = outcome.signedView {
             subjectSigned = !view.hasUnsignedSubject
@@ -312,9 +345,21 @@ public final class ReservationPipeline {
                     continue
                 }
                 if let cancelling = report.items[index].reservation.invitation, report.items[index].event.status == .cancelled {
-                    let applied = try applyCancellation(report.items[index], evidence: cancelling, from: provenance, in: store)
+                    guard let applied = try applyCancellation(report.items[index], evidence: cancelling, from: provenance, in: store) else {
+                        continue
+                    }
                     report.items[index].change = applied.change
                     report.items[index].instanceChanges = applied.instances
+                    if !applied.booked { report.diagnostics.append(Self.notBooked(report.items[index], owner: provenance.signingDomain)) }
+                    continue
+                }
+                // A cancellation applies only to what its owner booked (docs/SECURITY.md,
+                // "Ownership of a booking"): one of a booking this owner never stored is kept
+                // without times, in no calendar, not as a cancelled twin beside another owner's
+                // booking of that number.
+                if report.items[index].event.status == .cancelled, try store.event(report.items[index].event.key) == nil {
+                    report.items[index].change = try store.apply(Self.unbookedCancellation(report.items[index].event), from: provenance)
+                    report.diagnostics.append(Self.notBooked(report.items[index], owner: provenance.signingDomain))
                     continue
                 }
                 report.items[index].change = try store.apply(report.items[index].event, from: provenance)
@@ -323,6 +368,16 @@ public final class ReservationPipeline {
                 return
             }
         }
+    }
+
+    /// The note of a cancellation that cancels nothing its owner booked.
+    static func notBooked(_ item: ReportedReservation, owner: String?) -> ReportDiagnostic {
+        let who = owner.map { $0.isEmpty ? "" : " from \($0)" } ?? ""
+        return ReportDiagnostic(
+            .cancelNotBooked,
+            message:
+                "cancels booking \(item.event.key.container), which was never booked here\(who): kept without times, in no calendar",
+            detail: item.event.key.container)
     }
 
     /// A genuine sender's message whose domain no configured list allows
@@ -343,7 +398,7 @@ public final class ReservationPipeline {
             guard let bytes = report.pendingMessage else { return }
             // The invitation rules trust applies hold here too: an event whose ORGANIZER is not
             // aligned with From never waits, as it would never be imported.
-            var candidates = report.items.filter { $0.source == .markup && $0.reservation.marks.isEmpty }
+            var candidates = report.items.filter { ($0.source == .markup || $0.awaitsAddressing) && $0.reservation.marks.isEmpty }
             var unused: [ReportDiagnostic] = []
             checkOrganizers(&candidates, fromDomain: report.trust.fromDomain, diagnostics: &unused)
             let pending = candidates.filter { $0.refusal == nil }.map { item in

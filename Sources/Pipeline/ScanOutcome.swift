@@ -76,8 +76,11 @@ public struct ScanOutcome: Sendable, Equatable {
                 return []
             case .passUnreadable, .passNoManifest, .passManifestMismatch, .passNoSignature, .passSignatureInvalid, .passNoCA,
                 .passCAUnreadable, .passChainNotTrusted, .passCertificateNotValid, .passSigningTimeInFuture, .passWeakKey,
-                .passSignerUnnamed, .passIdentityMismatch, .passTypeNotAllowed, .railTicketNotVerified, .railTicketSpecimen:
+                .passSignerUnnamed, .passIdentityMismatch, .passTypeNotAllowed, .railTicketNotVerified, .railTicketSpecimen,
+                .railKeyNotValid, .railKeyNotForOwner:
                 return [.passes]
+            case .documentNotAddressed:
+                return [.passes, .recipients, .forwarding, .domains, .unverified, .arc]
             case .forwardNotFromMe, .forwarderNotVerified:
                 return [.forwarding]
             case .noSignature, .signatureNotValid, .notAligned, .testingKey, .partialBody:

@@ -103,6 +103,17 @@ extension TrustRefusal {
             }
         case .railTicketSpecimen:
             "the rail ticket marks itself a specimen, not a journey"
+        case .railKeyNotValid(let reason):
+            switch reason {
+            case "issued-after-key": "the rail ticket was issued after the end of its key's validity (a retired key)"
+            case "issued-before-key": "the rail ticket was issued before its key's validity began"
+            case "issued-in-future": "the rail ticket's issuing time is later than now"
+            default: "the rail ticket carries no issuing time to check its key's validity with"
+            }
+        case .railKeyNotForOwner(let owner):
+            "the rail key list allows the ticket's key for other product owners only, not \(owner.isEmpty ? "a ticket naming none" : "railway " + owner)"
+        case .documentNotAddressed:
+            "the document vouches for the booking, not for whose it is: it came neither in trusted mail addressed to you (--me) nor from you"
         }
     }
 

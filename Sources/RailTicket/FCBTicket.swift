@@ -33,6 +33,8 @@ public enum FCBTravelClass: Int, Sendable, Equatable {
 /// are minutes of the local day.
 public struct FCBReservation: Sendable, Equatable {
     public var trainNumber: String?
+    /// The RICS code of the product's owner (`productOwnerNum`); nil: the issuer's.
+    public var productOwner: Int?
     public var departureDay = 0
     public var reference: String?
     public var serviceBrand: String?
@@ -60,6 +62,8 @@ public struct FCBTrainLink: Sendable, Equatable {
 /// An open ticket (`OpenTicketData`): from and to, validity in days from the issuing day.
 public struct FCBOpenTicket: Sendable, Equatable {
     public var reference: String?
+    /// The RICS code of the product's owner (`productOwnerNum`); nil: the issuer's.
+    public var productOwner: Int?
     /// The trains of its regional validity, in order.
     public var trainLinks: [FCBTrainLink] = []
     public var from: FCBStation?
@@ -76,6 +80,8 @@ public struct FCBOpenTicket: Sendable, Equatable {
 /// A pass (`PassData`): its kind and validity.
 public struct FCBPass: Sendable, Equatable {
     public var reference: String?
+    /// The RICS code of the product's owner (`productOwnerNum`); nil: the issuer's.
+    public var productOwner: Int?
     public var passType: Int?
     public var passDescription: String?
     public var travelClass: FCBTravelClass? = .second
@@ -106,6 +112,8 @@ public struct FCBTicket: Sendable, Equatable {
     public var version: FCBVersion
     /// The RICS code of the security provider, else the issuer.
     public var issuerCode: Int?
+    /// The RICS code of the issuer (`issuerNum`), when given as a number.
+    public var issuerNumber: Int?
     public var issuerName: String?
     /// The issuing time in UTC: year, day of the year (1 = 1 January), minute of the day.
     public var issuingYear = 2016
@@ -171,6 +179,7 @@ enum FCBDecoder {
         let issuer = p.has("issuerNum") ? try r.integer(1, 32000) : nil
         if p.has("issuerIA5") { _ = try r.ia5String() }
         t.issuerCode = provider ?? issuer
+        t.issuerNumber = issuer
         t.issuingYear = try r.integer(2016, 2269)
         t.issuingDay = try r.integer(1, 366)
         if t.version == .v3 || p.has("issuingTime") { t.issuingTime = try r.integer(0, t.version == .v13 ? 1440 : 1439) }
@@ -316,11 +325,14 @@ enum FCBDecoder {
         return value
     }
 
-    private static func product(_ r: inout UPERReader, _ p: Presence, _ version: FCBVersion) throws {
-        if p.has("productOwnerNum") { _ = try r.integer(1, 32000) }
+    /// The product's owner (its RICS code, `productOwnerNum`), when given as a number.
+    private static func product(_ r: inout UPERReader, _ p: Presence, _ version: FCBVersion) throws -> Int? {
+        var owner: Int?
+        if p.has("productOwnerNum") { owner = try r.integer(1, 32000) }
         if p.has("productOwnerIA5") { _ = try r.ia5String() }
         if p.has("productIdNum") { _ = try r.integer(0, version == .v13 ? 32000 : 65535) }
         if p.has("productIdIA5") { _ = try r.ia5String() }
+        return owner
     }
 
     private static func readPlaces(_ r: inout UPERReader, into reservation: inout FCBReservation?) throws {
@@ -357,7 +369,7 @@ enum FCBDecoder {
         res.trainNumber = try train(&r, p)
         if p.has("departureDate") { res.departureDay = try r.integer(-1, version == .v3 ? 500 : 370) }
         res.reference = try reference(&r, p, numFirst: false)
-        try product(&r, p, version)
+        res.productOwner = try product(&r, p, version)
         if p.has("serviceBrand") { _ = try r.integer(0, 32000) }
         if p.has("serviceBrandAbrUTF8") { res.serviceBrand = try r.utf8String() }
         if p.has("serviceBrandNameUTF8") { res.serviceBrand = try r.utf8String() }
@@ -410,7 +422,7 @@ enum FCBDecoder {
         let p = try r.preamble(names, extensible: true)
         var open = FCBOpenTicket()
         open.reference = try reference(&r, p, numFirst: true)
-        try product(&r, p, version)
+        open.productOwner = try product(&r, p, version)
         if p.has("extIssuerId") { _ = try r.unconstrainedInteger() }
         if p.has("issuerAuthorizationId") { _ = try r.unconstrainedInteger() }
         open.returnIncluded = try r.bit()
@@ -530,7 +542,7 @@ enum FCBDecoder {
         let p = try r.preamble(names, extensible: true)
         var pass = FCBPass()
         pass.reference = try reference(&r, p, numFirst: true)
-        try product(&r, p, version)
+        pass.productOwner = try product(&r, p, version)
         if p.has("passType") { pass.passType = try r.integer(1, 250) }
         if p.has("passDescription") { pass.passDescription = try r.utf8String() }
         if p.has("classCode") { pass.travelClass = try travelClass(&r, version) }

@@ -13,10 +13,17 @@ public struct RailKey: Sendable, Equatable {
     public var barcodeVersion: String?
     /// The public key as DER: an X.509 certificate or a SubjectPublicKeyInfo.
     public var publicKey: [UInt8]
+    /// The key's validity (`startDate`, `endDate`) as Unix seconds: from the start day's
+    /// beginning, up to but excluding the day after the end day (UTC). Nil: not bounded.
+    public var validFrom: Int64?
+    public var validUntil: Int64?
+    /// The product owners (RICS codes) whose tickets the key may sign
+    /// (`allowedProductOwnerCodes`); empty: the list does not restrict it.
+    public var productOwners: [Int]
 
     public init(
         issuerCode: Int, keyID: Int, issuerName: String? = nil, signatureAlgorithm: String? = nil, barcodeVersion: String? = nil,
-        publicKey: [UInt8]
+        publicKey: [UInt8], validFrom: Int64? = nil, validUntil: Int64? = nil, productOwners: [Int] = []
     ) {
         self.issuerCode = issuerCode
         self.keyID = keyID
@@ -24,6 +31,9 @@ public struct RailKey: Sendable, Equatable {
         self.signatureAlgorithm = signatureAlgorithm
         self.barcodeVersion = barcodeVersion
         self.publicKey = publicKey
+        self.validFrom = validFrom
+        self.validUntil = validUntil
+        self.productOwners = productOwners
     }
 }
 
@@ -36,7 +46,9 @@ public enum RailKeyListError: Error, Equatable, Sendable {
 
 /// The UIC's list of the railways' bar code keys (the XML file it publishes: `keys` with one
 /// `key` per railway key, each with `issuerName`, `issuerCode`, `id`, `signatureAlgorithm`,
-/// `publicKey` in base64, `barcodeVersion`). The user downloads it; Reservoir never fetches it.
+/// `publicKey` in base64, `barcodeVersion`, `startDate` and `endDate` (`xs:date`), and
+/// `allowedProductOwnerCodes` holding `productOwnerCode` elements). The user downloads it;
+/// Reservoir never fetches it.
 /// Parsed by libxml2 without network access, DTDs or entity substitution.
 public struct RailKeyList: Sendable {
     public private(set) var keys: [RailKey] = []
@@ -73,11 +85,13 @@ public struct RailKeyList: Sendable {
             guard node.pointee.type == XML_ELEMENT_NODE, Self.name(node) == "key" else { continue }
             guard keys.count < RailLimits.maxKeys else { break }
             var values: [String: String] = [:]
+            var owners: [String] = []
             var field = node.pointee.children
             while let element = field {
                 field = element.pointee.next
                 guard element.pointee.type == XML_ELEMENT_NODE else { continue }
                 values[Self.name(element)] = Self.text(element)
+                if Self.name(element) == "allowedProductOwnerCodes" { owners += Self.children(element, named: "productOwnerCode") }
             }
             // A key the UIC marks as forged (`keyForged`) vouches for nothing: it is not loaded, so
             // a ticket signed with it is `unknown-key`, left to the mail's DKIM.
@@ -85,10 +99,16 @@ public struct RailKeyList: Sendable {
             guard let issuer = values["issuerCode"].flatMap({ Int($0) }), let id = values["id"].flatMap({ Int($0) }),
                 let key = values["publicKey"].flatMap(Self.base64), !key.isEmpty
             else { continue }
+            // A validity or an owner list that does not read bounds the key in no known way: the
+            // key is not loaded (its tickets are `unknown-key`) rather than taken as unbounded.
+            guard let start = Self.day(values["startDate"]), let end = Self.day(values["endDate"]) else { continue }
+            let productOwners = owners.map { Int($0) }
+            guard productOwners.allSatisfy({ $0 != nil }) else { continue }
             keys.append(
                 RailKey(
                     issuerCode: issuer, keyID: id, issuerName: values["issuerName"], signatureAlgorithm: values["signatureAlgorithm"],
-                    barcodeVersion: values["barcodeVersion"], publicKey: key))
+                    barcodeVersion: values["barcodeVersion"], publicKey: key, validFrom: start.map { $0 * 86_400 },
+                    validUntil: end.map { ($0 + 1) * 86_400 }, productOwners: productOwners.compactMap { $0 }))
         }
         self.keys = keys
     }
@@ -104,6 +124,33 @@ public struct RailKeyList: Sendable {
         guard let key = key(signer: signer, keyID: keyID) else { return .unknownKey }
         return RailSignatureVerifier.verify(key: key.publicKey, signature: signature, data: data)
             ? .verified(issuer: signer, name: key.issuerName, keyID: keyID) : .invalid
+    }
+
+    /// An `xs:date` (`2025-01-01`, perhaps with a zone such as `Z` or `+01:00`, which is
+    /// ignored: the rule allows a day either way) as days since 1970: `.some(nil)` for an absent
+    /// or empty element, nil for one that does not read.
+    static func day(_ text: String?) -> Int64?? {
+        guard let text, !text.isEmpty else { return .some(nil) }
+        let digits = Array(text.utf8)
+        guard digits.count >= 10, digits[4] == 0x2D, digits[7] == 0x2D,
+            let year = Int(String(decoding: digits[0..<4], as: UTF8.self)), let month = Int(String(decoding: digits[5..<7], as: UTF8.self)),
+            let day = Int(String(decoding: digits[8..<10], as: UTF8.self)), (1...12).contains(month),
+            (1...CivilTime.daysIn(month: month, year: year)).contains(day)
+        else { return nil }
+        let zone = digits[10...]
+        guard zone.isEmpty || zone.elementsEqual("Z".utf8) || (zone.count == 6 && (zone.first == 0x2B || zone.first == 0x2D)) else { return nil }
+        return .some(CivilTime.daysFromCivil(year: year, month: month, day: day))
+    }
+
+    /// The texts of `node`'s child elements named `name`.
+    private static func children(_ node: xmlNodePtr, named name: String) -> [String] {
+        var out: [String] = []
+        var child = node.pointee.children
+        while let element = child {
+            child = element.pointee.next
+            if element.pointee.type == XML_ELEMENT_NODE, Self.name(element) == name { out.append(Self.text(element)) }
+        }
+        return out
     }
 
     private static func name(_ node: xmlNodePtr) -> String {

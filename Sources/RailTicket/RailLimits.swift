@@ -21,6 +21,10 @@ public enum RailLimits {
     public static let maxKeys = 4096
     /// The key list file's size.
     public static let maxKeyListBytes = 8 * 1024 * 1024
+    /// How far a ticket's signed issuing time may lie after the clock, and outside its key's
+    /// validity days, and still count: a day, as for a pass's signing time, since some railways
+    /// write `U_HEAD`'s time in local time and the key list's dates carry no zone.
+    public static let issuingClockSkewSeconds: Int64 = 86_400
 }
 
 /// Something about a rail ticket's reading: a stable code, a sentence, a detail for programs.

@@ -89,6 +89,8 @@ public struct RailTicketReading: Sendable, Equatable {
     /// Nil when the payload is not a UIC 918.3 ticket that reads.
     public var ticket: RailTicketContent?
     public var signature: RailSignatureOutcome
+    /// The key of the list that verified the signature; nil unless ``signature`` is `verified`.
+    public var key: RailKey? = nil
     /// The ticket's trips and passes as schema.org reservations (``RailReservations``).
     public var items: [JSONValue]
     public var diagnostics: [RailDiagnostic]
@@ -103,7 +105,8 @@ public enum RailTicket {
     }
 
     /// Reads `bytes` (the Aztec code's payload), verifies its signature against `keys`, and maps
-    /// it to reservations. Nothing is taken from a clock: dates come from the ticket.
+    /// it to reservations. Nothing is taken from a clock: dates come from the ticket. Whether
+    /// the verifying key may vouch for the ticket at a given time is ``RailKey/use(for:now:)``.
     public static func read(_ bytes: [UInt8], keys: RailKeyList?) -> RailTicketReading {
         var diagnostics: [RailDiagnostic] = []
         switch container(bytes) {
@@ -140,7 +143,9 @@ public enum RailTicket {
                 diagnostics.append(RailDiagnostic(.railSpecimen, "the ticket is marked as a specimen"))
             }
             let items = RailReservations.items(content)
-            return RailTicketReading(ticket: content, signature: signature, items: items, diagnostics: diagnostics)
+            var reading = RailTicketReading(ticket: content, signature: signature, items: items, diagnostics: diagnostics)
+            if case .verified = signature { reading.key = keys?.key(signer: frame.signer, keyID: frame.keyID) }
+            return reading
         }
     }
 

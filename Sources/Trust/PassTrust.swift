@@ -155,13 +155,20 @@ public struct RailTrustDecision: Sendable, Equatable {
 
 extension TrustPolicy {
     /// A rail ticket is trusted when its signature verified with the key list's key of the
-    /// railway and key id it names (`railway`), and it is no specimen. `failure` is the rail
-    /// reader's word for a signature that did not verify.
-    public func decide(railway: String?, railwayName: String?, keyID: String?, failure: String?, specimen: Bool) -> RailTrustDecision {
+    /// railway and key id it names (`railway`), that key may vouch for it (`keyRefusal` nil:
+    /// its validity covers the ticket's issuing time, and it may sign for the ticket's product
+    /// owners), and it is no specimen. `failure` is the rail reader's word for a signature that
+    /// did not verify.
+    public func decide(
+        railway: String?, railwayName: String?, keyID: String?, failure: String?, specimen: Bool, keyRefusal: TrustRefusal? = nil
+    ) -> RailTrustDecision {
         guard let railway, failure == nil else {
             return RailTrustDecision(
                 trusted: false, railway: nil, railwayName: nil, keyID: nil, refusal: .railTicketNotVerified(reason: failure ?? "invalid"))
         }
+        // A key outside its validity or its owners proves nothing of the railway's: the ticket
+        // is the message's, as one whose signature does not verify.
+        if let keyRefusal { return RailTrustDecision(trusted: false, railway: nil, railwayName: nil, keyID: nil, refusal: keyRefusal) }
         if specimen {
             return RailTrustDecision(trusted: false, railway: railway, railwayName: railwayName, keyID: keyID, refusal: .railTicketSpecimen)
         }

@@ -167,6 +167,19 @@ public enum TrustRefusal: Sendable, Equatable {
     /// A rail ticket whose signature verifies but which marks itself a specimen (a sample, not a
     /// journey).
     case railTicketSpecimen
+    /// A rail ticket whose signature verifies with a key whose validity (the key list's
+    /// `startDate` and `endDate`) does not cover the ticket's signed issuing time, or whose
+    /// issuing time is after the clock. `reason` is the rail reader's word
+    /// (`issued-after-key`, `issued-before-key`, `issued-in-future`, `no-issuing-time`).
+    case railKeyNotValid(reason: String)
+    /// A rail ticket whose signature verifies with a key the list allows for other product
+    /// owners only (`allowedProductOwnerCodes`); `owner` is the ticket's (empty: none named).
+    case railKeyNotForOwner(owner: String)
+    /// A document that vouches for itself (a Wallet pass, a rail ticket) in mail that is not
+    /// bound to the person while recipient binding is on (`--me`, a site account): neither
+    /// trusted mail whose signed To or Cc names them, nor their own verified mail. The
+    /// document vouches for the booking, not for whose calendar it belongs in.
+    case documentNotAddressed
 
     /// The refusal's kind without its details: a stable name for programs (JSON, notes, the
     /// attack corpus).
@@ -212,6 +225,9 @@ public enum TrustRefusal: Sendable, Equatable {
         case documentNoProof = "document-no-proof"
         case railTicketNotVerified = "rail-ticket-not-verified"
         case railTicketSpecimen = "rail-ticket-specimen"
+        case railKeyNotValid = "rail-key-not-valid"
+        case railKeyNotForOwner = "rail-key-not-for-owner"
+        case documentNotAddressed = "document-not-addressed"
     }
 
     public var code: Code {
@@ -260,6 +276,9 @@ public enum TrustRefusal: Sendable, Equatable {
         case .documentNoProof: .documentNoProof
         case .railTicketNotVerified: .railTicketNotVerified
         case .railTicketSpecimen: .railTicketSpecimen
+        case .railKeyNotValid: .railKeyNotValid
+        case .railKeyNotForOwner: .railKeyNotForOwner
+        case .documentNotAddressed: .documentNotAddressed
         }
     }
 }

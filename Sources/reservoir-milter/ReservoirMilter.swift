@@ -82,13 +82,16 @@ enum ReservoirMilter {
         }
         guard let settings = current else { exit(70) }
         // A service says what is wrong at start, where the filter, run per message, fails open.
-        if let problem = settings.hook.settingsProblem { fail(problem, code: 78) }
+        if let problem = settings.hook.milterSettingsProblem { fail(problem, code: 78) }
         do {
             _ = try CommandRunner(
                 keys: settings.hook.keys, policy: settings.hook.policy, store: .none, now: settings.hook.now, includePast: false)
         } catch {
             fail("\(error)", code: 78)
         }
+        // What the milter will need, checked before it says READY=1, so `systemctl start` shows a
+        // wrong store or an unwritable retry spool rather than the first message (docs/SITE.md).
+        if let problem = MilterStartCheck.problem(settings.hook) { fail(problem.message, code: problem.code) }
         var description = smfiDesc()
         description.xxfi_name = strdup("reservoir")
         description.xxfi_version = reservoir_milter_version()

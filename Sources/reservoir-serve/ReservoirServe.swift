@@ -59,7 +59,8 @@ struct ReservoirServe {
         let service = FeedService(
             access: access,
             openStore: { (account: Account?) throws(EventStoreError) -> any EventStore in try openStore(location, account: account ?? configured) },
-            now: { pinned ?? Int64(time(nil)) }, writer: ConfigurationLoad.process.calendarWriter, actions: actions, pendingDays: pendingDays)
+            now: { pinned ?? Int64(time(nil)) }, writer: ConfigurationLoad.process.calendarWriter, actions: actions, pendingDays: pendingDays,
+            hosts: ServedHosts(listen: settings.listen, serverNames: settings.serverNames))
         // Said once at start, so a wrong --store shows at once; requests then get 503 until it works.
         do {
             _ = try openStore(location, account: configured)
@@ -70,6 +71,9 @@ struct ReservoirServe {
         let app = Application(
             responder: CallbackResponder { (request: Request, _: BasicRequestContext) in
                 if request.method == .post {
+                    // The Host first, before the body is read (DNS rebinding, `ServedHosts`).
+                    let head = Self.feedRequest(request, body: [])
+                    guard service.hosts.check(head.repeatedHost ? nil : head.host) == .served else { return response(service.respond(to: head)) }
                     // A form's body, bounded before it is read whole.
                     guard let buffer = try? await request.body.collect(upTo: FormBody.maxBytes) else {
                         return Response(status: .contentTooLarge, headers: [:], body: ResponseBody(byteBuffer: ByteBuffer(string: "Too large.\n")))
@@ -126,7 +130,9 @@ struct ReservoirServe {
             ifModifiedSince: fields[.ifModifiedSince],
             forwardedProto: HTTPField.Name("X-Forwarded-Proto").flatMap { fields[$0] },
             origin: HTTPField.Name("Origin").flatMap { fields[$0] }, fetchSite: HTTPField.Name("Sec-Fetch-Site").flatMap { fields[$0] },
-            contentType: fields[.contentType], body: body)
+            contentType: fields[.contentType], body: body,
+            // Hummingbird makes the first Host the request's authority and keeps a second as a field.
+            repeatedHost: HTTPField.Name("Host").map { !fields[values: $0].isEmpty } ?? false)
     }
 
     /// The answer as Hummingbird sends it.

@@ -7,6 +7,8 @@ import Testing
 @Suite("The feed service: routes, access, conditional requests, errors")
 struct FeedServiceTests {
     static let now: Int64 = 1_795_000_000
+    /// The Host of a request to the default listen address.
+    static let host = "127.0.0.1:8645"
     static let token: AccessToken = {
         guard case .success(let token) = AccessToken.read(fileText: Array("s3cret-token-0123456789".utf8)) else { fatalError() }
         return token
@@ -14,7 +16,7 @@ struct FeedServiceTests {
 
     static func service(_ store: MemoryStore, access: FeedAccess = FeedAccess()) -> FeedService {
         nonisolated(unsafe) let store = store
-        return FeedService(access: access, openStore: { _ in store }, now: { now })
+        return FeedService(access: access, openStore: { _ in store }, now: { now }, hosts: ServedHosts(listen: .standard, serverNames: ["h"]))
     }
 
     static let events = [
@@ -25,7 +27,7 @@ struct FeedServiceTests {
     @Test("GET /calendar.ics: the calendar with a strong ETag of its bytes and the latest change as Last-Modified")
     func feed() throws {
         let service = Self.service(MemoryStore(Self.events))
-        let response = service.respond(to: FeedRequest(method: "GET", target: "/calendar.ics"))
+        let response = service.respond(to: FeedRequest(method: "GET", target: "/calendar.ics", host: Self.host))
         #expect(response.status == 200)
         #expect(response.header("Content-Type") == "text/calendar; charset=utf-8")
         #expect(response.header("ETag") == EntityTag(strongFor: response.body).headerValue)
@@ -34,20 +36,22 @@ struct FeedServiceTests {
         let text = String(decoding: response.body, as: UTF8.self)
         #expect(text.hasPrefix("BEGIN:VCALENDAR\r\n") && text.contains("SUMMARY:Flight\r\n"))
         // An unchanged store: the same bytes, so the same tag.
-        let again = service.respond(to: FeedRequest(method: "GET", target: "/calendar.ics?refresh=1"))
+        let again = service.respond(to: FeedRequest(method: "GET", target: "/calendar.ics?refresh=1", host: Self.host))
         #expect(again.body == response.body && again.header("ETag") == response.header("ETag"))
     }
 
     @Test("the feed names itself and its refresh interval (RFC 7986), with the configured colour")
     func feedName() throws {
         nonisolated(unsafe) let store = MemoryStore(Self.events)
-        let plain = Self.service(store).respond(to: FeedRequest(method: "GET", target: "/calendar.ics"))
+        let plain = Self.service(store).respond(to: FeedRequest(method: "GET", target: "/calendar.ics", host: Self.host))
         let text = String(decoding: plain.body, as: UTF8.self)
         #expect(
             text.contains("\r\nNAME:Reservations\r\nX-WR-CALNAME:Reservations\r\nREFRESH-INTERVAL;VALUE=DURATION:PT1H\r\nX-PUBLISHED-TTL:PT1H\r\n"))
         #expect(!text.contains("COLOR"))
-        let colored = FeedService(access: FeedAccess(), openStore: { _ in store }, now: { Self.now }, writer: ICalendarWriter(color: "teal"))
-            .respond(to: FeedRequest(method: "GET", target: "/calendar.ics"))
+        let colored = FeedService(
+            access: FeedAccess(), openStore: { _ in store }, now: { Self.now }, writer: ICalendarWriter(color: "teal")
+        )
+        .respond(to: FeedRequest(method: "GET", target: "/calendar.ics", host: Self.host))
         #expect(String(decoding: colored.body, as: UTF8.self).contains("\r\nCOLOR:teal\r\n"))
     }
 
@@ -55,29 +59,30 @@ struct FeedServiceTests {
     func conditional() throws {
         let store = MemoryStore(Self.events)
         let service = Self.service(store)
-        let tag = try #require(service.respond(to: FeedRequest(method: "GET", target: "/calendar.ics")).header("ETag"))
+        let tag = try #require(service.respond(to: FeedRequest(method: "GET", target: "/calendar.ics", host: Self.host)).header("ETag"))
         for (match, since) in [(tag, nil), ("\"other\", \(tag)", nil), ("*", nil), (nil, HTTPDate.format(1_794_500_000))] as [(String?, String?)] {
-            let response = service.respond(to: FeedRequest(method: "GET", target: "/calendar.ics", ifNoneMatch: match, ifModifiedSince: since))
+            let response = service.respond(
+                to: FeedRequest(method: "GET", target: "/calendar.ics", host: Self.host, ifNoneMatch: match, ifModifiedSince: since))
             #expect(response.status == 304 && response.body.isEmpty && response.header("ETag") == tag)
             #expect(response.header("Content-Type") == nil)
         }
         store.stored[0].event.title = "Dinner, moved"
         store.stored[0].updatedAt = 1_794_600_000
-        let changed = service.respond(to: FeedRequest(method: "GET", target: "/calendar.ics", ifNoneMatch: tag))
+        let changed = service.respond(to: FeedRequest(method: "GET", target: "/calendar.ics", host: Self.host, ifNoneMatch: tag))
         #expect(changed.status == 200 && changed.header("ETag") != tag)
         let since = service.respond(
-            to: FeedRequest(method: "GET", target: "/calendar.ics", ifModifiedSince: HTTPDate.format(1_794_500_000)))
+            to: FeedRequest(method: "GET", target: "/calendar.ics", host: Self.host, ifModifiedSince: HTTPDate.format(1_794_500_000)))
         #expect(since.status == 200)
     }
 
     @Test("HEAD has the headers of GET and no body")
     func head() {
         let service = Self.service(MemoryStore(Self.events))
-        let get = service.respond(to: FeedRequest(method: "GET", target: "/calendar.ics"))
-        let head = service.respond(to: FeedRequest(method: "HEAD", target: "/calendar.ics"))
+        let get = service.respond(to: FeedRequest(method: "GET", target: "/calendar.ics", host: Self.host))
+        let head = service.respond(to: FeedRequest(method: "HEAD", target: "/calendar.ics", host: Self.host))
         #expect(head.status == 200 && head.body.isEmpty)
         #expect(head.header("ETag") == get.header("ETag") && head.header("Content-Length") == String(get.body.count))
-        let page = service.respond(to: FeedRequest(method: "HEAD", target: "/"))
+        let page = service.respond(to: FeedRequest(method: "HEAD", target: "/", host: Self.host))
         #expect(page.status == 200 && page.body.isEmpty)
     }
 
@@ -98,13 +103,13 @@ struct FeedServiceTests {
     func errors() {
         let service = Self.service(MemoryStore(Self.events))
         for target in ["/calendar", "/calendar.ics/", "/x/calendar.ics", "//", "/index.html"] {
-            #expect(service.respond(to: FeedRequest(method: "GET", target: target)).status == 404, "\(target)")
+            #expect(service.respond(to: FeedRequest(method: "GET", target: target, host: Self.host)).status == 404, "\(target)")
         }
-        let post = service.respond(to: FeedRequest(method: "POST", target: "/calendar.ics"))
+        let post = service.respond(to: FeedRequest(method: "POST", target: "/calendar.ics", host: Self.host))
         #expect(post.status == 405 && post.header("Allow") == "GET, HEAD")
         let failing = Self.service(MemoryStore([], failure: EventStoreError(.busy, "database is locked")))
         for target in ["/", "/calendar.ics"] {
-            let response = failing.respond(to: FeedRequest(method: "GET", target: target))
+            let response = failing.respond(to: FeedRequest(method: "GET", target: target, host: Self.host))
             #expect(response.status == 503)
             #expect(response.logLine == "store: database is locked")
             #expect(!String(decoding: response.body, as: UTF8.self).contains("locked"))
@@ -114,7 +119,7 @@ struct FeedServiceTests {
     @Test("with a token, only /TOKEN/ and /TOKEN/calendar.ics answer; a wrong token is 404")
     func tokenAccess() {
         let service = Self.service(MemoryStore(Self.events), access: FeedAccess(token: Self.token))
-        #expect(service.respond(to: FeedRequest(method: "GET", target: "/s3cret-token-0123456789/calendar.ics")).status == 200)
+        #expect(service.respond(to: FeedRequest(method: "GET", target: "/s3cret-token-0123456789/calendar.ics", host: Self.host)).status == 200)
         let page = service.respond(to: FeedRequest(method: "GET", target: "/s3cret-token-0123456789/", host: "h"))
         #expect(page.status == 200)
         #expect(String(decoding: page.body, as: UTF8.self).contains("webcal://h/s3cret-token-0123456789/calendar.ics"))
@@ -122,7 +127,7 @@ struct FeedServiceTests {
             "/calendar.ics", "/", "/s3cret-token-0123456788/calendar.ics", "/s3cret-token-012345678/calendar.ics",
             "/s3cret-token-0123456789", "/s3cret-token-0123456789x/", "/S3CRET-TOKEN-0123456789/",
         ] {
-            #expect(service.respond(to: FeedRequest(method: "GET", target: target)).status == 404, "\(target)")
+            #expect(service.respond(to: FeedRequest(method: "GET", target: target, host: Self.host)).status == 404, "\(target)")
         }
     }
 
@@ -131,16 +136,16 @@ struct FeedServiceTests {
         let credentials = BasicCredentials(user: "me".utf8, password: "pw".utf8)
         let service = Self.service(MemoryStore(Self.events), access: FeedAccess(credentials: credentials))
         let good = "Basic bWU6cHc="  // me:pw
-        #expect(service.respond(to: FeedRequest(method: "GET", target: "/calendar.ics", authorization: good)).status == 200)
+        #expect(service.respond(to: FeedRequest(method: "GET", target: "/calendar.ics", host: Self.host, authorization: good)).status == 200)
         for authorization in [nil, "Basic bWU6cHg=", "Basic bWU6", "Bearer bWU6cHc=", "Basic !!!!"] as [String?] {
-            let response = service.respond(to: FeedRequest(method: "GET", target: "/calendar.ics", authorization: authorization))
+            let response = service.respond(to: FeedRequest(method: "GET", target: "/calendar.ics", host: Self.host, authorization: authorization))
             #expect(response.status == 401)
             #expect(response.header("WWW-Authenticate") == "Basic realm=\"reservoir\"")
         }
         // Both: the token first (404), then the credentials (401).
         let both = Self.service(MemoryStore(Self.events), access: FeedAccess(token: Self.token, credentials: credentials))
-        #expect(both.respond(to: FeedRequest(method: "GET", target: "/wrong/calendar.ics", authorization: good)).status == 404)
-        #expect(both.respond(to: FeedRequest(method: "GET", target: "/s3cret-token-0123456789/calendar.ics")).status == 401)
-        #expect(both.respond(to: FeedRequest(method: "GET", target: "/s3cret-token-0123456789/", authorization: good)).status == 200)
+        #expect(both.respond(to: FeedRequest(method: "GET", target: "/wrong/calendar.ics", host: Self.host, authorization: good)).status == 404)
+        #expect(both.respond(to: FeedRequest(method: "GET", target: "/s3cret-token-0123456789/calendar.ics", host: Self.host)).status == 401)
+        #expect(both.respond(to: FeedRequest(method: "GET", target: "/s3cret-token-0123456789/", host: Self.host, authorization: good)).status == 200)
     }
 }

@@ -27,11 +27,24 @@ struct ServeSettingsTests {
         if case .run = ServeSettings.read(arguments) { #expect(runs) } else { #expect(!runs) }
     }
 
+    @Test("--server-name, repeatable: the names a request's Host may carry besides the listen address")
+    func serverNames() {
+        guard case .run(let settings) = ServeSettings.read(["--server-name", "cal.example.org", "--server-name=[fd00::1]"]) else {
+            return #expect(Bool(false))
+        }
+        #expect(settings.serverNames == ["cal.example.org", "[fd00::1]"])
+        let hosts = ServedHosts(listen: settings.listen, serverNames: settings.serverNames)
+        #expect(hosts.check("CAL.example.org:8645") == .served && hosts.check("[fd00::1]") == .served)
+        #expect(hosts.check("127.0.0.1:8645") == .served && hosts.check("other.example.org") == .foreign)
+    }
+
     @Test(
         "usage errors",
         arguments: [
             ["--listen", "8645"], ["--listen", "h:99999"], ["--listen", "::1:80"], ["--listen"], ["--bogus"],
-            ["--netrc-machine", "m"], ["--no-auth=yes"], ["extra"],
+            ["--netrc-machine", "m"], ["--no-auth=yes"], ["extra"], ["--server-name"], ["--server-name", "cal.example:443"],
+            ["--server-name", "cal example"], ["--server-name", ""], ["--server-name", "::1"], ["--server-name", "user@cal.example"],
+            ["--server-name", "[::1]:443"],
         ])
     func usage(arguments: [String]) {
         guard case .usage = ServeSettings.read(arguments) else { return #expect(Bool(false), "\(arguments)") }

@@ -59,6 +59,50 @@ struct WalletPassPipelineTests {
         try Samples.pipeline(store: store, policy: policy ?? Self.policy(), now: now).process(message(pass))
     }
 
+    /// `message(pass)` with its From replaced, and an `Authentication-Results` field of the
+    /// person's own verifier (`mx.home.example`) on top when `verified`.
+    static func message(_ pass: [UInt8], from: String, verified: Bool) -> RawMessage {
+        var text = String(decoding: message(pass).bytes, as: UTF8.self)
+        text = text.replacingOccurrences(of: "From: Someone <someone@elsewhere.example>", with: "From: " + from)
+        if verified { text = "Authentication-Results: mx.home.example; dkim=pass header.d=home.example\r\n" + text }
+        return RawMessage(bytes: Array(text.utf8), origin: MessageOrigin(path: nil))
+    }
+
+    @Test(
+        "with recipients bound (--me), a genuine pass in a stranger's mail is not the person's: listed, document-not-addressed, not stored; the person's own mail binds it"
+    )
+    func strangersPass() throws {
+        let pass = try Self.factory.get().pass(json: SamplePassJSON.boarding(), signer: Self.signer.get())
+        var policy = try Self.policy()
+        policy.recipients = ["jane@home.example"]
+        policy.trustedAuthservID = "mx.home.example"
+        for (raw, bound) in [
+            (Self.message(pass), false),
+            // Someone writing the person's address into From, without their verifier's word.
+            (Self.message(pass, from: "Jane <jane@home.example>", verified: false), false),
+            (Self.message(pass, from: "Jane <jane@home.example>", verified: true), true),
+        ] {
+            let tmp = TemporaryStore()
+            defer { tmp.remove() }
+            let store = try tmp.open()
+            let report = try Samples.pipeline(store: store, policy: policy, now: Self.now).process(raw)
+            let item = try #require(report.items.first)
+            guard case .pass(let decision) = item.source else {
+                Issue.record("not a pass item")
+                return
+            }
+            #expect(decision.trusted == bound)
+            #expect(decision.signer != nil, "the pass's proof stays")
+            #expect(decision.refusal == (bound ? nil : .documentNotAddressed))
+            #expect(report.verdict(of: item).refusal?.code.rawValue == (bound ? nil : "document-not-addressed"))
+            #expect(try store.events().count == (bound ? 1 : 0))
+            #expect(report.diagnostics.map(\.code.description).contains("untrusted-document-not-addressed") == !bound)
+        }
+        // The control: without recipient binding the stranger's mail carries it, as before.
+        let open = try Samples.pipeline(store: nil, policy: try Self.policy(), now: Self.now).analyze(Self.message(pass))
+        #expect(open.items.first.map(open.isTrusted) == true)
+    }
+
     @Test("a pass of an allowed type under the configured CA: a trusted flight in the store, owned by its pass type")
     func trustedFlight() throws {
         let tmp = TemporaryStore()

@@ -12,6 +12,10 @@ struct RailTicketCorpusTests {
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     static let tickets = folder.appendingPathComponent("Tickets")
 
+    /// The clock the corpus's key uses are judged at: 2026-04-15T00:00:00Z, after every ticket's
+    /// issuing but the one issued in the future.
+    static let now: Int64 = 1_776_211_200
+
     static func keys() throws -> RailKeyList {
         try RailKeyList(path: folder.appendingPathComponent("Keys/keys.xml").path)
     }
@@ -56,6 +60,17 @@ struct RailTicketCorpusTests {
                 return
             }
             #expect(signer == issuer)
+        }
+        // Whether the verifying key may vouch for the ticket at the corpus's clock: every
+        // verified ticket says so, `allowed` unless its expectation names the rule refusing it.
+        if case .verified = reading.signature, let key = reading.key, let ticket = reading.ticket {
+            let use: String
+            switch key.use(for: ticket, now: Self.now) {
+            case .allowed: use = "allowed"
+            case .notValid(let failure): use = failure.rawValue
+            case .notForOwner: use = "not-for-owner"
+            }
+            #expect(use == expected["keyUse"] as? String ?? "allowed", "\(name): key use")
         }
         #expect(reading.items.count == expected["items"] as? Int, "\(name): \(reading.items.map { $0.serialized() })")
         #expect((reading.ticket == nil) == (expected["unreadable"] as? Bool ?? false))

@@ -79,6 +79,57 @@ struct RailKeyListTests {
         #expect(try RailKeyList(xml: Array(unmarked.utf8)).key(signer: "1080", keyID: "1") != nil)
     }
 
+    @Test("a key's validity is read from its start and end days, both whole days in UTC; its product owners from their codes")
+    func validityAndOwners() throws {
+        let xml = Self.minimal.replacingOccurrences(
+            of: "<barcodeVersion>",
+            with: "<startDate>2018-01-01</startDate><endDate>2022-12-31+01:00</endDate><allowedProductOwnerCodes>"
+                + "<productOwnerCode>1187</productOwnerCode><productOwnerName>SNCF</productOwnerName><productOwnerCode>1080</productOwnerCode>"
+                + "</allowedProductOwnerCodes><barcodeVersion>")
+        let key = try #require(try RailKeyList(xml: Array(xml.utf8)).key(signer: "1080", keyID: "1"))
+        #expect(key.validFrom == 1_514_764_800)  // 2018-01-01T00:00:00Z
+        #expect(key.validUntil == 1_672_531_200)  // 2023-01-01T00:00:00Z: the end day counts whole
+        #expect(key.productOwners == [1187, 1080])
+        // Absent or empty: not bounded.
+        let open = try #require(try RailKeyList(xml: Array(Self.minimal.utf8)).key(signer: "1080", keyID: "1"))
+        #expect(open.validFrom == nil && open.validUntil == nil && open.productOwners.isEmpty)
+    }
+
+    @Test(
+        "a validity or an owner that does not read bounds the key in no known way: the key is not loaded",
+        arguments: [
+            "<endDate>2022-13-01</endDate>", "<startDate>31.12.2022</startDate>", "<endDate>2022-02-30</endDate>",
+            "<endDate>2022-12-31T00:00:00</endDate>",
+            "<allowedProductOwnerCodes><productOwnerCode>SNCF</productOwnerCode></allowedProductOwnerCodes>",
+        ])
+    func unreadableBounds(_ element: String) throws {
+        let xml = Self.minimal.replacingOccurrences(of: "<barcodeVersion>", with: element + "<barcodeVersion>")
+        #expect(try RailKeyList(xml: Array(xml.utf8)).key(signer: "1080", keyID: "1") == nil)
+    }
+
+    @Test("a key vouches for tickets issued within its validity, not after the clock, for its product owners only")
+    func use() {
+        let key = RailKey(
+            issuerCode: 1080, keyID: 1, publicKey: [1], validFrom: 1_514_764_800, validUntil: 1_672_531_200, productOwners: [1080])
+        func ticket(issued stamp: (Int, Int, Int), owner: String = "1080") -> RailTicketContent {
+            var content = RailTicketContent(version: 2, signerCode: "1080", keyID: "00001")
+            content.head = RailHead(
+                issuerCode: owner, ticketKey: "K", day: stamp.2, month: stamp.1, year: stamp.0, hour: 12, minute: 0, flags: 0, language: "DE")
+            return content
+        }
+        let now: Int64 = 1_776_211_200  // 2026-04-15
+        #expect(key.use(for: ticket(issued: (2020, 6, 1)), now: now) == .allowed)
+        #expect(key.use(for: ticket(issued: (2026, 3, 15)), now: now) == .notValid(.afterEnd))
+        #expect(key.use(for: ticket(issued: (2017, 6, 1)), now: now) == .notValid(.beforeStart))
+        #expect(key.use(for: ticket(issued: (2020, 6, 1), owner: "1187"), now: now) == .notForOwner(1187))
+        #expect(key.use(for: RailTicketContent(version: 2, signerCode: "1080", keyID: "00001"), now: now) == .notValid(.noIssuingTime))
+        // The clock: a ticket issued later than now (give or take a day) is refused by any key.
+        let unbounded = RailKey(issuerCode: 1080, keyID: 1, publicKey: [1])
+        #expect(key.use(for: ticket(issued: (2020, 6, 1)), now: 1_590_000_000) == .notValid(.issuedInFuture))
+        #expect(unbounded.use(for: ticket(issued: (2026, 4, 15)), now: now) == .allowed)
+        #expect(unbounded.use(for: ticket(issued: (2026, 4, 17)), now: now) == .notValid(.issuedInFuture))
+    }
+
     @Test("an external entity is not loaded: the key list reads without it")
     func externalEntity() throws {
         let xml = """

@@ -131,10 +131,43 @@ extension ProcessSuites {
             #expect(files("jane").count == 1, "the dinner")
             #expect(files("joe").count == 2, "both legs of the flight")
             #expect(!FileManager.default.fileExists(atPath: tmp.path + "/calendars/{local}"))
-            // Without an account the template is refused, naming the way out.
-            let single = try ReservoirBinary.run(
-                ["sync", "--store", store, "--now", ReservoirBinary.now], environment: environment)
-            #expect(single.status == 64 && single.stderr.contains("--account"), "\(single.stderr)")
+            // An event the hooks could not push (recorded with the calendars off) reaches its
+            // account's own calendar by one `sync` of the whole site, without --account.
+            let quiet = tmp.path + "/no-calendar"
+            try FileManager.default.createDirectory(atPath: quiet, withIntermediateDirectories: true)
+            try Self.deliver(5, to: "jane@example.org", store: store, environment: try Self.siteConfiguration(in: quiet))
+            #expect(files("jane").count == 1, "recorded, not pushed")
+            // `accounts` counts it waiting for the account's own calendar, though no push tried it.
+            func waiting() throws -> [String: Int] {
+                let r = try ReservoirBinary.run(["accounts", "--json", "--store", store, "--now", ReservoirBinary.now], environment: environment)
+                #expect(r.status == 0, "\(r.stderr)")
+                let list = try JSONSerialization.jsonObject(with: r.stdout) as? [[String: Any]] ?? []
+                for entry in list { #expect(entry["pendingDeliveriesOf"] as? String == "configured-calendars", "\(entry)") }
+                return Dictionary(uniqueKeysWithValues: list.map { ($0["account"] as? String ?? "", $0["pendingDeliveries"] as? Int ?? -1) })
+            }
+            #expect(try waiting() == ["jane@example.org": 1, "joe@example.org": 0])
+            let site = try ReservoirBinary.run(["sync", "--store", store, "--now", ReservoirBinary.now], environment: environment)
+            #expect(site.status == 0, "\(site.stderr)")
+            #expect(files("jane").count == 2 && files("joe").count == 2, "\(site.text)")
+            #expect(
+                site.text.contains("jane@example.org: 1 pushed, 0 waiting") && site.text.contains("joe@example.org: 0 pushed, 0 waiting"),
+                "\(site.text)")
+            #expect(try waiting() == ["jane@example.org": 0, "joe@example.org": 0])
+            // The same as --all-accounts, in JSON: every account, nothing left to push.
+            let all = try ReservoirBinary.run(
+                ["sync", "--all-accounts", "--json", "--store", store, "--now", ReservoirBinary.now], environment: environment)
+            #expect(all.status == 0, "\(all.stderr)")
+            let accounts = (try JSONSerialization.jsonObject(with: all.stdout) as? [String: Any])?["accounts"] as? [[String: Any]] ?? []
+            #expect(Set(accounts.compactMap { $0["account"] as? String }) == ["jane@example.org", "joe@example.org"], "\(all.text)")
+            #expect(accounts.allSatisfy { ($0["pushed"] as? [Any])?.isEmpty == true && ($0["waiting"] as? [Any])?.isEmpty == true })
+            // One account named: the template is filled for it alone; --all-accounts beside it is a usage error.
+            let one = try ReservoirBinary.run(
+                ["sync", "--account", "joe@example.org", "--store", store, "--now", ReservoirBinary.now], environment: environment)
+            #expect(one.status == 0 && one.text.contains("0 pushed, 0 waiting"), "\(one.text) \(one.stderr)")
+            let both = try ReservoirBinary.run(
+                ["sync", "--all-accounts", "--account", "joe@example.org", "--store", store, "--now", ReservoirBinary.now],
+                environment: environment)
+            #expect(both.status == 64, "\(both.stderr)")
         }
 
         @Test("a single-user store behaves as before: no --account, no question asked")

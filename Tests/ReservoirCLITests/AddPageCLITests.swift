@@ -2,7 +2,8 @@ import Foundation
 import Testing
 
 /// `reservoir add URL` against a real HTTPS server on loopback (Python's http.server in TLS,
-/// a test CA made with openssl), reached under its real name through `--resolve`.
+/// a test CA made with openssl), reached under its real name through `--resolve`, each test
+/// name allowed on loopback with `--allow-private-host` unless a test says otherwise.
 extension ProcessSuites {
     @Suite(
         "reservoir add: confirmation pages over https",
@@ -10,6 +11,8 @@ extension ProcessSuites {
         .enabled(if: FileManager.default.isExecutableFile(atPath: TestCertificates.openssl), "openssl is not installed"))
     struct AddPageCLITests {
         static let host = "confirm.epicsteak.example"
+        /// The names of the test certificate, each resolved to the loopback server.
+        static let names = [host, "www.epicsteak.example", "pages.other-site.example"]
 
         /// The markup of sample 2 (EPIC Steak), as the restaurant's confirmation page would carry it.
         static let page = """
@@ -48,12 +51,22 @@ extension ProcessSuites {
                 try write(name + ".redirect", location)
             }
 
-            /// `reservoir add` with the test CA and every test name resolved to loopback `port`.
-            func add(_ url: String, port: Int, _ extra: [String], caFile: String? = nil) throws -> ReservoirBinary.Result {
-                let names = [AddPageCLITests.host, "www.epicsteak.example", "pages.other-site.example"]
+            /// `name` is served with the Content-Type `type` (nil: with none).
+            func serve(_ name: String, _ text: String, as type: String?) throws {
+                try write(name, text)
+                try write(name + ".type", type ?? "-")
+            }
+
+            /// `reservoir add` with the test CA and every test name resolved to loopback `port`,
+            /// the names in `privateHosts` allowed there.
+            func add(_ url: String, port: Int, _ extra: [String], caFile: String? = nil, privateHosts: [String]? = nil) throws
+                -> ReservoirBinary.Result
+            {
+                let names = AddPageCLITests.names
                 var arguments = ["add", "--json", "--now", ReservoirBinary.now, "--no-calendar", "--store", store]
                 arguments += ["--ca-file", caFile ?? certificates.ca]
                 for name in names { arguments += ["--resolve", "\(name):\(port):127.0.0.1"] }
+                for name in privateHosts ?? names { arguments += ["--allow-private-host", name] }
                 return try ReservoirBinary.run(arguments + extra + [url])
             }
 
@@ -74,6 +87,81 @@ extension ProcessSuites {
 
         static func trust(_ result: ReservoirBinary.Result) throws -> [String: Any] {
             try json(result)["trust"] as? [String: Any] ?? [:]
+        }
+
+        /// The failure as `add --json` gives it: code and reason.
+        static func failure(_ result: ReservoirBinary.Result) throws -> [String: String] {
+            try json(result)["failure"] as? [String: String] ?? [:]
+        }
+
+        @Test(
+            "only a page served as HTML is read: the same markup as text/plain, a download or without a type is refused, nothing stored")
+        func mediaTypes() throws {
+            let setup = try Setup()
+            defer { setup.directory.remove() }
+            // A guest's upload on the restaurant's own host, holding the markup of its page.
+            try setup.serve("upload.txt", Self.page, as: "text/plain; charset=utf-8")
+            try setup.serve("upload.bin", Self.page, as: "application/octet-stream")
+            try setup.serve("untyped", Self.page, as: nil)
+            try setup.serve("page.xhtml", Self.page, as: "application/xhtml+xml")
+            try setup.serve("upper.html", Self.page, as: "TEXT/HTML ; Charset=UTF-8")
+            let server = try PageServer(root: setup.root, certificate: setup.certificates.server, key: setup.certificates.serverKey)
+            defer { server.stop() }
+            let base = "https://\(Self.host):\(server.port)/"
+            let allow = ["--allow-domain", "epicsteak.example"]
+            for (name, type) in [("upload.txt", "text/plain"), ("upload.bin", "application/octet-stream"), ("untyped", nil)] {
+                let refused = try setup.add(base + name, port: server.port, allow)
+                #expect(refused.status == 65, "\(name): \(refused.text)")
+                #expect(try Self.failureCode(refused) == "page-not-html", "\(name)")
+                #expect(try Self.failure(refused)["reason"]?.contains(type ?? "without a media type") == true, "\(name): \(refused.text)")
+            }
+            #expect(try setup.events().isEmpty, "no upload became a booking")
+            // The controls: the same markup served as HTML, in either type and any case.
+            for name in ["page.xhtml", "upper.html", "booking.html"] {
+                let trusted = try setup.add(base + name, port: server.port, allow)
+                #expect(trusted.status == 0, "\(name): \(trusted.text)")
+                #expect(try Self.trust(trusted)["trusted"] as? Bool == true, "\(name)")
+            }
+            #expect(try setup.events().count == 1)
+        }
+
+        @Test(
+            "loopback is never fetched under any spelling unless --allow-private-host names the host: the answer is a closed port's, and no request arrives"
+        )
+        func privateAddresses() throws {
+            let setup = try Setup()
+            defer { setup.directory.remove() }
+            let server = try PageServer(root: setup.root, certificate: setup.certificates.server, key: setup.certificates.serverKey)
+            defer { server.stop() }
+            let closed = try LoopbackPort.free()
+            let allow = ["--allow-domain", "epicsteak.example"]
+            let spellings = [
+                Self.host, "127.0.0.1", "localhost", "[::ffff:127.0.0.1]", "[::ffff:7f00:1]", "2130706433", "0177.0.0.1", "0x7f.0.0.1", "127.1",
+                "[::1]",
+            ]
+            for spelling in spellings {
+                let open = try setup.add("https://\(spelling):\(server.port)/booking.html", port: server.port, allow, privateHosts: [])
+                let shut = try setup.add("https://\(spelling):\(closed)/booking.html", port: closed, allow, privateHosts: [])
+                #expect(open.status == 69, "\(spelling): \(open.text)")
+                #expect(try Self.failureCode(open) == "page-could-not-connect", "\(spelling): \(open.text)")
+                #expect(try Self.failure(open) == Self.failure(shut), "\(spelling): a listening server and a closed port answer alike")
+                #expect(open.status == shut.status)
+            }
+            #expect(server.requestedHosts().isEmpty, "no request reached the server")
+            #expect(try setup.events().isEmpty)
+
+            // A redirect within the domain to a name on loopback that is not allowed ends there.
+            try setup.redirect("within", to: "https://www.epicsteak.example:\(server.port)/booking.html")
+            let hop = try setup.add("https://\(Self.host):\(server.port)/within", port: server.port, allow, privateHosts: [Self.host])
+            #expect(hop.status == 69, "\(hop.text)")
+            #expect(try Self.failureCode(hop) == "page-could-not-connect")
+            #expect(server.requestedHosts() == ["\(Self.host):\(server.port)"], "only the allowed host was asked")
+
+            // The control: the same page, its host allowed on loopback, is fetched and trusted.
+            let allowed = try setup.add("https://\(Self.host):\(server.port)/booking.html", port: server.port, allow, privateHosts: [Self.host])
+            #expect(allowed.status == 0, "\(allowed.text)")
+            #expect(try Self.trust(allowed)["trusted"] as? Bool == true)
+            #expect(try setup.events().count == 1)
         }
 
         @Test(
@@ -268,7 +356,8 @@ struct TestCertificates {
 }
 
 /// Python's http.server on 127.0.0.1 (in TLS with a certificate), serving `root`: `NAME` from
-/// the file, a 302 to the text of `NAME.redirect` when there is one. Each request's Host is logged.
+/// the file (as the Content-Type `NAME.type` holds, `-` for none; text/html without one), a 302
+/// to the text of `NAME.redirect` when there is one. Each request's Host is logged.
 final class PageServer {
     static let python = "/usr/bin/python3"
     static let script = """
@@ -292,7 +381,8 @@ final class PageServer {
                     return
                 body = open(path, 'rb').read()
                 self.send_response(200)
-                self.send_header('Content-Type', 'text/html; charset=utf-8')
+                kind = open(path + '.type').read() if os.path.exists(path + '.type') else 'text/html; charset=utf-8'
+                if kind != '-': self.send_header('Content-Type', kind)
                 self.send_header('Content-Length', str(len(body)))
                 self.end_headers()
                 self.wfile.write(body)

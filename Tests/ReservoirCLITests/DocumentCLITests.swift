@@ -12,7 +12,7 @@ extension ProcessSuites {
         static let program = ReservoirBinary.executable.deletingLastPathComponent().appendingPathComponent("reservoir-document").path
         static let bcbp = "M1APPLESEED/JANE      EM4XT9B SEASFOC7 0413 350Y022F0042 100"
         /// Before the rail corpus's journey (20 March 2026).
-        static let railNow = "2026-03-01T12:00:00Z"
+        static let railNow = "2026-03-16T12:00:00Z"
 
         static func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
         /// The samples' keys and allowed domains, the tests' clock: what the mails are judged by.
@@ -111,12 +111,22 @@ extension ProcessSuites {
             let stored = try Self.events(store)
             #expect(stored.count == 1 && stored.first?["ownerDomain"] as? String == "rail:1080", "\(stored)")
 
-            for (file, extra) in [("unsigned-rail-ticket-tampered.eml", ["--rail-keys", Self.railKeys]), ("unsigned-rail-ticket.eml", [])] {
-                let other = "sqlite:\(tmp.path)/\(file).sqlite3"
+            // The attacks beside it: a changed byte, no key list, a key the railway retired
+            // before the ticket's issuing, and, with recipients bound, a stranger's mail.
+            let keys = ["--rail-keys", Self.railKeys]
+            for (index, (file, extra, refusal)) in [
+                ("unsigned-rail-ticket-tampered.eml", keys, "rail-signature"), ("unsigned-rail-ticket.eml", [], "untrusted-no-signature"),
+                ("unsigned-rail-ticket-retired-key.eml", keys, "untrusted-rail-key-not-valid"),
+                ("unsigned-rail-ticket.eml", keys + ["--me", "jane@home.example"], "untrusted-document-not-addressed"),
+            ].enumerated() {
+                let other = "sqlite:\(tmp.path)/attack-\(index).sqlite3"
                 let r = try ReservoirBinary.run(["banner", "--json", Self.path(file), "--store", other] + extra + common)
                 #expect(r.status == 0, "\(r.stderr)")
-                let items = try Self.json(r)["reservations"] as? [[String: Any]] ?? []
+                let json = try Self.json(r)
+                let items = json["reservations"] as? [[String: Any]] ?? []
                 #expect(items.allSatisfy { $0["trusted"] as? Bool != true }, "\(file): \(r.text)")
+                let codes = (json["diagnostics"] as? [[String: Any]] ?? []).compactMap { $0["code"] as? String }
+                #expect(codes.contains(refusal), "\(file) \(extra): \(codes)")
                 #expect(try Self.events(other).isEmpty, "\(file)")
             }
         }

@@ -455,6 +455,102 @@ extension ProcessSuites {
             #expect(flagsAfter.filter { $0.contains("\\Seen") }.count == flagsBefore.filter { $0.contains("\\Seen") }.count)
         }
 
+        /// A booking of `number` at EPIC Steak in 2031, signed now by `reservoir sign` with the
+        /// sample key, its signature expiring `lifetime` seconds from now.
+        static func freshlySigned(_ number: String, lifetime: Int64, in directory: String) throws -> String {
+            let unsigned = directory + "/\(number).unsigned.eml"
+            let text = """
+                From: EPIC Steak <reservations@epicsteak.example>\r
+                To: Jane Appleseed <jane@home.example>\r
+                Subject: Your table \(number)\r
+                Date: \(Self.rfc5322(Date()))\r
+                Message-ID: <\(number)@epicsteak.example>\r
+                MIME-Version: 1.0\r
+                Content-Type: text/html; charset=utf-8\r
+                \r
+                <html><body><script type="application/ld+json">{"@context":"https://schema.org","@type":"FoodEstablishmentReservation",\r
+                "reservationNumber":"\(number)","reservationStatus":"https://schema.org/ReservationConfirmed",\r
+                "startTime":"2031-05-12T19:30:00-07:00","reservationFor":{"@type":"FoodEstablishment","name":"EPIC Steak"}}</script></body></html>\r
+
+                """
+            try text.write(toFile: unsigned, atomically: true, encoding: .utf8)
+            let key = ReservoirBinary.packageRoot.appendingPathComponent("scripts/samples/sample-dkim-key.pem").path
+            let now = Int64(Date().timeIntervalSince1970)
+            let r = try ReservoirBinary.run(
+                [
+                    "sign", "--key", key, "--domain", "epicsteak.example", "--selector", "s2026", "--timestamp", String(now),
+                    "--expiration", String(now + lifetime),
+                ], stdin: try Data(contentsOf: URL(fileURLWithPath: unsigned)))
+            try #require(r.status == 0, "sign: \(r.stderr)")
+            let signed = directory + "/\(number).eml"
+            try r.stdout.write(to: URL(fileURLWithPath: signed))
+            return signed
+        }
+
+        static func rfc5322(_ date: Date) -> String {
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.timeZone = TimeZone(identifier: "UTC")
+            formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss Z"
+            return formatter.string(from: date)
+        }
+
+        @Test(
+            "a watch reads the clock per message: mail whose signature expired after the watch started is refused when read, a valid one beside it stored",
+            .enabled(if: available, "needs root, dovecot-imapd, python3 and openssl"))
+        func clockMoves() throws {
+            let tmp = try TemporaryDirectory()
+            defer { tmp.remove() }
+            chmod(tmp.path, 0o755)
+            let d = tmp.path + "/dovecot"
+            try FileManager.default.createDirectory(atPath: d, withIntermediateDirectories: true)
+            chmod(d, 0o755)
+            try Self.makeCertificates(in: d)
+            let server = try Server(directory: d)
+            try server.start()
+            defer { server.stop() }
+            let netrc = tmp.path + "/netrc"
+            try "machine 127.0.0.1 login jane password s3cret\n".write(toFile: netrc, atomically: true, encoding: .utf8)
+            chmod(netrc, 0o600)
+            // Signed before the watch starts: one expiring 4 s from now, one in an hour.
+            let expiring = try Self.freshlySigned("EXPIRING", lifetime: 4, in: tmp.path)
+            let lasting = try Self.freshlySigned("LASTING", lifetime: 3600, in: tmp.path)
+            let signedAt = Date()
+            let store = "sqlite:\(tmp.path)/watch.sqlite3"
+            let out = tmp.path + "/watch.out"
+            let err = tmp.path + "/watch.err"
+            // No --now: the real clock, as a watch that runs for days reads it.
+            let pid = try ChildProcess.spawn(
+                [
+                    "/usr/bin/env", "NO_COLOR=1", "XDG_STATE_HOME=\(tmp.path)/state", ReservoirBinary.executable.path, "watch",
+                    "imaps://jane@127.0.0.1:\(server.port)/INBOX", "--json", "--interval", "3600", "--store", store, "--netrc", netrc,
+                    "--ca-file", d + "/ca.pem", "--no-calendar", "--keys", ReservoirBinary.keys, "--allowed-domains", ReservoirBinary.allowed,
+                ], stdout: out, stderr: err)
+            defer {
+                kill(pid, SIGKILL)
+                _ = ChildProcess.wait(pid)
+            }
+            func log() -> String { (try? String(contentsOfFile: err, encoding: .utf8)) ?? "" }
+            try #require(Self.waitFor(60) { Self.watchOutput(out).summaries >= 1 } != nil, "the first read: \(log())")
+            // Past the first signature's x=, the watch still running since before it.
+            let left = 6 - Date().timeIntervalSince(signedAt)
+            if left > 0 { usleep(useconds_t(left * 1_000_000)) }
+            _ = try Self.client(server, ["append", expiring])
+            _ = try Self.client(server, ["append", lasting])
+            try #require(Self.waitFor(20) { Self.watchOutput(out).messages >= 2 } != nil, "both read: \(log())")
+            let lines = ((try? String(contentsOfFile: out, encoding: .utf8)) ?? "").split(separator: "\n").compactMap {
+                try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+            }
+            let trusted = lines.filter { $0["summary"] == nil }.map { line -> (String, Bool) in
+                let subject = line["subject"] as? String ?? ""
+                return (subject, (line["trust"] as? [String: Any])?["trusted"] as? Bool ?? false)
+            }
+            #expect(trusted.first { $0.0.contains("EXPIRING") }?.1 == false, "\(lines)")
+            #expect(trusted.first { $0.0.contains("LASTING") }?.1 == true, "\(lines)")
+            #expect(try PostfixTests.stored(store).contains { $0.contains("LASTING") }, "the valid one is stored")
+            #expect(!(try PostfixTests.stored(store).contains { $0.contains("EXPIRING") }), "the expired one is not")
+        }
+
         @Test(
             "a running watch of a server that does not offer IDLE reads again every --interval seconds",
             .enabled(if: available, "needs root, dovecot-imapd, python3 and openssl"))

@@ -25,6 +25,21 @@ struct MilterCLITests {
             "milter", "--socket", "inet:8894@127.0.0.1", "--account", "jane@example.org", "--keys", "/nonexistent/keys.zone",
         ])
         #expect(keys.status == 78 && keys.stderr.contains("/nonexistent/keys.zone"), "\(keys.stderr)")
+        // What it will need, before it listens: a store that does not answer (75) and a retry
+        // spool it cannot make (73), each named; the same with a store that opens starts.
+        let closed = try LoopbackPort.free()
+        let store = try ReservoirBinary.run([
+            "milter", "--socket", "inet:8894@127.0.0.1", "--account", "jane@example.org", "--store",
+            "postgres://reservoir@127.0.0.1:\(closed)/reservoir?connect_timeout=2",
+        ])
+        #expect(store.status == 75 && store.stderr.contains("store"), "\(store.stderr)")
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let spool = try ReservoirBinary.run([
+            "milter", "--socket", "inet:8894@127.0.0.1", "--account", "jane@example.org", "--store", "sqlite:\(tmp.path)/s.sqlite3",
+            "--retry-spool", "/proc/reservoir-retry",
+        ])
+        #expect(spool.status == 73 && spool.stderr.contains("/proc/reservoir-retry"), "\(spool.stderr)")
         // A port another process listens on.
         let (fd, port) = try LoopbackPort.bound()
         defer { close(fd) }

@@ -177,6 +177,161 @@ extension ProcessSuites {
             #expect(feed.text.contains("SUMMARY:Reservation: EPIC Steak"), "\(feed.text)")
         }
 
+        @Test(
+            "the add form reaches no service on the server's own network: a listening https server and a closed port get the same answer, and the server is asked nothing",
+            .enabled(if: FileManager.default.isExecutableFile(atPath: TestCertificates.openssl), "openssl is not installed"))
+        func addFormInternal() throws {
+            let site = try Site()
+            defer { site.close() }
+            let certificates = try TestCertificates(in: site.tmp.path)
+            let root = site.tmp.path + "/root"
+            try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+            try ProcessSuites.AddPageCLITests.page.write(toFile: root + "/booking.html", atomically: true, encoding: .utf8)
+            let intranet = try PageServer(root: root, certificate: certificates.server, key: certificates.serverKey)
+            defer { intranet.stop() }
+            let closed = try LoopbackPort.free()
+            let token = try site.formToken()
+            for host in ["127.0.0.1", "localhost", "[::ffff:127.0.0.1]", "2130706433"] {
+                let listening = try site.post(
+                    "add", fields: ["token": token, "url": "https://\(host):\(intranet.port)/booking.html"], origin: site.server.base)
+                let shut = try site.post("add", fields: ["token": token, "url": "https://\(host):\(closed)/booking.html"], origin: site.server.base)
+                #expect(listening.status == 422, "\(host): \(listening.text) \(site.server.log)")
+                #expect(listening.text.contains("could not connect"), "\(host): \(listening.text)")
+                #expect(listening.status == shut.status && listening.text == shut.text, "\(host): the answers tell the two apart")
+            }
+            #expect(intranet.requestedHosts().isEmpty, "no request reached the intranet server")
+            #expect(try PendingSendersCLITests.stored(site.store).isEmpty)
+        }
+
+        /// A page of the origin `url` names, in headless Chromium, that runs `script` (an
+        /// expression whose promise gives a string) and prints what it gives. The page itself is
+        /// the attacker's: Chromium serves it from the DevTools protocol (Fetch.fulfillRequest),
+        /// as the attacker's own server answered the name's first lookup; every other request of
+        /// the page goes to the network, where `--host-resolver-rules` maps attacker.example to
+        /// 127.0.0.1, the rebound answer. Chromium's own guard for pages reaching local
+        /// addresses is switched off, so that the server's answer is what is tested.
+        static let rebinder = #"""
+            import base64, json, os, subprocess, sys, time
+            chromium, profile, url, script = sys.argv[1:5]
+            to_browser_r, to_browser_w = os.pipe()
+            from_browser_r, from_browser_w = os.pipe()
+            def setup():
+                os.dup2(to_browser_r, 3)
+                os.dup2(from_browser_w, 4)
+                os.set_inheritable(3, True)
+                os.set_inheritable(4, True)
+            browser = subprocess.Popen(
+                [chromium, '--headless', '--no-sandbox', '--disable-gpu', '--user-data-dir=' + profile, '--no-first-run',
+                 '--host-resolver-rules=MAP attacker.example 127.0.0.1',
+                 '--disable-features=LocalNetworkAccessChecks,BlockInsecurePrivateNetworkRequests,PrivateNetworkAccessSendPreflights,PrivateNetworkAccessRespectPreflightResults',
+                 '--remote-debugging-pipe', 'about:blank'],
+                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, preexec_fn=setup, close_fds=False)
+            os.close(to_browser_r); os.close(from_browser_w)
+            buffer = b''
+            next_id = 0
+            deadline = time.time() + 30
+            session = None
+            page = base64.b64encode(b'<!DOCTYPE html><html><head><title>Cats</title></head><body>Cute cats.</body></html>').decode()
+            def send(method, params=None, session=None):
+                global next_id
+                next_id += 1
+                message = {'id': next_id, 'method': method, 'params': params or {}}
+                if session: message['sessionId'] = session
+                os.write(to_browser_w, json.dumps(message).encode() + b'\0')
+                return next_id
+            def receive():
+                global buffer
+                while b'\0' not in buffer:
+                    if time.time() > deadline: raise SystemExit('timed out')
+                    chunk = os.read(from_browser_r, 65536)
+                    if not chunk: raise SystemExit('browser closed')
+                    buffer += chunk
+                message, buffer = buffer.split(b'\0', 1)
+                message = json.loads(message)
+                if message.get('method') == 'Fetch.requestPaused':
+                    send('Fetch.fulfillRequest', {'requestId': message['params']['requestId'], 'responseCode': 200,
+                         'responseHeaders': [{'name': 'Content-Type', 'value': 'text/html'}], 'body': page}, session)
+                return message
+            def call(method, params=None, session=None):
+                wanted = send(method, params, session)
+                while True:
+                    message = receive()
+                    if message.get('id') == wanted:
+                        if 'error' in message: raise SystemExit(method + ': ' + json.dumps(message['error']))
+                        return message.get('result', {})
+            target = call('Target.createTarget', {'url': 'about:blank'})['targetId']
+            session = call('Target.attachToTarget', {'targetId': target, 'flatten': True})['sessionId']
+            call('Fetch.enable', {'patterns': [{'urlPattern': url}]}, session)
+            call('Page.enable', session=session)
+            call('Page.navigate', {'url': url}, session)
+            while receive().get('method') != 'Page.loadEventFired': pass
+            result = call('Runtime.evaluate', {'expression': script, 'awaitPromise': True, 'returnByValue': True}, session)
+            print(result['result'].get('value', json.dumps(result)))
+            try: call('Browser.close')
+            except SystemExit: pass
+            browser.wait(timeout=10)
+            """#
+
+        /// What the attacker's script does once its name points at the server: read the page
+        /// (the bookings and the form's token), then press Trust with that token.
+        static func rebindingScript(page path: String, domain: String) -> String {
+            """
+            (async () => {
+              const answer = {};
+              try {
+                const page = await fetch('\(path)');
+                const text = await page.text();
+                answer.page = page.status;
+                const match = text.match(/name="token" value="([^"]+)"/);
+                answer.token = !!match;
+                const body = new URLSearchParams({token: match ? match[1] : '', domain: '\(domain)'});
+                const posted = await fetch('\(path)allow', {method: 'POST', body});
+                answer.post = posted.status;
+              } catch (error) { answer.error = String(error); }
+              return JSON.stringify(answer);
+            })()
+            """
+        }
+
+        @Test(
+            "DNS rebinding in headless Chromium: a page of attacker.example, its name pointed at the server, can neither read the page nor press Trust; the page's own origin can",
+            .enabled(if: ServeCLITests.hasChromium, "chromium is not installed (apt-get install chromium)"))
+        func rebindingInBrowser() throws {
+            let site = try Site()
+            defer { site.close() }
+            let pending = try PendingSendersCLITests.pending(site.store)
+            let domain = try #require(pending.keys.first, "the genuine message waits as pending")
+            let script = site.tmp.path + "/rebind.py"
+            try Self.rebinder.write(toFile: script, atomically: true, encoding: .utf8)
+            let path = "/" + site.token + "/"
+            func run(origin: String) throws -> [String: Any] {
+                let result = try ReservoirBinary.run(
+                    [
+                        script, ServeCLITests.chromium, site.tmp.path + "/profile-\(origin.count)", origin + "/cats.html",
+                        Self.rebindingScript(page: path, domain: domain),
+                    ], executable: URL(fileURLWithPath: "/usr/bin/python3"))
+                #expect(result.status == 0, "\(result.stderr.suffix(2000))")
+                let line = result.text.split(separator: "\n").last.map(String.init) ?? ""
+                return try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] ?? [:]
+            }
+            let port = site.server.port
+            let attack = try run(origin: "http://attacker.example:\(port)")
+            #expect(attack["page"] as? Int == 421, "\(attack) \(site.server.log)")
+            #expect(attack["token"] as? Bool == false)
+            #expect(attack["post"] as? Int == 421, "\(attack)")
+            #expect(site.server.log.contains("Host attacker.example:\(port)"), "the requests reached the server and were refused there")
+            #expect(try PendingSendersCLITests.pending(site.store) == pending, "nothing was trusted")
+            #expect(try PendingSendersCLITests.stored(site.store).isEmpty)
+
+            // The control: the same script on the page's own origin reads the token and trusts.
+            let own = try run(origin: "http://127.0.0.1:\(port)")
+            #expect(own["page"] as? Int == 200, "\(own) \(site.server.log)")
+            #expect(own["token"] as? Bool == true)
+            #expect(own["post"] as? Int == 200, "\(own)")
+            #expect(try PendingSendersCLITests.pending(site.store).isEmpty)
+            #expect(try PendingSendersCLITests.stored(site.store) == pending[domain])
+        }
+
         @Test("Dismiss denies the sender: its pending booking is dropped, nothing stored")
         func dismissButton() throws {
             let site = try Site()

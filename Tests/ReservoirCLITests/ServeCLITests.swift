@@ -384,6 +384,46 @@ extension ProcessSuites {
             #expect(linked.status == 64 && linked.stderr.hasPrefix("reservoir serve: error:"))
         }
 
+        @Test(
+            "DNS rebinding: a request under a name the server was not given is 421 on every path, under its address, localhost or a --server-name it answers",
+            .enabled(if: hasCurl, "curl is not installed (apt-get install curl)"))
+        func hostNames() throws {
+            let tmp = try TemporaryDirectory()
+            defer { tmp.remove() }
+            let store = try Self.store(tmp)
+            let tokenFile = tmp.path + "/token"
+            let token = "rebinding-token-0123456789"
+            try (token + "\n").write(toFile: tokenFile, atomically: true, encoding: .utf8)
+            chmod(tokenFile, 0o600)
+            let server = try Server(["--store", store, "--token-file", tokenFile, "--server-name", "calendar.example.org"], tmp: tmp)
+            defer { server.stop() }
+            let port = server.port
+            // Each name resolved to the server on loopback, as a rebinding DNS answer or a proxy would.
+            func get(_ name: String, _ path: String, _ extra: [String] = []) throws -> Reply {
+                try Self.curl("http://\(name):\(port)" + path, ["--resolve", "\(name):\(port):127.0.0.1"] + extra, tmp: tmp)
+            }
+            let paths = ["/\(token)/", "/\(token)/calendar.ics", "/", "/calendar.ics", "/\(token)/add"]
+            for path in paths {
+                let rebound = try get("attacker.example", path)
+                #expect(rebound.status == 421, "\(path): \(rebound.text)")
+                #expect(!rebound.text.contains("EPIC Steak") && !rebound.text.contains("BEGIN:VCALENDAR"), "\(path)")
+                let spoofed = try Self.curl(server.base + path, ["-H", "Host: attacker.example:\(port)"], tmp: tmp)
+                #expect(spoofed.status == 421, "\(path)")
+                let posted = try get("attacker.example", path, ["-X", "POST", "-H", "Origin: http://attacker.example:\(port)", "--data", "x=1"])
+                #expect(posted.status == 421, "\(path)")
+            }
+            #expect(server.log.contains("Host attacker.example:\(port)"), "\(server.log)")
+            // The controls: the same requests under the server's address, localhost and the
+            // configured name (a reverse proxy passes that Host on).
+            for name in ["127.0.0.1", "localhost", "calendar.example.org", "CALENDAR.Example.ORG"] {
+                let page = try get(name, "/\(token)/")
+                #expect(page.status == 200, "\(name): \(page.text)")
+                #expect(page.text.contains("EPIC Steak"), "\(name)")
+                #expect(try get(name, "/\(token)/calendar.ics").text.contains("BEGIN:VCALENDAR"), "\(name)")
+                #expect(try get(name, "/").status == 404, "\(name): a path without the token")
+            }
+        }
+
         @Test("without a token or credentials a non-loopback address is refused; help describes the options")
         func refusalsAndHelp() throws {
             let refused = try ReservoirBinary.run(["serve", "--listen", "0.0.0.0:8645"])
@@ -391,7 +431,7 @@ extension ProcessSuites {
             let help = try ReservoirBinary.run(["help", "serve"])
             let direct = try ReservoirBinary.run(["serve", "--help"])
             for text in [help.text, direct.text] {
-                for option in ["--listen", "--store", "--token-file", "--netrc", "--netrc-machine", "--no-auth", "--now"] {
+                for option in ["--listen", "--store", "--token-file", "--netrc", "--netrc-machine", "--no-auth", "--server-name", "--now"] {
                     #expect(text.contains(option), "\(option)")
                 }
             }

@@ -18,9 +18,30 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         if case .success(let ticket) = FCBDecoder.decode(bytes, version: version) {
             precondition(ticket.documents.count <= RailLimits.maxFCBDocuments, "more documents than the limit")
             precondition(ticket.travelers.count <= RailLimits.maxFCBTravelers, "more travellers than the limit")
+            // Whether a bounded key may vouch for the ticket: allowed only when every issuing
+            // time lies within the key's validity and not after the clock, and every product is
+            // the listed owner's.
+            var content = RailTicketContent(version: 2, signerCode: "1080", keyID: "00001")
+            content.fcb = ticket
+            let now: Int64 = 1_800_000_000
+            let key = RailKey(issuerCode: 1080, keyID: 1, publicKey: [1], validFrom: 1_500_000_000, validUntil: 1_700_000_000, productOwners: [1080])
+            if key.use(for: content, now: now) == .allowed {
+                let skew = RailLimits.issuingClockSkewSeconds
+                precondition(
+                    content.issuingTimes.allSatisfy { $0 >= 1_500_000_000 - skew && $0 < 1_700_000_000 + skew && $0 <= now + skew },
+                    "a time outside the key's validity allowed")
+                precondition(content.productOwners.allSatisfy { $0 == 1080 }, "another owner's product allowed")
+            }
         }
     default:
-        if let list = try? RailKeyList(xml: bytes) { precondition(list.keys.count <= RailLimits.maxKeys, "more keys than the limit") }
+        if let list = try? RailKeyList(xml: bytes) {
+            precondition(list.keys.count <= RailLimits.maxKeys, "more keys than the limit")
+            // A validity read is whole days, its end after the day it names.
+            for key in list.keys {
+                if let from = key.validFrom { precondition(from % 86_400 == 0, "a start that is no day") }
+                if let until = key.validUntil { precondition(until % 86_400 == 0, "an end that is no day") }
+            }
+        }
     }
     return 0
 }

@@ -8,11 +8,25 @@ public import MIME
 public final class DKIMVerifier {
     private let resolver: any TXTResolver
     let now: Int64
-    private let keyCache = PublicKeyCache()
+    private let keyCache: PublicKeyCache
 
     public init(resolver: any TXTResolver, now: Int64) {
         self.resolver = resolver
         self.now = now
+        self.keyCache = PublicKeyCache()
+    }
+
+    private init(resolver: any TXTResolver, now: Int64, keyCache: PublicKeyCache) {
+        self.resolver = resolver
+        self.now = now
+        self.keyCache = keyCache
+    }
+
+    /// This verifier with the clock at `now` (`x=` expiry, RFC 6376 §3.5), sharing its resolver
+    /// and its parsed keys: for the next message of a program that runs for days, on the same
+    /// thread.
+    public func at(_ now: Int64) -> DKIMVerifier {
+        now == self.now ? self : DKIMVerifier(resolver: resolver, now: now, keyCache: keyCache)
     }
 
     /// Every signature of `message`; the body is read from `body` (the message's own bytes

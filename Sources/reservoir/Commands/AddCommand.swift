@@ -18,7 +18,10 @@ struct AddCommand: ParsableCommand {
             An address is fetched over https, TLS verified against the system's CAs (or \
             --ca-file), redirects followed only to https within the same registered domain (at \
             most \(PageLimits.maxRedirects)), the page at most \(PageLimits.maxBodyBytes >> 20) MB \
-            within --timeout. Its JSON-LD and Microdata are trusted when the final host or its \
+            within --timeout, and only a response served as text/html or application/xhtml+xml \
+            is read. No connection is made to a loopback, private or other special-purpose \
+            address (RFC 6890), on any hop, unless --allow-private-host names the host. Its \
+            JSON-LD and Microdata are trusted when the final host or its \
             registered domain is allowed (--allow-domain, --allowed-domains, the account's, the \
             configuration file): the registered domain vouches for and owns the booking. A plain \
             http:// page is shown, never stored.
@@ -55,6 +58,13 @@ struct AddCommand: ParsableCommand {
         name: .customLong("resolve"),
         help: ArgumentHelp("Connect to ADDRESS for HOST:PORT (repeatable), as curl's --resolve.", valueName: "host:port:address"))
     var resolve: [String] = []
+
+    @Option(
+        name: .customLong("allow-private-host"),
+        help: ArgumentHelp(
+            "Let HOST be fetched on a loopback, private or other special-purpose address (repeatable): an intranet's own page, or a test server.",
+            valueName: "host"))
+    var allowPrivateHosts: [String] = []
 
     @Option(name: .customLong("timeout"), help: "Seconds the whole fetch may take, every redirect included (default 20).")
     var timeout: Int?
@@ -114,7 +124,8 @@ struct AddCommand: ParsableCommand {
     private func fetch(_ runner: CommandRunner) throws -> MessageReport {
         let policy = runner.pipeline.policy
         let settings = PageFetchSettings(
-            caFile: caFile, resolve: resolve, timeoutMilliseconds: (timeout.map { $0 * 1000 }) ?? PageLimits.timeoutMilliseconds)
+            caFile: caFile, resolve: resolve, timeoutMilliseconds: (timeout.map { $0 * 1000 }) ?? PageLimits.timeoutMilliseconds,
+            allowPrivateHosts: allowPrivateHosts)
         let result: Result<FetchedPage, PageFetchFailure>
         do {
             result = try PageFetcher(settings: settings).fetch(target, sameSite: policy.sameRegisteredDomain)
@@ -152,7 +163,7 @@ struct AddCommand: ParsableCommand {
     /// that could not be fetched.
     static func exitStatus(_ failure: PageFetchFailure) -> Int32 {
         switch failure {
-        case .notAnAddress, .schemeNotAllowed, .redirectNotHTTPS, .redirectOffSite, .tooManyRedirects, .tooLarge: 65
+        case .notAnAddress, .schemeNotAllowed, .redirectNotHTTPS, .redirectOffSite, .tooManyRedirects, .tooLarge, .notHTML: 65
         case .libcurlUnavailable, .timeout, .tls, .couldNotConnect, .status, .other: 69
         }
     }

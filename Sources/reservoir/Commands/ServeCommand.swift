@@ -15,7 +15,9 @@ struct ServeCommand: ParsableCommand {
             GET /calendar.ics is the whole store as one iCalendar feed, with a strong ETag and \
             Last-Modified (conditional requests get 304); GET / is a page of upcoming \
             reservations for a phone. The store is read afresh for every request. Without \
-            --token-file or --netrc only loopback addresses are served, unless --no-auth.
+            --token-file or --netrc only loopback addresses are served, unless --no-auth. \
+            A request is answered only when its Host names the --listen address (or localhost, \
+            on loopback) or a --server-name: behind a reverse proxy, name the host it passes on.
 
             Runs reservoir-serve, which must be installed beside reservoir.
 
@@ -24,6 +26,7 @@ struct ServeCommand: ParsableCommand {
               openssl rand -hex 16 > token && chmod 600 token
               reservoir serve --listen 0.0.0.0:8645 --token-file token
               reservoir serve --netrc ~/.netrc --netrc-machine calendar
+              reservoir serve --token-file token --server-name calendar.example.org
             """)
 
     @Option(name: .customLong(ServeOption.listen.rawValue), help: help(.listen))
@@ -46,6 +49,9 @@ struct ServeCommand: ParsableCommand {
 
     @Flag(name: .customLong(ServeOption.actions.rawValue), help: help(.actions))
     var actions = false
+
+    @Option(name: .customLong(ServeOption.serverName.rawValue), help: help(.serverName))
+    var serverNames: [String] = []
 
     @Option(name: .customLong(ServeOption.now.rawValue), help: help(.now))
     var now: String?

@@ -334,7 +334,7 @@ struct WatchCommand: ParsableCommand {
         defer { WatchStop.idle() }
         let store = context.runner.pipeline.store
         if summary.storeFailure == nil, let calendars = context.calendars, let store {
-            let pusher = try CalendarPusher(calendars, store: store, clock: { context.runner.pipeline.now })
+            let pusher = try CalendarPusher(calendars, store: store, clock: { context.runner.pipeline.clock() })
             summary.calendar = .pushed(ScanCommand.push(pusher))
         } else if context.calendarSettings.skipped {
             summary.calendar = .skipped
@@ -391,8 +391,11 @@ struct WatchCommand: ParsableCommand {
                 // A stop asked for while a message is recorded waits for its state to be kept.
                 WatchStop.busy()
                 defer { WatchStop.idle() }
-                var report = context.runner.pipeline.analyze(RawMessage(bytes: bytes, origin: MessageOrigin(path: origin)))
-                context.runner.pipeline.record(&report)
+                // The clock is read for each message: a watch runs for days (x= expiry, what
+                // ended, the arrival time).
+                let pipeline = context.runner.pipeline.current()
+                var report = pipeline.analyze(RawMessage(bytes: bytes, origin: MessageOrigin(path: origin)))
+                pipeline.record(&report)
                 summary.add(report)
                 Output.write((json ? BannerRenderer.json(report) : context.renderer.render(report)) + "\n")
                 // A message whose key lookup failed for now, or whose reservations the store
