@@ -157,6 +157,25 @@ extension ProcessSuites {
             ])
         }
 
+        /// A folder for a Dovecot of the test's own below `tmp` (both readable by the mail
+        /// user), holding the test CA and the server's certificate.
+        static func dovecotDirectory(_ tmp: TemporaryDirectory) throws -> String {
+            chmod(tmp.path, 0o755)
+            let d = tmp.path + "/dovecot"
+            try FileManager.default.createDirectory(atPath: d, withIntermediateDirectories: true)
+            chmod(d, 0o755)
+            try makeCertificates(in: d)
+            return d
+        }
+
+        /// A netrc file (mode 0600) with jane's login at 127.0.0.1.
+        static func janeNetrc(_ tmp: TemporaryDirectory) throws -> String {
+            let netrc = tmp.path + "/netrc"
+            try "machine 127.0.0.1 login jane password s3cret\n".write(toFile: netrc, atomically: true, encoding: .utf8)
+            chmod(netrc, 0o600)
+            return netrc
+        }
+
         /// python3's imaplib as another client: `flags` (every message's UID and flags, read
         /// with EXAMINE), `uidvalidity`, or `append FILE [MAILBOX]` (INBOX unless named).
         static func client(_ server: Server, _ arguments: [String]) throws -> [String] {
@@ -197,11 +216,7 @@ extension ProcessSuites {
         func watchesDovecot() throws {
             let tmp = try TemporaryDirectory()
             defer { tmp.remove() }
-            chmod(tmp.path, 0o755)
-            let d = tmp.path + "/dovecot"
-            try FileManager.default.createDirectory(atPath: d, withIntermediateDirectories: true)
-            chmod(d, 0o755)
-            try Self.makeCertificates(in: d)
+            let d = try Self.dovecotDirectory(tmp)
             let server = try Server(directory: d)
             // Every sample but one, under its own name (its Maildir flags with it); the one left
             // out is appended later.
@@ -213,9 +228,7 @@ extension ProcessSuites {
             }
             try server.start()
             defer { server.stop() }
-            let netrc = tmp.path + "/netrc"
-            try "machine 127.0.0.1 login jane password s3cret\n".write(toFile: netrc, atomically: true, encoding: .utf8)
-            chmod(netrc, 0o600)
+            let netrc = try Self.janeNetrc(tmp)
             let url = "imaps://jane@127.0.0.1:\(server.port)/INBOX"
             let common = ["--keys", ReservoirBinary.keys, "--allowed-domains", ReservoirBinary.allowed, "--now", ReservoirBinary.now]
             let watchStore = "sqlite:\(tmp.path)/watch.sqlite3"
@@ -369,11 +382,7 @@ extension ProcessSuites {
         func idlesThroughRestart() throws {
             let tmp = try TemporaryDirectory()
             defer { tmp.remove() }
-            chmod(tmp.path, 0o755)
-            let d = tmp.path + "/dovecot"
-            try FileManager.default.createDirectory(atPath: d, withIntermediateDirectories: true)
-            chmod(d, 0o755)
-            try Self.makeCertificates(in: d)
+            let d = try Self.dovecotDirectory(tmp)
             let server = try Server(directory: d)
             let first = try ReservoirBinary.sample(10)
             let second = try ReservoirBinary.sample(11)
@@ -388,9 +397,7 @@ extension ProcessSuites {
             }
             try server.start()
             defer { server.stop() }
-            let netrc = tmp.path + "/netrc"
-            try "machine 127.0.0.1 login jane password s3cret\n".write(toFile: netrc, atomically: true, encoding: .utf8)
-            chmod(netrc, 0o600)
+            let netrc = try Self.janeNetrc(tmp)
             let common = ["--keys", ReservoirBinary.keys, "--allowed-domains", ReservoirBinary.allowed, "--now", ReservoirBinary.now]
             let watchStore = "sqlite:\(tmp.path)/watch.sqlite3"
             let flagsBefore = try Self.client(server, ["flags"])
@@ -501,17 +508,11 @@ extension ProcessSuites {
         func clockMoves() throws {
             let tmp = try TemporaryDirectory()
             defer { tmp.remove() }
-            chmod(tmp.path, 0o755)
-            let d = tmp.path + "/dovecot"
-            try FileManager.default.createDirectory(atPath: d, withIntermediateDirectories: true)
-            chmod(d, 0o755)
-            try Self.makeCertificates(in: d)
+            let d = try Self.dovecotDirectory(tmp)
             let server = try Server(directory: d)
             try server.start()
             defer { server.stop() }
-            let netrc = tmp.path + "/netrc"
-            try "machine 127.0.0.1 login jane password s3cret\n".write(toFile: netrc, atomically: true, encoding: .utf8)
-            chmod(netrc, 0o600)
+            let netrc = try Self.janeNetrc(tmp)
             // Signed before the watch starts: one expiring 4 s from now, one in an hour.
             let expiring = try Self.freshlySigned("EXPIRING", lifetime: 4, in: tmp.path)
             let lasting = try Self.freshlySigned("LASTING", lifetime: 3600, in: tmp.path)
@@ -557,18 +558,12 @@ extension ProcessSuites {
         func pollsWithoutIdle() throws {
             let tmp = try TemporaryDirectory()
             defer { tmp.remove() }
-            chmod(tmp.path, 0o755)
-            let d = tmp.path + "/dovecot"
-            try FileManager.default.createDirectory(atPath: d, withIntermediateDirectories: true)
-            chmod(d, 0o755)
-            try Self.makeCertificates(in: d)
+            let d = try Self.dovecotDirectory(tmp)
             // The capabilities after login, without IDLE.
             let server = try Server(directory: d, extra: "imap_capability = IMAP4rev1 SASL-IR LITERAL+ UIDPLUS")
             try server.start()
             defer { server.stop() }
-            let netrc = tmp.path + "/netrc"
-            try "machine 127.0.0.1 login jane password s3cret\n".write(toFile: netrc, atomically: true, encoding: .utf8)
-            chmod(netrc, 0o600)
+            let netrc = try Self.janeNetrc(tmp)
             let out = tmp.path + "/watch.out"
             let err = tmp.path + "/watch.err"
             let pid = try ChildProcess.spawn(
@@ -675,9 +670,7 @@ extension ProcessSuites {
             let tmp = try TemporaryDirectory()
             defer { tmp.remove() }
             try Self.makeCertificates(in: tmp.path)
-            let netrc = tmp.path + "/netrc"
-            try "machine 127.0.0.1 login jane password s3cret\n".write(toFile: netrc, atomically: true, encoding: .utf8)
-            chmod(netrc, 0o600)
+            let netrc = try Self.janeNetrc(tmp)
             let record = tmp.path + "/record"
             let (server, port) = try Self.pythonServer(Self.idleServer, [tmp.path + "/server.pem", tmp.path + "/server.key", record, answer])
             defer {
@@ -745,11 +738,7 @@ extension ProcessSuites {
         func startTLS() throws {
             let tmp = try TemporaryDirectory()
             defer { tmp.remove() }
-            chmod(tmp.path, 0o755)
-            let d = tmp.path + "/dovecot"
-            try FileManager.default.createDirectory(atPath: d, withIntermediateDirectories: true)
-            chmod(d, 0o755)
-            try Self.makeCertificates(in: d)
+            let d = try Self.dovecotDirectory(tmp)
             let server = try Server(directory: d)
             let samples = Array(try PostfixTests.allSamples().prefix(3))
             for path in samples {
@@ -758,9 +747,7 @@ extension ProcessSuites {
             }
             try server.start()
             defer { server.stop() }
-            let netrc = tmp.path + "/netrc"
-            try "machine 127.0.0.1 login jane password s3cret\n".write(toFile: netrc, atomically: true, encoding: .utf8)
-            chmod(netrc, 0o600)
+            let netrc = try Self.janeNetrc(tmp)
             func watch(_ url: String) throws -> ReservoirBinary.Result {
                 try ReservoirBinary.run([
                     "watch", "--once", url, "--json", "--store", "sqlite:\(tmp.path)/s.sqlite3", "--netrc", netrc, "--ca-file", d + "/ca.pem",
@@ -939,9 +926,7 @@ extension ProcessSuites {
             let tmp = try TemporaryDirectory()
             defer { tmp.remove() }
             try Self.makeCertificates(in: tmp.path)
-            let netrc = tmp.path + "/netrc"
-            try "machine 127.0.0.1 login jane password s3cret\n".write(toFile: netrc, atomically: true, encoding: .utf8)
-            chmod(netrc, 0o600)
+            let netrc = try Self.janeNetrc(tmp)
             let (server, port) = try Self.pythonServer(Self.hostileServer, [tmp.path + "/server.pem", tmp.path + "/server.key", answer])
             defer {
                 kill(server.processIdentifier, SIGKILL)
@@ -959,9 +944,7 @@ extension ProcessSuites {
         func silentServer() throws {
             let tmp = try TemporaryDirectory()
             defer { tmp.remove() }
-            let netrc = tmp.path + "/netrc"
-            try "machine 127.0.0.1 login jane password s3cret\n".write(toFile: netrc, atomically: true, encoding: .utf8)
-            chmod(netrc, 0o600)
+            let netrc = try Self.janeNetrc(tmp)
             let silent = try LoopbackPort.silent()
             defer { close(silent.fd) }
             let started = Date()
