@@ -92,28 +92,7 @@ extension ProcessSuites {
                 milter_content_timeout = 60s
 
                 """
-            let master = """
-                127.0.0.1:\(smtpPort) inet n - n - - smtpd
-                pickup    unix  n       -       n       60      1       pickup
-                cleanup   unix  n       -       n       -       0       cleanup
-                qmgr      unix  n       -       n       300     1       qmgr
-                rewrite   unix  -       -       n       -       -       trivial-rewrite
-                bounce    unix  -       -       n       -       0       bounce
-                defer     unix  -       -       n       -       0       bounce
-                trace     unix  -       -       n       -       0       bounce
-                verify    unix  -       -       n       -       1       verify
-                flush     unix  n       -       n       1000?   0       flush
-                proxymap  unix  -       -       n       -       -       proxymap
-                showq     unix  n       -       n       -       -       showq
-                error     unix  -       -       n       -       -       error
-                retry     unix  -       -       n       -       -       error
-                discard   unix  -       -       n       -       -       discard
-                anvil     unix  -       -       n       -       1       anvil
-                scache    unix  -       -       n       -       1       scache
-                postlog   unix-dgram n  -       n       -       1       postlogd
-                virtual   unix  -       n       n       -       -       virtual
-
-                """
+            let master = MilterPostfixTests.master(smtpPort: smtpPort)
             try main.write(toFile: config + "/main.cf", atomically: true, encoding: .utf8)
             try master.write(toFile: config + "/master.cf", atomically: true, encoding: .utf8)
             let start = try PostfixTests.run([MilterPostfixTests.postfix, "-c", config, "start"])

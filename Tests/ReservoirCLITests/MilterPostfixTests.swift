@@ -13,6 +13,33 @@ extension ProcessSuites {
     /// SQLite and, where a PostgreSQL server can be started, on PostgreSQL.
     @Suite("Postfix with reservoir milter")
     struct MilterPostfixTests {
+        /// Debian's master.cf reduced to what the milter tests use: smtpd on a loopback port, no
+        /// chroot, and the virtual delivery agent.
+        static func master(smtpPort: Int) -> String {
+            """
+            127.0.0.1:\(smtpPort) inet n - n - - smtpd
+            pickup    unix  n       -       n       60      1       pickup
+            cleanup   unix  n       -       n       -       0       cleanup
+            qmgr      unix  n       -       n       300     1       qmgr
+            rewrite   unix  -       -       n       -       -       trivial-rewrite
+            bounce    unix  -       -       n       -       0       bounce
+            defer     unix  -       -       n       -       0       bounce
+            trace     unix  -       -       n       -       0       bounce
+            verify    unix  -       -       n       -       1       verify
+            flush     unix  n       -       n       1000?   0       flush
+            proxymap  unix  -       -       n       -       -       proxymap
+            showq     unix  n       -       n       -       -       showq
+            error     unix  -       -       n       -       -       error
+            retry     unix  -       -       n       -       -       error
+            discard   unix  -       -       n       -       -       discard
+            anvil     unix  -       -       n       -       1       anvil
+            scache    unix  -       -       n       -       1       scache
+            postlog   unix-dgram n  -       n       -       1       postlogd
+            virtual   unix  -       n       n       -       -       virtual
+
+            """
+        }
+
         static let postfix = "/usr/sbin/postfix"
         static let python = "/usr/bin/python3"
 
@@ -117,29 +144,7 @@ extension ProcessSuites {
                 milter_content_timeout = 60s
 
                 """
-            // Debian's master.cf reduced to what this test uses: smtpd on a loopback port, no chroot.
-            let master = """
-                127.0.0.1:\(smtpPort) inet n - n - - smtpd
-                pickup    unix  n       -       n       60      1       pickup
-                cleanup   unix  n       -       n       -       0       cleanup
-                qmgr      unix  n       -       n       300     1       qmgr
-                rewrite   unix  -       -       n       -       -       trivial-rewrite
-                bounce    unix  -       -       n       -       0       bounce
-                defer     unix  -       -       n       -       0       bounce
-                trace     unix  -       -       n       -       0       bounce
-                verify    unix  -       -       n       -       1       verify
-                flush     unix  n       -       n       1000?   0       flush
-                proxymap  unix  -       -       n       -       -       proxymap
-                showq     unix  n       -       n       -       -       showq
-                error     unix  -       -       n       -       -       error
-                retry     unix  -       -       n       -       -       error
-                discard   unix  -       -       n       -       -       discard
-                anvil     unix  -       -       n       -       1       anvil
-                scache    unix  -       -       n       -       1       scache
-                postlog   unix-dgram n  -       n       -       1       postlogd
-                virtual   unix  -       n       n       -       -       virtual
-
-                """
+            let master = Self.master(smtpPort: smtpPort)
             try main.write(toFile: config + "/main.cf", atomically: true, encoding: .utf8)
             try master.write(toFile: config + "/master.cf", atomically: true, encoding: .utf8)
             let check = try PostfixTests.run([Self.postfix, "-c", config, "check"])
