@@ -50,11 +50,13 @@ enum ReservoirMilter {
     static let drainSeconds = 30
 
     static let usage = """
-        USAGE: reservoir milter --socket SOCKET (--account ADDRESS | --account-domain DOMAIN | --accounts-file FILE)... [options]
+        USAGE: reservoir milter --socket SOCKET [--account ADDRESS | --account-domain DOMAIN | --accounts-file FILE]... [options]
 
         Files the trusted reservations of each message under every envelope recipient that is an
-        account of this site; adds Authentication-Results and X-Reservation fields and deletes
-        forged ones; never rejects a message or changes its body.
+        account of this site (the configuration file's [accounts."ADDRESS"] tables, and the
+        accounts the options below name); adds Authentication-Results and X-Reservation fields
+        and deletes forged ones; never rejects a message or changes its body. Before it listens
+        it checks its settings (exit 78), its store (75) and its retry spool (73).
 
         OPTIONS:
           --socket SOCKET          inet:PORT@HOST, inet6:PORT@HOST or unix:PATH

@@ -12,8 +12,9 @@ struct MilterCommand: ParsableCommand {
         discussion: """
             Speaks the milter protocol on --socket (inet:PORT@HOST or unix:PATH). Each message is \
             verified, extracted and judged once; its trusted reservations are filed under every \
-            envelope recipient that is an account of this site (--account ADDRESS, \
-            --account-domain DOMAIN, both repeatable, or --accounts-file FILE); a recipient with a \
+            envelope recipient that is an account of this site (the configuration file's \
+            [accounts."ADDRESS"] tables, --account ADDRESS, --account-domain DOMAIN, both \
+            repeatable, or --accounts-file FILE); a recipient with a \
             detail (jane+trips@) is its base's account when the base is one (--recipient-delimiter, \
             + unless set, as Postfix's recipient_delimiter). Authentication-Results and X-Reservation \
             fields are added and forged ones deleted; a message is never rejected and its body \
