@@ -93,7 +93,8 @@ public enum FilterHeaders {
     public static func fields(report: MessageReport, authservID: String, lineEnding: String) -> String {
         var added = AuthenticationResults(report: report, authservID: authservID).field(lineEnding: lineEnding)
         for item in report.items {
-            added += fold(summaryFieldName, summary(item.reservation, trusted: report.isTrusted(item)), lineEnding: lineEnding)
+            let verdict: Verdict = report.isTrusted(item) ? .trusted : report.waitsAsPending(item) ? .pending : .untrusted
+            added += fold(summaryFieldName, summary(item.reservation, verdict: verdict), lineEnding: lineEnding)
         }
         for forwarded in report.forwarded {
             for item in forwarded.report.items {
@@ -104,9 +105,23 @@ public enum FilterHeaders {
         return added
     }
 
+    /// What an `X-Reservation` field says of its reservation after the booking's words.
+    public enum Verdict: Sendable {
+        case trusted
+        /// A genuine sender the person has not chosen yet: it waits for `reservoir allow`.
+        case pending
+        case untrusted
+    }
+
     /// One line a Sieve script or a person can read: category, title, local start with its
     /// offset, status, and whether it is trusted.
     public static func summary(_ r: Reservation, trusted: Bool) -> String {
+        summary(r, verdict: trusted ? .trusted : .untrusted)
+    }
+
+    /// ``summary(_:trusted:)``, with `(pending)` for a reservation that waits for the person's
+    /// choice of its sender rather than `(untrusted)`.
+    public static func summary(_ r: Reservation, verdict: Verdict) -> String {
         var parts = [r.category.displayName, r.title]
         if let start = r.start {
             let local = start.local.replacingFirst("T", with: " ")
@@ -117,7 +132,11 @@ public enum FilterHeaders {
         }
         parts.append(r.status.rawValue)
         if !r.reservationID.isEmpty { parts.append("#" + r.reservationID) }
-        if !trusted { parts.append("(untrusted)") }
+        switch verdict {
+        case .trusted: break
+        case .pending: parts.append("(pending)")
+        case .untrusted: parts.append("(untrusted)")
+        }
         return parts.joined(separator: " ")
     }
 

@@ -113,6 +113,17 @@ public struct ReportedReservation: Sendable {
     }
 }
 
+extension MessageReport {
+    /// Whether `item` waits for the person's choice of its sender (docs/USAGE.md, "Pending
+    /// senders"): a genuine sender not allowed yet, not denied, and an item that would be taken
+    /// once it is (markup not refused on its own, or a document refused for recipient binding
+    /// alone). Said `(pending)` in the mail's fields rather than `(untrusted)`.
+    public func waitsAsPending(_ item: ReportedReservation) -> Bool {
+        guard pendingSenderDomain != nil, !isTrusted(item), !diagnostics.contains(where: { $0.code == .senderDenied }) else { return false }
+        return (item.source == .markup && item.refusal == nil) || item.awaitsAddressing
+    }
+}
+
 extension ReportedReservation {
     /// Whether a document's own proof trusts this reservation: a verified, allowed Wallet pass
     /// or a rail ticket its railway's key vouches for, whoever mailed it.

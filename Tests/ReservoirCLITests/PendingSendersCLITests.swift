@@ -115,11 +115,32 @@ extension ProcessSuites {
             #expect(try Self.pending(store) == [:])
         }
 
+        /// The `X-Reservation` fields the filter hook adds to the genuine message with `store`.
+        static func filterSummaries(_ store: String) throws -> [String] {
+            let filtered = try ReservoirBinary.run(
+                Self.options(nil, store: store) + ["--authserv-id", "mx.test"], stdin: try Data(contentsOf: URL(fileURLWithPath: Self.genuine)),
+                executable: ReservoirBinary.filterExecutable)
+            #expect(filtered.status == 0, "\(filtered.stderr)")
+            // Unfolded (RFC 5322 §2.2.3): a long field goes on after a line break and white space.
+            var fields: [String] = []
+            for line in filtered.text.split(whereSeparator: \.isNewline) {
+                if line.first == " " || line.first == "\t", let last = fields.indices.last {
+                    fields[last] += String(line)
+                } else {
+                    fields.append(String(line))
+                }
+            }
+            return fields.filter { $0.hasPrefix("X-Reservation:") }
+        }
+
         @Test("deny drops the pending reservations, and the domain's later mail is refused without waiting")
         func deny() throws {
             let tmp = try TemporaryDirectory()
             defer { tmp.remove() }
             let store = tmp.path + "/events.sqlite3"
+            // The hook's fields say the genuine sender's reservation waits, not that it is untrusted.
+            let waiting = try Self.filterSummaries(store)
+            #expect(!waiting.isEmpty && waiting.allSatisfy { $0.hasSuffix("(pending)") }, "\(waiting)")
             try Self.ingest(Self.genuine, Self.options(nil, store: store))
             #expect(try Self.pending(store) == ["epicsteak.example": ["GENUINE1"]])
             #expect(try Self.senderChoice(store) == ["choice": "pending", "domain": "epicsteak.example"])
@@ -129,6 +150,9 @@ extension ProcessSuites {
             try Self.ingest(Self.genuine, Self.options(nil, store: store))
             #expect(try Self.pending(store) == [:])
             #expect(try Self.stored(store) == [])
+            // Denied, the fields say untrusted again.
+            let refused = try Self.filterSummaries(store)
+            #expect(!refused.isEmpty && refused.allSatisfy { $0.hasSuffix("(untrusted)") }, "\(refused)")
             let banner = try ReservoirBinary.run(["banner", "--json", Self.genuine] + Self.options(nil, store: store))
             let report = try #require(try JSONSerialization.jsonObject(with: banner.stdout) as? [String: Any])
             let codes = (report["diagnostics"] as? [[String: Any]] ?? []).compactMap { $0["code"] as? String }
