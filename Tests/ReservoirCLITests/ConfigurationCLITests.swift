@@ -66,6 +66,8 @@ extension ProcessSuites {
             #expect(line("timeout").contains("= 3") && line("timeout").hasSuffix("# command line"), "\(r.text)")
             #expect(line("store").hasSuffix("# \(config):4"), "\(r.text)")
             #expect(line("dns-timeout").contains("= 5") && line("dns-timeout").hasSuffix("# default"), "\(r.text)")
+            // A default is shown as the value in force, not as none.
+            #expect(line("pending-days").contains("= 30") && line("pending-days").hasSuffix("# default"), "\(r.text)")
             #expect(lines.first == "# configuration file: \(config)")
         }
 

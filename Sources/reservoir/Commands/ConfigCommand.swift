@@ -121,6 +121,7 @@ struct ConfigCommand: ParsableCommand {
     static func standard(_ option: CommonOption) -> String {
         switch option {
         case .dnsTimeout, .timeout: return "5"
+        case .pendingDays: return String(PendingLimits.defaultDays)
         case .deleteCancelled, .includePast: return "false"
         case .allowDomain, .me, .calendar, .passCA, .allowPassType, .trustARCSealer: return "[]"
         case .store:
