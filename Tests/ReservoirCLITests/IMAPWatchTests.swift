@@ -344,6 +344,14 @@ extension ProcessSuites {
             let refused = try watch(netrcFile: wrong)
             #expect(refused.status == 77, "\(refused.stderr)")
             #expect(refused.stderr.contains("imap-login-refused"))
+            // Nothing was read: no summary claims a round that did not happen.
+            #expect(refused.stdout.isEmpty, "\(refused.text)")
+            // A site's watch names whose mailbox failed.
+            let siteRefused = try ReservoirBinary.run(
+                ["watch", "--once", "--json", "--store", siteStore, "--netrc", wrong, "--ca-file", d + "/ca.pem", "--no-calendar"] + common,
+                environment: ["RESERVOIR_CONFIG": site])
+            #expect(siteRefused.status == 77 && siteRefused.stderr.contains("watch: jane@home.example: imaps://"), "\(siteRefused.stderr)")
+            #expect(siteRefused.stdout.isEmpty, "\(siteRefused.text)")
             let untrusted = try watch(ca: d + "/other-ca.pem")
             #expect(untrusted.status == 69, "\(untrusted.stderr)")
             #expect(untrusted.stderr.contains("imap-certificate-refused"))

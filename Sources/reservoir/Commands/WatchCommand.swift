@@ -179,17 +179,22 @@ struct WatchCommand: ParsableCommand {
             var firstFailure: Int32?
             for (context, urls) in groups {
                 var summary = ScanSummary()
+                var read = 0
+                // A site's watch names whose mailbox failed.
+                let whose = context.runner.account.isImplicit ? "" : context.runner.account.address + ": "
                 for url in urls {
                     do {
                         let connection = try IMAPConnection(url: url, settings: context.settings)
                         let validity = try opened(connection, context)
                         _ = try readNew(connection, validity: validity, context, summary: &summary)
+                        read += 1
                     } catch {
-                        Self.report("watch: \(url.description): \(error.description)")
+                        Self.report("watch: \(whose)\(url.description): \(error.description)")
                         firstFailure = firstFailure ?? Self.exitStatus(error.code)
                     }
                 }
-                try finishRound(&summary, context)
+                // A round in which no mailbox could be read says so above, not "Scanned: 0".
+                if read > 0 { try finishRound(&summary, context) }
             }
             if let firstFailure { throw ExitStatus(firstFailure) }
             return
