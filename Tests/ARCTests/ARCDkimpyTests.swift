@@ -6,6 +6,7 @@ import MIME
 import Mailbox
 import Pipeline
 import PipelineTestSupport
+import TestRequirements
 import Testing
 import Trust
 
@@ -179,9 +180,11 @@ struct ARCDkimpyTests {
         return ours
     }
 
-    @Test("a valid chain of one instance: pass, and trusted through the sealer when it is trusted")
+    @Test(
+        "a valid chain of one instance: pass, and trusted through the sealer when it is trusted",
+        .enabled(if: Requirement.met(available), "python3 cannot import dkim and authres (install python3-dkim python3-authres)"))
     func oneInstanceChain() throws {
-        guard Self.available else { return print("SKIPPED: \(Self.python) cannot import dkim and authres") }
+        try #require(Self.available, "\(Self.python) cannot import dkim and authres (install python3-dkim python3-authres)")
         let sealers = try Sealers(["provider.example"])
         defer { sealers.remove() }
         let message = try Self.oneInstance(sealers)
@@ -198,9 +201,11 @@ struct ARCDkimpyTests {
         #expect(trusted.trust.reason.contains("via ARC sealed by provider.example"))
     }
 
-    @Test("a valid chain of two instances: pass; a later untrusted sealer refuses the path")
+    @Test(
+        "a valid chain of two instances: pass; a later untrusted sealer refuses the path",
+        .enabled(if: Requirement.met(available), "python3 cannot import dkim and authres (install python3-dkim python3-authres)"))
     func twoInstanceChain() throws {
-        guard Self.available else { return print("SKIPPED: \(Self.python) cannot import dkim and authres") }
+        try #require(Self.available, "\(Self.python) cannot import dkim and authres (install python3-dkim python3-authres)")
         let sealers = try Sealers(["provider.example", "relay.example"])
         defer { sealers.remove() }
         let message = try Self.twoInstances(sealers)
@@ -215,9 +220,11 @@ struct ARCDkimpyTests {
         #expect(first.trust.refusals.map(\.code).contains(.arcSealerNotTrusted))
     }
 
-    @Test("the body altered after sealing: fail")
+    @Test(
+        "the body altered after sealing: fail",
+        .enabled(if: Requirement.met(available), "python3 cannot import dkim and authres (install python3-dkim python3-authres)"))
     func alteredBody() throws {
-        guard Self.available else { return print("SKIPPED: \(Self.python) cannot import dkim and authres") }
+        try #require(Self.available, "\(Self.python) cannot import dkim and authres (install python3-dkim python3-authres)")
         let sealers = try Sealers(["provider.example"])
         defer { sealers.remove() }
         let sealed = String(decoding: try Self.oneInstance(sealers), as: UTF8.self)
@@ -229,9 +236,11 @@ struct ARCDkimpyTests {
         #expect(report.trust.refusals.map(\.code).contains(.arcNotValid))
     }
 
-    @Test("a valid chain sealed by a sealer that is not trusted: pass, but not trusted")
+    @Test(
+        "a valid chain sealed by a sealer that is not trusted: pass, but not trusted",
+        .enabled(if: Requirement.met(available), "python3 cannot import dkim and authres (install python3-dkim python3-authres)"))
     func untrustedSealer() throws {
-        guard Self.available else { return print("SKIPPED: \(Self.python) cannot import dkim and authres") }
+        try #require(Self.available, "\(Self.python) cannot import dkim and authres (install python3-dkim python3-authres)")
         let sealers = try Sealers(["stranger.example"])
         defer { sealers.remove() }
         let message = try Self.oneInstance(sealers, by: "stranger.example")
@@ -241,9 +250,11 @@ struct ARCDkimpyTests {
         #expect(report.trust.refusals.map(\.code).contains(.arcSealerNotTrusted))
     }
 
-    @Test("a broken cv= chain: a sealer saying cv=fail, and a cv= edited after sealing")
+    @Test(
+        "a broken cv= chain: a sealer saying cv=fail, and a cv= edited after sealing",
+        .enabled(if: Requirement.met(available), "python3 cannot import dkim and authres (install python3-dkim python3-authres)"))
     func brokenChainValue() throws {
-        guard Self.available else { return print("SKIPPED: \(Self.python) cannot import dkim and authres") }
+        try #require(Self.available, "\(Self.python) cannot import dkim and authres (install python3-dkim python3-authres)")
         let sealers = try Sealers(["provider.example", "relay.example"])
         defer { sealers.remove() }
         let failed = try Self.twoInstances(sealers, cv: "fail")
@@ -255,9 +266,11 @@ struct ARCDkimpyTests {
         #expect(second.code == .wrongChainValue)
     }
 
-    @Test("a missing instance fails; instances in another field order still pass (dkimpy: fail)")
+    @Test(
+        "a missing instance fails; instances in another field order still pass (dkimpy: fail)",
+        .enabled(if: Requirement.met(available), "python3 cannot import dkim and authres (install python3-dkim python3-authres)"))
     func missingAndReordered() throws {
-        guard Self.available else { return print("SKIPPED: \(Self.python) cannot import dkim and authres") }
+        try #require(Self.available, "\(Self.python) cannot import dkim and authres (install python3-dkim python3-authres)")
         let sealers = try Sealers(["provider.example", "relay.example"])
         defer { sealers.remove() }
         let message = try Self.twoInstances(sealers)

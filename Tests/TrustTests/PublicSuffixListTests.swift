@@ -1,4 +1,5 @@
 import Foundation
+import TestRequirements
 import Testing
 
 @testable import Trust
@@ -25,12 +26,11 @@ struct PublicSuffixListTests {
 
     @Test(
         "two registrants under a Unicode suffix of Debian's list do not align; a subdomain aligns with its parent",
+        .enabled(if: Requirement.met(debianList != nil), "no Public Suffix List at /usr/share/publicsuffix (install publicsuffix)"),
         arguments: suffixes)
     func debianSuffix(unicode: String, ascii: String) throws {
-        guard let list = Self.debianList, let text = Self.debianText else {
-            print("SKIPPED: no Public Suffix List at \(PublicSuffixList.defaultPath) (install publicsuffix)")
-            return
-        }
+        let list = try #require(Self.debianList, "no Public Suffix List at \(PublicSuffixList.defaultPath) (install publicsuffix)")
+        let text = try #require(Self.debianText, "no Public Suffix List at \(PublicSuffixList.defaultPath) (install publicsuffix)")
         // The suffix is a rule of the list as Debian ships it, in Unicode.
         #expect(text.split(separator: "\n").contains { $0 == unicode })
         let policy = Self.policy(list)
@@ -47,12 +47,11 @@ struct PublicSuffixListTests {
         #expect(!policy.isAligned(signingDomain: ascii, fromDomain: "b.\(ascii)"))
     }
 
-    @Test("every rule of Debian's list is indexed in ASCII")
-    func debianRulesAreASCII() {
-        guard Self.debianList != nil else {
-            print("SKIPPED: no Public Suffix List at \(PublicSuffixList.defaultPath) (install publicsuffix)")
-            return
-        }
+    @Test(
+        "every rule of Debian's list is indexed in ASCII",
+        .enabled(if: Requirement.met(debianList != nil), "no Public Suffix List at /usr/share/publicsuffix (install publicsuffix)"))
+    func debianRulesAreASCII() throws {
+        try #require(Self.debianList != nil, "no Public Suffix List at \(PublicSuffixList.defaultPath) (install publicsuffix)")
         let rules = PublicSuffixList.parse(PublicSuffixList.read(PublicSuffixList.defaultPath))
         #expect(rules.rules.count > 1_000)
         for rule in rules.rules.union(rules.wildcards).union(rules.exceptions) {

@@ -1,6 +1,7 @@
 import DNS
 import Foundation
 import MIME
+import TestRequirements
 import Testing
 
 @testable import DKIM
@@ -58,12 +59,11 @@ import Testing
 
     static let canonicalizations = ["simple/simple", "relaxed/relaxed", "relaxed/simple", "simple/relaxed"]
 
-    @Test(arguments: DKIMRoundTripTests.KeyKind.allCases, canonicalizations)
+    @Test(
+        .enabled(if: Requirement.met(available), "python3 cannot import dkim (install python3-dkim)"), arguments: DKIMRoundTripTests.KeyKind.allCases,
+        canonicalizations)
     func dkimpySignsWeVerify(kind: DKIMRoundTripTests.KeyKind, c: String) throws {
-        guard Self.available else {
-            print("SKIPPED: \(Self.python) cannot import dkim (install python3-dkim)")
-            return
-        }
+        try #require(Self.available, "\(Self.python) cannot import dkim (install python3-dkim)")
         let pem = try #require(DKIMRoundTripTests.pem(kind))
         let signer = try DKIMSigner(privateKeyPEM: pem)
         let messageURL = try Self.temporary(Data(DKIMRoundTripTests.message(lf: false)))
@@ -80,12 +80,11 @@ import Testing
         #expect(results.first?.result == .pass, "\(results.first?.reason ?? "")")
     }
 
-    @Test(arguments: DKIMRoundTripTests.KeyKind.allCases, [DKIMCanonicalization.simpleSimple, .relaxedRelaxed, .simpleRelaxed, .relaxedSimple])
+    @Test(
+        .enabled(if: Requirement.met(available), "python3 cannot import dkim (install python3-dkim)"),
+        arguments: DKIMRoundTripTests.KeyKind.allCases, [DKIMCanonicalization.simpleSimple, .relaxedRelaxed, .simpleRelaxed, .relaxedSimple])
     func weSignDkimpyVerifies(kind: DKIMRoundTripTests.KeyKind, c: DKIMCanonicalization) throws {
-        guard Self.available else {
-            print("SKIPPED: \(Self.python) cannot import dkim (install python3-dkim)")
-            return
-        }
+        try #require(Self.available, "\(Self.python) cannot import dkim (install python3-dkim)")
         let pem = try #require(DKIMRoundTripTests.pem(kind))
         let signer = try DKIMSigner(privateKeyPEM: pem)
         let message = DKIMRoundTripTests.message(lf: false)

@@ -1,5 +1,6 @@
 import DNS
 import Foundation
+import TestRequirements
 import Testing
 
 /// Runs `dnsmasq` on loopback as an authoritative TXT source and queries it through
@@ -32,15 +33,10 @@ import Testing
         return bound ? UInt16(bigEndian: address.sin_port) : nil
     }
 
-    @Test func queriesARealServer() throws {
-        guard let dnsmasq = Self.dnsmasqPath else {
-            print("SKIPPED: dnsmasq is not installed; the live resolver test needs it")
-            return
-        }
-        guard let port = Self.freePort() else {
-            print("SKIPPED: no free loopback port")
-            return
-        }
+    @Test(.enabled(if: Requirement.met(dnsmasqPath != nil), "dnsmasq is not installed (install dnsmasq-base); the live resolver test needs it"))
+    func queriesARealServer() throws {
+        let dnsmasq = try #require(Self.dnsmasqPath, "dnsmasq is not installed (install dnsmasq-base)")
+        let port = try #require(Self.freePort(), "no free loopback port")
         let longA = String(repeating: "A", count: 250)
         let longB = String(repeating: "B", count: 250)
         let longC = String(repeating: "C", count: 120)
