@@ -49,3 +49,41 @@ public struct TemporaryStore {
     public func open() throws -> any EventStore { try EventStoreLocation.open("sqlite:" + path) }
     public func remove() { try? FileManager.default.removeItem(atPath: directory) }
 }
+
+/// Unsigned mail carrying one attachment, as a stranger (or the person) sends a document on.
+public enum AttachmentMail {
+    /// The person's own verifier's field (`--trust-authserv-id mx.home.example`) vouching for
+    /// mail of home.example.
+    public static let ownVerifierField = "Authentication-Results: mx.home.example; dkim=pass header.d=home.example\r\n"
+
+    /// A message from `from` to jane@home.example with a short text part and `body` attached
+    /// as `contentType` named `filename` (base64), the person's own verifier's field on top
+    /// when `verified`.
+    public static func message(
+        from: String = "Someone <someone@elsewhere.example>", subject: String, date: String, contentType: String, filename: String,
+        body: [UInt8], verified: Bool = false
+    ) -> RawMessage {
+        let text = """
+            From: \(from)\r
+            To: jane@home.example\r
+            Subject: \(subject)\r
+            Date: \(date)\r
+            MIME-Version: 1.0\r
+            Content-Type: multipart/mixed; boundary="b"\r
+            \r
+            --b\r
+            Content-Type: text/plain\r
+            \r
+            Attached.\r
+            --b\r
+            Content-Type: \(contentType)\r
+            Content-Disposition: attachment; filename="\(filename)"\r
+            Content-Transfer-Encoding: base64\r
+            \r
+            \(Data(body).base64EncodedString(options: .lineLength76Characters))\r
+            --b--\r
+
+            """
+        return RawMessage(bytes: Array(((verified ? ownVerifierField : "") + text).utf8), origin: MessageOrigin(path: nil))
+    }
+}

@@ -31,28 +31,7 @@ struct WalletPassPipelineTests {
     static func message(
         _ pass: [UInt8], contentType: String = "application/vnd.apple.pkpass", date: String = "Sun, 22 Nov 2026 06:15:30 +0000"
     ) -> RawMessage {
-        let text = """
-            From: Someone <someone@elsewhere.example>\r
-            To: jane@home.example\r
-            Subject: your pass\r
-            Date: \(date)\r
-            MIME-Version: 1.0\r
-            Content-Type: multipart/mixed; boundary="b"\r
-            \r
-            --b\r
-            Content-Type: text/plain\r
-            \r
-            Attached.\r
-            --b\r
-            Content-Type: \(contentType)\r
-            Content-Disposition: attachment; filename="pass.pkpass"\r
-            Content-Transfer-Encoding: base64\r
-            \r
-            \(Data(pass).base64EncodedString(options: .lineLength76Characters))\r
-            --b--\r
-
-            """
-        return RawMessage(bytes: Array(text.utf8), origin: MessageOrigin(path: nil))
+        AttachmentMail.message(subject: "your pass", date: date, contentType: contentType, filename: "pass.pkpass", body: pass)
     }
 
     static func process(_ pass: [UInt8], policy: TrustPolicy? = nil, store: (any EventStore)?) throws -> MessageReport {
@@ -62,10 +41,9 @@ struct WalletPassPipelineTests {
     /// `message(pass)` with its From replaced, and an `Authentication-Results` field of the
     /// person's own verifier (`mx.home.example`) on top when `verified`.
     static func message(_ pass: [UInt8], from: String, verified: Bool) -> RawMessage {
-        var text = String(decoding: message(pass).bytes, as: UTF8.self)
-        text = text.replacingOccurrences(of: "From: Someone <someone@elsewhere.example>", with: "From: " + from)
-        if verified { text = "Authentication-Results: mx.home.example; dkim=pass header.d=home.example\r\n" + text }
-        return RawMessage(bytes: Array(text.utf8), origin: MessageOrigin(path: nil))
+        AttachmentMail.message(
+            from: from, subject: "your pass", date: "Sun, 22 Nov 2026 06:15:30 +0000", contentType: "application/vnd.apple.pkpass",
+            filename: "pass.pkpass", body: pass, verified: verified)
     }
 
     @Test(
