@@ -161,10 +161,12 @@ extension ReservationPipeline {
     /// `booked` is false.
     func applyCancellation(
         _ item: ReportedReservation, evidence: InvitationEvidence, from provenance: MessageProvenance, in store: any EventStore
-    ) throws(EventStoreError) -> (change: EventChange, instances: [EventChange], booked: Bool)? {
+    ) throws(EventStoreError) -> (change: EventChange, instances: [EventChange], booked: Bool) {
         let read = item.event
         func cancel(_ stored: StoredEvent?) -> CalendarEvent {
-            guard let stored else { return read }
+            // Nothing of its owner's to cancel: kept without times, in no calendar, so that the
+            // invitation it cancels, arriving late, is older.
+            guard let stored else { return Self.unbookedCancellation(read) }
             var event = stored.event
             event.status = .cancelled
             if let json = TolerantJSONReader.read(Array(stored.event.reservationJSON.utf8)).values.first {
@@ -172,25 +174,19 @@ extension ReservationPipeline {
             }
             return event
         }
-        // Only an event keyed by its UID is a series; structured data is keyed by its booking.
-        let series = evidence.recurrenceID == nil && read.key.container == evidence.uid
-        let others =
-            series
-            ? try store.events(inBooking: evidence.uid, ownedBy: provenance.signingDomain ?? "").filter { $0.event.key.item != read.key.item } : []
-        let stored = try store.event(read.key)
-        guard stored != nil || !others.isEmpty else {
-            // Nothing of its owner's to cancel: kept as a record without times, which no
-            // calendar receives, so that the invitation it cancels, arriving late, is older.
-            return (try store.apply(read.key, from: provenance, revising: { _ in Self.unbookedCancellation(read) }), [], false)
+        var booked = false
+        let change = try store.apply(read.key, from: provenance) { stored in
+            booked = stored != nil
+            return cancel(stored)
         }
-        var change: EventChange?
-        if stored != nil { change = try store.apply(read.key, from: provenance, revising: cancel) }
+        // Only an event keyed by its UID is a series; structured data is keyed by its booking.
+        guard evidence.recurrenceID == nil, read.key.container == evidence.uid else { return (change, [], booked) }
         var instances: [EventChange] = []
-        for instance in others {
+        let owner = provenance.signingDomain ?? ""
+        for instance in try store.events(inBooking: evidence.uid, ownedBy: owner) where instance.event.key.item != read.key.item {
             instances.append(try store.apply(instance.event.key, from: provenance, revising: cancel))
         }
-        guard let first = change ?? instances.first else { return nil }
-        return (first, change == nil ? Array(instances.dropFirst()) : instances, true)
+        return (change, instances, booked || !instances.isEmpty)
     }
 
     /// A cancellation of a booking its owner never stored, as the store keeps it: cancelled,

@@ -345,9 +345,7 @@ public final class ReservationPipeline {
                     continue
                 }
                 if let cancelling = report.items[index].reservation.invitation, report.items[index].event.status == .cancelled {
-                    guard let applied = try applyCancellation(report.items[index], evidence: cancelling, from: provenance, in: store) else {
-                        continue
-                    }
+                    let applied = try applyCancellation(report.items[index], evidence: cancelling, from: provenance, in: store)
                     report.items[index].change = applied.change
                     report.items[index].instanceChanges = applied.instances
                     if !applied.booked { report.diagnostics.append(Self.notBooked(report.items[index], owner: provenance.signingDomain)) }
@@ -356,13 +354,14 @@ public final class ReservationPipeline {
                 // A cancellation applies only to what its owner booked (docs/SECURITY.md,
                 // "Ownership of a booking"): one of a booking this owner never stored is kept
                 // without times, in no calendar, not as a cancelled twin beside another owner's
-                // booking of that number.
-                if report.items[index].event.status == .cancelled, try store.event(report.items[index].event.key) == nil {
-                    report.items[index].change = try store.apply(Self.unbookedCancellation(report.items[index].event), from: provenance)
-                    report.diagnostics.append(Self.notBooked(report.items[index], owner: provenance.signingDomain))
-                    continue
+                // booking of that number; decided on the stored event, inside the store's write.
+                let event = report.items[index].event
+                var booked = true
+                report.items[index].change = try store.apply(event.key, from: provenance) { stored in
+                    booked = stored != nil || event.status != .cancelled
+                    return booked ? event : Self.unbookedCancellation(event)
                 }
-                report.items[index].change = try store.apply(report.items[index].event, from: provenance)
+                if !booked { report.diagnostics.append(Self.notBooked(report.items[index], owner: provenance.signingDomain)) }
             } catch {
                 report.diagnostics.append(ReportDiagnostic(.storeFailed, message: error.message))
                 return
