@@ -61,7 +61,8 @@ struct AccountsCommand: ParsableCommand {
             summary.oldestWaiting = waiting.map(\.event.updatedAt).min()
         }
         if let senders = store as? any SenderStore {
-            let since = now - Int64(EffectiveSettings.process(commandLine: [:]).number(.pendingDays) ?? PendingLimits.defaultDays) * 86_400
+            let days = EffectiveSettings.process(commandLine: summary.account.given).number(.pendingDays) ?? PendingLimits.defaultDays
+            let since = now - Int64(days) * 86_400
             summary.pendingSenders = Array(Set(try senders.pendingReservations(receivedSince: since).map(\.domain))).sorted()
         }
     }

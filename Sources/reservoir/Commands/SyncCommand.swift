@@ -55,11 +55,31 @@ struct SyncCommand: ParsableCommand {
         var attempts: [DeliveryAttempt] = []
         var waiting: [(destination: CalendarDestination, pending: PendingDelivery)] = []
         var removals: [(destination: CalendarDestination, record: DeliveryRecord)] = []
-        /// Why nothing was pushed for the account: no calendar, or one that does not open.
-        var skipped: String?
+        /// Why nothing was pushed for the account, nil when it was.
+        var skipped: Skipped?
         var stored: [EventKey: StoredEvent] = [:]
 
-        var waits: Bool { !waiting.isEmpty || !removals.isEmpty || skipped.map { !$0.hasPrefix("no calendar") } ?? false }
+        /// Whether something still waits: a copy not delivered, or a calendar that did not open.
+        var waits: Bool {
+            if case .calendarFailed = skipped { return true }
+            return !waiting.isEmpty || !removals.isEmpty
+        }
+    }
+
+    /// Why an account's events were not pushed.
+    enum Skipped {
+        /// The account has no calendar: nothing to push, nothing waits.
+        case noCalendar
+        /// A calendar of the account does not open (a vdir that cannot be made, a CA file that
+        /// cannot be read): its events wait.
+        case calendarFailed(String)
+
+        var sentence: String {
+            switch self {
+            case .noCalendar: "no calendar configured for this account"
+            case .calendarFailed(let why): why
+            }
+        }
     }
 
     func run() throws {
@@ -74,7 +94,7 @@ struct SyncCommand: ParsableCommand {
                     outcomes.append(try push(store, account: named, now: now))
                 } catch let failure as CommandFailure {
                     // One account's calendar that does not open leaves the others' pushed.
-                    outcomes.append(Outcome(account: named, skipped: "\(failure)"))
+                    outcomes.append(Outcome(account: named, skipped: .calendarFailed("\(failure)")))
                 }
             }
             if json {
@@ -88,7 +108,7 @@ struct SyncCommand: ParsableCommand {
                                         var value = Self.json(outcome.attempts, outcome.waiting, outcome.removals)
                                         if case .object(var object) = value {
                                             object["account"] = .string(outcome.account.address)
-                                            if let skipped = outcome.skipped { object["skipped"] = .string(skipped) }
+                                            if let skipped = outcome.skipped { object["skipped"] = .string(skipped.sentence) }
                                             value = .object(object)
                                         }
                                         return value
@@ -99,10 +119,10 @@ struct SyncCommand: ParsableCommand {
             } else {
                 for outcome in outcomes {
                     if let skipped = outcome.skipped {
-                        Output.line("\(outcome.account.address): \(skipped)")
+                        Output.line("\(outcome.account.address): \(skipped.sentence)")
                         continue
                     }
-                    print(outcome, prefix: outcome.account.address + ": ")
+                    write(outcome, prefix: outcome.account.address + ": ")
                 }
             }
             if outcomes.contains(where: \.waits) { throw ExitStatus(75) }
@@ -117,7 +137,7 @@ struct SyncCommand: ParsableCommand {
         if json {
             Output.line(Self.json(outcome.attempts, outcome.waiting, outcome.removals).serialized())
         } else {
-            print(outcome, prefix: "")
+            write(outcome, prefix: "")
         }
         if outcome.waits { throw ExitStatus(75) }
     }
@@ -136,7 +156,7 @@ struct SyncCommand: ParsableCommand {
     func push(_ store: any EventStore, account: Account, now: Int64) throws -> Outcome {
         var outcome = Outcome(account: account)
         guard let pusher = try CalendarPusher(calendarOptions.settings(for: account), store: store, clock: { now }) else {
-            outcome.skipped = "no calendar configured for this account"
+            outcome.skipped = .noCalendar
             return outcome
         }
         outcome.attempts = pusher.delivery.pushPending() + pusher.delivery.removeForgotten()
@@ -154,7 +174,7 @@ struct SyncCommand: ParsableCommand {
 
     /// Each attempt as a line, then the counts. Events are named as a person knows them; the
     /// UID stays in --json.
-    func print(_ outcome: Outcome, prefix: String) {
+    func write(_ outcome: Outcome, prefix: String) {
         for attempt in outcome.attempts {
             let name = attempt.key.flatMap { outcome.stored[$0] }.map(EventListRenderer.name) ?? attempt.key?.description ?? "-"
             var line = "\(prefix)\(attempt.outcome.word): \(name) → \(attempt.destination)"
