@@ -1,5 +1,5 @@
 import Delivery
-package import EventStore
+import EventStore
 import Glibc
 package import ICalendar
 import ReservoirBase
@@ -92,6 +92,12 @@ package enum ConfigurationLoad: Sendable {
 
     /// The file of this process, looked for once (``ConfigurationFile/load(environment:)``).
     package static let process = ConfigurationFile.load(environment: { name in getenv(name).map { String(cString: $0) } })
+
+    /// The file looked for again, as a reload (SIGHUP) reads it: ``process`` stays as it was
+    /// at start.
+    package static func reread() -> ConfigurationLoad {
+        ConfigurationFile.load(environment: { name in getenv(name).map { String(cString: $0) } })
+    }
 
     package var file: ConfigurationFile? {
         if case .loaded(let file) = self { file } else { nil }
