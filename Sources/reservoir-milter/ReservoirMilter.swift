@@ -223,7 +223,7 @@ enum ReservoirMilter {
         sigaddset(&hangUp, SIGHUP)
         pthread_sigmask(SIG_UNBLOCK, &hangUp, nil)
         log("listening on \(settings.socket)")
-        notifySystemd("READY=1")
+        ServiceNotification.send("READY=1")
         waitForReloads(arguments, wake: wake[0])
         // Blocked again, for the probe below.
         pthread_sigmask(SIG_BLOCK, &hangUp, nil)
@@ -252,10 +252,8 @@ enum ReservoirMilter {
             let count = read(wake, &byte, 1)
             if count < 0, errno == EINTR { continue }
             guard count == 1, byte == 1 else { return }
-            var now = timespec()
-            clock_gettime(CLOCK_MONOTONIC, &now)
             // sd_notify(3): a reload is under way until READY=1.
-            notifySystemd("RELOADING=1\nMONOTONIC_USEC=\(Int64(now.tv_sec) * 1_000_000 + Int64(now.tv_nsec) / 1000)")
+            ServiceNotification.reloading()
             switch MilterStartCheck.settings(arguments, configuration: .reread()) {
             case .success(let read?):
                 installed.withLock { $0 = Installed(read) }
@@ -267,7 +265,7 @@ enum ReservoirMilter {
             case .failure(let failure):
                 log("reload refused, the settings in use are kept: \(failure.message)")
             }
-            notifySystemd("READY=1")
+            ServiceNotification.send("READY=1")
         }
     }
 
@@ -323,29 +321,6 @@ enum ReservoirMilter {
                     smfi_insheader(context, 0, UnsafeMutablePointer(mutating: name), UnsafeMutablePointer(mutating: text))
                 }
             }
-        }
-    }
-
-    /// Tells systemd (a `Type=notify` unit: `$NOTIFY_SOCKET`, sd_notify(3)) how the service is;
-    /// nothing without the variable. A socket name starting with `@` is in the abstract
-    /// namespace.
-    static func notifySystemd(_ state: String) {
-        guard let variable = getenv("NOTIFY_SOCKET") else { return }
-        var path = Array(String(cString: variable).utf8)
-        guard !path.isEmpty, path.count < 108 else { return }
-        if path[0] == UInt8(ascii: "@") { path[0] = 0 }
-        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { return }
-        defer { close(fd) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (index, byte) in path.enumerated() { raw[index] = byte }
-        }
-        let length = socklen_t(MemoryLayout<sa_family_t>.size + path.count)
-        let message = Array(state.utf8)
-        _ = withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { sendto(fd, message, message.count, 0, $0, length) }
         }
     }
 
