@@ -588,6 +588,13 @@ private final class MilterWork: @unchecked Sendable {
     }
 }
 
+/// Why a site refuses a PostgreSQL role that row-level security does not hold.
+package enum RowSecurity {
+    package static func refusal(_ role: String) -> String {
+        "the PostgreSQL role \(role) is a superuser or has BYPASSRLS, so row-level security would not hold the accounts apart; connect as an ordinary role that owns the database (docs/SITE.md, \"PostgreSQL for several hosts\")"
+    }
+}
+
 /// What the milter checks at start, before it reports ready: the store it records into opens
 /// (a PostgreSQL server reached, the login accepted, the schema current; a SQLite store made or
 /// migrated) and the retry spool can be written. Nil when both hold, or with `--no-store`.
@@ -628,7 +635,9 @@ package enum MilterStartCheck {
     package static func problem(_ hook: FilterHook) -> (message: String, code: Int32)? {
         guard !hook.noStore else { return nil }
         do {
-            _ = try CommandRunner.openStore(at: hook.store, use: .record(createDirectories: false), quiet: true)
+            let store = try CommandRunner.openStore(at: hook.store, use: .record(createDirectories: false), quiet: true)
+            // A site's accounts are held apart by the database too, only for an ordinary role.
+            if let role = try store.roleBypassingRowSecurity() { return (RowSecurity.refusal(role), 78) }
         } catch let failure as CommandFailure {
             return ("\(failure)", failure.exitCode)
         } catch {

@@ -67,15 +67,22 @@ struct Setup {
     /// again), a URL or schema this program cannot read 78.
     func checkStore() throws(StartFailure) -> String? {
         do {
-            _ = try ReservoirServe.openStore(location, account: configured)
+            let store = try ReservoirServe.openStore(location, account: configured)
+            // Accounts on one PostgreSQL database are held apart by it only for an ordinary role.
+            let accounts = !configured.isImplicit || !access.accountTokens.isEmpty || !access.accountCredentials.isEmpty
+            if accounts, let role = try store.roleBypassingRowSecurity() { throw StartFailure(RowSecurity.refusal(role), code: 78) }
             return nil
-        } catch {
+        } catch let failure as StartFailure {
+            throw failure
+        } catch let error as EventStoreError {
             switch error.kind {
             case .unsupportedURL, .schemaTooNew: throw StartFailure("the store cannot be used: \(error.message)", code: 78)
             case _ where location.map(EventStoreLocation.isPostgresURL) == true:
                 throw StartFailure("the store cannot be used: \(error.message)", code: 75)
             default: return "the store cannot be read yet (each request tries again): \(error.message)"
             }
+        } catch {
+            throw StartFailure("the store cannot be used: \(error)", code: 78)
         }
     }
 }

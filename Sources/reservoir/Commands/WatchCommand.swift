@@ -206,6 +206,9 @@ struct WatchCommand: ParsableCommand {
             guard let store = runner.pipeline.store, let state = store as? any IMAPStateStore else {
                 throw CommandFailure.configuration("reservoir watch needs a store that keeps IMAP state (SQLite or PostgreSQL)")
             }
+            if !account.isImplicit, let role = try store.roleBypassingRowSecurity() {
+                throw CommandFailure.configuration(RowSecurity.refusal(role))
+            }
             let settings = IMAPSettings(
                 caFile: caFile, netrcFile: calendarSettings.netrcFile, oauthTokenFile: oauthTokenFile,
                 oauthMechanism: OAuthMechanism(rawValue: oauthMechanism.uppercased()) ?? .xoauth2, timeoutMilliseconds: imapTimeout * 1000)
