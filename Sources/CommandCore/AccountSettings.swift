@@ -16,6 +16,9 @@ package struct AccountSettings: Sendable, Equatable {
     /// The mailboxes `reservoir watch` reads into this account (`imaps://…` URLs, checked by
     /// the command).
     package var watch: [String] = []
+    /// The account's Maildirs, read by `reservoir scan --all-accounts` into this account
+    /// (absolute paths; a template's placeholders filled in), instead of the site's `maildir`.
+    package var maildir: [String] = []
     /// The line of the account's table, for `reservoir config`.
     package var line = 0
 
@@ -30,7 +33,34 @@ package struct AccountSettings: Sendable, Equatable {
     }
 
     /// The keys an account's table takes.
-    static let keys = ["aliases", "calendar", "allow-domain", "allow-pass-type", "watch"]
+    static let keys = ["aliases", "calendar", "allow-domain", "allow-pass-type", "watch", "maildir"]
+}
+
+/// The Maildirs `reservoir scan --all-accounts` reads (docs/SITE.md, "Catching up after an
+/// outage"): each account's own `maildir`, else the site's `maildir` template filled in for it.
+package enum AccountMaildirs {
+    /// `account`'s Maildirs in `file`: its table's, else the site's template filled in
+    /// (``AccountTemplate/expand(_:for:)``: each placeholder one path segment, so no local part
+    /// leaves the directory the template names); none for the implicit account.
+    package static func maildirs(for account: Account, in file: ConfigurationFile?) -> [String] {
+        guard let file, !account.isImplicit else { return [] }
+        if let own = file.accounts[account.address]?.maildir, !own.isEmpty {
+            return own.map { AccountTemplate.expand($0, for: account) }
+        }
+        return file.maildir.map { AccountTemplate.expand($0, for: account) }
+    }
+
+    /// The accounts to read and their Maildirs: every `[accounts."…"]` table and every named
+    /// account of `stored` (those the milter filed from an `--account-domain`), each once, in
+    /// address order.
+    package static func plan(file: ConfigurationFile?, stored: [Account]) -> [(account: Account, maildirs: [String])] {
+        var addresses = Set(file?.accounts.keys.map { $0 } ?? [])
+        for account in stored where !account.isImplicit { addresses.insert(account.address) }
+        return addresses.sorted().map { address in
+            let account = Account(normalizedAddress: address)
+            return (account, maildirs(for: account, in: file))
+        }
+    }
 }
 
 /// `{account}`, `{local}` and `{domain}` in a calendar destination, so one line of the site's

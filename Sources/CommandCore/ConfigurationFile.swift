@@ -165,8 +165,12 @@ package struct ConfigurationFile: Sendable, Equatable {
     /// (`imaps://USER@HOST[:PORT]/MAILBOX`, checked by the command).
     package private(set) var watch: [String] = []
 
+    /// `maildir`: the site's template of every account's Maildir (`/var/vmail/{domain}/{local}/Maildir`),
+    /// read by `reservoir scan --all-accounts`; an account's table may name its own.
+    package private(set) var maildir: [String] = []
+
     /// Keys that are no command's option: the file alone sets them.
-    static let exportKeys = ["reminders", "calendar-color", "accounts", "watch"]
+    static let exportKeys = ["reminders", "calendar-color", "accounts", "watch", "maildir"]
 
     /// Where it is looked for, in order: `$RESERVOIR_CONFIG` (which must exist when set),
     /// `$XDG_CONFIG_HOME/reservoir/config.toml` (`$HOME/.config/…` without it), then
@@ -237,7 +241,7 @@ package struct ConfigurationFile: Sendable, Equatable {
                 }
             }
             if key == "accounts" {
-                switch readAccounts(entry, home: home) {
+                switch readAccounts(entry, path: path, home: home) {
                 case .success(let accounts):
                     file.accounts = accounts
                     continue
@@ -255,6 +259,15 @@ package struct ConfigurationFile: Sendable, Equatable {
                 }
                 file.watch = urls
                 continue
+            }
+            if key == "maildir" {
+                switch readMaildirs(entry, key: "maildir", for: nil, path: path, home: home) {
+                case .success(let maildirs):
+                    file.maildir = maildirs
+                    continue
+                case .failure(let failure):
+                    return .failure(problem(failure.code, failure.position, failure.reason))
+                }
             }
             if key == "calendar-color" {
                 guard case .string(let text) = entry.value else {
@@ -406,7 +419,7 @@ package struct ConfigurationFile: Sendable, Equatable {
     /// as arrays of strings. Addresses are read as `--account` reads them, so one mailbox is one
     /// table however it is written; a calendar may be a template (``AccountTemplate``) and is
     /// checked as this account's.
-    static func readAccounts(_ entry: TOMLEntry, home: String?) -> Result<[String: AccountSettings], ReminderProblem> {
+    static func readAccounts(_ entry: TOMLEntry, path: String, home: String?) -> Result<[String: AccountSettings], ReminderProblem> {
         func refuse(_ code: ConfigurationProblem.Code, _ position: TOMLPosition, _ reason: String) -> Result<
             [String: AccountSettings], ReminderProblem
         > {
@@ -437,6 +450,15 @@ package struct ConfigurationFile: Sendable, Equatable {
                     return refuse(
                         .unknownKey, setting.position,
                         "accounts.\(quoted(address)) has no key \(quoted(key)); an account takes \(AccountSettings.keys.joined(separator: ", "))")
+                }
+                if key == "maildir" {
+                    switch readMaildirs(setting, key: "accounts.\(quoted(address)).maildir", for: account, path: path, home: home) {
+                    case .success(let maildirs):
+                        settings.maildir = maildirs
+                        continue
+                    case .failure(let failure):
+                        return .failure(failure)
+                    }
                 }
                 guard case .array(let elements) = setting.value else {
                     return refuse(
@@ -481,6 +503,45 @@ package struct ConfigurationFile: Sendable, Equatable {
             accounts[account.address] = settings
         }
         return .success(accounts)
+    }
+
+    /// `maildir`: a string or an array of strings, each a Maildir's directory (`~/` from `home`,
+    /// a relative name from the file's directory). The site's (`account` nil) is a template
+    /// for every account and must name a placeholder: one directory for all would file every
+    /// account's mail under each. Placeholders are filled in as one path segment each
+    /// (``AccountTemplate/component(_:)``), so the directory stays below the template's.
+    static func readMaildirs(
+        _ entry: TOMLEntry, key: String, for account: Account?, path: String, home: String?
+    ) -> Result<[String], ReminderProblem> {
+        let wrongType = ReminderProblem(
+            code: .wrongType, position: entry.position,
+            reason: "\(key) must be a string or an array of strings (Maildir directories), not \(article(entry.value.typeName))")
+        var items: [(text: String, position: TOMLPosition)] = []
+        switch entry.value {
+        case .string(let text): items = [(text, entry.position)]
+        case .array(let elements):
+            for element in elements {
+                guard case .string(let text) = element.value else { return .failure(wrongType) }
+                items.append((text, element.position))
+            }
+        default: return .failure(wrongType)
+        }
+        var maildirs: [String] = []
+        for (text, position) in items {
+            guard !text.isEmpty, !text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+                return .failure(ReminderProblem(code: .wrongValue, position: position, reason: "\(key) must name a directory"))
+            }
+            if account == nil, !AccountTemplate.isTemplate(text) {
+                return .failure(
+                    ReminderProblem(
+                        code: .wrongValue, position: position,
+                        reason:
+                            "\(key) at the top level is every account's: it must hold {account}, {local} or {domain} (/var/vmail/{domain}/{local}/Maildir); one account's Maildir goes in its [accounts.\"…\"] table"
+                    ))
+            }
+            maildirs.append(resolve(text, relativeTo: path, home: home))
+        }
+        return .success(maildirs)
     }
 
     /// `~/x` and `$HOME/x` from `home` (``HomePath``), a relative name from the configuration

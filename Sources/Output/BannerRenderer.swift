@@ -1,6 +1,6 @@
 import DKIM
 import EventStore
-import JSON
+public import JSON
 import MIME
 import Mailbox
 import Markup
@@ -350,7 +350,18 @@ public struct BannerRenderer: Sendable {
         ])
     }
 
-    public func render(_ summary: ScanSummary, seconds: Double? = nil) -> String {
+    /// The summary in one line, for a scan of several accounts (`scan --all-accounts`): the
+    /// counts of the `Scanned:` line and what the push did.
+    public func line(_ summary: ScanSummary) -> String {
+        var parts = Self.counts(summary)
+        if case .pushed(let push) = summary.calendar {
+            parts.append("calendar: pushed \(EnglishCount.of(push.pushed, "event")), \(push.waiting) waiting")
+        }
+        return parts.joined(separator: " · ")
+    }
+
+    /// The counts of the `Scanned:` line.
+    static func counts(_ summary: ScanSummary) -> [String] {
         var parts = [
             EnglishCount.of(summary.messages, "message") + " read", "\(summary.withReservations) with reservations",
             "\(summary.trusted) trusted",
@@ -365,7 +376,11 @@ public struct BannerRenderer: Sendable {
         if summary.skippedUnchanged > 0 {
             parts.append("\(summary.skippedUnchanged) unchanged since the last scan, not read (--rescan reads them again)")
         }
-        var out = style.paint("Scanned: ", .bold) + "\(parts.joined(separator: " · "))\n"
+        return parts
+    }
+
+    public func render(_ summary: ScanSummary, seconds: Double? = nil) -> String {
+        var out = style.paint("Scanned: ", .bold) + "\(Self.counts(summary).joined(separator: " · "))\n"
         if !summary.categories.isEmpty {
             let categories = summary.categories.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
             out += "Found:   \(categories.map { "\($0.value) \($0.key)" }.joined(separator: ", "))\n"
@@ -398,10 +413,15 @@ public struct BannerRenderer: Sendable {
     /// under stable keys (categories and notes by their codes); no time, so the same scan
     /// prints the same bytes.
     public static func json(_ summary: ScanSummary) -> String {
+        JSONBuild.object([("summary", jsonValue(summary))]).serialized()
+    }
+
+    /// The object under `summary` in ``json(_:)``.
+    public static func jsonValue(_ summary: ScanSummary) -> JSONValue {
         func counts(_ table: [String: Int]) -> JSONValue {
             .object(JSONObject(pairs: table.sorted { $0.key < $1.key }.map { ($0.key, .number(Double($0.value))) }))
         }
-        let body = JSONBuild.object([
+        return JSONBuild.object([
             ("messages", .number(Double(summary.messages))),
             ("withReservations", .number(Double(summary.withReservations))),
             ("trusted", .number(Double(summary.trusted))),
@@ -415,7 +435,6 @@ public struct BannerRenderer: Sendable {
             ("notes", counts(summary.diagnostics)),
             ("calendar", summary.calendar.map(calendarJSON)),
         ])
-        return JSONBuild.object([("summary", body)]).serialized()
     }
 
     /// `{"skipped": true}` (`--no-calendar`), or `{"calendars", "pushed", "removed", "waiting"}`.

@@ -181,6 +181,67 @@ struct ConfigurationFileTests {
         #expect(EffectiveSettings(file: off, commandLine: [.account: .text("joe+trips@example.org")]).account == "joe+trips@example.org")
     }
 
+    @Test("maildir: an account's own, else the site's template filled in; every table and stored account read once")
+    func maildirs() throws {
+        let file = try Self.parse(
+            """
+            maildir = "/var/vmail/{domain}/{local}/Maildir"
+            [accounts."jane@example.org"]
+            maildir = ["/srv/jane/Maildir", "~/Maildir"]
+            [accounts."joe@example.org"]
+            [accounts."ann@example.org"]
+            maildir = "mail/ann"
+            """
+        ).get()
+        #expect(file.maildir == ["/var/vmail/{domain}/{local}/Maildir"])
+        let plan = AccountMaildirs.plan(file: file, stored: [Account(normalizedAddress: "bob@example.net"), .implicit])
+        #expect(plan.map(\.account.address) == ["ann@example.org", "bob@example.net", "jane@example.org", "joe@example.org"])
+        #expect(
+            plan.map(\.maildirs) == [
+                ["/etc/reservoir/mail/ann"], ["/var/vmail/example.net/bob/Maildir"], ["/srv/jane/Maildir", "/home/jane/Maildir"],
+                ["/var/vmail/example.org/joe/Maildir"],
+            ])
+        // Without a site template an account without its own has none.
+        let bare = try Self.parse("[accounts.\"joe@example.org\"]").get()
+        #expect(AccountMaildirs.maildirs(for: Account(normalizedAddress: "joe@example.org"), in: bare) == [])
+        #expect(AccountMaildirs.maildirs(for: .implicit, in: file) == [])
+    }
+
+    @Test("a local part cannot make a maildir template leave its directory; an address as written is the control")
+    func maildirEscape() throws {
+        let file = try Self.parse(
+            "maildir = \"/var/vmail/{domain}/{local}/Maildir\"\n[accounts.\"../../../etc@example.org\"]\n[accounts.\"..@example.org\"]"
+        ).get()
+        for account in ["../../../etc@example.org", "..@example.org", "a/b@example.org"].map(Account.init(normalizedAddress:)) {
+            for path in AccountMaildirs.maildirs(for: account, in: file) {
+                let segments = path.split(separator: "/")
+                #expect(segments.count == 5 && path.hasPrefix("/var/vmail/example.org/") && path.hasSuffix("/Maildir"), "\(path)")
+                #expect(!segments.contains("..") && !segments.contains("."), "\(path)")
+            }
+        }
+        #expect(
+            AccountMaildirs.maildirs(for: Account(normalizedAddress: "jane.doe@example.org"), in: file) == ["/var/vmail/example.org/jane.doe/Maildir"]
+        )
+    }
+
+    @Test(
+        "a maildir that is no directory, a site maildir without a placeholder, a wrong type: refused at its line",
+        arguments: [
+            ("maildir = \"/var/vmail/Maildir\"", ConfigurationProblem.Code.wrongValue, 1),
+            ("maildir = 3", .wrongType, 1),
+            ("maildir = [\"/var/vmail/{local}\", 3]", .wrongType, 1),
+            ("[accounts.\"jane@example.org\"]\nmaildir = \"\"", .wrongValue, 2),
+            ("[accounts.\"jane@example.org\"]\nmaildir = true", .wrongType, 2),
+        ])
+    func badMaildirs(_ text: String, _ code: ConfigurationProblem.Code, _ line: Int) {
+        guard case .failure(let problem) = Self.parse(text) else {
+            Issue.record("accepted: \(text)")
+            return
+        }
+        #expect(problem.code == code, "\(problem)")
+        #expect(problem.position?.line == line, "\(problem)")
+    }
+
     @Test("a local part cannot leave the directory or collection a template names")
     func templateComponents() {
         let odd = Account(normalizedAddress: "../x/y?z#w@example.org")

@@ -3,6 +3,7 @@ import CMalloc
 import CommandCore
 import Delivery
 import EventStore
+import JSON
 import Mailbox
 import Output
 import Pipeline
@@ -18,13 +19,30 @@ struct ScanCommand: ParsableCommand {
             reads only new or changed files, and those whose outcome a changed trust setting \
             could change (--rescan reads all).
 
+            On a site (docs/SITE.md), --all-accounts takes no path: it reads each account's \
+            Maildirs (`maildir` in its [accounts."ADDRESS"] table, else the site's `maildir` \
+            template filled in for it) into that account, for every account the configuration \
+            lists or the store holds, and prints one summary line per account (with --json, \
+            one object per account). It is the recovery after the milter was down: what the \
+            milter recorded already stays one event.
+
+            Exit status with --all-accounts: 0 when every account's Maildirs were read, 75 \
+            (EX_TEMPFAIL) when one could not be read or an account's store failed (said on its \
+            line; the other accounts are read).
+
             Examples:
               reservoir scan ~/Maildir --allowed-domains ~/.config/reservoir/domains
               reservoir scan ~/Maildir/.Travel ~/old-mail.mbox --explain
+              reservoir scan --all-accounts
             """)
 
-    @Argument(help: ArgumentHelp("Maildirs, mbox files or message files.", valueName: "path"))
-    var paths: [String]
+    @Argument(help: ArgumentHelp("Maildirs, mbox files or message files (none with --all-accounts).", valueName: "path"))
+    var paths: [String] = []
+
+    @Flag(
+        name: .customLong("all-accounts"),
+        help: "Read every account's configured Maildirs (maildir in the configuration file) into that account.")
+    var allAccounts = false
 
     @OptionGroup var keys: KeyOptions
     @OptionGroup var policy: PolicyOptions
@@ -58,23 +76,109 @@ struct ScanCommand: ParsableCommand {
 
     func validate() throws {
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+        if allAccounts {
+            guard paths.isEmpty else { throw ValidationError("--all-accounts reads the configured Maildirs: give paths or --all-accounts, not both") }
+            guard try storeOptions.account().isImplicit else {
+                throw ValidationError("--all-accounts and --account name different things: give one")
+            }
+        } else if paths.isEmpty {
+            throw ValidationError("name at least one Maildir, mbox or message file (or --all-accounts for every account's configured Maildirs)")
+        }
     }
 
     func run() throws {
         Self.keepFreedMemory()
+        if allAccounts {
+            try scanAllAccounts()
+            return
+        }
         // What to read is settled first: a path that holds no mail stops the scan before a
         // store is opened or made. Then every setting is checked before anything is recorded:
         // the calendars are opened (a vdir's directory made, libcurl loaded for CalDAV) before
         // the store is opened, so a typo costs nothing but the run.
         let sources = try paths.map { try CommandRunner.messages(at: $0) }
-        let account = try storeOptions.account()
+        let renderer = BannerRenderer(style: BannerStyle.forStandardOutput(), explain: explain)
+        let (summary, seconds) = try scan(sources, into: try storeOptions.account(), renderer: renderer)
+        if json {
+            Output.line(BannerRenderer.json(summary))
+        } else {
+            Output.write(renderer.render(summary, seconds: seconds))
+        }
+        if let failure = summary.storeFailure { throw CommandFailure.store(failure) }
+    }
+
+    /// `--all-accounts`: each account's configured Maildirs into that account
+    /// (``AccountMaildirs``), one summary line per account after its banners. An account whose
+    /// Maildir cannot be read, or whose store fails, is said on its line and the others are
+    /// read; the exit status is then 75 (EX_TEMPFAIL), so a timer's next run reads it again.
+    func scanAllAccounts() throws {
+        let file = ConfigurationLoad.process.file
+        // The accounts the store holds (the milter's `--account-domain` mailboxes among them),
+        // besides the configuration's tables; a store not made yet holds none.
+        var stored: [Account] = []
+        if let store = try? CommandRunner.openStore(at: storeOptions.store, use: .read, quiet: true),
+            let directory = store as? any AccountDirectory
+        {
+            do { stored = try directory.accounts().map(\.account) } catch { throw CommandFailure.store(error.message) }
+        }
+        let plan = AccountMaildirs.plan(file: file, stored: stored)
+        guard !plan.isEmpty else {
+            Output.line("no account: the configuration file has no [accounts.\"ADDRESS\"] table and the store holds none")
+            return
+        }
+        let renderer = BannerRenderer(style: BannerStyle.forStandardOutput(), explain: explain)
+        var failed = false
+        for (account, maildirs) in plan {
+            var problems: [String] = []
+            if maildirs.isEmpty { problems.append("no Maildir configured (maildir in its table or the site's template)") }
+            var sources: [MessageSource] = []
+            for maildir in maildirs {
+                do { sources.append(try CommandRunner.messages(at: maildir)) } catch {
+                    problems.append("\(error)")
+                    failed = true
+                }
+            }
+            var summary: ScanSummary?
+            if !sources.isEmpty {
+                do {
+                    let (scanned, _) = try scan(sources, into: account, renderer: renderer)
+                    summary = scanned
+                    if let failure = scanned.storeFailure {
+                        problems.append("the store: \(failure)")
+                        failed = true
+                    }
+                } catch {
+                    // One account's store or calendar failure leaves the others read.
+                    problems.append("\(error)")
+                    failed = true
+                }
+            }
+            if json {
+                var pairs: [(String, JSONValue)] = [
+                    ("account", .string(account.address)), ("maildirs", .array(maildirs.map(JSONValue.string))),
+                ]
+                if let summary { pairs.append(("summary", BannerRenderer.jsonValue(summary))) }
+                if !problems.isEmpty { pairs.append(("problems", .array(problems.map(JSONValue.string)))) }
+                Output.line(JSONValue.object(JSONObject(pairs: pairs)).serialized())
+            } else {
+                var line = account.address + ": "
+                line += summary.map { renderer.line($0) } ?? "nothing read"
+                if !problems.isEmpty { line += " · " + problems.joined(separator: " · ") }
+                Output.line(line)
+            }
+        }
+        if failed { throw ExitStatus(75) }
+    }
+
+    /// Reads `sources` into `account`'s store, printing a banner per message, and pushes to
+    /// the account's calendars: the summary and the seconds it took.
+    func scan(_ sources: [MessageSource], into account: Account, renderer: BannerRenderer) throws -> (ScanSummary, Double) {
         let calendarSettings = calendarOptions.settings(noCalendar, for: account)
         let calendars = try CalendarPusher.open(calendarSettings)
         let runner = try CommandRunner(
             keys: keys, policy: policy, store: storeOptions.choice(creating: creation.create), clock: clock,
             includePast: EffectiveSettings.includePast(includePast), account: account, pending: pending,
             storeOptions: storeOptions)
-        let renderer = BannerRenderer(style: BannerStyle.forStandardOutput(), explain: explain)
         // What earlier deliveries kept for a retry goes first (`reservoir retry`), into the store
         // they were kept for: the configured one. A scan into another store (`--store` other
         // than the configuration's) leaves them, unless --retry-spool names the spool.
@@ -175,12 +279,7 @@ struct ScanCommand: ParsableCommand {
         } else if calendarSettings.skipped {
             summary.calendar = .skipped
         }
-        if json {
-            Output.line(BannerRenderer.json(summary))
-        } else {
-            Output.write(renderer.render(summary, seconds: seconds))
-        }
-        if let failure = summary.storeFailure { throw CommandFailure.store(failure) }
+        return (summary, seconds)
     }
 
     /// Pushes what every calendar waits for, says on stderr what failed, and counts it for the
