@@ -16,7 +16,6 @@ extension ProcessSuites {
     struct SiteCatchUpPostfixTests {
         typealias Delivery = UserDeliveryTests
 
-        static let messages = 300
         static let accounts = ["jane@site.test", "joe@site.test"]
 
         static var present: Bool { MilterPostfixTests.available && Delivery.hasLMTP }
@@ -48,6 +47,48 @@ extension ProcessSuites {
         /// booking recorded twice).
         static func numbers(_ store: String, _ account: String) throws -> [String] {
             try PostfixTests.stored(store, account: account).map { String($0.prefix { $0 != "/" && $0 != " " }) }.sorted()
+        }
+
+        /// Radicale on a loopback port with one collection per account below the account's
+        /// address, the site's one login allowed to write them all (`rights = authenticated`):
+        /// the server, the calendar template, and what an account's collection holds.
+        static func radicale(in base: String) throws -> (Process, String, (String) throws -> [String]) {
+            let port = try LoopbackPort.free()
+            let collections = base + "/radicale/collection-root"
+            for account in accounts {
+                try FileManager.default.createDirectory(atPath: "\(collections)/\(account)/reservations", withIntermediateDirectories: true)
+                try #"{"tag": "VCALENDAR"}"#.write(
+                    toFile: "\(collections)/\(account)/reservations/.Radicale.props", atomically: true, encoding: .utf8)
+            }
+            try "reservoir:s3cret\n".write(toFile: base + "/radicale/users", atomically: true, encoding: .utf8)
+            try """
+            [server]
+            hosts = 127.0.0.1:\(port)
+            [auth]
+            type = htpasswd
+            htpasswd_filename = \(base)/radicale/users
+            htpasswd_encryption = plain
+            delay = 0
+            [storage]
+            filesystem_folder = \(base)/radicale
+            [rights]
+            type = authenticated
+
+            """.write(toFile: base + "/radicale/config", atomically: true, encoding: .utf8)
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: CalDAVDeliveryTests.radicale)
+            process.arguments = ["--config", base + "/radicale/config"]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            try LoopbackPort.waitUntilListening(port)
+            let copies: (String) throws -> [String] = { account in
+                let directory = "\(collections)/\(account)/reservations"
+                return try FileManager.default.contentsOfDirectory(atPath: directory).filter { !$0.hasPrefix(".") }.map {
+                    try String(contentsOfFile: directory + "/" + $0, encoding: .utf8)
+                }
+            }
+            return (process, "http://127.0.0.1:\(port)/{account}/reservations/", copies)
         }
 
         /// A running `reservoir-milter`, its output in a file of its own.
@@ -82,11 +123,32 @@ extension ProcessSuites {
             deinit { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         }
 
+        /// Where the site keeps its events and calendars: SQLite and a vdir per account, or
+        /// PostgreSQL as an ordinary role (row-level security) and Radicale through the
+        /// `{account}` calendar template.
+        enum Backing { case sqliteVdir, postgresRadicale }
+
         @Test(
             "300 confirmations to two accounts through Postfix, the milter killed once and stopped for the middle third: after scan --all-accounts every booking is in its account once, as a fresh scan finds them",
             .enabled(if: Requirement.met(present), Comment(rawValue: needs)))
         func catchUpAfterOutage() throws {
             try #require(Self.present, Comment(rawValue: Self.needs))
+            try Self.site(.sqliteVdir, messages: 300)
+        }
+
+        static var radicaleAndPostgres: Bool { CalDAVDeliveryTests.hasRadicale && PostgresServer.isAvailable }
+
+        @Test(
+            "the whole site path: Postfix, the milter, Dovecot LMTP, PostgreSQL with row-level security and Radicale through {account}; after the outage, scan --all-accounts and sync --all-accounts leave each account's calendar holding only its own bookings, once",
+            .enabled(if: Requirement.met(present && radicaleAndPostgres), Comment(rawValue: needs + ", radicale and PostgreSQL")))
+        func wholeSitePath() throws {
+            try #require(Self.present && Self.radicaleAndPostgres, Comment(rawValue: Self.needs + ", radicale and PostgreSQL"))
+            try Self.site(.postgresRadicale, messages: 60)
+        }
+
+        /// The site with `backing` and `messages` confirmations (a multiple of 6), through the
+        /// outage and the catch-up.
+        static func site(_ backing: Backing, messages: Int) throws {
             let vmail = try Delivery.MailUser()
             let base = vmail.base
             for directory in ["/postfix", "/queue", "/data", "/site", "/vhome", "/state", "/unsigned", "/signed"] {
@@ -98,15 +160,38 @@ extension ProcessSuites {
 
             // The site's configuration as docs/SITE.md writes it: the store, the settings the
             // milter reads, each account's table, a calendar template and the Maildir template.
-            let store = "sqlite:\(base)/site/events.sqlite3"
             let configuration = base + "/site/config.toml"
+            // The site's one calendar login (Radicale's; a vdir needs none).
+            try "machine 127.0.0.1 login reservoir password s3cret\n".write(toFile: base + "/netrc", atomically: true, encoding: .utf8)
+            chmod(base + "/netrc", 0o600)
+            var radicale: Process?
+            defer { if let radicale { kill(radicale.processIdentifier, SIGKILL) } }
+            let store: String
+            let calendar: String
+            /// The copies in `account`'s calendar, each object's text.
+            let copies: (String) throws -> [String]
+            switch backing {
+            case .sqliteVdir:
+                store = "sqlite:\(base)/site/events.sqlite3"
+                calendar = "vdir:\(base)/calendars/{account}/reservations"
+                copies = { account in
+                    let directory = "\(base)/calendars/\(account)/reservations"
+                    return try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".ics") }.map {
+                        try String(contentsOfFile: directory + "/" + $0, encoding: .utf8)
+                    }
+                }
+            case .postgresRadicale:
+                store = try PostgresServer.shared.get().makeDatabase(ownedBy: PostgresServer.ordinaryRole).url
+                (radicale, calendar, copies) = try Self.radicale(in: base)
+            }
             try """
             store = "\(store)"
             keys = "\(ReservoirBinary.keys)"
             allowed-domains = "\(ReservoirBinary.allowed)"
             authserv-id = "mx.test"
             retry-spool = "\(base)/site/retry"
-            calendar = ["vdir:\(base)/calendars/{account}/reservations"]
+            calendar = ["\(calendar)"]
+            netrc = "\(base)/netrc"
             maildir = "\(base)/vhome/{domain}/{local}/Maildir"
 
             [accounts."jane@site.test"]
@@ -117,7 +202,7 @@ extension ProcessSuites {
             // 300 confirmations, signed with the samples' key of epicsteak.example.
             var expected: [String: [String]] = [:]
             var order: [(path: String, account: String)] = []
-            for index in 0..<Self.messages {
+            for index in 0..<messages {
                 let (number, account, text) = Self.confirmation(index)
                 try text.write(toFile: "\(base)/unsigned/\(number).eml", atomically: false, encoding: .utf8)
                 expected[account, default: []].append(number)
@@ -240,7 +325,7 @@ extension ProcessSuites {
             }
 
             // The first third, the milter killed once mid-flow and brought back at once.
-            let third = Self.messages / 3
+            let third = messages / 3
             let first = try batch(0..<third)
             let killAt = Date().addingTimeInterval(60)
             while sent() < third / 3, first.isRunning, Date() < killAt { usleep(10_000) }
@@ -252,23 +337,23 @@ extension ProcessSuites {
             #expect(milter.stop(SIGTERM) == 0, "SIGTERM: \(milter.text)")
             finish(try batch(third..<(2 * third)))
             milter = try startMilter()
-            finish(try batch((2 * third)..<Self.messages))
-            #expect(sent() == Self.messages)
+            finish(try batch((2 * third)..<messages))
+            #expect(sent() == messages)
 
             // Every message in its account's Maildir.
             func delivered(_ local: String) -> Int {
                 ((try? FileManager.default.contentsOfDirectory(atPath: "\(base)/vhome/site.test/\(local)/Maildir/new")) ?? []).count
             }
             let deadline = Date().addingTimeInterval(90)
-            while delivered("jane") + delivered("joe") < Self.messages, Date() < deadline { usleep(200_000) }
+            while delivered("jane") + delivered("joe") < messages, Date() < deadline { usleep(200_000) }
             let maillog = (try? String(contentsOfFile: base + "/maillog", encoding: .utf8)) ?? ""
-            #expect(delivered("jane") == Self.messages / 2 && delivered("joe") == Self.messages / 2, "\(maillog.suffix(3000))")
+            #expect(delivered("jane") == messages / 2 && delivered("joe") == messages / 2, "\(maillog.suffix(3000))")
             // Postfix met the milter away and delivered without it.
             #expect(maillog.contains("connect to Milter service"), "\(maillog.suffix(3000))")
 
             // The milter recorded what it saw, at most the first and last thirds; the rest waits.
             let before = try Self.accounts.map { try Self.numbers(store, $0).count }.reduce(0, +)
-            #expect(before > 0 && before <= Self.messages - third, "\(before) recorded by the milter")
+            #expect(before > 0 && before <= messages - third, "\(before) recorded by the milter")
 
             // The catch-up, as contrib/site/reservoir-catchup.service runs it, the milter running.
             let catchUp = try ReservoirBinary.run(["scan", "--all-accounts"], environment: ["RESERVOIR_CONFIG": configuration])
@@ -276,7 +361,10 @@ extension ProcessSuites {
             let lines = catchUp.text.split(separator: "\n").filter { line in Self.accounts.contains { line.hasPrefix($0 + ": ") } }
             #expect(lines.count == 2, "\(catchUp.text.suffix(2000))")
             for account in Self.accounts {
-                #expect(lines.contains { $0.hasPrefix(account + ": 150 messages read · 150 with reservations · 150 trusted") }, "\(lines)")
+                #expect(
+                    lines.contains {
+                        $0.hasPrefix(account + ": \(messages / 2) messages read · \(messages / 2) with reservations · \(messages / 2) trusted")
+                    }, "\(lines)")
             }
 
             // Every booking in its account, once: as a scan of the same Maildirs into a fresh
@@ -291,14 +379,16 @@ extension ProcessSuites {
                     environment: ["RESERVOIR_CONFIG": configuration])
                 #expect(fresh.status == 0, "\(fresh.stderr)")
                 #expect(try PostfixTests.stored(store, account: account) == PostfixTests.stored(reference, account: account), "\(account)")
-                // Each booking one calendar copy.
-                let copies = try FileManager.default.contentsOfDirectory(atPath: "\(base)/calendars/\(account)/reservations").filter {
-                    $0.hasSuffix(".ics")
-                }
-                #expect(copies.count == Self.messages / 2, "\(account): \(copies.count) calendar copies")
+                // Each of the account's bookings one calendar copy, and none of the other's.
+                let held = try copies(account)
+                #expect(held.count == messages / 2, "\(account): \(held.count) calendar copies")
+                let named = held.map { text in (expected[account] ?? []).filter { text.contains("UID:\($0)-") }.count }
+                #expect(named.allSatisfy { $0 == 1 }, "\(account): a copy names none or several of the account's bookings")
+                let others = (expected.filter { $0.key != account }.values.flatMap { $0 })
+                #expect(!held.contains { text in others.contains { text.contains("UID:\($0)-") } }, "\(account) holds another's booking")
             }
             // A booking of each third: one history line, whether the milter, the scan or both read it.
-            for index in [0, third + 1, Self.messages - 1] {
+            for index in [0, third + 1, messages - 1] {
                 let (number, account, _) = Self.confirmation(index)
                 let history = try ReservoirBinary.run(
                     ["events", "--history", number, "--json", "--account", account], environment: ["RESERVOIR_CONFIG": configuration])
@@ -312,7 +402,8 @@ extension ProcessSuites {
             let again = try ReservoirBinary.run(["scan", "--all-accounts"], environment: ["RESERVOIR_CONFIG": configuration])
             #expect(again.status == 0)
             for account in Self.accounts {
-                #expect(again.text.contains(account + ": 0 messages read · 0 with reservations · 0 trusted · 150 unchanged"), "\(again.text)")
+                #expect(
+                    again.text.contains(account + ": 0 messages read · 0 with reservations · 0 trusted · \(messages / 2) unchanged"), "\(again.text)")
             }
             #expect(milter.stop(SIGTERM) == 0, "SIGTERM: \(milter.text)")
         }
