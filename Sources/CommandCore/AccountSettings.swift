@@ -50,16 +50,25 @@ package enum AccountMaildirs {
         return file.maildir.map { AccountTemplate.expand($0, for: account) }
     }
 
-    /// The accounts to read and their Maildirs: every `[accounts."…"]` table and every named
-    /// account of `stored` (those the milter filed from an `--account-domain`), each once, in
-    /// address order.
-    package static func plan(file: ConfigurationFile?, stored: [Account]) -> [(account: Account, maildirs: [String])] {
-        var addresses = Set(file?.accounts.keys.map { $0 } ?? [])
-        for account in stored where !account.isImplicit { addresses.insert(account.address) }
-        return addresses.sorted().map { address in
-            let account = Account(normalizedAddress: address)
-            return (account, maildirs(for: account, in: file))
+    /// One account to read: its Maildirs, and whether a table of the configuration lists it.
+    package struct Entry: Sendable, Equatable {
+        package var account: Account
+        package var maildirs: [String]
+        /// False for an account only the store holds (one the milter filed from an
+        /// `--account-domain`): its Maildir may be gone with the mailbox.
+        package var listed: Bool
+    }
+
+    /// The accounts to read and their Maildirs, in address order: every `[accounts."…"]` table,
+    /// and each named account of `stored` that the site's template gives a Maildir, each once.
+    package static func plan(file: ConfigurationFile?, stored: [Account]) -> [Entry] {
+        let tables = Set(file?.accounts.keys.map { $0 } ?? [])
+        var entries = tables.map { Entry(account: Account(normalizedAddress: $0), maildirs: [], listed: true) }
+        for account in Set(stored.filter { !$0.isImplicit && !tables.contains($0.address) }.map(\.address)) {
+            entries.append(Entry(account: Account(normalizedAddress: account), maildirs: [], listed: false))
         }
+        for index in entries.indices { entries[index].maildirs = maildirs(for: entries[index].account, in: file) }
+        return entries.filter { $0.listed || !$0.maildirs.isEmpty }.sorted { $0.account.address < $1.account.address }
     }
 }
 

@@ -194,8 +194,10 @@ struct ConfigurationFileTests {
             """
         ).get()
         #expect(file.maildir == ["/var/vmail/{domain}/{local}/Maildir"])
-        let plan = AccountMaildirs.plan(file: file, stored: [Account(normalizedAddress: "bob@example.net"), .implicit])
+        let stored = [Account(normalizedAddress: "bob@example.net"), .implicit, Account(normalizedAddress: "jane@example.org")]
+        let plan = AccountMaildirs.plan(file: file, stored: stored)
         #expect(plan.map(\.account.address) == ["ann@example.org", "bob@example.net", "jane@example.org", "joe@example.org"])
+        #expect(plan.map(\.listed) == [true, false, true, true])
         #expect(
             plan.map(\.maildirs) == [
                 ["/etc/reservoir/mail/ann"], ["/var/vmail/example.net/bob/Maildir"], ["/srv/jane/Maildir", "/home/jane/Maildir"],
@@ -204,6 +206,8 @@ struct ConfigurationFileTests {
         // Without a site template an account without its own has none.
         let bare = try Self.parse("[accounts.\"joe@example.org\"]").get()
         #expect(AccountMaildirs.maildirs(for: Account(normalizedAddress: "joe@example.org"), in: bare) == [])
+        // … and an account only the store holds is not read at all.
+        #expect(AccountMaildirs.plan(file: bare, stored: stored).map(\.account.address) == ["joe@example.org"])
         #expect(AccountMaildirs.maildirs(for: .implicit, in: file) == [])
     }
 

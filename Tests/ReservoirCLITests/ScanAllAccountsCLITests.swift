@@ -53,22 +53,23 @@ extension ProcessSuites {
             // it is: a booking addressed to the domain it is bound to.
             try Self.maildir(base + "/victim/Maildir", samples: [1])
             let config = base + "/config.toml"
-            try """
-            store = "\(store)"
-            keys = "\(ReservoirBinary.keys)"
-            allowed-domains = "\(ReservoirBinary.allowed)"
-            authserv-id = "mx.test"
-            maildir = "\(base)/vhome/{domain}/{local}/Maildir"
-            calendar = ["vdir:\(base)/calendars/{account}"]
-            [accounts."jane@home.example"]
-            [accounts."joe@home.example"]
-            aliases = ["@home.example"]
-            [accounts."ann@home.example"]
-            aliases = ["@home.example"]
-            [accounts."\(Self.climber)"]
-            aliases = ["@home.example"]
+            let site = """
+                store = "\(store)"
+                keys = "\(ReservoirBinary.keys)"
+                allowed-domains = "\(ReservoirBinary.allowed)"
+                authserv-id = "mx.test"
+                maildir = "\(base)/vhome/{domain}/{local}/Maildir"
+                calendar = ["vdir:\(base)/calendars/{account}"]
+                [accounts."jane@home.example"]
+                [accounts."joe@home.example"]
+                aliases = ["@home.example"]
+                [accounts."ann@home.example"]
+                aliases = ["@home.example"]
+                [accounts."\(Self.climber)"]
+                aliases = ["@home.example"]
 
-            """.write(toFile: config, atomically: true, encoding: .utf8)
+                """
+            try site.write(toFile: config, atomically: true, encoding: .utf8)
             let environment = ["RESERVOIR_CONFIG": config]
             func scanAll() throws -> ReservoirBinary.Result {
                 try ReservoirBinary.run(["scan", "--all-accounts", "--json", "--now", ReservoirBinary.now], environment: environment)
@@ -156,6 +157,23 @@ extension ProcessSuites {
             let accountLines = text.text.split(separator: "\n").filter { $0.hasPrefix("jane@") || $0.hasPrefix("joe@") || $0.hasPrefix("ann@") }
             #expect(accountLines.count == 3, "\(text.text)")
             #expect(text.text.contains("\(Self.climber): nothing read · "), "\(text.text)")
+
+            // An account only the store holds (as the milter files an --account-domain
+            // mailbox), its mailbox gone: said on its line, no failure once every listed
+            // account's Maildir is read.
+            let gone = try ReservoirBinary.run(
+                ["filter", "--account", "gone@home.example", "--me", "@home.example", "--now", ReservoirBinary.now],
+                stdin: try ReservoirBinary.sampleMessage(4), environment: environment)
+            #expect(gone.status == 0, "\(gone.stderr)")
+            #expect(try !events("gone@home.example").isEmpty)
+            try site.replacingOccurrences(of: "[accounts.\"\(Self.climber)\"]\naliases = [\"@home.example\"]\n", with: "").write(
+                toFile: config, atomically: true, encoding: .utf8)
+            let last = try scanAll()
+            #expect(last.status == 0, "\(last.text)\(last.stderr)")
+            let lastLines = Self.accountLines(last.stdout)
+            #expect(lastLines.keys.sorted() == ["ann@home.example", "gone@home.example", "jane@home.example", "joe@home.example"], "\(last.text)")
+            let goneProblems = lastLines["gone@home.example"]?["problems"] as? [String] ?? []
+            #expect(goneProblems.contains { $0.contains("gone/Maildir: no Maildir") }, "\(last.text)")
 
             // Paths and --all-accounts together, or neither: a usage error.
             #expect(try ReservoirBinary.run(["scan", "--all-accounts", base], environment: environment).status == 64)

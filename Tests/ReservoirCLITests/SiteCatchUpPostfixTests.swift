@@ -354,6 +354,11 @@ extension ProcessSuites {
             // The milter recorded what it saw, at most the first and last thirds; the rest waits.
             let before = try Self.accounts.map { try Self.numbers(store, $0).count }.reduce(0, +)
             #expect(before > 0 && before <= messages - third, "\(before) recorded by the milter")
+            // The milter recorded the first and the last booking, none of the middle third:
+            // those read by both the milter and the scan, and by the scan alone, below.
+            let recorded = Set(try Self.accounts.flatMap { try Self.numbers(store, $0) })
+            #expect(recorded.contains(Self.confirmation(0).number) && recorded.contains(Self.confirmation(messages - 1).number))
+            #expect(recorded.isDisjoint(with: (third..<(2 * third)).map { Self.confirmation($0).number }))
 
             // The catch-up, as contrib/site/reservoir-catchup.service runs it, the milter running.
             let catchUp = try ReservoirBinary.run(["scan", "--all-accounts"], environment: ["RESERVOIR_CONFIG": configuration])

@@ -3,6 +3,7 @@ import CMalloc
 import CommandCore
 import Delivery
 import EventStore
+import Glibc
 import JSON
 import Mailbox
 import Output
@@ -128,11 +129,18 @@ struct ScanCommand: ParsableCommand {
         }
         let renderer = BannerRenderer(style: BannerStyle.forStandardOutput(), explain: explain)
         var failed = false
-        for (account, maildirs) in plan {
+        for entry in plan {
+            let (account, maildirs) = (entry.account, entry.maildirs)
             var problems: [String] = []
             if maildirs.isEmpty { problems.append("no Maildir configured (maildir in its table or the site's template)") }
             var sources: [MessageSource] = []
             for maildir in maildirs {
+                // An account only the store holds may have left the site with its mailbox: no
+                // Maildir there is said, and no failure.
+                if !entry.listed, access(maildir, F_OK) != 0 {
+                    problems.append("\(maildir): no Maildir (the account is in the store, not in the configuration)")
+                    continue
+                }
                 do { sources.append(try CommandRunner.messages(at: maildir)) } catch {
                     problems.append("\(error)")
                     failed = true
