@@ -141,7 +141,7 @@ public struct FeedService: Sendable {
             }
             forms = PageForms(token: actions.token(for: account), pending: pending)
         }
-        let body = Array(UpcomingPage(now: now, links: links, forms: forms).render(entries).utf8)
+        let body = Array(UpcomingPage(now: now, links: links, forms: forms, account: account).render(entries).utf8)
         let headers: [(name: String, value: String)] = [
             ("Content-Type", "text/html; charset=utf-8"),
             ("Content-Length", String(body.count)),

@@ -43,8 +43,8 @@ extension ProcessSuites {
                 let plain = try Self.filter(number, plainStore, calendar: "vdir:" + plainStore.path + "/c", extra: ["--no-store"])
                 #expect(delivered.stdout == plain.stdout)
             }
-            let file = vdir + "/IWDSCA-1-epicsteak.example@reservoir.ics"
-            #expect(Self.files(vdir) == ["IWDSCA-1-epicsteak.example@reservoir.ics"])
+            let file = vdir + "/IWDSCA_1_epicsteak.example@reservoir.ics"
+            #expect(Self.files(vdir) == ["IWDSCA_1_epicsteak.example@reservoir.ics"])
             #expect(Self.property(file, "SEQUENCE") == ["SEQUENCE:2"])
             #expect(Self.property(file, "STATUS") == ["STATUS:CANCELLED"])
             #expect(Self.property(file, "DTSTART") == ["DTSTART:20310513T013000Z"])
@@ -96,7 +96,7 @@ extension ProcessSuites {
             // The directory exists but the event's file name is taken by a directory: the write fails.
             let vdir = tmp.path + "/blocked"
             try FileManager.default.createDirectory(
-                atPath: vdir + "/HV%2D20310603%2D5521-1-harborview%2Dhotels.example@reservoir.ics", withIntermediateDirectories: true)
+                atPath: vdir + "/HV-20310603-5521_1_harborview-hotels.example@reservoir.ics", withIntermediateDirectories: true)
             let result = try ReservoirBinary.run(["sync", "--store", store, "--calendar", "vdir:" + vdir, "--json"])
             #expect(result.status == 75, "\(result.stderr)")
             let report = try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any]
@@ -143,13 +143,13 @@ extension ProcessSuites {
             let flights = try ReservoirBinary.run(["forget", "K7Q2PX", "--store", store, "--calendar", "vdir:" + vdir])
             #expect(flights.status == 0, "\(flights.stderr)")
             #expect(flights.text.contains("forgotten: K7Q2PX/C7412-SFO-2031-06-03 Flight: C7 412 from SFO to SEA"))
-            #expect(Self.files(vdir) == ["HV%2D20310603%2D5521-1-harborview%2Dhotels.example@reservoir.ics"])
+            #expect(Self.files(vdir) == ["HV-20310603-5521_1_harborview-hotels.example@reservoir.ics"])
             let history = try ReservoirBinary.run(["events", "--history", "K7Q2PX", "--store", store])
             #expect(history.text.contains("forgotten"))
             #expect(try ReservoirBinary.run(["forget", "K7Q2PX", "--store", store]).status == 1)
 
             // The hotel, with the vdir's file in the way of removal: it waits, and sync removes it later.
-            let file = vdir + "/HV%2D20310603%2D5521-1-harborview%2Dhotels.example@reservoir.ics"
+            let file = vdir + "/HV-20310603-5521_1_harborview-hotels.example@reservoir.ics"
             try FileManager.default.removeItem(atPath: file)
             try FileManager.default.createDirectory(atPath: file + "/blocked", withIntermediateDirectories: true)
             let hotel = try ReservoirBinary.run(["forget", "HV-20310603-5521", "--store", store, "--calendar", "vdir:" + vdir])
