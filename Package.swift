@@ -245,7 +245,10 @@ let package = Package(
         .testTarget(name: "DocumentsTests", dependencies: ["Documents"]),
         .testTarget(
             name: "ReservoirCLITests",
-            dependencies: ["reservoir", "reservoir-filter", "reservoir-serve", "reservoir-milter", "reservoir-document", "PostgresTestSupport"],
+            dependencies: [
+                "reservoir", "reservoir-filter", "reservoir-serve", "reservoir-milter", "reservoir-document", "PostgresTestSupport",
+                "TestRequirements",
+            ],
             exclude: ["Extraction", "Corpus", "Documents"]),
     ],
     swiftLanguageModes: [.v6],

@@ -50,6 +50,15 @@ public struct CalDAVCollection: Sendable, Hashable {
         self.usesTLS = scheme == "https"
     }
 
+    /// The host of ``authority`` without its port (a bracketed IPv6 literal without its
+    /// brackets): the name a netrc `machine` entry names, as curl matches it.
+    public var host: String {
+        if authority.hasPrefix("["), let close = authority.firstIndex(of: "]") {
+            return String(authority[authority.index(after: authority.startIndex)..<close])
+        }
+        return String(authority.prefix { $0 != ":" })
+    }
+
     /// The URL of the member `name` of this collection.
     public func url(of name: CalDAVResourceName) -> String { url + name.pathSegment }
 

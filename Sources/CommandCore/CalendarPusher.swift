@@ -107,7 +107,7 @@ package struct CalendarPusher {
             return try VdirCollection(path: path)
         case .caldav(let url):
             return try CalDAVCalendarCollection(
-                url: url, netrcFile: settings.netrcFile, caFile: settings.caFile,
+                url: url, netrcFile: settings.netrcFile, caFile: settings.caFile, login: settings.netrcLogin,
                 requestTimeoutMilliseconds: CalendarDelivery.Options.defaultRequestTimeoutMilliseconds)
         }
     }

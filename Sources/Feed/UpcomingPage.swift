@@ -324,12 +324,12 @@ public struct PageForms: Sendable, Equatable {
     /// The form that adds a confirmation page by its address.
     func renderAdd() -> HTMLText {
         """
-            <h2 class="section">Add a confirmation page</h2>
-            <article><form method="post" action="add"><input type="hidden" name="token" value="\(token)">\
-            <label for="url">The booking's https address</label>\
-            <input id="url" type="url" name="url" required placeholder="https://" inputmode="url">\
-            <button type="submit">Add</button></form></article>
+        <h2 class="section">Add a confirmation page</h2>
+        <article><form method="post" action="add"><input type="hidden" name="token" value="\(token)">\
+        <label for="url">The booking's https address</label>\
+        <input id="url" type="url" name="url" required placeholder="https://" inputmode="url">\
+        <button type="submit">Add</button></form></article>
 
-            """
+        """
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PostgresTestSupport
 import Testing
 
 extension ProcessSuites {
@@ -55,6 +56,37 @@ extension ProcessSuites {
             for number in [1, 2, 3] { #expect(try Self.filter(number, tmp, calendar: "vdir:" + vdir).status == 0) }
             let after = try FileManager.default.attributesOfItem(atPath: file)[.modificationDate] as? Date
             #expect(before != nil && before == after)
+        }
+
+        @Test("UIDs are readable (hyphens as written); an event stored under a percent-encoded UID keeps it: its updates rewrite the same file")
+        func uidsKept() throws {
+            let tmp = try TemporaryDirectory()
+            defer { tmp.remove() }
+            let vdir = tmp.path + "/calendar"
+            // The dinner recorded and pushed as a release before readable UIDs did: its UID
+            // percent-encoded its hyphens (here the separators only), kept in the store.
+            #expect(try Self.filter(1, tmp, calendar: "vdir:" + vdir, extra: ["--no-calendar"]).status == 0)
+            let old = "IWDSCA-1-epicsteak.example@reservoir"
+            let sql = "UPDATE events SET uid = '\(old)' WHERE container = 'IWDSCA';"
+            let script = "import sqlite3, sys\nc = sqlite3.connect(sys.argv[1])\nc.execute(sys.argv[2])\nc.commit()"
+            let updated = try ChildProcess.capture(["/usr/bin/python3", "-c", script, tmp.path + "/events.sqlite3", sql])
+            #expect(updated.status == 0, "\(String(decoding: updated.stderr, as: UTF8.self))")
+            let synced = try ReservoirBinary.run(["sync", "--store", "sqlite:\(tmp.path)/events.sqlite3", "--calendar", "vdir:" + vdir])
+            #expect(synced.status == 0, "\(synced.stderr)")
+            #expect(Self.files(vdir) == [old + ".ics"])
+            // Moved, then cancelled: the same calendar object each time, never a second one.
+            for number in [2, 3] { #expect(try Self.filter(number, tmp, calendar: "vdir:" + vdir).status == 0) }
+            #expect(Self.files(vdir) == [old + ".ics"])
+            #expect(Self.property(vdir + "/" + old + ".ics", "UID") == ["UID:" + old])
+            #expect(Self.property(vdir + "/" + old + ".ics", "STATUS") == ["STATUS:CANCELLED"])
+            #expect(Self.property(vdir + "/" + old + ".ics", "SEQUENCE") == ["SEQUENCE:2"])
+            // A new booking's UID reads as its booking: hyphens kept, parts joined by "_".
+            #expect(try Self.filter(4, tmp, calendar: "vdir:" + vdir).status == 0)
+            let flight = Self.files(vdir).filter { $0.hasPrefix("K7Q2PX") }
+            #expect(
+                flight == [
+                    "K7Q2PX_C7412-SFO-2031-06-03_cascadia-air.example@reservoir.ics", "K7Q2PX_C788-SEA-2031-06-03_cascadia-air.example@reservoir.ics",
+                ], "\(Self.files(vdir))")
         }
 
         @Test("a calendar that cannot be written: the mail goes out, the event waits, and sync delivers it later")

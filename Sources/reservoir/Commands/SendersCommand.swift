@@ -47,6 +47,11 @@ struct PageDecisionOptions: ParsableArguments {
     /// choice is recorded as the page account's (`page:ADDRESS`), not the server's user's.
     @Flag(name: .customLong("from-page"), help: .hidden)
     var fromPage = false
+
+    /// A JSON object of the members that have a value.
+    static func object(_ pairs: [(String, JSONValue?)]) -> JSONValue {
+        .object(JSONObject(pairs: pairs.compactMap { key, value in value.map { (key, $0) } }))
+    }
 }
 
 struct PendingCommand: ParsableCommand {
@@ -145,13 +150,13 @@ struct AllowCommand: ParsableCommand {
         }
         if page.json {
             Output.line(
-                JSONBuild.object([
+                PageDecisionOptions.object([
                     ("domain", .string(domain)), ("decision", .string("allow")),
                     (
                         "imported",
                         .array(
                             imported.map { item in
-                                JSONBuild.object([
+                                PageDecisionOptions.object([
                                     ("key", .string(item.event.key.description)), ("title", .string(item.event.title)),
                                     ("start", item.event.start.map { .string($0.text) }),
                                 ])
@@ -159,7 +164,7 @@ struct AllowCommand: ParsableCommand {
                     ),
                     (
                         "notImported",
-                        .array(refused.map { JSONBuild.object([("message", .string($0.message)), ("reason", .string($0.reason))]) })
+                        .array(refused.map { PageDecisionOptions.object([("message", .string($0.message)), ("reason", .string($0.reason))]) })
                     ),
                 ]).prettyPrinted())
         } else {
@@ -204,7 +209,7 @@ struct DenyCommand: ParsableCommand {
             domain, senders: senders, at: now, by: SenderDecider.who(fromPage: page.fromPage, account: account))
         if page.json {
             Output.line(
-                JSONBuild.object([("domain", .string(domain)), ("decision", .string("deny")), ("dropped", .number(Double(dropped.count)))])
+                PageDecisionOptions.object([("domain", .string(domain)), ("decision", .string("deny")), ("dropped", .number(Double(dropped.count)))])
                     .prettyPrinted())
             return
         }
