@@ -60,9 +60,9 @@ public struct MessageOrigin: Sendable, Equatable {
     public var deliveredAt: Int64? {
         guard mboxIndex == nil else { return nil }
         let bytes = Array((path ?? "").utf8)
-        if let slash = bytes.lastIndex(of: UInt8(ascii: "/")), slash >= 4 {
-            let folder = bytes[(slash - 4)..<slash]
-            if folder.elementsEqual("/new".utf8) || folder.elementsEqual("/cur".utf8) {
+        if let slash = bytes.lastIndex(of: UInt8(ascii: "/")) {
+            let folder = bytes[((bytes[..<slash].lastIndex(of: UInt8(ascii: "/")).map { $0 + 1 }) ?? 0)..<slash]
+            if folder.elementsEqual("new".utf8) || folder.elementsEqual("cur".utf8) {
                 let digits = bytes[(slash + 1)...].prefix(while: ASCII.isDigit)
                 let next = slash + 1 + digits.count
                 if (9...12).contains(digits.count), next < bytes.count, bytes[next] == UInt8(ascii: "."),
