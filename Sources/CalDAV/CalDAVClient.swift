@@ -26,10 +26,12 @@ public final class CalDAVClient {
     /// needs (libcurl older than 7.85 has no CURLOPT_PROTOCOLS_STR).
     public init(collection: CalDAVCollection, settings: CalDAVSettings) throws(CalDAVError) {
         netrcFile = try settings.check()
-        // One login of several for the host (a site's accounts): that entry's, read here, as
-        // curl takes the entry of the user name a URL names. Otherwise libcurl reads the file.
+        // One login of several for the host: the URL's (`jane@host`), else the account's, that
+        // entry's read here, as curl takes the entry of the user name a URL names. Otherwise
+        // libcurl reads the file (the host's first entry, else `default`); a login the URL
+        // names stays its own, with the password the netrc has for it or none.
         chosen = netrcFile.flatMap { file in
-            settings.login.flatMap { NetrcFile.credentials(in: file, host: collection.host, login: $0) }
+            (collection.login ?? settings.login).flatMap { NetrcFile.credentials(in: file, host: collection.host, login: $0) }
         }
         // libcurl is loaded on first use (see CLibCurlLoader).
         guard reservoir_libcurl_load() != 0 else {

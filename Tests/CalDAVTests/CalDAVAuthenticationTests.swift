@@ -58,6 +58,13 @@ struct CalDAVAuthenticationTests {
         #expect(unknown.put(resource: name, body: Self.body, condition: .create).outcome == .unauthorized)
         let jane = try CalDAVClient(collection: server.collection(), settings: CalDAVSettings(netrcFile: netrc, login: "jane"))
         #expect(jane.put(resource: name, body: Self.body, condition: .create).answer?.status == 201)
+        // A login in the URL names the entry, before the account's.
+        let named = try CalDAVCollection(url: "http://jane@127.0.0.1:\(server.port)/jane/trips/")
+        let byURL = try CalDAVClient(collection: named, settings: CalDAVSettings(netrcFile: netrc, login: "joe"))
+        #expect(byURL.get(resource: name).answer?.status == 200)
+        let other = try CalDAVCollection(url: "http://ann@127.0.0.1:\(server.port)/jane/trips/")
+        let unlisted = try CalDAVClient(collection: other, settings: CalDAVSettings(netrcFile: netrc, login: "jane"))
+        #expect(unlisted.get(resource: name).outcome == .unauthorized, "the URL's login stays its own, with no password")
         #expect(NetrcFile.credentials(in: netrc, host: "127.0.0.1", login: "jane")?.password == RadicaleServer.password)
         #expect(NetrcFile.credentials(in: netrc, host: "other.example", login: "jane") == nil)
         #expect(try CalDAVCollection(url: "https://[::1]:8443/cal/").host == "::1")
