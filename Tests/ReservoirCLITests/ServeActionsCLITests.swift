@@ -361,6 +361,9 @@ extension ProcessSuites {
                 extra: ["-H", "Sec-Fetch-Site: same-origin"])
             #expect(trusted.status == 200, "\(trusted.text) \(site.server.log)")
             #expect(try Self.decidedBy(site.store, account: account) == ["page:" + account])
+            let listing = try ReservoirBinary.run(
+                ["pending", "--store", "sqlite:" + site.store, "--now", ReservoirBinary.now, "--account", account])
+            #expect(listing.text.contains("\(domain)  allowed  \(ReservoirBinary.now)  by page:\(account)"), "\(listing.text)")
             #expect(try PendingSendersCLITests.pending(site.store, extra: ["--account", account]).isEmpty)
         }
 

@@ -91,7 +91,7 @@ struct PendingCommand: ParsableCommand {
         if json {
             Output.line(PendingListRenderer.json(listed, decisions: decisions))
         } else {
-            Output.write(PendingListRenderer.text(listed))
+            Output.write(PendingListRenderer.text(listed, decisions: decisions))
         }
     }
 }
