@@ -60,7 +60,7 @@ struct ReservoirServe {
             access: access,
             openStore: { (account: Account?) throws(EventStoreError) -> any EventStore in try openStore(location, account: account ?? configured) },
             now: { pinned ?? Int64(time(nil)) }, writer: ConfigurationLoad.process.calendarWriter, actions: actions, pendingDays: pendingDays,
-            hosts: ServedHosts(listen: settings.listen, serverNames: settings.serverNames))
+            hosts: ServedHosts(listen: settings.listen, serverNames: settings.serverNames), serverAccount: configured)
         // Said once at start, so a wrong --store shows at once; requests then get 503 until it works.
         do {
             _ = try openStore(location, account: configured)
