@@ -1,8 +1,9 @@
 import Delivery
-package import EventStore
+import EventStore
 import Glibc
 package import ICalendar
 import ReservoirBase
+import Synchronization
 package import TOML
 
 /// A setting's value, as a file or the command line gives it.
@@ -83,6 +84,9 @@ package struct ConfigurationProblem: Error, Sendable, Equatable, CustomStringCon
     package static func == (a: Self, b: Self) -> Bool { a.code == b.code }
 }
 
+/// The process's configuration (``ConfigurationLoad/process``).
+private let processLoad = Mutex<ConfigurationLoad?>(nil)
+
 /// What looking for the configuration file found.
 package enum ConfigurationLoad: Sendable {
     /// No file: defaults and the command line.
@@ -90,8 +94,37 @@ package enum ConfigurationLoad: Sendable {
     case loaded(ConfigurationFile)
     case invalid(ConfigurationProblem)
 
-    /// The file of this process, looked for once (``ConfigurationFile/load(environment:)``).
-    package static let process = ConfigurationFile.load(environment: { name in getenv(name).map { String(cString: $0) } })
+    /// The file of this process, looked for once (``ConfigurationFile/load(environment:)``),
+    /// until a long-running program reloads it (``reloadProcess()``).
+    package static var process: ConfigurationLoad {
+        processLoad.withLock { load in
+            if let load { return load }
+            let made = reread()
+            load = made
+            return made
+        }
+    }
+
+    /// The file looked for again, as a reload (SIGHUP) reads it.
+    package static func reread() -> ConfigurationLoad {
+        ConfigurationFile.load(environment: { name in getenv(name).map { String(cString: $0) } })
+    }
+
+    /// A reload (SIGHUP) of `watch` or `serve`: the file read again becomes ``process``, which
+    /// every setting of the command reads; the one it replaces is returned, for
+    /// ``restoreProcess(_:)`` when the new settings do not pass the start's checks.
+    package static func reloadProcess() -> ConfigurationLoad {
+        let fresh = reread()
+        return processLoad.withLock { load in
+            let previous = load ?? fresh
+            load = fresh
+            return previous
+        }
+    }
+
+    package static func restoreProcess(_ previous: ConfigurationLoad) {
+        processLoad.withLock { $0 = previous }
+    }
 
     package var file: ConfigurationFile? {
         if case .loaded(let file) = self { file } else { nil }

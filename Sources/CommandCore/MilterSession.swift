@@ -588,14 +588,56 @@ private final class MilterWork: @unchecked Sendable {
     }
 }
 
+/// Why a site refuses a PostgreSQL role that row-level security does not hold.
+package enum RowSecurity {
+    package static func refusal(_ role: String) -> String {
+        "the PostgreSQL role \(role) is a superuser or has BYPASSRLS, so row-level security would not hold the accounts apart; connect as an ordinary role that owns the database (docs/SITE.md, \"PostgreSQL for several hosts\")"
+    }
+}
+
 /// What the milter checks at start, before it reports ready: the store it records into opens
 /// (a PostgreSQL server reached, the login accepted, the schema current; a SQLite store made or
 /// migrated) and the retry spool can be written. Nil when both hold, or with `--no-store`.
 package enum MilterStartCheck {
+    /// Why settings cannot be used, with the sysexits code the milter exits with at start.
+    package struct Failure: Error, Equatable {
+        package var message: String
+        package var code: Int32
+    }
+
+    /// What start and reload (SIGHUP) do alike: the arguments read over `configuration` (64 for
+    /// a malformed option), the settings checked (78: the configuration file, keys, allowed
+    /// domains, pass CA files, accounts), then the store and the retry spool (``problem(_:)``).
+    /// `.success(nil)` is `--help`.
+    package static func settings(_ arguments: [String], configuration: ConfigurationLoad) -> Result<MilterSettings?, Failure> {
+        // The file first: its accounts are the site's, so without it there are none to name.
+        if let problem = configuration.problem, !arguments.contains(where: { $0 == "--help" || $0 == "-h" }) {
+            return .failure(Failure(message: problem.description, code: 78))
+        }
+        let settings: MilterSettings
+        switch MilterSettings.read(arguments, configuration: configuration) {
+        case .help: return .success(nil)
+        case .usage(let message): return .failure(Failure(message: message, code: 64))
+        case .run(let read): settings = read
+        }
+        // A service says what is wrong at start, where the filter, run per message, fails open.
+        if let problem = settings.hook.milterSettingsProblem { return .failure(Failure(message: problem, code: 78)) }
+        do {
+            _ = try CommandRunner(
+                keys: settings.hook.keys, policy: settings.hook.policy, store: .none, now: settings.hook.now, includePast: false)
+        } catch {
+            return .failure(Failure(message: "\(error)", code: 78))
+        }
+        if let problem = problem(settings.hook) { return .failure(Failure(message: problem.message, code: problem.code)) }
+        return .success(settings)
+    }
+
     package static func problem(_ hook: FilterHook) -> (message: String, code: Int32)? {
         guard !hook.noStore else { return nil }
         do {
-            _ = try CommandRunner.openStore(at: hook.store, use: .record(createDirectories: false), quiet: true)
+            let store = try CommandRunner.openStore(at: hook.store, use: .record(createDirectories: false), quiet: true)
+            // A site's accounts are held apart by the database too, only for an ordinary role.
+            if let role = try store.roleBypassingRowSecurity() { return (RowSecurity.refusal(role), 78) }
         } catch let failure as CommandFailure {
             return ("\(failure)", failure.exitCode)
         } catch {

@@ -14,6 +14,9 @@
 public protocol EventStore: AnyObject {
     /// Whose bookings this handle holds.
     var account: Account { get }
+    /// The role the store logs in as when row-level security does not hold it; nil otherwise
+    /// (the default: a store without such a boundary).
+    func roleBypassingRowSecurity() throws(EventStoreError) -> String?
     /// Applies the version `revise` makes of the event stored under `key`: it is given that
     /// event (nil when none is stored) inside the transaction that writes, and returns the
     /// version to apply, whose key is taken to be `key` filed under the handle's account and the
@@ -80,6 +83,11 @@ extension EventStore {
 
     /// Stores without group commits commit every `apply` on its own.
     public func grouped(_ body: () -> Void) throws(EventStoreError) { body() }
+
+    /// The role this handle logs in as if the database's row-level security does not hold it
+    /// (a PostgreSQL superuser or a role with BYPASSRLS); nil for a store without such a
+    /// boundary, or when it holds.
+    public func roleBypassingRowSecurity() throws(EventStoreError) -> String? { nil }
 }
 
 /// A message file a scan has read: its identity across Maildir moves, size and mtime, and what

@@ -11,4 +11,15 @@ public enum ProgramPath {
         let directory = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
         return directory + "/" + name
     }
+
+    /// The installed reference pages and examples: `PREFIX/share/doc/reservoir` for a program
+    /// installed as `PREFIX/bin/NAME` (scripts/install; the package's prefix is `/usr`), else
+    /// the package's place. `$RESERVOIR_DOCUMENTATION` names it instead: scripts/install sets it
+    /// while it writes the manual pages from a program staged under `--destdir`.
+    public static var documentation: String {
+        if let named = getenv("RESERVOIR_DOCUMENTATION").map({ String(cString: $0) }), named.hasPrefix("/") { return named }
+        let bin = beside("")
+        guard bin.hasSuffix("/bin/"), bin.count > "/bin/".count else { return "/usr/share/doc/reservoir" }
+        return String(bin.dropLast("/bin/".count)) + "/share/doc/reservoir"
+    }
 }

@@ -14,8 +14,16 @@ import Synchronization
 // one at a time: a connection's state is its own (`smfi_setpriv`), the settings are read only,
 // and every message opens its own store handles.
 
-/// The settings, set once before `smfi_main` and only read afterwards.
-nonisolated(unsafe) private var current: MilterSettings?
+/// Settings in use, never changed: a reload (SIGHUP) installs new ones whole, and a
+/// transaction keeps those it began with.
+private final class Installed: @unchecked Sendable {
+    let settings: MilterSettings
+    init(_ settings: MilterSettings) { self.settings = settings }
+}
+
+/// The settings new transactions take: set before `smfi_main`, replaced by a reload.
+private let installed = Mutex<Installed?>(nil)
+private func current() -> MilterSettings? { installed.withLock { $0 }?.settings }
 /// Connections open, for the drain after a stop.
 private let openConnections = Atomic<Int>(0)
 
@@ -23,6 +31,8 @@ private let openConnections = Atomic<Int>(0)
 /// header values with their leading space (`SMFIP_HDR_LEADSPC`).
 private final class Connection {
     var message: MilterMessage?
+    /// The settings of the current transaction, taken at MAIL FROM.
+    var settings: MilterSettings?
     var leadingSpace = false
 }
 
@@ -38,6 +48,28 @@ private func attach(_ context: OpaquePointer?) -> Connection {
     let state = Connection()
     smfi_setpriv(context, Unmanaged.passRetained(state).toOpaque())
     return state
+}
+
+/// What `smfi_main` returned.
+private let listenerStatus = Atomic<Int32>(MI_SUCCESS)
+/// The pipe's end that wakes the main thread: 1 for a reload (the SIGHUP handler), 0 when
+/// `smfi_main` has returned.
+private let wakeDescriptor = Atomic<Int32>(-1)
+
+/// libmilter's listener, on a thread of its own.
+private func runListener(_: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
+    listenerStatus.store(smfi_main(), ordering: .sequentiallyConsistent)
+    var stop: UInt8 = 0
+    _ = write(wakeDescriptor.load(ordering: .relaxed), &stop, 1)
+    return nil
+}
+
+/// SIGHUP's handler: async-signal-safe, one write(2), errno as it was.
+private func hangUpHandler(_: Int32) {
+    let saved = errno
+    var reload: UInt8 = 1
+    _ = write(wakeDescriptor.load(ordering: .relaxed), &reload, 1)
+    errno = saved
 }
 
 private let accept = sfsistat(SMFIS_ACCEPT)
@@ -56,7 +88,8 @@ enum ReservoirMilter {
         account of this site (the configuration file's [accounts."ADDRESS"] tables, and the
         accounts the options below name); adds Authentication-Results and X-Reservation fields
         and deletes forged ones; never rejects a message or changes its body. Before it listens
-        it checks its settings (exit 78), its store (75) and its retry spool (73).
+        it checks its settings (exit 78), its store (75) and its retry spool (73). SIGHUP rereads
+        the configuration and accounts files; SIGTERM stops it after the messages under way.
 
         OPTIONS:
           --socket SOCKET          inet:PORT@HOST, inet6:PORT@HOST or unix:PATH
@@ -73,27 +106,21 @@ enum ReservoirMilter {
         """
 
     nonisolated static func main() {
-        switch MilterSettings.read(Array(CommandLine.arguments.dropFirst())) {
-        case .help:
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        // What the milter will need, checked before it says READY=1, so `systemctl start` shows a
+        // wrong setting or store or an unwritable retry spool rather than the first message
+        // (docs/SITE.md).
+        let settings: MilterSettings
+        switch MilterStartCheck.settings(arguments, configuration: .process) {
+        case .success(nil):
             Output.write(usage)
             exit(0)
-        case .usage(let message):
-            fail(message, code: 64)
-        case .run(let read):
-            current = read
+        case .success(let read?):
+            settings = read
+        case .failure(let failure):
+            fail(failure.message, code: failure.code)
         }
-        guard let settings = current else { exit(70) }
-        // A service says what is wrong at start, where the filter, run per message, fails open.
-        if let problem = settings.hook.milterSettingsProblem { fail(problem, code: 78) }
-        do {
-            _ = try CommandRunner(
-                keys: settings.hook.keys, policy: settings.hook.policy, store: .none, now: settings.hook.now, includePast: false)
-        } catch {
-            fail("\(error)", code: 78)
-        }
-        // What the milter will need, checked before it says READY=1, so `systemctl start` shows a
-        // wrong store or an unwritable retry spool rather than the first message (docs/SITE.md).
-        if let problem = MilterStartCheck.problem(settings.hook) { fail(problem.message, code: problem.code) }
+        installed.withLock { $0 = Installed(settings) }
         var description = smfiDesc()
         description.xxfi_name = strdup("reservoir")
         description.xxfi_version = reservoir_milter_version()
@@ -103,12 +130,13 @@ enum ReservoirMilter {
             return proceed
         }
         description.xxfi_envfrom = { context, _ in
-            guard let state = connection(context), let settings = current else { return accept }
+            guard let state = connection(context), let settings = current() else { return accept }
+            state.settings = settings
             state.message = MilterMessage(authservID: settings.hook.resolvedAuthservID)
             return proceed
         }
         description.xxfi_envrcpt = { context, argv in
-            guard let state = connection(context), let settings = current, let first = argv?.pointee else { return proceed }
+            guard let state = connection(context), let settings = state.settings, let first = argv?.pointee else { return proceed }
             if let account = settings.account(forRecipient: String(cString: first)) { state.message?.addAccount(account) }
             return proceed
         }
@@ -128,14 +156,16 @@ enum ReservoirMilter {
             return proceed
         }
         description.xxfi_eom = { context in
-            guard let state = connection(context), let message = state.message, let settings = current else { return accept }
+            guard let state = connection(context), let message = state.message, let settings = state.settings else { return accept }
             state.message = nil
+            state.settings = nil
             let changes = settings.hook.milterChangesWithinBudget(message)
             ReservoirMilter.apply(changes, to: context, leadingSpace: state.leadingSpace)
             return proceed
         }
         description.xxfi_abort = { context in
             connection(context)?.message = nil
+            connection(context)?.settings = nil
             return proceed
         }
         description.xxfi_close = { context in
@@ -160,8 +190,9 @@ enum ReservoirMilter {
             return proceed
         }
         // libmilter's signal thread waits for SIGTERM, SIGINT and SIGHUP with sigwait(3) once
-        // smfi_main runs; blocked from here, one that comes earlier (just after READY=1) waits
-        // for it instead of killing the process.
+        // smfi_main runs, and stops the milter on any of them; blocked from here in every
+        // thread, one that comes earlier (just after READY=1) waits instead of killing the
+        // process. SIGHUP is this thread's (``waitForReloads(_:)``).
         var stopping = sigset_t()
         sigemptyset(&stopping)
         for signal in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&stopping, signal) }
@@ -176,12 +207,28 @@ enum ReservoirMilter {
             fail("cannot listen on \(settings.socket): \(String(cString: strerror(errno)))", code: 69)
         }
         disableNagle()
+        // libmilter listens on a thread of its own and stops accepting on SIGTERM or SIGINT
+        // (its signal thread); messages already being read finish before the process ends.
+        // SIGHUP is this thread's (``waitForReloads(_:)``).
+        var wake: [Int32] = [-1, -1]
+        guard pipe(&wake) == 0 else { fail("cannot make a pipe: \(String(cString: strerror(errno)))", code: 70) }
+        for end in wake { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        wakeDescriptor.store(wake[1], ordering: .sequentiallyConsistent)
+        signal(SIGHUP, hangUpHandler)
+        var listener = pthread_t()
+        let started = pthread_create(&listener, nil, runListener, nil)
+        guard started == 0 else { fail("cannot start libmilter's listener: \(String(cString: strerror(started)))", code: 70) }
+        var hangUp = sigset_t()
+        sigemptyset(&hangUp)
+        sigaddset(&hangUp, SIGHUP)
+        pthread_sigmask(SIG_UNBLOCK, &hangUp, nil)
         log("listening on \(settings.socket)")
-        notifySystemd("READY=1")
-        // libmilter stops accepting on SIGTERM, SIGINT and SIGHUP (its own signal thread);
-        // messages already being read finish before the process ends.
-        let status = smfi_main()
-        let stoppedBySignal = status == MI_SUCCESS || stopSignalEndedLibmilter()
+        ServiceNotification.send("READY=1")
+        waitForReloads(arguments, wake: wake[0])
+        // Blocked again, for the probe below.
+        pthread_sigmask(SIG_BLOCK, &hangUp, nil)
+        pthread_join(listener, nil)
+        let stoppedBySignal = listenerStatus.load(ordering: .sequentiallyConsistent) == MI_SUCCESS || stopSignalEndedLibmilter()
         var waited = 0
         // Connections still open, and analyses that outlasted their budget still recording.
         while openConnections.load(ordering: .relaxed) > 0 || FilterHook.milterWorkRunning > 0, waited < drainSeconds * 10 {
@@ -190,6 +237,36 @@ enum ReservoirMilter {
         }
         log(stoppedBySignal ? "stopped" : "stopped: libmilter's listener failed (its reason is in the system log)")
         exit(stoppedBySignal ? 0 : 70)
+    }
+
+    /// The main thread while libmilter listens: SIGHUP rereads the configuration file and the
+    /// accounts file and installs the new settings, after the checks of a start, for the
+    /// transactions that begin afterwards; connections stay open. A failed check keeps the
+    /// settings in use and says why. SIGHUP is libmilter's stop signal too, but blocked in
+    /// every other thread and caught in this one: Linux gives a signal sent to the process to
+    /// its main thread when that thread does not block it (`complete_signal`), so it never
+    /// reaches libmilter's signal thread.
+    static func waitForReloads(_ arguments: [String], wake: Int32) {
+        while true {
+            var byte: UInt8 = 0
+            let count = read(wake, &byte, 1)
+            if count < 0, errno == EINTR { continue }
+            guard count == 1, byte == 1 else { return }
+            // sd_notify(3): a reload is under way until READY=1.
+            ServiceNotification.reloading()
+            switch MilterStartCheck.settings(arguments, configuration: .reread()) {
+            case .success(let read?):
+                installed.withLock { $0 = Installed(read) }
+                let accounts = read.accounts.count
+                let domains = read.accountDomains.count
+                log("reloaded: \(accounts) account\(accounts == 1 ? "" : "s"), \(domains) account domain\(domains == 1 ? "" : "s")")
+            case .success(nil):
+                break
+            case .failure(let failure):
+                log("reload refused, the settings in use are kept: \(failure.message)")
+            }
+            ServiceNotification.send("READY=1")
+        }
     }
 
     /// Whether libmilter's listener failed because a stop signal closed its socket. libmilter's
@@ -244,29 +321,6 @@ enum ReservoirMilter {
                     smfi_insheader(context, 0, UnsafeMutablePointer(mutating: name), UnsafeMutablePointer(mutating: text))
                 }
             }
-        }
-    }
-
-    /// Tells systemd (a `Type=notify` unit: `$NOTIFY_SOCKET`, sd_notify(3)) how the service is;
-    /// nothing without the variable. A socket name starting with `@` is in the abstract
-    /// namespace.
-    static func notifySystemd(_ state: String) {
-        guard let variable = getenv("NOTIFY_SOCKET") else { return }
-        var path = Array(String(cString: variable).utf8)
-        guard !path.isEmpty, path.count < 108 else { return }
-        if path[0] == UInt8(ascii: "@") { path[0] = 0 }
-        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { return }
-        defer { close(fd) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (index, byte) in path.enumerated() { raw[index] = byte }
-        }
-        let length = socklen_t(MemoryLayout<sa_family_t>.size + path.count)
-        let message = Array(state.utf8)
-        _ = withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { sendto(fd, message, message.count, 0, $0, length) }
         }
     }
 

@@ -34,42 +34,47 @@ struct ReservoirServe {
         } catch {
             fail(error.description, code: 64)
         }
-        let netrcLogins = settings.netrc.map { Self.logins($0, settings) }
-        let access = FeedAccess(
-            tokens: settings.tokenFile.map(tokens), credentials: netrcLogins?.single, accountCredentials: netrcLogins?.accounts ?? [])
-        // --store, else the configuration file's `store` (docs/CONFIGURATION.md), else the
-        // default; a file that cannot be used stops the server as it stops the other commands.
-        if let problem = ConfigurationLoad.process.problem { fail(problem.description, code: 78) }
-        let location = settings.store ?? EffectiveSettings.process(commandLine: [:]).text(.store)
-        // The account of a bare token, of credentials or of an open server: the file's `account`,
-        // else the store's implicit one. A `TOKEN ACCOUNT` line names its own.
-        let configured: Account
-        do { configured = try AccountAddress.parse(EffectiveSettings.process(commandLine: [:]).account) } catch { fail(error.description, code: 78) }
-        var actions: PageActions?
+        // The forms' secret outlives reloads, so a page open in a browser keeps working.
+        let secret: [UInt8]?
         if settings.actions {
-            let program = ActionRunner.sibling()
-            guard Glibc.access(program, X_OK) == 0 else {
-                fail("--actions runs reservoir add, allow and deny: reservoir must be installed beside reservoir-serve", code: 69)
-            }
-            guard let secret = PageActions.randomSecret() else { fail("no random bytes for the forms' tokens", code: 71) }
-            let runner = ActionRunner(program: program, store: settings.store, now: settings.now)
-            actions = PageActions(secret: secret) { action, account in runner.run(action, account: account ?? configured) }
+            guard let made = PageActions.randomSecret() else { fail("no random bytes for the forms' tokens", code: 71) }
+            secret = made
+        } else {
+            secret = nil
         }
-        let pendingDays = EffectiveSettings.process(commandLine: [:]).number(.pendingDays) ?? 30
-        let service = FeedService(
-            access: access,
-            openStore: { (account: Account?) throws(EventStoreError) -> any EventStore in try openStore(location, account: account ?? configured) },
-            now: { pinned ?? Int64(time(nil)) }, writer: ConfigurationLoad.process.calendarWriter, actions: actions, pendingDays: pendingDays,
-            hosts: ServedHosts(listen: settings.listen, serverNames: settings.serverNames), serverAccount: configured)
-        // Said once at start, so a wrong --store shows at once; requests then get 503 until it works.
-        do {
-            _ = try openStore(location, account: configured)
+        let made: Setup
+        do { made = try Setup(settings, pinned: pinned, secret: secret) } catch { fail(error.message, code: error.code) }
+        // What it will need, before it says it listens (READY=1): a store that cannot work
+        // stops it, as the milter (docs/SITE.md, "Operating"); an SQLite store not made yet is
+        // one the first message makes, so requests get 503 until then.
+        do throws(StartFailure) {
+            if let waiting = try made.checkStore() { log(waiting) }
         } catch {
-            log("the store cannot be read yet (each request tries again): \(error.message)")
+            fail(error.message, code: error.code)
         }
+        let current = CurrentService(made.service)
+        // SIGHUP: the configuration, token and netrc files read again, the new settings
+        // checked as at start and put in place for the requests that come after; a failed
+        // check keeps the ones in use.
+        HangUpSignal.onEach {
+            ServiceNotification.reloading()
+            defer { ServiceNotification.send("READY=1") }
+            let previous = ConfigurationLoad.reloadProcess()
+            do throws(StartFailure) {
+                let fresh = try Setup(settings, pinned: pinned, secret: secret)
+                if let waiting = try fresh.checkStore() { log(waiting) }
+                current.replace(fresh.service)
+                log("reloaded: " + Self.address(settings.listen, settings: settings, access: fresh.access))
+            } catch {
+                ConfigurationLoad.restoreProcess(previous)
+                log("reload refused, the settings in use are kept: \(error.message)")
+            }
+        }
+        let access = made.access
         let listen = settings.listen
         let app = Application(
             responder: CallbackResponder { (request: Request, _: BasicRequestContext) in
+                let service = current.service
                 if request.method == .post {
                     // The Host first, before the body is read (DNS rebinding, `ServedHosts`).
                     let head = Self.feedRequest(request, body: [])
@@ -89,6 +94,7 @@ struct ReservoirServe {
             configuration: ApplicationConfiguration(address: .hostname(listen.host, port: listen.port), serverName: "reservoir"),
             onServerRunning: { _ in
                 Output.line("reservoir serve: listening on " + Self.address(listen, settings: settings, access: access))
+                ServiceNotification.send("READY=1")
             })
         do {
             // SIGTERM and SIGINT end it gracefully: open requests finish, then it exits.
@@ -153,7 +159,7 @@ struct ReservoirServe {
     }
 
     /// The token or tokens of `--token-file`; never printed.
-    static func tokens(_ path: String) -> TokenFile {
+    static func tokens(_ path: String) throws(StartFailure) -> TokenFile {
         func why(_ refusal: AccessToken.Refusal) -> String {
             switch refusal {
             case .tooShort: "must be at least \(AccessToken.minimumLength) characters"
@@ -161,51 +167,55 @@ struct ReservoirServe {
             case .notURLSafe: "may hold only A-Z a-z 0-9 - . _ ~"
             }
         }
-        let read = TokenFile.read(fileText: secret(path, option: .tokenFile)) { text in try? AccountAddress.parse(text) }
+        let read = TokenFile.read(fileText: try secret(path, option: .tokenFile)) { text in try? AccountAddress.parse(text) }
         switch read {
         case .success(let tokens): return tokens
-        case .failure(.token(let refusal)): fail("\(path): the token \(why(refusal))", code: 78)
-        case .failure(.lineToken(let line, let refusal)): fail("\(path):\(line): the token \(why(refusal))", code: 78)
+        case .failure(.token(let refusal)): throw StartFailure("\(path): the token \(why(refusal))", code: 78)
+        case .failure(.lineToken(let line, let refusal)): throw StartFailure("\(path):\(line): the token \(why(refusal))", code: 78)
         case .failure(.malformedLine(let line)):
-            fail("\(path):\(line): a line of a file of several tokens is TOKEN ACCOUNT, the account a mailbox address", code: 78)
-        case .failure(.repeatedToken(let line)): fail("\(path):\(line): this token is given twice", code: 78)
-        case .failure(.tooManyLines): fail("\(path): more than \(TokenFile.maximumLines) tokens", code: 78)
+            throw StartFailure("\(path):\(line): a line of a file of several tokens is TOKEN ACCOUNT, the account a mailbox address", code: 78)
+        case .failure(.repeatedToken(let line)): throw StartFailure("\(path):\(line): this token is given twice", code: 78)
+        case .failure(.tooManyLines): throw StartFailure("\(path): more than \(TokenFile.maximumLines) tokens", code: 78)
         }
     }
 
     /// The login and password of the netrc entry for `--netrc-machine` (default: the listen
     /// host); with several entries for it, one per account, each login a mailbox address.
-    static func logins(_ path: String, _ settings: ServeSettings) -> (single: BasicCredentials?, accounts: [AccountCredentials]) {
+    static func logins(_ path: String, _ settings: ServeSettings) throws(StartFailure) -> (
+        single: BasicCredentials?, accounts: [AccountCredentials]
+    ) {
         let machine = settings.netrcMachine ?? settings.listen.host
-        let file = NetrcFile(text: String(decoding: secret(path, option: .netrc), as: UTF8.self))
+        let file = NetrcFile(text: String(decoding: try secret(path, option: .netrc), as: UTF8.self))
         let all = file.allCredentials(for: machine)
         if all.count > 1 {
             var accounts: [AccountCredentials] = []
             for credentials in all {
                 let login = String(decoding: credentials.user, as: UTF8.self)
                 guard let account = try? AccountAddress.parse(login), !account.isImplicit else {
-                    fail("\(path): machine \(machine) has several entries, one per account, and the login \(login) is no mailbox address", code: 78)
+                    throw StartFailure(
+                        "\(path): machine \(machine) has several entries, one per account, and the login \(login) is no mailbox address", code: 78)
                 }
                 guard !accounts.contains(where: { $0.credentials.user == credentials.user }) else {
-                    fail("\(path): machine \(machine) lists the login \(login) twice", code: 78)
+                    throw StartFailure("\(path): machine \(machine) lists the login \(login) twice", code: 78)
                 }
                 accounts.append(AccountCredentials(credentials: credentials, account: account))
             }
             return (nil, accounts)
         }
         guard let credentials = file.credentials(for: machine) else {
-            fail("\(path): no machine \(machine) (nor default) entry with both a login and a password", code: 78)
+            throw StartFailure("\(path): no machine \(machine) (nor default) entry with both a login and a password", code: 78)
         }
         return (credentials, [])
     }
 
-    static func secret(_ path: String, option: ServeOption) -> [UInt8] {
+    static func secret(_ path: String, option: ServeOption) throws(StartFailure) -> [UInt8] {
         switch SecretFile.read(path) {
         case .read(let bytes): return bytes
-        case .unreadable(let why): fail("\(path): cannot read the \(option.flag) file: \(why)", code: 66)
-        case .notASecretFile: fail("\(path): the \(option.flag) file must be a regular file of at most \(SecretFile.maximumBytes) bytes", code: 78)
+        case .unreadable(let why): throw StartFailure("\(path): cannot read the \(option.flag) file: \(why)", code: 66)
+        case .notASecretFile:
+            throw StartFailure("\(path): the \(option.flag) file must be a regular file of at most \(SecretFile.maximumBytes) bytes", code: 78)
         case .tooOpen(let mode):
-            fail(
+            throw StartFailure(
                 "\(path): the \(option.flag) file is mode \(String(mode, radix: 8)); it holds a secret, so it must be 0600 (chmod 600 \(path))",
                 code: 78)
         }

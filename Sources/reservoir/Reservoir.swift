@@ -1,9 +1,13 @@
 import ArgumentParser
 import CommandCore
 import Glibc
+import ReservoirBase
 
 @main
 struct Reservoir: ParsableCommand {
+    /// Where the reference pages were installed with this program (``ProgramPath/documentation``).
+    static let documentation = ProgramPath.documentation
+
     static let configuration = CommandConfiguration(
         commandName: "reservoir",
         abstract: "Turn the reservation emails you receive into trustworthy calendar events.",
@@ -12,11 +16,14 @@ struct Reservoir: ParsableCommand {
             when a DKIM signature aligned with the From domain vouches for it, and keeps the \
             events in a store you can export as iCalendar.
 
-            Sample mail, signed, with its keys: Maildir-samples/ in the source tree, \
-            /usr/share/doc/reservoir/examples/Maildir-samples with the package.
+            The reference pages are in \(documentation): USAGE.md, HOOKS.md, CONFIGURATION.md, \
+            CALENDARS.md, MAILBOXES.md (IMAP), SITE.md (a mail site of many people: accounts, the \
+            milter and its units, PostgreSQL, operating it), SECURITY.md. Sample mail, signed, \
+            with its keys: Maildir-samples/ in the source tree, \
+            \(documentation)/examples/Maildir-samples when installed.
 
             Try it on the samples:
-              cd /usr/share/doc/reservoir/examples/Maildir-samples
+              cd \(documentation)/examples/Maildir-samples
               reservoir banner cur/* --keys keys.zone --allowed-domains allowed-domains
             """,
         version: ReservoirVersion.current,

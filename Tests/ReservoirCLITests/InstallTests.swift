@@ -90,12 +90,19 @@ extension ProcessSuites {
             }
 
             // The overview's example works from the installed tree: its `cd` names the samples'
-            // place under the package's prefix (/usr), here under --prefix in --destdir.
+            // place under the prefix of the program that runs (here --prefix in --destdir), and
+            // the manual page names it under --prefix.
             let overview = try Self.shell("COLUMNS=400 '\(root)/bin/reservoir' --help").stdout
+            #expect(overview.contains("The reference pages are in \(root)/share/doc/reservoir"), "\(overview)")
             let lines = overview.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
-            let cd = try #require(lines.first { $0.hasPrefix("cd /usr/") }, "\(overview)")
+            let cd = try #require(lines.first { $0.hasPrefix("cd \(root)/") }, "\(overview)")
             let tried = try #require(lines.first { $0.hasPrefix("reservoir banner") })
-            let samples = root + cd.dropFirst("cd /usr".count)
+            let samples = String(cd.dropFirst("cd ".count))
+            let page = try Self.shell("zcat '\(root)/share/man/man1/reservoir.1.gz'").stdout
+            #expect(page.contains("/usr/local/share/doc/reservoir") && !page.contains(tmp.path), "\(page.prefix(2000))")
+            for doc in ["SITE.md", "MAILBOXES.md", "SECURITY.md"] {
+                #expect(FileManager.default.fileExists(atPath: root + "/share/doc/reservoir/" + doc), "\(doc) not installed")
+            }
             #expect(FileManager.default.fileExists(atPath: samples + "/keys.zone"), "\(samples)")
             let banner = try Self.shell("cd '\(samples)' && '\(root)/bin/'\(tried)")
             #expect(banner.status == 0 && banner.stdout.contains("EPIC Steak") && banner.stdout.contains("epicsteak.example"), "\(banner.stderr)")
@@ -107,6 +114,10 @@ extension ProcessSuites {
             let unit = try String(contentsOfFile: root + "/lib/systemd/user/reservoir-retry.service", encoding: .utf8)
             #expect(unit.contains("ExecStart=/usr/local/bin/reservoir retry"), "\(unit)")
             #expect(FileManager.default.fileExists(atPath: root + "/lib/systemd/user/reservoir-sync.timer"))
+            // A mail site's system units, naming the installed programs, with their reload.
+            let milter = try String(contentsOfFile: root + "/lib/systemd/system/reservoir-milter.service", encoding: .utf8)
+            #expect(milter.contains("ExecStart=/usr/local/bin/reservoir-milter") && milter.contains("ExecReload="), "\(milter)")
+            #expect(FileManager.default.fileExists(atPath: root + "/lib/systemd/system/reservoir-sync.timer"))
         }
     }
 }

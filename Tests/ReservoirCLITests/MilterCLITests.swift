@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import PostgresTestSupport
 import Testing
 
 /// `reservoir milter` refuses to start on settings that cannot work, each with its sysexits
@@ -40,6 +41,15 @@ struct MilterCLITests {
             "--retry-spool", "/proc/reservoir-retry",
         ])
         #expect(spool.status == 73 && spool.stderr.contains("/proc/reservoir-retry"), "\(spool.stderr)")
+        // A PostgreSQL role that row-level security does not hold (a superuser) cannot keep a
+        // site's accounts apart: refused, named; the site's ordinary role starts.
+        if PostgresServer.isAvailable {
+            let server = try PostgresServer.shared.get()
+            let superuser = try ReservoirBinary.run([
+                "milter", "--socket", "inet:8894@127.0.0.1", "--account", "jane@example.org", "--store", try server.makeDatabase(),
+            ])
+            #expect(superuser.status == 78 && superuser.stderr.contains("BYPASSRLS"), "\(superuser.stderr)")
+        }
         // A port another process listens on.
         let (fd, port) = try LoopbackPort.bound()
         defer { close(fd) }

@@ -88,7 +88,10 @@ extension ProcessSuites {
             guard let nobody = getpwnam("nobody")?.pointee, let postfixUser = getpwnam("postfix")?.pointee else { return }
             chown(tmp.path + "/data", postfixUser.pw_uid, postfixUser.pw_gid)
             chown(mail, nobody.pw_uid, nobody.pw_gid)
-            let store = kind == "sqlite" ? "sqlite:\(tmp.path)/events.sqlite3" : try PostgresServer.shared.get().makeDatabase()
+            // A site's ordinary role: the milter refuses one that row-level security does not hold.
+            let store =
+                kind == "sqlite"
+                ? "sqlite:\(tmp.path)/events.sqlite3" : try PostgresServer.shared.get().makeDatabase(ownedBy: PostgresServer.ordinaryRole).url
             let smtpPort = try LoopbackPort.free()
             let milterPort = try LoopbackPort.free()
 

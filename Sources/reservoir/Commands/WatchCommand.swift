@@ -130,11 +130,13 @@ struct WatchCommand: ParsableCommand {
     @Flag(name: .customLong("explain"), help: "Show every note on each message.")
     var explain = false
 
+    static let noMailbox =
+        "name at least one mailbox: imaps://USER@HOST[:PORT]/MAILBOX, or watch = [...] in the configuration file (or an account's table)"
+
     func validate() throws {
         let plan = try plan()
         guard plan.contains(where: { !$0.mailboxes.isEmpty }) else {
-            throw ValidationError(
-                "name at least one mailbox: imaps://USER@HOST[:PORT]/MAILBOX, or watch = [...] in the configuration file (or an account's table)")
+            throw ValidationError(Self.noMailbox)
         }
         for mailbox in plan.flatMap(\.mailboxes) {
             do { _ = try IMAPMailboxURL(mailbox) } catch { throw ValidationError("\(error)") }
@@ -151,30 +153,7 @@ struct WatchCommand: ParsableCommand {
     }
 
     func run() throws {
-        let renderer = BannerRenderer(style: BannerStyle.forStandardOutput(), explain: explain)
-        // Every setting of every account is checked before anything is read: the calendars, the
-        // store, the mailbox URLs.
-        var groups: [(context: Context, urls: [IMAPMailboxURL])] = []
-        for (account, texts) in try plan() where !texts.isEmpty {
-            var urls: [IMAPMailboxURL] = []
-            for text in texts {
-                do { urls.append(try IMAPMailboxURL(text)) } catch { throw ValidationError("\(error)") }
-            }
-            let calendarSettings = calendarOptions.settings(noCalendar, for: account)
-            let calendars = try CalendarPusher.open(calendarSettings)
-            let runner = try CommandRunner(
-                keys: keys, policy: policy, store: storeOptions.choice(creating: creation.create), clock: clock,
-                includePast: past.includePast, account: account, storeOptions: storeOptions)
-            guard let store = runner.pipeline.store, let state = store as? any IMAPStateStore else {
-                throw CommandFailure.configuration("reservoir watch needs a store that keeps IMAP state (SQLite or PostgreSQL)")
-            }
-            let settings = IMAPSettings(
-                caFile: caFile, netrcFile: calendarSettings.netrcFile, oauthTokenFile: oauthTokenFile,
-                oauthMechanism: OAuthMechanism(rawValue: oauthMechanism.uppercased()) ?? .xoauth2, timeoutMilliseconds: imapTimeout * 1000)
-            let context = Context(
-                settings: settings, runner: runner, state: state, renderer: renderer, calendars: calendars, calendarSettings: calendarSettings)
-            groups.append((context, urls))
-        }
+        let groups = try makeGroups()
         if once {
             var firstFailure: Int32?
             for (context, urls) in groups {
@@ -200,8 +179,86 @@ struct WatchCommand: ParsableCommand {
             return
         }
         WatchStop.install()
+        WatchReload.install()
+        // Everything it needs has been checked (makeGroups): a `Type=notify` unit is started.
+        ServiceNotification.send("READY=1")
         try watchContinuously(
             groups.indices.flatMap { index in groups[index].urls.map { WatchedMailbox($0, group: index) } }, groups: groups.map(\.context))
+    }
+
+    /// Every setting of every account, checked before anything is read — the calendars, the
+    /// store (opened: a PostgreSQL server reached, the login accepted, the schema current), the
+    /// keys and allowed domains, the mailbox URLs — at start and at a reload alike.
+    func makeGroups() throws -> [(context: Context, urls: [IMAPMailboxURL])] {
+        if let problem = ConfigurationLoad.process.problem { throw CommandFailure.configuration(problem.description) }
+        let renderer = BannerRenderer(style: BannerStyle.forStandardOutput(), explain: explain)
+        var groups: [(context: Context, urls: [IMAPMailboxURL])] = []
+        for (account, texts) in try plan() where !texts.isEmpty {
+            var urls: [IMAPMailboxURL] = []
+            for text in texts {
+                do { urls.append(try IMAPMailboxURL(text)) } catch { throw ValidationError("\(error)") }
+            }
+            let calendarSettings = calendarOptions.settings(noCalendar, for: account)
+            let calendars = try CalendarPusher.open(calendarSettings)
+            let runner = try CommandRunner(
+                keys: keys, policy: policy, store: storeOptions.choice(creating: creation.create), clock: clock,
+                includePast: past.includePast, account: account, storeOptions: storeOptions)
+            guard let store = runner.pipeline.store, let state = store as? any IMAPStateStore else {
+                throw CommandFailure.configuration("reservoir watch needs a store that keeps IMAP state (SQLite or PostgreSQL)")
+            }
+            if !account.isImplicit, let role = try store.roleBypassingRowSecurity() {
+                throw CommandFailure.configuration(RowSecurity.refusal(role))
+            }
+            let settings = IMAPSettings(
+                caFile: caFile, netrcFile: calendarSettings.netrcFile, oauthTokenFile: oauthTokenFile,
+                oauthMechanism: OAuthMechanism(rawValue: oauthMechanism.uppercased()) ?? .xoauth2, timeoutMilliseconds: imapTimeout * 1000)
+            let context = Context(
+                settings: settings, runner: runner, state: state, renderer: renderer, calendars: calendars, calendarSettings: calendarSettings)
+            groups.append((context, urls))
+        }
+        guard !groups.isEmpty else {
+            throw ValidationError(Self.noMailbox)
+        }
+        return groups
+    }
+
+    /// A reload (SIGHUP) of a continuous watch: the configuration file read again and every
+    /// setting checked as at start (``makeGroups()``). A mailbox still watched into the same
+    /// account keeps its connection, its IDLE and its back-off; a new one is read at once; one
+    /// no longer named is closed. When a check fails, the settings in use stay, and the line
+    /// says why. Nil then.
+    private func reloaded(_ mailboxes: [WatchedMailbox], groups: [Context]) -> (mailboxes: [WatchedMailbox], groups: [Context])? {
+        ServiceNotification.reloading()
+        defer { ServiceNotification.send("READY=1") }
+        let previous = ConfigurationLoad.reloadProcess()
+        let fresh: [(context: Context, urls: [IMAPMailboxURL])]
+        do {
+            fresh = try makeGroups()
+        } catch {
+            ConfigurationLoad.restoreProcess(previous)
+            Self.report("watch: reload refused, the settings in use are kept: \(String(describing: error))")
+            return nil
+        }
+        var next: [WatchedMailbox] = []
+        var kept = 0
+        for (index, group) in fresh.enumerated() {
+            for url in group.urls {
+                if let old = mailboxes.first(where: { candidate in
+                    candidate.url.description == url.description && groups[candidate.group].runner.account == group.context.runner.account
+                        && !next.contains { $0 === candidate }
+                }) {
+                    old.group = index
+                    next.append(old)
+                    kept += 1
+                } else {
+                    next.append(WatchedMailbox(url, group: index))
+                }
+            }
+        }
+        Self.report(
+            "watch: reloaded: \(next.count) mailbox\(next.count == 1 ? "" : "es") (\(kept) kept, \(next.count - kept) new, \(mailboxes.count - kept) closed)"
+        )
+        return (next, fresh.map(\.context))
     }
 
     /// What every read needs.
@@ -219,7 +276,7 @@ struct WatchCommand: ParsableCommand {
     final class WatchedMailbox {
         let url: IMAPMailboxURL
         /// The account it is read into: an index of the run's groups.
-        let group: Int
+        var group: Int
         /// Open and in `IDLE` between reads when the server offers it (RFC 2177).
         var connection: IMAPConnection?
         var validity: Int64 = 0
@@ -241,8 +298,14 @@ struct WatchCommand: ParsableCommand {
     /// Reads every mailbox, then waits: in `IDLE` on each connection whose server offers it
     /// (one connection per mailbox, all waited on together with poll(2)), the interval for
     /// the others, a back-off after a failure. Ends only by a signal (WatchStop).
-    private func watchContinuously(_ mailboxes: [WatchedMailbox], groups: [Context]) throws {
+    private func watchContinuously(_ watched: [WatchedMailbox], groups contexts: [Context]) throws {
+        var mailboxes = watched
+        var groups = contexts
         while true {
+            if WatchReload.asked(), let next = reloaded(mailboxes, groups: groups) {
+                mailboxes = next.mailboxes
+                groups = next.groups
+            }
             // What the idling connections said, before waiting: a response that arrived with an
             // earlier one already sits in the reader (or in TLS's buffer), where poll(2) cannot
             // see it.
@@ -482,6 +545,34 @@ enum Monotonic {
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)
         return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+    }
+}
+
+/// SIGHUP asks a continuous watch to reload (``WatchCommand/reloaded(_:groups:)``): the
+/// handler only notes it, and the wait it interrupts (poll(2), never restarted) ends the round
+/// early; other system calls restart (`SA_RESTART`), so a read from a server goes on.
+enum WatchReload {
+    private static let requested = Atomic<Bool>(false)
+
+    static func install() {
+        _ = requested.load(ordering: .sequentiallyConsistent)
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = { _ in
+            // Async-signal-safe: an atomic only.
+            WatchReload.requested.store(true, ordering: .sequentiallyConsistent)
+        }
+        sigemptyset(&action.sa_mask)
+        action.sa_flags = Int32(SA_RESTART)
+        sigaction(SIGHUP, &action, nil)
+        var unblock = sigset_t()
+        sigemptyset(&unblock)
+        sigaddset(&unblock, SIGHUP)
+        sigprocmask(SIG_UNBLOCK, &unblock, nil)
+    }
+
+    /// Whether a reload was asked for since the last call.
+    static func asked() -> Bool {
+        requested.exchange(false, ordering: .sequentiallyConsistent)
     }
 }
 
