@@ -17,6 +17,8 @@ public final class CalDAVClient {
     public let settings: CalDAVSettings
     /// The netrc file libcurl reads, after `NetrcFile`'s checks; nil for none.
     public let netrcFile: String?
+    /// The netrc entry of ``CalDAVSettings/login`` for the server's host, when the file has one.
+    let chosen: (login: String, password: String)?
     private let handle: CurlEasyHandle
 
     /// Checks the settings and the netrc file, loads libcurl.so.4 and makes the handle. Throws
@@ -24,6 +26,13 @@ public final class CalDAVClient {
     /// needs (libcurl older than 7.85 has no CURLOPT_PROTOCOLS_STR).
     public init(collection: CalDAVCollection, settings: CalDAVSettings) throws(CalDAVError) {
         netrcFile = try settings.check()
+        // One login of several for the host: the URL's (`jane@host`), else the account's, that
+        // entry's read here, as curl takes the entry of the user name a URL names. Otherwise
+        // libcurl reads the file (the host's first entry, else `default`); a login the URL
+        // names stays its own, with the password the netrc has for it or none.
+        chosen = netrcFile.flatMap { file in
+            (collection.login ?? settings.login).flatMap { NetrcFile.credentials(in: file, host: collection.host, login: $0) }
+        }
         // libcurl is loaded on first use (see CLibCurlLoader).
         guard reservoir_libcurl_load() != 0 else {
             throw CalDAVError(.libcurlUnavailable, String(cString: reservoir_libcurl_error()) + "; install libcurl4")
@@ -134,7 +143,12 @@ public final class CalDAVClient {
         handle.set(CURLOPT_USERAGENT, settings.userAgent, "CURLOPT_USERAGENT")
         // Verification stays on (CURLOPT_SSL_VERIFYPEER and _VERIFYHOST default to on).
         if let caFile = settings.caFile { handle.set(CURLOPT_CAINFO, caFile, "CURLOPT_CAINFO") }
-        if let netrcFile {
+        if let chosen {
+            handle.set(CURLOPT_NETRC, Int(CURL_NETRC_IGNORED.rawValue), "CURLOPT_NETRC")
+            handle.set(CURLOPT_USERNAME, chosen.login, "CURLOPT_USERNAME")
+            handle.set(CURLOPT_PASSWORD, chosen.password, "CURLOPT_PASSWORD")
+            handle.set(CURLOPT_HTTPAUTH, Int(reservoir_curlauth_basic_digest()), "CURLOPT_HTTPAUTH")
+        } else if let netrcFile {
             handle.set(CURLOPT_NETRC, Int(CURL_NETRC_OPTIONAL.rawValue), "CURLOPT_NETRC")
             handle.set(CURLOPT_NETRC_FILE, netrcFile, "CURLOPT_NETRC_FILE")
             handle.set(CURLOPT_HTTPAUTH, Int(reservoir_curlauth_basic_digest()), "CURLOPT_HTTPAUTH")

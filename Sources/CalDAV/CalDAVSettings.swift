@@ -15,11 +15,17 @@ public struct CalDAVSettings: Sendable {
     public var timeoutMilliseconds: Int
     /// The `User-Agent` field sent with each request (RFC 9110 §10.1.5).
     public var userAgent: String
+    /// The login to take from the netrc file when it has several `machine` entries for the
+    /// server's host (a site's account address): that entry's login and password, as curl
+    /// takes the entry of the user name a URL gives. Without one, or when no entry of the host
+    /// has that login, the netrc file is libcurl's to read: the host's first entry, else `default`.
+    public var login: String?
 
     public init(
         netrcFile: String? = nil, caFile: String? = nil,
-        timeoutMilliseconds: Int = CalDAVLimits.defaultTimeoutMilliseconds, userAgent: String = "reservoir"
+        timeoutMilliseconds: Int = CalDAVLimits.defaultTimeoutMilliseconds, userAgent: String = "reservoir", login: String? = nil
     ) {
+        self.login = login
         self.netrcFile = netrcFile
         self.caFile = caFile
         self.timeoutMilliseconds = timeoutMilliseconds

@@ -22,6 +22,21 @@ package enum NetrcFile {
         return chosen
     }
 
+    /// The login and password of the entry for `host` (compared without case, as host names)
+    /// whose login is `login` (compared exactly: a login is the server's to compare); nil when
+    /// the file cannot be read or has no such entry with a password.
+    package static func credentials(in path: String, host: String, login: String) -> (login: String, password: String)? {
+        // Read through the descriptor the owner-only check opened (no second open to race).
+        guard case .success(let file) = OwnerOnlyFile.open(path) else { return nil }
+        defer { close(file.fd) }
+        guard let bytes = try? FileBytes.readAll(file.fd, sizeHint: file.size, limit: 1 << 20) else { return nil }
+        let entry = NetrcText.entries(String(decoding: bytes, as: UTF8.self)).first { entry in
+            entry.machine.map { $0.lowercased() == host.lowercased() } == true && entry.login == login && entry.password != nil
+        }
+        guard let entry, let password = entry.password else { return nil }
+        return (login, password)
+    }
+
     private static func check(_ path: String) throws(CalDAVError) {
         guard !path.utf8.contains(0) else { throw CalDAVError(.invalidSettings, "the netrc path contains a NUL byte") }
         switch OwnerOnlyFile.open(path) {

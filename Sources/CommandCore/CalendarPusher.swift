@@ -72,12 +72,13 @@ package struct CalendarPusher {
         do { return try CalendarDestination(parsing: text) } catch { throw UsageError(error.description) }
     }
 
-    /// `text` with the user information of its URL replaced by `…`; nil when it has none.
+    /// `text` with the user information of its URL replaced by `…`; nil when it has none but a
+    /// login (`jane@host`: the netrc entry to take, no secret).
     static func withoutCredentials(_ text: String) -> String? {
         guard !text.hasPrefix("vdir:"), let scheme = text.firstRange(of: "://") else { return nil }
         let rest = text[scheme.upperBound...]
         let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-        guard let at = authority.lastIndex(of: "@") else { return nil }
+        guard let at = authority.lastIndex(of: "@"), authority[..<at].contains(":") else { return nil }
         return String(text[..<scheme.upperBound]) + "…" + String(text[at...])
     }
 
@@ -107,7 +108,7 @@ package struct CalendarPusher {
             return try VdirCollection(path: path)
         case .caldav(let url):
             return try CalDAVCalendarCollection(
-                url: url, netrcFile: settings.netrcFile, caFile: settings.caFile,
+                url: url, netrcFile: settings.netrcFile, caFile: settings.caFile, login: settings.netrcLogin,
                 requestTimeoutMilliseconds: CalendarDelivery.Options.defaultRequestTimeoutMilliseconds)
         }
     }

@@ -125,9 +125,12 @@ package struct EffectiveSettings: Sendable, Equatable {
     /// The calendars to push to: none with `--no-calendar`, which overrides `--calendar` and the
     /// file's `calendar` for one run.
     package var calendars: CalendarSettings {
-        CalendarSettings(
+        var settings = CalendarSettings(
             calendars: flag(.noCalendar) ? [] : texts(.calendar), netrcFile: text(.netrc), caFile: text(.calendarCA),
             deleteCancelled: flag(.deleteCancelled), skipped: flag(.noCalendar))
+        // A site's account logs in to its calendars as itself when the netrc holds its entry.
+        settings.netrcLogin = account.flatMap { try? AccountAddress.parse($0) }.flatMap { $0.isImplicit ? nil : $0.address }
+        return settings
     }
 
     package var store: String? { text(.store) }

@@ -76,6 +76,9 @@ package struct RetryRun {
             path = found
             origin = MessageOrigin(path: found)
         }
+        // The spooled copy (or the message file) dates the message's arrival: a pending sender's
+        // reservation waits from then (``MessageOrigin/deliveredAt``).
+        origin.stamp = FileStamp.of(path)
         let raw: RawMessage
         do {
             raw = try MessageSource.file(path)

@@ -69,6 +69,9 @@ package struct CalendarSettings: Sendable, Equatable {
     package var deleteCancelled = false
     /// `--no-calendar`: ``calendars`` is empty for this run, whatever was configured.
     package var skipped = false
+    /// The login whose netrc entry a CalDAV calendar takes when the netrc has several for its
+    /// host: the run's account (``CalDAVSettings/login``).
+    package var netrcLogin: String?
 
     package init(
         calendars: [String] = [], netrcFile: String? = nil, caFile: String? = nil, deleteCancelled: Bool = false, skipped: Bool = false

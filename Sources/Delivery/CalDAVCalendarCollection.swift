@@ -11,12 +11,14 @@ public final class CalDAVCalendarCollection: CalendarCollection {
 
     /// Throws ``DeliveryError`` for a URL or netrc file the client refuses, or when libcurl
     /// cannot be loaded.
-    public init(url: String, netrcFile: String?, caFile: String?, requestTimeoutMilliseconds: Int64) throws(DeliveryError) {
+    /// `login`: the netrc entry to take when the file has several for the host (``CalDAVSettings/login``).
+    public init(url: String, netrcFile: String?, caFile: String?, login: String? = nil, requestTimeoutMilliseconds: Int64) throws(DeliveryError) {
         do {
             let collection = try CalDAVCollection(url: url)
             client = try CalDAVClient(
                 collection: collection,
-                settings: CalDAVSettings(netrcFile: netrcFile, caFile: caFile, timeoutMilliseconds: Int(requestTimeoutMilliseconds)))
+                settings: CalDAVSettings(
+                    netrcFile: netrcFile, caFile: caFile, timeoutMilliseconds: Int(requestTimeoutMilliseconds), login: login))
         } catch {
             throw DeliveryError("\(URLText.withoutCredentials(url)): \(error)")
         }

@@ -59,32 +59,53 @@ public struct EventKey: Hashable, Sendable, Comparable, CustomStringConvertible 
         EventKey(account: account, owner: owner, container: container, item: item)
     }
 
-    /// A globally unique, stable identifier for a new event (RFC 5545 §3.8.4.7). Each part keeps
-    /// ASCII letters, digits, `.` and `_`; every other byte of its UTF-8 form is written `%XX`,
-    /// the `-` that joins the parts included, so two different keys never share a UID. An
-    /// event keeps the UID it was created with (``StoredEvent/uid``).
+    /// A globally unique, stable identifier for a new event (RFC 5545 §3.8.4.7), readable as
+    /// the booking's own words: `RA-9F3Z7K_EC15-ZurichHB-2031-07-14_railalpina.example@reservoir`.
+    /// The parts (booking, item, owner when there is one) are joined by `_`; in each, ASCII
+    /// letters, digits and `- . ~` stay as written (RFC 3986 §2.3's unreserved characters but
+    /// the separator) and every other byte of its UTF-8 form is written `%XX` — `_` and `%`
+    /// themselves, `@`, `/` (a vdir's file name and a CalDAV resource name are the UID),
+    /// spaces and controls, and non-ASCII letters, which file systems and servers may store in
+    /// another Unicode normalization — so two different keys never share a UID. An event keeps
+    /// the UID it was created with (``StoredEvent/uid``): one created before UIDs were readable
+    /// keeps its `%2D`s, and its calendar copies are updated in place.
     public var calendarUID: String {
-        owner.isEmpty ? legacyCalendarUID : "\(Self.uidPart(container))-\(Self.uidPart(item))-\(Self.uidPart(owner))@reservoir"
+        let parts = owner.isEmpty ? [container, item] : [container, item, owner]
+        return parts.map(Self.readableUIDPart).joined(separator: "_") + "@reservoir"
     }
 
     /// The UID of events stored before bookings were keyed per owner (schema 4 and earlier):
-    /// the booking and the item only. Those events keep it, so calendars holding them are
-    /// updated in place rather than given a second copy.
-    public var legacyCalendarUID: String { "\(Self.uidPart(container))-\(Self.uidPart(item))@reservoir" }
+    /// the booking and the item only, each part escaped as UIDs then were (``legacyUIDPart(_:)``).
+    /// Those events keep it, so calendars holding them are updated in place rather than given
+    /// a second copy.
+    public var legacyCalendarUID: String { "\(Self.legacyUIDPart(container))-\(Self.legacyUIDPart(item))@reservoir" }
 
-    static func uidPart(_ s: String) -> String {
-        var out = ""
+    /// A part of a readable UID (``calendarUID``).
+    static func readableUIDPart(_ s: String) -> String {
+        escapedUIDPart(s) { byte in
+            ASCII.isLetter(byte) || ASCII.isDigit(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+                || byte == UInt8(ascii: "~")
+        }
+    }
+
+    /// A part of a UID as they were made before they were readable: ASCII letters, digits,
+    /// `.` and `_` kept, every other byte `%XX`, the `-` that joined the parts included.
+    static func legacyUIDPart(_ s: String) -> String {
+        escapedUIDPart(s) { byte in ASCII.isLetter(byte) || ASCII.isDigit(byte) || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_") }
+    }
+
+    static func escapedUIDPart(_ s: String, keeping kept: (UInt8) -> Bool) -> String {
+        let hex = Array("0123456789ABCDEF".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(s.utf8.count)
         for byte in s.utf8 {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "_"):
-                out.unicodeScalars.append(UnicodeScalar(byte))
-            default:
-                let hex = String(byte, radix: 16, uppercase: true)
-                out += (hex.count == 1 ? "%0" : "%") + hex
+            if kept(byte) {
+                out.append(byte)
+            } else {
+                out += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
             }
         }
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
     public static func < (lhs: Self, rhs: Self) -> Bool {

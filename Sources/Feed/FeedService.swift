@@ -20,11 +20,16 @@ public struct FeedService: Sendable {
     public let pendingDays: Int
     /// The names a request's `Host` may carry (DNS rebinding: ``ServedHosts``).
     public let hosts: ServedHosts
+    /// The server's one account (the configuration's `account`), named on the page a request
+    /// without an account of its own sees; the implicit account names no one.
+    public let serverAccount: Account
 
     public init(
         access: FeedAccess, openStore: @escaping StoreOpener, now: @escaping @Sendable () -> Int64, writer: ICalendarWriter = ICalendarWriter(),
-        actions: PageActions? = nil, pendingDays: Int = 30, hosts: ServedHosts = ServedHosts(listen: .standard)
+        actions: PageActions? = nil, pendingDays: Int = 30, hosts: ServedHosts = ServedHosts(listen: .standard),
+        serverAccount: Account = .implicit
     ) {
+        self.serverAccount = serverAccount
         self.hosts = hosts
         self.writer = writer
         self.actions = actions
@@ -141,7 +146,7 @@ public struct FeedService: Sendable {
             }
             forms = PageForms(token: actions.token(for: account), pending: pending)
         }
-        let body = Array(UpcomingPage(now: now, links: links, forms: forms).render(entries).utf8)
+        let body = Array(UpcomingPage(now: now, links: links, forms: forms, account: account ?? serverAccount).render(entries).utf8)
         let headers: [(name: String, value: String)] = [
             ("Content-Type", "text/html; charset=utf-8"),
             ("Content-Length", String(body.count)),

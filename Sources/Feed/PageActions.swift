@@ -26,6 +26,29 @@ public struct PageActionResult: Sendable, Equatable {
         self.succeeded = succeeded
         self.summary = summary
     }
+
+    /// The answer to Trust, in words (no item ids): `Reservations from airline.example are now
+    /// trusted: 2 added (Flight to Lisbon; Hotel Lisboa).`, and a sentence for each message
+    /// that today's rules no longer take, with the reason.
+    public static func trusted(domain: String, added titles: [String], notAdded: [(message: String, reason: String)]) -> Self {
+        var text = "Reservations from \(domain) are now trusted: "
+        switch titles.count {
+        case 0: text += "nothing waiting was added."
+        case 1: text += "1 added (\(titles[0]))."
+        default: text += "\(titles.count) added (\(titles.prefix(5).joined(separator: "; "))\(titles.count > 5 ? "; …" : ""))."
+        }
+        for refused in notAdded.prefix(5) { text += "\nNot added, “\(refused.message)”: \(refused.reason)." }
+        return Self(succeeded: true, summary: text)
+    }
+
+    /// The answer to Dismiss, in words: `Reservations from newsletter.example are now refused:
+    /// 1 waiting dropped.`
+    public static func refused(domain: String, dropped: Int) -> Self {
+        Self(
+            succeeded: true,
+            summary: "Reservations from \(domain) are now refused: \(dropped) waiting \(dropped == 1 ? "reservation" : "reservations") dropped."
+        )
+    }
 }
 
 /// The page's forms: who runs an action, and the secret of their anti-forgery tokens.

@@ -19,11 +19,15 @@ public struct UpcomingPage: Sendable {
     public let links: FeedLinks
     /// The forms of `--actions`: adding a page by its address, deciding pending senders.
     public let forms: PageForms?
+    /// Whose page it is, named at its top; nil or the implicit account: a single user's page,
+    /// which names no one.
+    public let account: Account?
 
-    public init(now: Int64, links: FeedLinks, forms: PageForms? = nil) {
+    public init(now: Int64, links: FeedLinks, forms: PageForms? = nil, account: Account? = nil) {
         self.now = now
         self.links = links
         self.forms = forms
+        self.account = account
     }
 
     /// Shown: an event whose start is at or after `now`, or whose end is (a hotel stay or a
@@ -61,6 +65,7 @@ public struct UpcomingPage: Sendable {
         body{font:16px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0;padding:1rem;\
         background:#f6f7f9;color:#1d232b;max-width:42rem;margin-inline:auto}\
         h1{font-size:1.35rem;margin:.2rem 0 .8rem}\
+        .owner{margin:-.6rem 0 .8rem;color:#5b6673;overflow-wrap:anywhere}\
         h2.section{font-size:1rem;color:#5b6673;margin:1.4rem 0 .5rem;text-transform:uppercase;letter-spacing:.04em}\
         .feed{background:#fff;border:1px solid #d8dde3;border-radius:10px;padding:.6rem .8rem;margin-bottom:1rem;font-size:.9rem}\
         .button{display:inline-block;background:#0b5cad;color:#fff;text-decoration:none;border-radius:8px;\
@@ -93,7 +98,9 @@ public struct UpcomingPage: Sendable {
         """
 
     /// The whole document for `entries` (those to show, ordered by start): the bookings still
-    /// on first, then the cancelled ones under a heading of their own, struck through.
+    /// on first, then the senders waiting for the person's choice (a question only they can
+    /// answer), then the cancelled bookings under a heading of their own, struck through, and
+    /// last the form to add a page.
     public func render(_ entries: [PageEntry]) -> String {
         var active: HTMLText = ""
         var cancelled: HTMLText = ""
@@ -110,15 +117,19 @@ public struct UpcomingPage: Sendable {
         } else {
             body = "<div class=\"list\">\n\(active)</div>\n"
         }
+        if let forms { body += forms.renderPending() }
         if !cancelled.html.isEmpty {
             body += "<h2 class=\"section\">Cancelled</h2>\n<div class=\"list\">\n\(cancelled)</div>\n"
         }
-        if let forms { body += forms.render() }
+        if let forms { body += forms.renderAdd() }
+        let owner = account.flatMap { $0.isImplicit ? nil : $0.address }
+        let title = "Upcoming reservations" + (owner.map { " of " + $0 } ?? "")
+        let whose: HTMLText = owner.map { "<p class=\"owner\">\($0)</p>\n" } ?? ""
         let page: HTMLText = """
-            \(Self.head(title: "Upcoming reservations", referrer: Self.referrerPolicy(forms: forms != nil)))
+            \(Self.head(title: title, referrer: Self.referrerPolicy(forms: forms != nil)))
             <body>
             <h1>Upcoming reservations</h1>
-            <p class="feed"><a class="button" href="\(links.webcal)">Subscribe in your calendar</a> \
+            \(whose)<p class="feed"><a class="button" href="\(links.webcal)">Subscribe in your calendar</a> \
             <a class="button secondary" href="\(links.plain)">Download .ics</a><br>\
             <code>\(links.plain)</code></p>
             \(body)<p class="muted">As of \(Self.utcText(now)).</p>
@@ -288,7 +299,8 @@ public struct PageForms: Sendable, Equatable {
         self.pending = pending
     }
 
-    func render() -> HTMLText {
+    /// The senders waiting for the person's choice, each with Trust and Dismiss.
+    func renderPending() -> HTMLText {
         var html: HTMLText = ""
         if !pending.isEmpty {
             html += "<h2 class=\"section\">Senders waiting for you</h2>\n"
@@ -306,14 +318,18 @@ public struct PageForms: Sendable, Equatable {
                     """
             }
         }
-        html += """
-            <h2 class="section">Add a confirmation page</h2>
-            <article><form method="post" action="add"><input type="hidden" name="token" value="\(token)">\
-            <label for="url">The booking's https address</label>\
-            <input id="url" type="url" name="url" required placeholder="https://" inputmode="url">\
-            <button type="submit">Add</button></form></article>
-
-            """
         return html
+    }
+
+    /// The form that adds a confirmation page by its address.
+    func renderAdd() -> HTMLText {
+        """
+        <h2 class="section">Add a confirmation page</h2>
+        <article><form method="post" action="add"><input type="hidden" name="token" value="\(token)">\
+        <label for="url">The booking's https address</label>\
+        <input id="url" type="url" name="url" required placeholder="https://" inputmode="url">\
+        <button type="submit">Add</button></form></article>
+
+        """
     }
 }

@@ -1,5 +1,6 @@
 import Glibc
 import MIME
+import ReservoirBase
 
 /// Where a message came from.
 public struct MessageOrigin: Sendable, Equatable {
@@ -48,6 +49,30 @@ public struct MessageOrigin: Sendable, Equatable {
         }
         key += bytes[nameStart..<nameEnd]
         return String(decoding: key, as: UTF8.self)
+    }
+
+    /// When the message was delivered, as far as its file says (Unix seconds): for a file in a
+    /// Maildir's `new/` or `cur/`, the time its name begins with (the delivery time, as the
+    /// Maildir specification names files: `TIME.UNIQUE.HOST`, at least 9 digits), else the
+    /// file's modification time, which a delivery sets and a rename from `new/` to `cur/`
+    /// keeps (a retry record's spooled copy: when it was kept). Nil for standard input and mbox
+    /// messages: they arrive as they are read.
+    public var deliveredAt: Int64? {
+        guard mboxIndex == nil else { return nil }
+        let bytes = Array((path ?? "").utf8)
+        if let slash = bytes.lastIndex(of: UInt8(ascii: "/")) {
+            let folder = bytes[((bytes[..<slash].lastIndex(of: UInt8(ascii: "/")).map { $0 + 1 }) ?? 0)..<slash]
+            if folder.elementsEqual("new".utf8) || folder.elementsEqual("cur".utf8) {
+                let digits = bytes[(slash + 1)...].prefix(while: ASCII.isDigit)
+                let next = slash + 1 + digits.count
+                if (9...12).contains(digits.count), next < bytes.count, bytes[next] == UInt8(ascii: "."),
+                    let seconds = Int64(String(decoding: digits, as: UTF8.self))
+                {
+                    return seconds
+                }
+            }
+        }
+        return stamp?.modified
     }
 }
 

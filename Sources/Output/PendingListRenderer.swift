@@ -17,9 +17,19 @@ public enum PendingListRenderer {
         return order.map { ($0, groups[$0] ?? []) }
     }
 
-    /// The listing for people: every text from a message or the store escaped (``TerminalText``).
-    public static func text(_ pending: [PendingReservation]) -> String {
-        guard !pending.isEmpty else { return "No pending senders.\n" }
+    /// The listing for people: every text from a message or the store escaped (``TerminalText``),
+    /// then the choices made, each with when and by whom (`by page:jane@example.org` for a button
+    /// on the account's page).
+    public static func text(_ pending: [PendingReservation], decisions: [SenderDecision] = []) -> String {
+        var choices: TerminalText = ""
+        if !decisions.isEmpty {
+            choices += "Decided:\n"
+            for decision in decisions {
+                let word = decision.choice == .allow ? "allowed" : "denied"
+                choices += "  \(decision.domain)  \(word)  \(CivilTime.iso8601UTC(decision.decidedAt))  by \(decision.decidedBy)\n"
+            }
+        }
+        guard !pending.isEmpty else { return "No pending senders.\n" + choices.text }
         var out: TerminalText = ""
         for (domain, reservations) in grouped(pending) {
             let count = reservations.count == 1 ? "1 reservation" : "\(reservations.count) reservations"
@@ -29,7 +39,7 @@ public enum PendingListRenderer {
                 out += "  \(reservation.title)  \(dates)  received \(CivilTime.iso8601UTC(reservation.received))\n"
             }
         }
-        return out.text
+        return out.text + choices.text
     }
 
     public static func json(_ pending: [PendingReservation], decisions: [SenderDecision]) -> String {

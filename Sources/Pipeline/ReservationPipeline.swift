@@ -400,11 +400,15 @@ public final class ReservationPipeline {
             var candidates = report.items.filter { ($0.source == .markup || $0.awaitsAddressing) && $0.reservation.marks.isEmpty }
             var unused: [ReportDiagnostic] = []
             checkOrganizers(&candidates, fromDomain: report.trust.fromDomain, diagnostics: &unused)
+            // A pending reservation waits pending-days from the message's arrival (its Maildir
+            // file's delivery time), not from the scan that found it; never from the future.
+            let arrival = min(now, report.origin.deliveredAt ?? now)
+            guard arrival >= pendingExpiry else { return }
             let pending = candidates.filter { $0.refusal == nil }.map { item in
                 PendingReservation(
                     domain: domain, container: item.event.key.container, item: item.event.key.item, title: item.event.title,
                     start: item.event.start?.text, end: item.event.end?.text, reservationJSON: item.event.reservationJSON,
-                    messageID: report.messageID, received: now, message: bytes)
+                    messageID: report.messageID, received: arrival, message: bytes)
             }
             guard !pending.isEmpty else { return }
             try senders.keepPending(pending, expiringBefore: pendingExpiry)

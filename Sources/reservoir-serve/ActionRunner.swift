@@ -45,8 +45,9 @@ final class ActionRunner: Sendable {
         var arguments = [program]
         switch action {
         case .add: arguments += ["add", "--json"]
-        case .allow(let domain): arguments += ["allow", domain]
-        case .deny(let domain): arguments += ["deny", domain]
+        // Recorded as the page account's choice (`page:ADDRESS`), answered as JSON.
+        case .allow(let domain): arguments += ["allow", domain, "--json", "--from-page"]
+        case .deny(let domain): arguments += ["deny", domain, "--json", "--from-page"]
         }
         if let store { arguments += ["--store", store] }
         if let now { arguments += ["--now", now] }
@@ -58,10 +59,25 @@ final class ActionRunner: Sendable {
         switch action {
         case .add: return Self.addResult(status: status, output: output)
         case .allow(let domain), .deny(let domain):
-            let text = String(decoding: output, as: UTF8.self).split(separator: "\n").prefix(8).joined(separator: "\n")
-            if status == 0 { return PageActionResult(succeeded: true, summary: text.isEmpty ? domain : text) }
-            return PageActionResult(succeeded: false, summary: "The choice for \(domain) was not kept (exit \(status)). \(text)")
+            return Self.decisionResult(domain: domain, status: status, output: output)
         }
+    }
+
+    /// What `reservoir allow|deny --json` said, in a sentence (``PageActionResult/trusted(domain:added:notAdded:)``).
+    static func decisionResult(domain: String, status: Int32, output: [UInt8]) -> PageActionResult {
+        guard status == 0, let object = TolerantJSONReader.read(output).values.first?.objectValue else {
+            return PageActionResult(succeeded: false, summary: "The choice for \(domain) was not kept (exit \(status)).")
+        }
+        if object["decision"]?.stringValue == "deny" {
+            let dropped = object["dropped"]?.stringValue.flatMap { Int($0) } ?? 0
+            return .refused(domain: domain, dropped: dropped)
+        }
+        let titles = (object["imported"]?.listValue ?? []).compactMap { $0.objectValue?["title"]?.stringValue }
+        let refused = (object["notImported"]?.listValue ?? []).compactMap { value -> (message: String, reason: String)? in
+            guard let entry = value.objectValue else { return nil }
+            return (entry["message"]?.stringValue ?? "a message", entry["reason"]?.stringValue ?? "")
+        }
+        return .trusted(domain: domain, added: titles, notAdded: refused)
     }
 
     /// What `reservoir add --json` said, in a sentence.

@@ -57,7 +57,7 @@ struct Setup {
                 try ReservoirServe.openStore(location, account: account ?? configured)
             },
             now: { pinned ?? Int64(time(nil)) }, writer: ConfigurationLoad.process.calendarWriter, actions: actions, pendingDays: pendingDays,
-            hosts: ServedHosts(listen: settings.listen, serverNames: settings.serverNames))
+            hosts: ServedHosts(listen: settings.listen, serverNames: settings.serverNames), serverAccount: configured)
     }
 
     /// The store opened as a request opens it: nil when it answers, a line to log when it is

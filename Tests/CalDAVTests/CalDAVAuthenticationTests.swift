@@ -38,6 +38,39 @@ struct CalDAVAuthenticationTests {
         #expect(client.get(resource: name).answer?.text.contains("SUMMARY:Dinner") == true)
     }
 
+    @Test(
+        "several entries for one host: the login asked for takes its own entry; without one, or with no entry of it, the host's first",
+        .enabled(if: RadicaleServer.isInstalled, "radicale is not installed (apt-get install radicale)"))
+    func loginOfSeveral() throws {
+        try #require(RadicaleServer.isInstalled, "radicale is not installed (apt-get install radicale)")
+        let directory = try TestDirectory()
+        defer { directory.remove() }
+        let server = try RadicaleServer(in: directory)
+        defer { server.process.kill() }
+        let name = CalDAVResourceName(uid: "auth-2@reservoir")
+        // Joe's entry first: curl alone would log in as Joe, whom Radicale does not know.
+        let netrc = try directory.write(
+            "several",
+            "machine 127.0.0.1 login joe password joes\nmachine 127.0.0.1 login \"jane\" password \"\(RadicaleServer.password)\"\n")
+        let first = try CalDAVClient(collection: server.collection(), settings: CalDAVSettings(netrcFile: netrc))
+        #expect(first.put(resource: name, body: Self.body, condition: .create).outcome == .unauthorized)
+        let unknown = try CalDAVClient(collection: server.collection(), settings: CalDAVSettings(netrcFile: netrc, login: "ann"))
+        #expect(unknown.put(resource: name, body: Self.body, condition: .create).outcome == .unauthorized)
+        let jane = try CalDAVClient(collection: server.collection(), settings: CalDAVSettings(netrcFile: netrc, login: "jane"))
+        #expect(jane.put(resource: name, body: Self.body, condition: .create).answer?.status == 201)
+        // A login in the URL names the entry, before the account's.
+        let named = try CalDAVCollection(url: "http://jane@127.0.0.1:\(server.port)/jane/trips/")
+        let byURL = try CalDAVClient(collection: named, settings: CalDAVSettings(netrcFile: netrc, login: "joe"))
+        #expect(byURL.get(resource: name).answer?.status == 200)
+        let other = try CalDAVCollection(url: "http://ann@127.0.0.1:\(server.port)/jane/trips/")
+        let unlisted = try CalDAVClient(collection: other, settings: CalDAVSettings(netrcFile: netrc, login: "jane"))
+        #expect(unlisted.get(resource: name).outcome == .unauthorized, "the URL's login stays its own, with no password")
+        #expect(NetrcFile.credentials(in: netrc, host: "127.0.0.1", login: "jane")?.password == RadicaleServer.password)
+        #expect(NetrcFile.credentials(in: netrc, host: "other.example", login: "jane") == nil)
+        #expect(try CalDAVCollection(url: "https://[::1]:8443/cal/").host == "::1")
+        #expect(try CalDAVCollection(url: "https://Dav.Example:8443/cal/").host == "Dav.Example")
+    }
+
     @Test("a netrc file others may read is refused before any request, naming the file and its mode", arguments: [0o644, 0o640, 0o604, 0o620])
     func tooOpen(mode: Int) throws {
         let directory = try TestDirectory()

@@ -18,6 +18,16 @@ struct CalDAVCollectionTests {
         #expect(collection.usesTLS == normalized.hasPrefix("https:"))
     }
 
+    @Test("a login alone before the host names the netrc entry to take; it stays in the URL, the host is without it")
+    func login() throws {
+        let collection = try CalDAVCollection(url: "https://jane%40example.org@Dav.Example.com:8443/cal")
+        #expect(collection.login == "jane@example.org")
+        #expect(collection.authority == "Dav.Example.com:8443")
+        #expect(collection.host == "Dav.Example.com")
+        #expect(collection.url == "https://jane%40example.org@Dav.Example.com:8443/cal/")
+        #expect(try CalDAVCollection(url: "https://dav.example.com/cal/").login == nil)
+    }
+
     @Test(
         "refused URLs, each with its code",
         arguments: [
@@ -25,7 +35,11 @@ struct CalDAVCollectionTests {
             ("file:///etc/passwd", .unsupportedScheme),
             ("file://localhost/etc/", .unsupportedScheme),
             ("https://jane:secret@dav.example.com/cal/", .credentialsInURL),
-            ("https://jane@dav.example.com/cal/", .credentialsInURL),
+            ("https://:@dav.example.com/cal/", .credentialsInURL),
+            ("https://@dav.example.com/cal/", .invalidURL),
+            ("https://a@b@dav.example.com/cal/", .invalidURL),
+            ("https://jane%0A@dav.example.com/cal/", .invalidURL),
+            ("https://jane%@dav.example.com/cal/", .invalidURL),
             ("dav.example.com/cal/", .invalidURL),
             ("https:///cal/", .invalidURL),
             ("https://dav.example.com/cal/?x=1", .invalidURL),

@@ -40,6 +40,16 @@ struct FeedServiceTests {
         #expect(again.body == response.body && again.header("ETag") == response.header("ETag"))
     }
 
+    @Test("the page of the server's one account names it when it is a site's account, and no one for the implicit account")
+    func serverAccountNamed() throws {
+        nonisolated(unsafe) let store = MemoryStore(Self.events)
+        let request = FeedRequest(method: "GET", target: "/", host: Self.host)
+        let jane = FeedService(
+            access: FeedAccess(), openStore: { _ in store }, now: { Self.now }, serverAccount: Account(normalizedAddress: "jane@example.org"))
+        #expect(String(decoding: jane.respond(to: request).body, as: UTF8.self).contains("<p class=\"owner\">jane@example.org</p>"))
+        #expect(!String(decoding: Self.service(store).respond(to: request).body, as: UTF8.self).contains("class=\"owner\""))
+    }
+
     @Test("the feed names itself and its refresh interval (RFC 7986), with the configured colour")
     func feedName() throws {
         nonisolated(unsafe) let store = MemoryStore(Self.events)

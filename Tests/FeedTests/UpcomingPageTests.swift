@@ -107,6 +107,50 @@ struct UpcomingPageTests {
         #expect(!html.contains("<del>Flight: Soon"))
     }
 
+    @Test("senders waiting for the person's choice come after the bookings still on and before the cancelled ones; the add form last")
+    func pendingBeforeCancelled() {
+        let gone = storedEvent(container: "GONE", title: "Reservation: Gone", start: Self.now + 60, status: .cancelled)
+        let soon = storedEvent(container: "SOON", title: "Flight: Soon", start: Self.now + 600)
+        let forms = PageForms(token: "t", pending: [PendingSender(domain: "newairline.example", count: 1, titles: ["Flight: New"])])
+        let html = UpcomingPage(now: Self.now, links: Self.links, forms: forms).render([gone, soon].map { PageEntry(stored: $0, history: []) })
+        let positions = ["Flight: Soon", ">Senders waiting for you</h2>", "newairline.example", ">Cancelled</h2>", ">Add a confirmation page</h2>"]
+            .map { html.range(of: $0)?.lowerBound }
+        #expect(positions.allSatisfy { $0 != nil }, "\(html)")
+        let found = positions.compactMap { $0 }
+        #expect(found == found.sorted(), "\(html)")
+    }
+
+    @Test("the page names its account at the top and in its title; the implicit account's page names no one")
+    func whosePage() {
+        let soon = [PageEntry(stored: storedEvent(container: "SOON", title: "Flight: Soon", start: Self.now + 600), history: [])]
+        let jane = UpcomingPage(now: Self.now, links: Self.links, account: Account(normalizedAddress: "jane<b>@example.org")).render(soon)
+        #expect(jane.contains("<h1>Upcoming reservations</h1>\n<p class=\"owner\">jane&lt;b&gt;@example.org</p>"), "\(jane)")
+        #expect(jane.contains("<title>Upcoming reservations of jane&lt;b&gt;@example.org</title>"))
+        for page in [UpcomingPage(now: Self.now, links: Self.links, account: .implicit), UpcomingPage(now: Self.now, links: Self.links)] {
+            let html = page.render(soon)
+            #expect(!html.contains("class=\"owner\""))
+            #expect(html.contains("<title>Upcoming reservations</title>"))
+        }
+    }
+
+    @Test("the answer to Trust and Dismiss says in words what happened, with titles and reasons but no item ids")
+    func decisionWords() {
+        #expect(
+            PageActionResult.trusted(domain: "airline.example", added: ["Flight to Lisbon", "Hotel Lisboa"], notAdded: []).summary
+                == "Reservations from airline.example are now trusted: 2 added (Flight to Lisbon; Hotel Lisboa).")
+        #expect(
+            PageActionResult.trusted(domain: "airline.example", added: [], notAdded: [("Your booking", "the signature no longer verifies")])
+                .summary
+                == "Reservations from airline.example are now trusted: nothing waiting was added.\nNot added, “Your booking”: the signature no longer verifies."
+        )
+        #expect(
+            PageActionResult.refused(domain: "spam.example", dropped: 1).summary
+                == "Reservations from spam.example are now refused: 1 waiting reservation dropped.")
+        // Shown escaped, as every text from a command.
+        let page = ActionResultPage(result: .trusted(domain: "a.example", added: ["<b>x</b>"], notAdded: []), back: "/t/").render()
+        #expect(page.contains("1 added (&lt;b&gt;x&lt;/b&gt;).") && !page.contains("<b>x"))
+    }
+
     @Test("seat, gate and boarding time first; check-in and manage links as buttons; the phone a tel: link; a map link")
     func details() throws {
         let notes = """

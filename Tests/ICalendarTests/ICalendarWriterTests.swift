@@ -33,7 +33,7 @@ struct ICalendarWriterTests {
         #expect(ics.contains("\r\nDTSTART:20310513T023000Z\r\n"))
         #expect(ics.contains("\r\nDTEND:20310513T043000Z\r\n"))
         #expect(ics.contains("\r\nSTATUS:CONFIRMED\r\n"))
-        #expect(ics.contains("\r\nUID:IWDSCA-1@reservoir\r\n"))
+        #expect(ics.contains("\r\nUID:IWDSCA_1@reservoir\r\n"))
         #expect(ics.contains("\r\nLOCATION:EPIC Steak\\, 369 The Embarcadero\\, San Francisco\\, CA 94105\r\n"))
     }
 
@@ -85,18 +85,23 @@ struct ICalendarWriterTests {
         #expect(output == "Reservations Reservations DURATION PT1H PT1H teal\n")
     }
 
-    @Test("UIDs are distinct for distinct keys: dashes inside a part and non-ASCII letters are escaped as UTF-8")
+    @Test("UIDs are readable (hyphens kept) and distinct for distinct keys: the separator, % and non-ASCII letters are escaped as UTF-8")
     func uids() {
-        #expect(EventKey(owner: "", container: "IWDSCA", item: "1").calendarUID == "IWDSCA-1@reservoir")
-        #expect(EventKey(owner: "epicsteak.example", container: "IWDSCA", item: "1").calendarUID == "IWDSCA-1-epicsteak.example@reservoir")
-        #expect(EventKey(owner: "pass:pass.x", container: "A", item: "1").calendarUID == "A-1-pass%3Apass.x@reservoir")
+        #expect(EventKey(owner: "", container: "IWDSCA", item: "1").calendarUID == "IWDSCA_1@reservoir")
+        #expect(EventKey(owner: "epicsteak.example", container: "IWDSCA", item: "1").calendarUID == "IWDSCA_1_epicsteak.example@reservoir")
+        #expect(EventKey(owner: "pass:pass.x", container: "A", item: "1").calendarUID == "A_1_pass%3Apass.x@reservoir")
         #expect(
-            EventKey(owner: "", container: "RA-9F3Z7K", item: "ZürichHB").calendarUID
-                == "RA%2D9F3Z7K-Z%C3%BCrichHB@reservoir")
+            EventKey(owner: "cascadia-air.example", container: "RA-9F3Z7K", item: "ZürichHB").calendarUID
+                == "RA-9F3Z7K_Z%C3%BCrichHB_cascadia-air.example@reservoir")
+        #expect(EventKey(owner: "", container: "a_b/c@d", item: "1%").calendarUID == "a%5Fb%2Fc%40d_1%25@reservoir")
+        // Events stored before keep the UID they were pushed with (a NULL uid: the legacy form).
+        #expect(EventKey(owner: "", container: "RA-9F3Z7K", item: "ZürichHB").legacyCalendarUID == "RA%2D9F3Z7K-Z%C3%BCrichHB@reservoir")
         let pairs: [(EventKey, EventKey)] = [
             (EventKey(owner: "", container: "A-B", item: "C"), EventKey(owner: "", container: "A", item: "B-C")),
             (EventKey(owner: "", container: "\u{E2}D", item: "1"), EventKey(owner: "", container: "\u{E2D}", item: "1")),
             (EventKey(owner: "", container: "a%2D", item: "1"), EventKey(owner: "", container: "a-", item: "1")),
+            (EventKey(owner: "", container: "A_B", item: "C"), EventKey(owner: "", container: "A", item: "B_C")),
+            (EventKey(owner: "b.example", container: "A", item: "1"), EventKey(owner: "", container: "A", item: "1_b.example")),
             // Two owners' bookings with one number are two events.
             (EventKey(owner: "a.example", container: "X", item: "1"), EventKey(owner: "b.example", container: "X", item: "1")),
             (EventKey(owner: "a.example", container: "X", item: "1"), EventKey(owner: "", container: "X", item: "1")),
@@ -112,7 +117,7 @@ struct ICalendarWriterTests {
         let ics = writer.write([stored(status: .cancelled, sequence: 2)])
         #expect(ics.contains("\r\nSTATUS:CANCELLED\r\n"))
         #expect(ics.contains("\r\nSEQUENCE:2\r\n"))
-        #expect(ics.contains("\r\nUID:IWDSCA-1@reservoir\r\n"))
+        #expect(ics.contains("\r\nUID:IWDSCA_1@reservoir\r\n"))
     }
 
     @Test("wall-clock times without an offset stay floating")
@@ -450,7 +455,7 @@ struct ICalendarWriterTests {
             #expect(!document.contains("evil-url"), "a URL with a line break is not written")
         }
         #expect(
-            rows.map { Array($0.dropFirst(2)) } == [["IWDSCA-1@reservoir", "K7Q2PX-1@reservoir"], ["IWDSCA-1@reservoir"], ["K7Q2PX-1@reservoir"]])
+            rows.map { Array($0.dropFirst(2)) } == [["IWDSCA_1@reservoir", "K7Q2PX_1@reservoir"], ["IWDSCA_1@reservoir"], ["K7Q2PX_1@reservoir"]])
     }
 
     @Test("python's icalendar parser reads the export", .enabled(if: PythonICalendar.available))

@@ -26,4 +26,28 @@ struct MessageOriginTests {
         #expect(MessageOrigin().stateKey == nil)
         #expect(MessageOrigin(path: "/var/mail/jane", mboxIndex: 3).stateKey == nil)
     }
+
+    @Test(
+        "a Maildir file's delivery time is the time its name begins with, else its modification time",
+        arguments: [
+            ("/m/new/1795262400.M1P2.host", 1_795_262_400),
+            ("/m/cur/1795262400.M1P2.host:2,S", 1_795_262_400),
+            ("cur/999999999.M1.host:2,S", 999_999_999),
+            // Not a Maildir's name: the file's time.
+            ("/m/cur/0.host:2,S", 42),
+            ("/m/cur/17952624.M1.host", 42),
+            ("/m/cur/1795262400host", 42),
+            ("/m/tmp/1795262400.M1P2.host", 42),
+            ("/m/1795262400.M1P2.host", 42),
+        ])
+    func deliveredAt(path: String, time: Int64) {
+        #expect(MessageOrigin(path: path, stamp: FileStamp(size: 1, modified: 42)).deliveredAt == time)
+    }
+
+    @Test("stdin and mbox messages have no delivery time of their own; a spooled copy without a path its file's")
+    func noDeliveryTime() {
+        #expect(MessageOrigin().deliveredAt == nil)
+        #expect(MessageOrigin(path: "/var/mail/jane", mboxIndex: 3, stamp: FileStamp(size: 1, modified: 42)).deliveredAt == nil)
+        #expect(MessageOrigin(path: nil, stamp: FileStamp(size: 1, modified: 42)).deliveredAt == 42)
+    }
 }

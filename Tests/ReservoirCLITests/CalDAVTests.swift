@@ -84,7 +84,7 @@ extension ProcessSuites {
             #expect(back.status == 200)
             #expect(Self.lines(back.body, "UID:") == Self.lines(ics, "UID:"))
             #expect(Self.lines(back.body, "UID:").count == 6)
-            #expect(back.body.contains("UID:IWDSCA-1-epicsteak.example@reservoir"))
+            #expect(back.body.contains("UID:IWDSCA_1_epicsteak.example@reservoir"))
             #expect(Self.lines(back.body, "SEQUENCE:") == Self.lines(ics, "SEQUENCE:"))
             #expect(Self.lines(back.body, "STATUS:") == Self.lines(ics, "STATUS:"))
             #expect(Self.lines(back.body, "STATUS:").contains("STATUS:CANCELLED"))

@@ -68,6 +68,11 @@ extension ProcessSuites {
             #expect(line("dns-timeout").contains("= 5") && line("dns-timeout").hasSuffix("# default"), "\(r.text)")
             // A default is shown as the value in force, not as none.
             #expect(line("pending-days").contains("= 30") && line("pending-days").hasSuffix("# default"), "\(r.text)")
+            // What applies without a value is said, not "(none)", where something does apply.
+            #expect(line("dns-server").contains("= (the system's resolvers, /etc/resolv.conf)"), "\(r.text)")
+            #expect(line("account").contains("= (the store's implicit account)"), "\(r.text)")
+            #expect(line("calendar-ca").contains("= (the system's CA certificates)"), "\(r.text)")
+            #expect(line("recipient-delimiter").contains("= \"+\""), "\(r.text)")
             #expect(lines.first == "# configuration file: \(config)")
         }
 

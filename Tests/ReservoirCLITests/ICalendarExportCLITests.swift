@@ -77,7 +77,7 @@ struct ICalendarExportCLITests {
         let fromExport = Set(rows.map { "\($0[2])|\($0[3])|\($0[4])" })
         #expect(fromStore == fromExport)
         let byUID = Dictionary(rows.map { ($0[0], $0) }, uniquingKeysWith: { a, _ in a })
-        let dinner = try #require(byUID["IWDSCA-1-epicsteak.example@reservoir"])
+        let dinner = try #require(byUID["IWDSCA_1_epicsteak.example@reservoir"])
         #expect(dinner[2] == "Reservation: EPIC Steak")
         #expect(dinner[3] == "CANCELLED")
         #expect(Int(dinner[4]).map { $0 >= 2 } == true)

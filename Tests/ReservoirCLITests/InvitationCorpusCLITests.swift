@@ -73,7 +73,7 @@ extension ProcessSuites {
             try ReservoirBinary.run(["sync", "--store", store, "--calendar", server.url, "--netrc", server.netrc]).text
         }
 
-        static let cancelled = "CANCEL%2DICS%2D1%40epicsteak.example-1-epicsteak.example@reservoir"
+        static let cancelled = "CANCEL-ICS-1%40epicsteak.example_1_epicsteak.example@reservoir"
 
         @Test(
             "a minimal CANCEL: Radicale accepts the pushed object and reads it CANCELLED at its start; events --ics holds DTSTART",
@@ -108,17 +108,17 @@ extension ProcessSuites {
             let tmp = try TemporaryDirectory()
             defer { tmp.remove() }
             let store = try Self.store(kind, in: tmp)
-            let series = "SERIES%2DICS%2D1%40epicsteak.example"
+            let series = "SERIES-ICS-1%40epicsteak.example"
             try Self.deliver(["ics-cancel-series-invitation", "ics-cancel-series-whole"], store: store, server: server)
             #expect(
                 try server.events() == [
-                    "\(series)-1-epicsteak.example@reservoir|1|CANCELLED|20310512T190000-0700|False",
-                    "\(series)-20310519T190000-epicsteak.example@reservoir|1|CANCELLED|20310519T203000-0700|False",
+                    "\(series)_1_epicsteak.example@reservoir|1|CANCELLED|20310512T190000-0700|False",
+                    "\(series)_20310519T190000_epicsteak.example@reservoir|1|CANCELLED|20310519T203000-0700|False",
                 ])
             try Self.deliver(["ics-cancel-first-seen", "ics-cancel-late-invitation"], store: store, server: server)
             #expect(try server.events().count == 2, "nothing was sent for the booking never seen before its CANCEL")
             let ics = try Self.export(store)
-            #expect(!ics.contains("LATE%2DICS"), "\(ics)")
+            #expect(!ics.contains("LATE-ICS-1%40"), "\(ics)")
             for vevent in ics.components(separatedBy: "BEGIN:VEVENT").dropFirst() {
                 #expect(vevent.contains("\r\nDTSTART;TZID=America/Los_Angeles:"), "every exported event has a start: \(vevent)")
             }

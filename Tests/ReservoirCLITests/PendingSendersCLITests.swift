@@ -225,6 +225,59 @@ extension ProcessSuites {
             #expect(try Self.stored(store) == ["GENUINE1"])
         }
 
+        /// `received` of each pending reservation, by booking number.
+        static func received(_ store: String, now: String) throws -> [String: String] {
+            let run = try ReservoirBinary.run(["pending", "--json", "--store", "sqlite:" + store, "--now", now])
+            let json = try #require(try JSONSerialization.jsonObject(with: run.stdout) as? [String: Any], "\(run.stderr)")
+            var result: [String: String] = [:]
+            for sender in json["pending"] as? [[String: Any]] ?? [] {
+                for reservation in sender["reservations"] as? [[String: Any]] ?? [] {
+                    result[reservation["booking"] as? String ?? ""] = reservation["received"] as? String
+                }
+            }
+            return result
+        }
+
+        @Test("a pending reservation waits from its message's arrival (the Maildir file's delivery time), not from the scan")
+        func arrival() throws {
+            let tmp = try TemporaryDirectory()
+            defer { tmp.remove() }
+            // ReservoirBinary.now is 2026-11-22T12:00:00Z (1795348800): the scan runs then.
+            let yesterday: Int64 = 1_795_262_400
+            let fortyDaysAgo: Int64 = 1_791_892_800
+            func maildir(_ name: String, _ files: [(name: String, modified: Int64?)]) throws -> String {
+                let path = tmp.path + "/" + name
+                for folder in ["cur", "new", "tmp"] {
+                    try FileManager.default.createDirectory(atPath: path + "/" + folder, withIntermediateDirectories: true)
+                }
+                for file in files {
+                    let target = path + "/cur/" + file.name
+                    try FileManager.default.copyItem(atPath: Self.genuine, toPath: target)
+                    if let modified = file.modified {
+                        try FileManager.default.setAttributes(
+                            [.modificationDate: Date(timeIntervalSince1970: TimeInterval(modified))], ofItemAtPath: target)
+                    }
+                }
+                return path
+            }
+            // Delivered 40 days ago, dated by its Maildir name or, without a dated name, its file's time: expired already.
+            let old = try maildir("old", [("\(fortyDaysAgo).M1P1.mx.example:2,S", nil), ("copied:2,S", fortyDaysAgo)])
+            let oldStore = tmp.path + "/old.sqlite3"
+            let first = try ReservoirBinary.run(["scan", old] + Self.options(nil, store: oldStore))
+            #expect(first.status == 0, "\(first.stderr)")
+            #expect(try Self.pending(oldStore) == [:], "nothing waits for a choice past its pending-days")
+
+            // Beside one delivered yesterday: that one waits, from yesterday.
+            let both = try maildir("both", [("\(fortyDaysAgo).M1P1.mx.example:2,S", nil), ("\(yesterday).M2P2.mx.example:2,S", nil)])
+            let store = tmp.path + "/events.sqlite3"
+            let second = try ReservoirBinary.run(["scan", both] + Self.options(nil, store: store))
+            #expect(second.status == 0, "\(second.stderr)")
+            #expect(try Self.received(store, now: ReservoirBinary.now) == ["GENUINE1": "2026-11-21T12:00:00Z"])
+            // 30 days after its arrival it has expired, though the scan found it only 29 days before.
+            #expect(try Self.pending(store, now: "2026-12-21T11:00:00Z") == ["epicsteak.example": ["GENUINE1"]])
+            #expect(try Self.pending(store, now: "2026-12-21T13:00:00Z") == [:])
+        }
+
         @Test("a pending reservation expires after pending-days (default 30)")
         func expiry() throws {
             let tmp = try TemporaryDirectory()

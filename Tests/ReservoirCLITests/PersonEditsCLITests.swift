@@ -10,7 +10,7 @@ extension ProcessSuites {
     @Suite("the person's edits survive updates")
     struct PersonEditsCLITests {
         static let python = "/usr/bin/python3"
-        static let name = "IWDSCA-1-epicsteak.example@reservoir.ics"
+        static let name = "IWDSCA_1_epicsteak.example@reservoir.ics"
 
         static var hasPythonICalendar: Bool {
             guard let r = try? ChildProcess.capture([python, "-c", "import icalendar"]) else { return false }

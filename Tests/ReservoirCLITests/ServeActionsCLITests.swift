@@ -17,12 +17,15 @@ extension ProcessSuites {
             let token = "page-token-0123456789abcdef"
             var page: String { server.base + "/" + token + "/" }
 
-            init(actions: Bool = true) throws {
+            /// `account`: the token opens that account of a site's store (the message is filed there).
+            init(actions: Bool = true, account: String? = nil) throws {
                 tmp = try TemporaryDirectory()
                 store = tmp.path + "/events.sqlite3"
-                try PendingSendersCLITests.ingest(PendingSendersCLITests.genuine, PendingSendersCLITests.options(nil, store: store))
+                try PendingSendersCLITests.ingest(
+                    PendingSendersCLITests.genuine,
+                    PendingSendersCLITests.options(nil, store: store) + (account.map { ["--account", $0] } ?? []))
                 let tokenFile = tmp.path + "/token"
-                try (token + "\n").write(toFile: tokenFile, atomically: true, encoding: .utf8)
+                try (token + (account.map { " " + $0 } ?? "") + "\n").write(toFile: tokenFile, atomically: true, encoding: .utf8)
                 chmod(tokenFile, 0o600)
                 // The commands the forms run read the test's DKIM keys from the configuration
                 // file, as a site's would read its settings.
@@ -90,6 +93,11 @@ extension ProcessSuites {
                 "allow", fields: ["token": token, "domain": domain], origin: origin, extra: ["-H", "Sec-Fetch-Site: same-origin"])
             #expect(trusted.status == 200, "\(trusted.text) \(site.server.log)")
             #expect(trusted.text.contains("Done"))
+            // Said in words, without the item ids the command prints at the shell.
+            #expect(trusted.text.contains("Reservations from \(domain) are now trusted: 1 added ("), "\(trusted.text)")
+            #expect(!trusted.text.contains("GENUINE1") && !trusted.text.contains("imported:"), "\(trusted.text)")
+            // The implicit account's page: the choice is the page's, not the server user's.
+            #expect(try Self.decidedBy(site.store) == ["page"])
             #expect(try PendingSendersCLITests.stored(site.store) == pending[domain], "the pending booking is in the store")
             #expect(try PendingSendersCLITests.pending(site.store).isEmpty)
             #expect(try !ServeCLITests.curl(site.page, tmp: site.tmp).text.contains("Senders waiting for you"))
@@ -332,6 +340,33 @@ extension ProcessSuites {
             #expect(try PendingSendersCLITests.stored(site.store) == pending[domain])
         }
 
+        /// `decidedBy` of each choice `reservoir pending --json` lists.
+        static func decidedBy(_ store: String, account: String? = nil) throws -> [String] {
+            let run = try ReservoirBinary.run(
+                ["pending", "--json", "--store", "sqlite:" + store, "--now", ReservoirBinary.now] + (account.map { ["--account", $0] } ?? []))
+            let json = try #require(try JSONSerialization.jsonObject(with: run.stdout) as? [String: Any], "\(run.stderr)")
+            return (json["decided"] as? [[String: Any]] ?? []).compactMap { $0["decidedBy"] as? String }
+        }
+
+        @Test("a site account's page names the account, and its Trust is recorded as page:ADDRESS, that account's choice")
+        func accountPage() throws {
+            let account = "jane@example.org"
+            let site = try Site(account: account)
+            defer { site.close() }
+            let page = try ServeCLITests.curl(site.page, tmp: site.tmp)
+            #expect(page.text.contains("<p class=\"owner\">\(account)</p>"), "\(page.text)")
+            let domain = try #require(try PendingSendersCLITests.pending(site.store, extra: ["--account", account]).keys.first)
+            let trusted = try site.post(
+                "allow", fields: ["token": try site.formToken(), "domain": domain], origin: site.server.base,
+                extra: ["-H", "Sec-Fetch-Site: same-origin"])
+            #expect(trusted.status == 200, "\(trusted.text) \(site.server.log)")
+            #expect(try Self.decidedBy(site.store, account: account) == ["page:" + account])
+            let listing = try ReservoirBinary.run(
+                ["pending", "--store", "sqlite:" + site.store, "--now", ReservoirBinary.now, "--account", account])
+            #expect(listing.text.contains("\(domain)  allowed  \(ReservoirBinary.now)  by page:\(account)"), "\(listing.text)")
+            #expect(try PendingSendersCLITests.pending(site.store, extra: ["--account", account]).isEmpty)
+        }
+
         @Test("Dismiss denies the sender: its pending booking is dropped, nothing stored")
         func dismissButton() throws {
             let site = try Site()
@@ -339,6 +374,8 @@ extension ProcessSuites {
             let domain = try #require(try PendingSendersCLITests.pending(site.store).keys.first)
             let reply = try site.post("deny", fields: ["token": try site.formToken(), "domain": domain], origin: site.server.base)
             #expect(reply.status == 200, "\(reply.text) \(site.server.log)")
+            #expect(reply.text.contains("Reservations from \(domain) are now refused: 1 waiting reservation dropped."), "\(reply.text)")
+            #expect(try Self.decidedBy(site.store) == ["page"])
             #expect(try PendingSendersCLITests.pending(site.store).isEmpty)
             #expect(try PendingSendersCLITests.stored(site.store).isEmpty)
         }

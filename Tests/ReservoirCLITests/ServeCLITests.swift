@@ -203,7 +203,7 @@ extension ProcessSuites {
             let served = Set(parsed.text.split(separator: "\n").map(String.init))
             #expect(events.count == 6)
             #expect(served == expected)
-            #expect(served.contains("IWDSCA-1-epicsteak.example@reservoir|2|CANCELLED"))
+            #expect(served.contains("IWDSCA_1_epicsteak.example@reservoir|2|CANCELLED"))
         }
 
         @Test(
@@ -450,7 +450,7 @@ extension ProcessSuites {
             defer { server.stop() }
             let reply = try Self.curl(server.base + "/calendar.ics", tmp: tmp)
             #expect(reply.status == 200)
-            #expect(reply.text.contains("UID:IWDSCA-1-epicsteak.example@reservoir"))
+            #expect(reply.text.contains("UID:IWDSCA_1_epicsteak.example@reservoir"))
 
             try "store = [\n".write(toFile: config, atomically: true, encoding: .utf8)
             let broken = try ReservoirBinary.run(["serve", "--listen", "127.0.0.1:1"], environment: ["RESERVOIR_CONFIG": config])

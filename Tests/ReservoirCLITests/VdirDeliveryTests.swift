@@ -1,4 +1,5 @@
 import Foundation
+import PostgresTestSupport
 import Testing
 
 extension ProcessSuites {
@@ -43,8 +44,8 @@ extension ProcessSuites {
                 let plain = try Self.filter(number, plainStore, calendar: "vdir:" + plainStore.path + "/c", extra: ["--no-store"])
                 #expect(delivered.stdout == plain.stdout)
             }
-            let file = vdir + "/IWDSCA-1-epicsteak.example@reservoir.ics"
-            #expect(Self.files(vdir) == ["IWDSCA-1-epicsteak.example@reservoir.ics"])
+            let file = vdir + "/IWDSCA_1_epicsteak.example@reservoir.ics"
+            #expect(Self.files(vdir) == ["IWDSCA_1_epicsteak.example@reservoir.ics"])
             #expect(Self.property(file, "SEQUENCE") == ["SEQUENCE:2"])
             #expect(Self.property(file, "STATUS") == ["STATUS:CANCELLED"])
             #expect(Self.property(file, "DTSTART") == ["DTSTART:20310513T013000Z"])
@@ -55,6 +56,37 @@ extension ProcessSuites {
             for number in [1, 2, 3] { #expect(try Self.filter(number, tmp, calendar: "vdir:" + vdir).status == 0) }
             let after = try FileManager.default.attributesOfItem(atPath: file)[.modificationDate] as? Date
             #expect(before != nil && before == after)
+        }
+
+        @Test("UIDs are readable (hyphens as written); an event stored under a percent-encoded UID keeps it: its updates rewrite the same file")
+        func uidsKept() throws {
+            let tmp = try TemporaryDirectory()
+            defer { tmp.remove() }
+            let vdir = tmp.path + "/calendar"
+            // The dinner recorded and pushed as a release before readable UIDs did: its UID
+            // percent-encoded its hyphens (here the separators only), kept in the store.
+            #expect(try Self.filter(1, tmp, calendar: "vdir:" + vdir, extra: ["--no-calendar"]).status == 0)
+            let old = "IWDSCA-1-epicsteak.example@reservoir"
+            let sql = "UPDATE events SET uid = '\(old)' WHERE container = 'IWDSCA';"
+            let script = "import sqlite3, sys\nc = sqlite3.connect(sys.argv[1])\nc.execute(sys.argv[2])\nc.commit()"
+            let updated = try ChildProcess.capture(["/usr/bin/python3", "-c", script, tmp.path + "/events.sqlite3", sql])
+            #expect(updated.status == 0, "\(String(decoding: updated.stderr, as: UTF8.self))")
+            let synced = try ReservoirBinary.run(["sync", "--store", "sqlite:\(tmp.path)/events.sqlite3", "--calendar", "vdir:" + vdir])
+            #expect(synced.status == 0, "\(synced.stderr)")
+            #expect(Self.files(vdir) == [old + ".ics"])
+            // Moved, then cancelled: the same calendar object each time, never a second one.
+            for number in [2, 3] { #expect(try Self.filter(number, tmp, calendar: "vdir:" + vdir).status == 0) }
+            #expect(Self.files(vdir) == [old + ".ics"])
+            #expect(Self.property(vdir + "/" + old + ".ics", "UID") == ["UID:" + old])
+            #expect(Self.property(vdir + "/" + old + ".ics", "STATUS") == ["STATUS:CANCELLED"])
+            #expect(Self.property(vdir + "/" + old + ".ics", "SEQUENCE") == ["SEQUENCE:2"])
+            // A new booking's UID reads as its booking: hyphens kept, parts joined by "_".
+            #expect(try Self.filter(4, tmp, calendar: "vdir:" + vdir).status == 0)
+            let flight = Self.files(vdir).filter { $0.hasPrefix("K7Q2PX") }
+            #expect(
+                flight == [
+                    "K7Q2PX_C7412-SFO-2031-06-03_cascadia-air.example@reservoir.ics", "K7Q2PX_C788-SEA-2031-06-03_cascadia-air.example@reservoir.ics",
+                ], "\(Self.files(vdir))")
         }
 
         @Test("a calendar that cannot be written: the mail goes out, the event waits, and sync delivers it later")
@@ -96,7 +128,7 @@ extension ProcessSuites {
             // The directory exists but the event's file name is taken by a directory: the write fails.
             let vdir = tmp.path + "/blocked"
             try FileManager.default.createDirectory(
-                atPath: vdir + "/HV%2D20310603%2D5521-1-harborview%2Dhotels.example@reservoir.ics", withIntermediateDirectories: true)
+                atPath: vdir + "/HV-20310603-5521_1_harborview-hotels.example@reservoir.ics", withIntermediateDirectories: true)
             let result = try ReservoirBinary.run(["sync", "--store", store, "--calendar", "vdir:" + vdir, "--json"])
             #expect(result.status == 75, "\(result.stderr)")
             let report = try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any]
@@ -143,13 +175,13 @@ extension ProcessSuites {
             let flights = try ReservoirBinary.run(["forget", "K7Q2PX", "--store", store, "--calendar", "vdir:" + vdir])
             #expect(flights.status == 0, "\(flights.stderr)")
             #expect(flights.text.contains("forgotten: K7Q2PX/C7412-SFO-2031-06-03 Flight: C7 412 from SFO to SEA"))
-            #expect(Self.files(vdir) == ["HV%2D20310603%2D5521-1-harborview%2Dhotels.example@reservoir.ics"])
+            #expect(Self.files(vdir) == ["HV-20310603-5521_1_harborview-hotels.example@reservoir.ics"])
             let history = try ReservoirBinary.run(["events", "--history", "K7Q2PX", "--store", store])
             #expect(history.text.contains("forgotten"))
             #expect(try ReservoirBinary.run(["forget", "K7Q2PX", "--store", store]).status == 1)
 
             // The hotel, with the vdir's file in the way of removal: it waits, and sync removes it later.
-            let file = vdir + "/HV%2D20310603%2D5521-1-harborview%2Dhotels.example@reservoir.ics"
+            let file = vdir + "/HV-20310603-5521_1_harborview-hotels.example@reservoir.ics"
             try FileManager.default.removeItem(atPath: file)
             try FileManager.default.createDirectory(atPath: file + "/blocked", withIntermediateDirectories: true)
             let hotel = try ReservoirBinary.run(["forget", "HV-20310603-5521", "--store", store, "--calendar", "vdir:" + vdir])

@@ -128,6 +128,10 @@ struct ConfigCommand: ParsableCommand {
             guard let path = try? EventStoreLocation.defaultPath() else { return "(none: no home directory, give --store)" }
             return quoted("sqlite:" + path)
         case .keys: return "(DNS)"
+        // What applies without a value, said as the value: a "(none)" here would read as "nothing".
+        case .dnsServer: return "(the system's resolvers, /etc/resolv.conf)"
+        case .account: return "(the store's implicit account)"
+        case .calendarCA: return "(the system's CA certificates)"
         case .recipientDelimiter: return quoted("+")
         case .authservID: return quoted(AuthenticationResults.defaultAuthservID())
         case .netrc:

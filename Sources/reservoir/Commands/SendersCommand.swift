@@ -3,16 +3,25 @@ import CommandCore
 import Delivery
 import EventStore
 import Glibc
+import JSON
 import Mailbox
 import Output
 import Pipeline
 import Trust
 
-/// Who decides, for `reservoir allow` and `reservoir deny`: the local user's name.
+/// Who decides, for `reservoir allow` and `reservoir deny`: the local user's name, or, for a
+/// button pressed on `reservoir serve`'s page (`--from-page`), the account whose page it is.
 enum SenderDecider {
     static func localUser() -> String {
         if let entry = getpwuid(getuid()), let name = entry.pointee.pw_name { return String(cString: name) }
         return "uid \(getuid())"
+    }
+
+    /// `page:ADDRESS` for the page of `account` (`page` for the implicit account's): the person
+    /// who holds the page's token or login decided, not the service user the server runs as.
+    static func who(fromPage: Bool, account: Account) -> String {
+        guard fromPage else { return localUser() }
+        return account.isImplicit ? "page" : "page:" + account.address
     }
 
     /// `domain` as the store keeps it: a host name in lowercase A-labels.
@@ -26,6 +35,22 @@ enum SenderDecider {
     static func senders(_ store: any EventStore) throws -> any SenderStore {
         guard let senders = store as? any SenderStore else { throw CommandFailure.store("this store keeps no pending senders") }
         return senders
+    }
+}
+
+/// `allow` and `deny`: their answer as JSON, and whether the page's button asked.
+struct PageDecisionOptions: ParsableArguments {
+    @Flag(name: .customLong("json"), help: "Print what was decided and imported or dropped as JSON.")
+    var json = false
+
+    /// Set by `reservoir serve --actions`, which runs the command for a button on its page: the
+    /// choice is recorded as the page account's (`page:ADDRESS`), not the server's user's.
+    @Flag(name: .customLong("from-page"), help: .hidden)
+    var fromPage = false
+
+    /// A JSON object of the members that have a value.
+    static func object(_ pairs: [(String, JSONValue?)]) -> JSONValue {
+        .object(JSONObject(pairs: pairs.compactMap { key, value in value.map { (key, $0) } }))
     }
 }
 
@@ -66,7 +91,7 @@ struct PendingCommand: ParsableCommand {
         if json {
             Output.line(PendingListRenderer.json(listed, decisions: decisions))
         } else {
-            Output.write(PendingListRenderer.text(listed))
+            Output.write(PendingListRenderer.text(listed, decisions: decisions))
         }
     }
 }
@@ -95,6 +120,7 @@ struct AllowCommand: ParsableCommand {
     @OptionGroup var calendarOptions: CalendarOptions
     @OptionGroup var noCalendar: NoCalendarOption
     @OptionGroup var pending: PendingDaysOption
+    @OptionGroup var page: PageDecisionOptions
 
     func run() throws {
         let domain = try SenderDecider.domain(domain)
@@ -105,24 +131,48 @@ struct AllowCommand: ParsableCommand {
         let store = try CommandRunner.openAccountStore(at: storeOptions.store, use: .update, account: account)
         let senders = try SenderDecider.senders(store)
         let (runner, read) = try SenderChoices.allow(
-            domain, senders: senders, expiry: now - Int64(pending.days) * 86_400, at: now, by: SenderDecider.localUser()
+            domain, senders: senders, expiry: now - Int64(pending.days) * 86_400, at: now,
+            by: SenderDecider.who(fromPage: page.fromPage, account: account)
         ) {
             try CommandRunner(
                 keys: keys, policy: policy, store: storeOptions.choice, clock: clock, includePast: EffectiveSettings.includePast(false),
                 account: account, pending: pending, storeOptions: storeOptions)
         }
-        Output.line("allowed: \(domain)")
-        var imported = 0
+        var imported: [ReportedReservation] = []
+        var refused: [(message: String, reason: String)] = []
         for message in read {
-            imported += message.changed.count
-            for item in message.changed { Output.line("imported: \(item.event.key) \(item.event.title)") }
+            imported += message.changed
             if !message.report.hasTrustedReservations {
                 let report = message.report
                 let why = report.hasReservations ? report.trust.reason : "no reservation in it today"
-                Output.line("not imported (\(report.subject ?? report.messageID ?? "a message")): \(why)")
+                refused.append((report.subject ?? report.messageID ?? "a message", why))
             }
         }
-        Output.line("\(imported) \(imported == 1 ? "reservation" : "reservations") imported from \(domain)")
+        if page.json {
+            Output.line(
+                PageDecisionOptions.object([
+                    ("domain", .string(domain)), ("decision", .string("allow")),
+                    (
+                        "imported",
+                        .array(
+                            imported.map { item in
+                                PageDecisionOptions.object([
+                                    ("key", .string(item.event.key.description)), ("title", .string(item.event.title)),
+                                    ("start", item.event.start.map { .string($0.text) }),
+                                ])
+                            })
+                    ),
+                    (
+                        "notImported",
+                        .array(refused.map { PageDecisionOptions.object([("message", .string($0.message)), ("reason", .string($0.reason))]) })
+                    ),
+                ]).prettyPrinted())
+        } else {
+            Output.line("allowed: \(domain)")
+            for item in imported { Output.line("imported: \(item.event.key) \(item.event.title)") }
+            for message in refused { Output.line("not imported (\(message.message)): \(message.reason)") }
+            Output.line("\(imported.count) \(imported.count == 1 ? "reservation" : "reservations") imported from \(domain)")
+        }
         if let calendars, let eventStore = runner.pipeline.store {
             let pusher = try CalendarPusher(calendars, store: eventStore, clock: { now })
             CalendarPusher.complain(pusher.delivery.pushPending(), command: "allow")
@@ -147,6 +197,7 @@ struct DenyCommand: ParsableCommand {
 
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var clock: ClockOptions
+    @OptionGroup var page: PageDecisionOptions
 
     func run() throws {
         let domain = try SenderDecider.domain(domain)
@@ -154,7 +205,14 @@ struct DenyCommand: ParsableCommand {
         let account = try storeOptions.account()
         let store = try CommandRunner.openAccountStore(at: storeOptions.store, use: .update, account: account)
         let senders = try SenderDecider.senders(store)
-        let dropped = try SenderChoices.deny(domain, senders: senders, at: now, by: SenderDecider.localUser())
+        let dropped = try SenderChoices.deny(
+            domain, senders: senders, at: now, by: SenderDecider.who(fromPage: page.fromPage, account: account))
+        if page.json {
+            Output.line(
+                PageDecisionOptions.object([("domain", .string(domain)), ("decision", .string("deny")), ("dropped", .number(Double(dropped.count)))])
+                    .prettyPrinted())
+            return
+        }
         Output.line("denied: \(domain) (\(dropped.count) pending \(dropped.count == 1 ? "reservation" : "reservations") dropped)")
     }
 }
