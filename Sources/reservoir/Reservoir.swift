@@ -46,6 +46,11 @@ struct Reservoir: ParsableCommand {
                 try hook.run()
                 return
             }
+            // reservoir-milter reads and checks its arguments itself, as typed (`--name=` for an
+            // empty value among them); the declared options are for help and the manual page.
+            if arguments.first == "milter", !arguments.contains(where: { $0 == "--help" || $0 == "-h" }) {
+                try MilterCommand.exec(Array(arguments.dropFirst()))
+            }
             // A first word that is no command, or `reservoir help NAME` for a NAME that is none,
             // is a usage error naming the command most likely meant (not "unexpected argument",
             // nor the overview with exit 0).

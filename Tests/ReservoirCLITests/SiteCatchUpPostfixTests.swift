@@ -387,10 +387,10 @@ extension ProcessSuites {
                 // Each of the account's bookings one calendar copy, and none of the other's.
                 let held = try copies(account)
                 #expect(held.count == messages / 2, "\(account): \(held.count) calendar copies")
-                let named = held.map { text in (expected[account] ?? []).filter { text.contains("UID:\($0)-") }.count }
+                let named = held.map { text in (expected[account] ?? []).filter { text.contains("UID:\($0)_") }.count }
                 #expect(named.allSatisfy { $0 == 1 }, "\(account): a copy names none or several of the account's bookings")
                 let others = (expected.filter { $0.key != account }.values.flatMap { $0 })
-                #expect(!held.contains { text in others.contains { text.contains("UID:\($0)-") } }, "\(account) holds another's booking")
+                #expect(!held.contains { text in others.contains { text.contains("UID:\($0)_") } }, "\(account) holds another's booking")
             }
             // A booking of each third: one history line, whether the milter, the scan or both read it.
             for index in [0, third + 1, messages - 1] {

@@ -82,14 +82,17 @@ struct MilterCommand: ParsableCommand {
     /// Accepted as the filter accepts it; the milter pushes to no calendar (`reservoir sync` does).
     @OptionGroup var noCalendar: NoCalendarOption
 
-    /// The arguments after `milter`, as typed; `reservoir-milter` reads them itself.
     func run() throws {
+        try Self.exec(Array(CommandLine.arguments.drop { $0 != "milter" }.dropFirst()))
+    }
+
+    /// Runs `reservoir-milter` with the arguments after `milter`, as typed; it reads them itself.
+    static func exec(_ arguments: [String]) throws -> Never {
         let program = ServeCommand.programBeside("reservoir-milter")
         guard access(program, X_OK) == 0 else {
             throw CommandFailure.unreadable(
                 program, "reservoir milter needs the reservoir-milter program beside reservoir (swift build --product reservoir-milter)")
         }
-        let arguments = Array(CommandLine.arguments.drop { $0 != "milter" }.dropFirst())
         let argv = ([program] + arguments).map { strdup($0) } + [nil]
         execv(program, argv)
         let why = String(cString: strerror(errno))
