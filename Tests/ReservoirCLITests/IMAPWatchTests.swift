@@ -455,6 +455,13 @@ extension ProcessSuites {
             // Reconnecting waits 1 s, then 2, 4…: a few failed tries per mailbox, never a busy loop.
             let failures = log().split(separator: "\n").filter { $0.contains("imap-") }.count
             #expect((2...10).contains(failures), "\(failures) failures: \(log())")
+            // Each mailbox's connection as its log tells it: connected, in IDLE, reconnecting with
+            // the reason and the back-off.
+            let mailbox = "imaps://jane@127.0.0.1:\(server.port)/INBOX"
+            #expect(log().contains("reservoir watch: \(mailbox): connected\n"), "\(log())")
+            #expect(log().contains("reservoir watch: \(mailbox): idle (IDLE, RFC 2177)\n"), "\(log())")
+            #expect(log().contains("reservoir watch: warning: \(mailbox): reconnecting: imap-unreachable"), "\(log())")
+            #expect(log().contains("; next try in 1 s\n"), "\(log())")
 
             let stopping = Date()
             kill(pid, SIGTERM)

@@ -19,7 +19,12 @@ struct MilterCommand: ParsableCommand {
             + unless set, as Postfix's recipient_delimiter). Authentication-Results and X-Reservation \
             fields are added and forged ones deleted; a message is never rejected and its body \
             never changed. Takes every option of reservoir filter (--store, --keys, \
-            --allowed-domains, --authserv-id, --timeout, --retry-spool, --now, ...).
+            --allowed-domains, --authserv-id, --timeout, --retry-spool, --now, ...). \
+            One line per message on standard error (queue id, accounts, DKIM result and domain, \
+            reservations found, trusted and stored, refusal codes, milliseconds), in the \
+            journal's form under systemd; --log-level error|warning|info|debug, --syslog, and \
+            --metrics ADDRESS for GET /metrics (Prometheus) and GET /healthz (docs/SITE.md, \
+            "Operating").
 
             Runs reservoir-milter, which must be installed beside reservoir.
 
