@@ -417,6 +417,7 @@ extension ProcessSuites {
             }
 
             // --interval 3600: only IDLE can bring the appended message within seconds.
+            let metrics = try LoopbackPort.free()
             let out = tmp.path + "/watch.out"
             let err = tmp.path + "/watch.err"
             let pid = try ChildProcess.spawn(
@@ -424,7 +425,7 @@ extension ProcessSuites {
                     "/usr/bin/env", "NO_COLOR=1", "XDG_STATE_HOME=\(tmp.path)/state", ReservoirBinary.executable.path, "watch",
                     "imaps://jane@127.0.0.1:\(server.port)/INBOX", "imaps://jane@127.0.0.1:\(server.port)/Travel", "--json", "--interval", "3600",
                     "--store", watchStore, "--netrc", netrc,
-                    "--ca-file", d + "/ca.pem", "--no-calendar",
+                    "--ca-file", d + "/ca.pem", "--no-calendar", "--metrics", String(metrics),
                 ] + common, stdout: out, stderr: err)
             var running = true
             defer {
@@ -438,6 +439,11 @@ extension ProcessSuites {
             try #require(Self.waitFor(120) { Self.watchOutput(out).summaries >= 1 } != nil, "the first read: \(log())")
             #expect(Self.watchOutput(out).messages == initial)
             usleep(500_000)  // into IDLE
+            // Both mailboxes in IDLE, as the metrics count them.
+            let scrape = MilterTelemetryTests.get(metrics, "/metrics").body
+            #expect(scrape.contains("reservoir_imap_connections{state=\"idle\"} 2"), "\(scrape)")
+            #expect(scrape.contains("reservoir_imap_connections{state=\"reconnecting\"} 0"), "\(scrape)")
+            #expect(MilterTelemetryTests.get(metrics, "/healthz").status == 200)
 
             _ = try Self.client(server, ["append", first, "Travel"])
             let took = Self.waitFor(5) { Self.watchOutput(out).messages == initial + 1 }

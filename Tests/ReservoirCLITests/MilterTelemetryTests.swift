@@ -202,6 +202,21 @@ struct MilterTelemetryTests {
         try Data("this is not an SQLite database, it was overwritten".utf8).write(to: URL(fileURLWithPath: store))
         let sick = Self.get(port, "/healthz")
         #expect(sick.status == 503 && sick.body.contains("store"), "\(sick)")
+        // A message then: its recording fails, an error line says so at <3>, the message waits
+        // in the retry spool, and its line and the counters say it.
+        let second = try MilterClient(unixSocket: socketPath)
+        defer { second.close() }
+        _ = try second.deliver(
+            queueID: "5AbC2R", from: "<booking@airline.example>", to: ["<jane@home.example>"],
+            message: try String(contentsOfFile: sample, encoding: .utf8))
+        while !log().contains("queue=5AbC2R"), Date() < deadline { usleep(50_000) }
+        let retried = try #require(log().split(separator: "\n").first { $0.contains("queue=5AbC2R") }.map(String.init), "\(log())")
+        #expect(retried.contains(" retry=jane@home.example outcome=retry "), "\(retried)")
+        #expect(
+            log().split(separator: "\n").contains { $0.hasPrefix("<3>jane@home.example: ") && $0.contains("kept for reservoir retry") }, "\(log())")
+        let after = Self.get(port, "/metrics").body
+        #expect(after.contains("reservoir_messages_total{outcome=\"retry\"} 1\n"), "\(after)")
+        #expect(after.contains("reservoir_retry_spool_messages 1"), "\(after)")
 
         process.terminate()
         process.waitUntilExit()
