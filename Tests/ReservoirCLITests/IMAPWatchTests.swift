@@ -346,6 +346,20 @@ extension ProcessSuites {
             #expect(refused.stderr.contains("imap-login-refused"))
             // Nothing was read: no summary claims a round that did not happen.
             #expect(refused.stdout.isEmpty, "\(refused.text)")
+            // A running watch says a refused login at error, and tries it again with the back-off.
+            let refusedErrors = tmp.path + "/refused-watch.err"
+            let refusing = try ChildProcess.spawn(
+                [
+                    "/usr/bin/env", "NO_COLOR=1", ReservoirBinary.executable.path, "watch", url, "--store", "sqlite:\(tmp.path)/refused.sqlite3",
+                    "--netrc", wrong, "--ca-file", d + "/ca.pem", "--no-calendar",
+                ] + common, stdout: "/dev/null", stderr: refusedErrors)
+            func refusedLog() -> String { (try? String(contentsOfFile: refusedErrors, encoding: .utf8)) ?? "" }
+            let saidRefused = Self.waitFor(30) { refusedLog().contains("authentication failed") }
+            kill(refusing, SIGTERM)
+            _ = ChildProcess.wait(refusing)
+            #expect(saidRefused != nil, "\(refusedLog())")
+            #expect(refusedLog().contains("reservoir watch: error: \(url): authentication failed: imap-login-refused"), "\(refusedLog())")
+            #expect(refusedLog().contains("; next try in 1 s\n"), "\(refusedLog())")
             // A site's watch names whose mailbox failed.
             let siteRefused = try ReservoirBinary.run(
                 ["watch", "--once", "--json", "--store", siteStore, "--netrc", wrong, "--ca-file", d + "/ca.pem", "--no-calendar"] + common,
