@@ -26,13 +26,19 @@ enum ServeTelemetry {
         log.info("metrics on http://\(address)/metrics")
     }
 
-    /// The path as logged: without its query, and with a token segment as `…`.
+    /// The segments the server's own paths are made of (the feed, the page's forms); with
+    /// tokens in use every other segment is logged as `…`, since any may be a token (a path
+    /// such as `/TOKEN/../OTHER-TOKEN/calendar.ics` carries two).
+    static let namedSegments: Set<Substring> = ["", ".", "..", "calendar.ics", "add", "allow", "deny"]
+
+    /// The path as logged: without its query, and with tokens in use, each segment that is not
+    /// one of ``namedSegments`` as `…`.
     static func shownPath(_ target: String, tokenInPath: Bool) -> String {
         let path = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? "/"
-        guard tokenInPath, path.hasPrefix("/") else { return path }
-        let segments = path.dropFirst().split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
-        guard let first = segments.first, !first.isEmpty else { return path }
-        return "/\u{2026}" + (segments.count == 2 ? "/" + segments[1] : "")
+        guard tokenInPath else { return path }
+        return path.split(separator: "/", omittingEmptySubsequences: false)
+            .map { namedSegments.contains($0) ? String($0) : "\u{2026}" }
+            .joined(separator: "/")
     }
 
     /// One request's line: `GET /…/calendar.ics status=200 bytes=5120 ms=3`.
