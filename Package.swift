@@ -51,6 +51,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0", traits: []),
         // Hummingbird's own field types (HTTPField), named where the program builds responses.
         .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
+        // The metrics registry and its text exposition, for `--metrics` (docs/ARCHITECTURE.md).
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         // C libraries of the field, each wrapped by a module map and a shim only.
@@ -162,13 +164,21 @@ let package = Package(
             name: "CommandCore",
             dependencies: [
                 "ReservoirBase", "Pipeline", "Output", "Mailbox", "MIME", "DNS", "EventStore", "Trust", "EventStorePostgres", "Delivery",
-                "TOML", "WalletPass", "ICalendar",
+                "TOML", "WalletPass", "ICalendar", "DKIM",
             ]),
+        // The long-running programs' log lines (sd-daemon priorities, syslog) and their shared
+        // options, on the C library alone.
+        .target(name: "ServiceLog"),
+        // `--metrics`: the Prometheus registry and a small HTTP responder for /metrics and
+        // /healthz; linked by the milter, `reservoir` (for watch) and serve, never by the hook.
+        .target(
+            name: "Telemetry",
+            dependencies: ["ServiceLog", .product(name: "Prometheus", package: "swift-prometheus")]),
         .executableTarget(
             name: "reservoir",
             dependencies: [
                 "CommandCore", "Pipeline", "Output", "Mailbox", "MIME", "DKIM", "EventStore", "ICalendar", "Delivery", "JSON", "CMalloc", "Feed",
-                "CalDAV", "Trust", "ReservoirBase",
+                "CalDAV", "Trust", "ReservoirBase", "ServiceLog", "Telemetry",
                 "IMAP", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // The filter hook alone, for MTAs that start a process per message: without the
@@ -181,13 +191,13 @@ let package = Package(
         .executableTarget(
             name: "reservoir-serve",
             dependencies: [
-                "CommandCore", "EventStore", "EventStorePostgres", "Feed", "JSON", "ReservoirBase",
+                "CommandCore", "EventStore", "EventStorePostgres", "Feed", "JSON", "ReservoirBase", "ServiceLog", "Telemetry",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]),
         // `reservoir milter`: one process for a whole site, through libmilter, a program of its
         // own so that neither `reservoir` nor the hook links libmilter and its threads.
-        .executableTarget(name: "reservoir-milter", dependencies: ["CommandCore", "CMilter"]),
+        .executableTarget(name: "reservoir-milter", dependencies: ["CommandCore", "CMilter", "ServiceLog", "Telemetry"]),
         // Stage benchmarks for docs/PERFORMANCE.md (scripts/bench).
         .executableTarget(name: "reservoir-bench", dependencies: ["Mailbox", "MIME", "DNS", "DKIM"]),
 
@@ -240,6 +250,7 @@ let package = Package(
                 "Documents", "RailTicket",
             ],
             exclude: ["Attacks"]),
+        .testTarget(name: "TelemetryTests", dependencies: ["ServiceLog", "Telemetry", "CommandCore"]),
         .testTarget(name: "CommandCoreTests", dependencies: ["CommandCore", "Pipeline", "Trust", "TOML", "ICalendar", "EventStore"]),
         .testTarget(name: "ArchitectureTests"),
         .testTarget(name: "DocumentsTests", dependencies: ["Documents"]),

@@ -318,7 +318,12 @@ package enum Output {
         return true
     }
 
+    /// Where ``error(_:)`` sends its lines instead of standard error: a long-running program's
+    /// log (``ServiceLog`` in the milter), set once before its threads start.
+    nonisolated(unsafe) package static var errorSink: ((String) -> Void)?
+
     package static func error(_ text: String) {
+        if let errorSink { return errorSink(text) }
         _ = bytes(Array(("reservoir: " + text + "\n").utf8), to: STDERR_FILENO)
     }
 }

@@ -301,6 +301,11 @@ package final class MilterMessage {
     private(set) var size = 0
     /// Why the message is not analysed (too large, the spool failed); nil when it is.
     package private(set) var unanalysed: String?
+    /// ``unanalysed`` as a code for the log line: `too-large` or `spool-failed`.
+    var unanalysedCode: String? {
+        guard let unanalysed else { return nil }
+        return unanalysed.hasPrefix("message larger") ? "too-large" : "spool-failed"
+    }
     private var scanner: ForgedFieldScanner
     /// Each field's name and where it starts in the rebuilt message.
     private var fields: [(name: String, start: Int)] = []
@@ -429,9 +434,13 @@ extension FilterHook {
     /// forged fields' deletions with our `Authentication-Results` saying the budget ran out
     /// (`dkim=temperror`), as the filter's. The work still finishes in the background, so the
     /// bookings are recorded (or kept for retry) after the message has gone on.
-    package func milterChangesWithinBudget(_ message: MilterMessage) -> MilterChanges {
-        guard timeout > 0 else { return milterChanges(message) }
-        let work = MilterWork(hook: self, message: message)
+    ///
+    /// `finished` is called with the message's ``MilterOutcome`` once its recording ends, on
+    /// the thread that ran it (after the reply when the budget ran out).
+    package func milterChangesWithinBudget(_ message: MilterMessage, finished: (@Sendable (MilterOutcome) -> Void)? = nil) -> MilterChanges {
+        let start = MilterOutcome.monotonicNanoseconds()
+        guard timeout > 0 else { return milterChanges(message, start: start, finished: finished) }
+        let work = MilterWork(hook: self, message: message, start: start, finished: finished)
         MilterWork.running.add(1, ordering: .relaxed)
         var thread = pthread_t()
         let started = pthread_create(
@@ -439,7 +448,9 @@ extension FilterHook {
             { raw in
                 guard let raw else { return nil }
                 let work = Unmanaged<MilterWork>.fromOpaque(raw).takeRetainedValue()
-                work.result = work.hook.milterChanges(work.message)
+                work.result = work.hook.milterChanges(
+                    work.message, start: work.start, finished: work.finished,
+                    pastBudget: { work.pastBudget.load(ordering: .relaxed) })
                 sem_post(work.done)
                 MilterWork.running.subtract(1, ordering: .relaxed)
                 return nil
@@ -448,7 +459,7 @@ extension FilterHook {
             // No thread to be had: the work runs here, without a budget.
             Unmanaged.passUnretained(work).release()
             MilterWork.running.subtract(1, ordering: .relaxed)
-            return milterChanges(message)
+            return milterChanges(message, start: start, finished: finished)
         }
         pthread_detach(thread)
         var deadline = timespec()
@@ -456,6 +467,7 @@ extension FilterHook {
         deadline.tv_sec += timeout
         while sem_timedwait(work.done, &deadline) != 0 {
             guard errno == EINTR else {
+                work.pastBudget.store(true, ordering: .relaxed)
                 Output.error("milter: time budget of \(timeout) s exceeded; the message went on, the bookings are recorded when the analysis ends")
                 var changes = MilterChanges(deletions: message.deletions())
                 changes.insertions = Self.insertions(String(decoding: Self.timeoutFields(resolvedAuthservID, "\n"), as: UTF8.self))
@@ -476,6 +488,25 @@ extension FilterHook {
     /// fields. Calendar pushes are not made here: the site's calendar settings are not an
     /// account's, and events wait in the store for `reservoir sync --account`.
     package func milterChanges(_ message: MilterMessage) -> MilterChanges {
+        var outcome = MilterOutcome()
+        return milterChanges(message, outcome: &outcome)
+    }
+
+    /// ``milterChanges(_:)`` that hands its ``MilterOutcome`` to `finished`, timed from `start`.
+    func milterChanges(
+        _ message: MilterMessage, start: UInt64, finished: (@Sendable (MilterOutcome) -> Void)?, pastBudget: () -> Bool = { false }
+    ) -> MilterChanges {
+        var outcome = MilterOutcome()
+        let changes = milterChanges(message, outcome: &outcome)
+        outcome.pastBudget = pastBudget()
+        outcome.milliseconds = Int((MilterOutcome.monotonicNanoseconds() - start) / 1_000_000)
+        finished?(outcome)
+        return changes
+    }
+
+    /// ``milterChanges(_:)`` that says in `outcome` what it did.
+    package func milterChanges(_ message: MilterMessage, outcome: inout MilterOutcome) -> MilterChanges {
+        outcome.accounts = message.accounts.map(\.address)
         var changes = MilterChanges(deletions: message.deletions())
         if message.accountsDropped > 0 {
             Output.error(
@@ -483,10 +514,12 @@ extension FilterHook {
         }
         if let problem = milterSettingsProblem {
             Output.error("milter: configuration: \(problem) (message passed unanalysed, with \(FilterHeaders.errorFieldName))")
+            outcome.unanalysed = "configuration"
             changes.insertions = Self.insertions(FilterHeaders.errorField("configuration: \(problem)", lineEnding: "\n"))
             return changes
         }
         guard let raw = message.raw else {
+            outcome.unanalysed = message.unanalysedCode
             Output.error("milter: \(message.unanalysed ?? "message unavailable"): message passed without analysis")
             return changes
         }
@@ -494,6 +527,7 @@ extension FilterHook {
         do {
             let runner = try CommandRunner(keys: keys, policy: policy, store: .none, now: now, includePast: includePast)
             let report = runner.pipeline.analyze(raw)
+            outcome.read(report)
             var added = FilterHeaders.fields(report: report, authservID: resolvedAuthservID, lineEnding: "\n")
             if !noStore {
                 // Each account judges with its own settings (docs/SITE.md): bound to its own
@@ -503,11 +537,13 @@ extension FilterHook {
                     let accountRunner = try CommandRunner(
                         keys: keys, policy: settings?.scoped(to: account).policy ?? policy, store: .none, now: now,
                         includePast: includePast, pendingDays: pendingDays ?? PendingLimits.defaultDays)
-                    added += record(accountRunner.pipeline.analyze(raw), from: raw, for: account, runner: accountRunner, budget: budget)
+                    added += record(
+                        accountRunner.pipeline.analyze(raw), from: raw, for: account, runner: accountRunner, budget: budget, outcome: &outcome)
                 }
             }
             changes.insertions = Self.insertions(added)
         } catch {
+            outcome.failure = "\(error)"
             Output.error("milter: \(error) (message passed without results)")
         }
         return changes
@@ -516,29 +552,39 @@ extension FilterHook {
     /// Records `report` under `account`, in a store handle of its own; on a passing failure a
     /// retry record in the account's spool, and the `X-Reservoir-Error` field when none can be
     /// kept.
-    private func record(_ report: MessageReport, from raw: RawMessage, for account: Account, runner: CommandRunner, budget: Deadline) -> String {
+    private func record(
+        _ report: MessageReport, from raw: RawMessage, for account: Account, runner: CommandRunner, budget: Deadline,
+        outcome: inout MilterOutcome
+    ) -> String {
         var filed = report
         var storeProblem: String?
+        var seconds: Double?
+        defer { outcome.recorded(filed, seconds: seconds) }
         // A genuine sender not chosen yet waits as pending for the account (docs/USAGE.md,
         // "Pending senders"); one the account allowed in the store is read again from the bytes.
         if report.hasReservationsToKeep {
+            let started = MilterOutcome.monotonicNanoseconds()
             do {
                 let store = try CommandRunner.openStore(at: store, busyTimeoutMilliseconds: storeWait(budget), quiet: true, account: account)
                 runner.pipeline.record(&filed, from: raw, into: store)
+                seconds = Double(MilterOutcome.monotonicNanoseconds() - started) / 1e9
             } catch {
                 storeProblem = "\(error)"
             }
         }
         guard let transient = TransientFailure.reason(filed, storeProblem: storeProblem) else { return "" }
         guard let spool = Self.retrySpool(retrySpool, for: account) else {
+            outcome.lost.append(account.address)
             Output.error("milter: \(account): \(transient) (not kept for retry: no retry spool; set retry-spool)")
             return FilterHeaders.errorField("retry: not kept (no retry spool)", lineEnding: "\n")
         }
         switch spool.keep(raw) {
         case .kept(let path):
+            outcome.retried.append(account.address)
             Output.error("milter: \(account): \(transient) (kept for reservoir retry --account \(account.address) as \(path))")
             return ""
         case .refused(let why):
+            outcome.lost.append(account.address)
             Output.error("milter: \(account): \(transient) (not kept for retry: \(why))")
             return FilterHeaders.errorField("retry: not kept: \(why)", lineEnding: "\n")
         }
@@ -572,13 +618,19 @@ private final class MilterWork: @unchecked Sendable {
 
     let hook: FilterHook
     let message: MilterMessage
+    let start: UInt64
+    let finished: (@Sendable (MilterOutcome) -> Void)?
+    /// Set when the reply went without waiting for the work.
+    let pastBudget = Atomic<Bool>(false)
     var result: MilterChanges?
     /// At a fixed address: a semaphore must not move.
     let done = UnsafeMutablePointer<sem_t>.allocate(capacity: 1)
 
-    init(hook: FilterHook, message: MilterMessage) {
+    init(hook: FilterHook, message: MilterMessage, start: UInt64, finished: (@Sendable (MilterOutcome) -> Void)?) {
         self.hook = hook
         self.message = message
+        self.start = start
+        self.finished = finished
         sem_init(done, 0, 0)
     }
 

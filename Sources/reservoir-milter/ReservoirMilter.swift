@@ -1,7 +1,9 @@
 import CMilter
 import CommandCore
 import Glibc
+import ServiceLog
 import Synchronization
+import Telemetry
 
 // `reservoir milter`: one process for a whole site, speaking the milter protocol to Postfix or
 // Sendmail through libmilter. Each message is read once, analysed once, and its trusted
@@ -100,13 +102,20 @@ enum ReservoirMilter {
                                    Characters that start a recipient's detail, as Postfix's
                                    recipient_delimiter: jane+trips@ is jane@'s account when
                                    jane@ is one (default +; --recipient-delimiter= for none).
+        \(ServiceOptions.usage)
           Every option of reservoir filter: --store, --keys, --allowed-domains, --allow-domain,
           --authserv-id, --timeout, --retry-spool, --now, ... (reservoir filter --help).
 
         """
 
     nonisolated static func main() {
-        let arguments = Array(CommandLine.arguments.dropFirst())
+        var arguments = Array(CommandLine.arguments.dropFirst())
+        let service: ServiceOptions
+        switch ServiceOptions.take(from: &arguments) {
+        case .success(let options): service = options
+        case .failure(let problem): fail(problem.description, code: 64)
+        }
+        MilterTelemetry.setUp(service)
         // What the milter will need, checked before it says READY=1, so `systemctl start` shows a
         // wrong setting or store or an unwritable retry spool rather than the first message
         // (docs/SITE.md).
@@ -121,6 +130,7 @@ enum ReservoirMilter {
             fail(failure.message, code: failure.code)
         }
         installed.withLock { $0 = Installed(settings) }
+        do { try MilterTelemetry.startMetrics(service, hook: settings.hook) } catch { fail(error.description, code: 69) }
         var description = smfiDesc()
         description.xxfi_name = strdup("reservoir")
         description.xxfi_version = reservoir_milter_version()
@@ -159,7 +169,7 @@ enum ReservoirMilter {
             guard let state = connection(context), let message = state.message, let settings = state.settings else { return accept }
             state.message = nil
             state.settings = nil
-            let changes = settings.hook.milterChangesWithinBudget(message)
+            let changes = settings.hook.milterChangesWithinBudget(message, finished: MilterTelemetry.finisher(context))
             ReservoirMilter.apply(changes, to: context, leadingSpace: state.leadingSpace)
             return proceed
         }
@@ -324,13 +334,11 @@ enum ReservoirMilter {
         }
     }
 
-    static func log(_ line: String) {
-        _ = Output.bytes(Array("reservoir milter: \(line)\n".utf8), to: STDERR_FILENO)
-    }
+    static func log(_ line: String) { MilterTelemetry.log.info(line) }
 
     /// sysexits.h: EX_USAGE 64, EX_UNAVAILABLE 69, EX_SOFTWARE 70, EX_CONFIG 78.
     static func fail(_ message: String, code: Int32) -> Never {
-        _ = Output.bytes(Array("reservoir milter: error: \(message)\n".utf8), to: STDERR_FILENO)
+        MilterTelemetry.log.error(message)
         exit(code)
     }
 }

@@ -5,6 +5,8 @@ import Feed
 import Glibc
 import HTTPTypes
 import Hummingbird
+import ServiceLog
+import Telemetry
 
 /// `reservoir serve`: the store as an iCalendar subscription and a page of upcoming
 /// reservations over HTTP. The feed's logic is `Feed`'s; this program reads its settings, hands
@@ -12,11 +14,17 @@ import Hummingbird
 @main
 struct ReservoirServe {
     static func main() async {
-        let arguments = Array(CommandLine.arguments.dropFirst())
+        var arguments = Array(CommandLine.arguments.dropFirst())
+        let telling: ServiceOptions
+        switch ServiceOptions.take(from: &arguments) {
+        case .success(let options): telling = options
+        case .failure(let problem): fail(problem.description, code: 64)
+        }
+        ServeTelemetry.setUp(telling)
         let settings: ServeSettings
         switch ServeSettings.read(arguments) {
         case .help:
-            Output.write(ServeOption.usage)
+            Output.write(ServeOption.usage + "\nLOGS AND METRICS:\n" + ServiceOptions.usage + "\n")
             return
         case .usage(let message):
             fail("\(message)", code: 64)
@@ -53,6 +61,7 @@ struct ReservoirServe {
             fail(error.message, code: error.code)
         }
         let current = CurrentService(made.service)
+        ServeTelemetry.tokenInPath = made.access.token != nil || !made.access.accountTokens.isEmpty
         // SIGHUP: the configuration, token and netrc files read again, the new settings
         // checked as at start and put in place for the requests that come after; a failed
         // check keeps the ones in use.
@@ -64,6 +73,7 @@ struct ReservoirServe {
                 let fresh = try Setup(settings, pinned: pinned, secret: secret)
                 if let waiting = try fresh.checkStore() { log(waiting) }
                 current.replace(fresh.service)
+                ServeTelemetry.tokenInPath = fresh.access.token != nil || !fresh.access.accountTokens.isEmpty
                 log("reloaded: " + Self.address(settings.listen, settings: settings, access: fresh.access))
             } catch {
                 ConfigurationLoad.restoreProcess(previous)
@@ -71,25 +81,16 @@ struct ReservoirServe {
             }
         }
         let access = made.access
+        do { try ServeTelemetry.startMetrics(telling, store: made.location) } catch { fail(error.description, code: 69) }
         let listen = settings.listen
         let app = Application(
             responder: CallbackResponder { (request: Request, _: BasicRequestContext) in
-                let service = current.service
-                if request.method == .post {
-                    // The Host first, before the body is read (DNS rebinding, `ServedHosts`).
-                    let head = Self.feedRequest(request, body: [])
-                    guard service.hosts.check(head.repeatedHost ? nil : head.host) == .served else { return response(service.respond(to: head)) }
-                    // A form's body, bounded before it is read whole.
-                    guard let buffer = try? await request.body.collect(upTo: FormBody.maxBytes) else {
-                        return Response(status: .contentTooLarge, headers: [:], body: ResponseBody(byteBuffer: ByteBuffer(string: "Too large.\n")))
-                    }
-                    let body = Array(buffer.readableBytesView)
-                    // An action runs a command and waits for it: on a thread of its own, so the
-                    // server's few threads go on answering GETs meanwhile.
-                    let feedRequest = Self.feedRequest(request, body: body)
-                    return response(await OwnThread.run { service.respond(to: feedRequest) })
-                }
-                return respond(service, to: request, body: [])
+                let start = MilterOutcome.monotonicNanoseconds()
+                let answer = await Self.handle(request, service: current.service)
+                ServeTelemetry.request(
+                    method: request.method.rawValue, target: request.head.path ?? "/", status: answer.status.code, bytes: answer.body.contentLength,
+                    since: start)
+                return answer
             },
             configuration: ApplicationConfiguration(address: .hostname(listen.host, port: listen.port), serverName: "reservoir"),
             onServerRunning: { _ in
@@ -102,6 +103,25 @@ struct ReservoirServe {
         } catch {
             fail("cannot serve on \(listen): \(error)", code: 69)
         }
+    }
+
+    /// One request's answer.
+    static func handle(_ request: Request, service: FeedService) async -> Response {
+        if request.method == .post {
+            // The Host first, before the body is read (DNS rebinding, `ServedHosts`).
+            let head = Self.feedRequest(request, body: [])
+            guard service.hosts.check(head.repeatedHost ? nil : head.host) == .served else { return response(service.respond(to: head)) }
+            // A form's body, bounded before it is read whole.
+            guard let buffer = try? await request.body.collect(upTo: FormBody.maxBytes) else {
+                return Response(status: .contentTooLarge, headers: [:], body: ResponseBody(byteBuffer: ByteBuffer(string: "Too large.\n")))
+            }
+            let body = Array(buffer.readableBytesView)
+            // An action runs a command and waits for it: on a thread of its own, so the
+            // server's few threads go on answering GETs meanwhile.
+            let feedRequest = Self.feedRequest(request, body: body)
+            return response(await OwnThread.run { service.respond(to: feedRequest) })
+        }
+        return respond(service, to: request, body: [])
     }
 
     /// The address of the page as a person opens it: with a token, its path segment is
@@ -221,13 +241,11 @@ struct ReservoirServe {
         }
     }
 
-    static func log(_ line: String) {
-        _ = Output.bytes(Array("reservoir serve: \(line)\n".utf8), to: STDERR_FILENO)
-    }
+    static func log(_ line: String) { ServeTelemetry.log.info(line) }
 
     /// sysexits.h: EX_USAGE 64, EX_NOINPUT 66, EX_UNAVAILABLE 69, EX_CONFIG 78.
     static func fail(_ message: String, code: Int32) -> Never {
-        _ = Output.bytes(Array("reservoir serve: error: \(message)\n".utf8), to: STDERR_FILENO)
+        ServeTelemetry.log.error(message)
         exit(code)
     }
 }

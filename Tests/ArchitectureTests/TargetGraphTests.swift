@@ -12,7 +12,8 @@ struct TargetGraphTests {
     static let layers: [String: Int] = [
         "COpenSSL": 0, "CLibXML2": 0, "CSQLite": 0, "CLibIDN2": 0, "CResolv": 0, "CMalloc": 0, "CLibPQ": 0, "CLibCurl": 0, "CZlib": 0,
         "CMilter": 0, "CPoppler": 0, "CZXing": 0,
-        "CLibPQLoader": 1, "CLibCurlLoader": 1, "ReservoirBase": 1, "CDocumentScan": 1,
+        "CLibPQLoader": 1, "CLibCurlLoader": 1, "ReservoirBase": 1, "CDocumentScan": 1, "ServiceLog": 1, "Prometheus": 1,
+        "Telemetry": 2,
         "Documents": 2, "MIME": 2, "DNS": 2, "JSON": 2, "TimeZones": 2, "TOML": 2, "Zip": 2, "BCBP": 2,
         "Mailbox": 3, "DKIM": 3, "Markup": 3, "WalletPass": 3, "ICalendarReading": 3, "RailTicket": 3,
         "Reservations": 4, "EventStore": 4, "ARC": 4,
@@ -43,12 +44,14 @@ struct TargetGraphTests {
         // IMAP reads bytes from a mailbox: no mail format, no trust, no store.
         "IMAP": ["MIME", "DKIM", "Markup", "Reservations", "JSON", "Mailbox", "Trust", "EventStore", "ICalendar", "DNS", "Pipeline", "Delivery"],
         // The hook never links the HTTP server, nor the feed, nor the IMAP client.
-        "reservoir-filter": ["Hummingbird", "HTTPTypes", "Feed", "CMilter", "IMAP"],
+        "reservoir-filter": ["Hummingbird", "HTTPTypes", "Feed", "CMilter", "IMAP", "Telemetry", "Prometheus"],
+        // The metrics registry and its HTTP side are the long-running programs'; the hook and
+        // the code it runs never link them.
+        "CommandCore": ["CMilter", "Telemetry", "Prometheus"],
         "reservoir": ["Hummingbird", "HTTPTypes", "CMilter"],
         // libmilter and its threads live in the milter's own program; the feed server does not
-        // speak mail, and the milter serves no HTTP.
+        // speak mail, and the milter answers only its metrics, without an HTTP framework.
         "reservoir-serve": ["CMilter"],
-        "CommandCore": ["CMilter"],
         "reservoir-milter": ["Hummingbird", "HTTPTypes", "Feed"],
         // The calendar reader: RFC 5545 text to events; no mail, no markup, no trust, no store.
         "ICalendarReading": ["MIME", "DKIM", "Markup", "Reservations", "JSON", "Mailbox", "Trust", "EventStore", "ICalendar", "DNS"],

@@ -288,7 +288,8 @@ struct MilterBudgetTests {
         message.header(name: "X-Reservation", value: " forged")
         try MilterRecordingTests.feed(sample, into: message)
         let start = Date()
-        let changes = site.hook.milterChangesWithinBudget(message)
+        let finished = FinishedOutcome()
+        let changes = site.hook.milterChangesWithinBudget(message) { finished.set($0) }
         let elapsed = Date().timeIntervalSince(start)
         #expect(elapsed < 4, "the answer took \(elapsed) s with a 1 s budget")
         #expect(changes.deletions == [MilterFieldDeletion(name: "X-Reservation", index: 1)])
@@ -303,7 +304,22 @@ struct MilterBudgetTests {
             usleep(100_000)
         }
         #expect(records.count == 1, "nothing kept in \(spool)")
+        // Its line, once the recording ended after the reply: past the budget, kept for retry.
+        while Date() < deadline, finished.get() == nil { usleep(50_000) }
+        let outcome = try #require(finished.get())
+        #expect(outcome.pastBudget && outcome.retried == ["jane@home.example"] && outcome.kind == .retry, "\(outcome.line)")
+        #expect(outcome.dkim == "temperror" && outcome.line.contains(" past-budget=yes ms="), "\(outcome.line)")
+        #expect(outcome.milliseconds >= 1000, "\(outcome.line)")
     }
+}
+
+/// The outcome a milter's work hands over from its own thread.
+final class FinishedOutcome: @unchecked Sendable {
+    private var outcome: MilterOutcome?
+    private let lock = NSLock()
+
+    func set(_ value: MilterOutcome) { lock.withLock { outcome = value } }
+    func get() -> MilterOutcome? { lock.withLock { outcome } }
 }
 
 @Suite("The milter's accounts file")

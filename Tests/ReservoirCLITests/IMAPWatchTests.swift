@@ -346,6 +346,20 @@ extension ProcessSuites {
             #expect(refused.stderr.contains("imap-login-refused"))
             // Nothing was read: no summary claims a round that did not happen.
             #expect(refused.stdout.isEmpty, "\(refused.text)")
+            // A running watch says a refused login at error, and tries it again with the back-off.
+            let refusedErrors = tmp.path + "/refused-watch.err"
+            let refusing = try ChildProcess.spawn(
+                [
+                    "/usr/bin/env", "NO_COLOR=1", ReservoirBinary.executable.path, "watch", url, "--store", "sqlite:\(tmp.path)/refused.sqlite3",
+                    "--netrc", wrong, "--ca-file", d + "/ca.pem", "--no-calendar",
+                ] + common, stdout: "/dev/null", stderr: refusedErrors)
+            func refusedLog() -> String { (try? String(contentsOfFile: refusedErrors, encoding: .utf8)) ?? "" }
+            let saidRefused = Self.waitFor(30) { refusedLog().contains("authentication failed") }
+            kill(refusing, SIGTERM)
+            _ = ChildProcess.wait(refusing)
+            #expect(saidRefused != nil, "\(refusedLog())")
+            #expect(refusedLog().contains("reservoir watch: error: \(url): authentication failed: imap-login-refused"), "\(refusedLog())")
+            #expect(refusedLog().contains("; next try in 1 s\n"), "\(refusedLog())")
             // A site's watch names whose mailbox failed.
             let siteRefused = try ReservoirBinary.run(
                 ["watch", "--once", "--json", "--store", siteStore, "--netrc", wrong, "--ca-file", d + "/ca.pem", "--no-calendar"] + common,
@@ -417,6 +431,7 @@ extension ProcessSuites {
             }
 
             // --interval 3600: only IDLE can bring the appended message within seconds.
+            let metrics = try LoopbackPort.free()
             let out = tmp.path + "/watch.out"
             let err = tmp.path + "/watch.err"
             let pid = try ChildProcess.spawn(
@@ -424,7 +439,7 @@ extension ProcessSuites {
                     "/usr/bin/env", "NO_COLOR=1", "XDG_STATE_HOME=\(tmp.path)/state", ReservoirBinary.executable.path, "watch",
                     "imaps://jane@127.0.0.1:\(server.port)/INBOX", "imaps://jane@127.0.0.1:\(server.port)/Travel", "--json", "--interval", "3600",
                     "--store", watchStore, "--netrc", netrc,
-                    "--ca-file", d + "/ca.pem", "--no-calendar",
+                    "--ca-file", d + "/ca.pem", "--no-calendar", "--metrics", String(metrics),
                 ] + common, stdout: out, stderr: err)
             var running = true
             defer {
@@ -438,6 +453,11 @@ extension ProcessSuites {
             try #require(Self.waitFor(120) { Self.watchOutput(out).summaries >= 1 } != nil, "the first read: \(log())")
             #expect(Self.watchOutput(out).messages == initial)
             usleep(500_000)  // into IDLE
+            // Both mailboxes in IDLE, as the metrics count them.
+            let scrape = MilterTelemetryTests.get(metrics, "/metrics").body
+            #expect(scrape.contains("reservoir_imap_connections{state=\"idle\"} 2"), "\(scrape)")
+            #expect(scrape.contains("reservoir_imap_connections{state=\"reconnecting\"} 0"), "\(scrape)")
+            #expect(MilterTelemetryTests.get(metrics, "/healthz").status == 200)
 
             _ = try Self.client(server, ["append", first, "Travel"])
             let took = Self.waitFor(5) { Self.watchOutput(out).messages == initial + 1 }
@@ -455,6 +475,13 @@ extension ProcessSuites {
             // Reconnecting waits 1 s, then 2, 4…: a few failed tries per mailbox, never a busy loop.
             let failures = log().split(separator: "\n").filter { $0.contains("imap-") }.count
             #expect((2...10).contains(failures), "\(failures) failures: \(log())")
+            // Each mailbox's connection as its log tells it: connected, in IDLE, reconnecting with
+            // the reason and the back-off.
+            let mailbox = "imaps://jane@127.0.0.1:\(server.port)/INBOX"
+            #expect(log().contains("reservoir watch: \(mailbox): connected\n"), "\(log())")
+            #expect(log().contains("reservoir watch: \(mailbox): idle (IDLE, RFC 2177)\n"), "\(log())")
+            #expect(log().contains("reservoir watch: warning: \(mailbox): reconnecting: imap-unreachable"), "\(log())")
+            #expect(log().contains("; next try in 1 s\n"), "\(log())")
 
             let stopping = Date()
             kill(pid, SIGTERM)

@@ -339,6 +339,8 @@ extension ProcessSuites {
             }
             #expect(server.stop() == 0)
             #expect(!server.stdout.contains("correct horse") && !server.log.contains("correct horse"))
+            // Each request is logged, the refused ones too, with nothing of their credentials.
+            #expect(server.log.contains("reservoir serve: GET /calendar.ics status=401 "), "\(server.log)")
         }
 
         /// Full Foundation brings FoundationInternationalization and FoundationICU, whose 34 MB

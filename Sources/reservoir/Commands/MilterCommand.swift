@@ -20,7 +20,12 @@ struct MilterCommand: ParsableCommand {
             + unless set, as Postfix's recipient_delimiter). Authentication-Results and X-Reservation \
             fields are added and forged ones deleted; a message is never rejected and its body \
             never changed. Takes every option of reservoir filter (--store, --keys, \
-            --allowed-domains, --authserv-id, --timeout, --retry-spool, --now, ...).
+            --allowed-domains, --authserv-id, --timeout, --retry-spool, --now, ...). \
+            One line per message on standard error (queue id, accounts, DKIM result and domain, \
+            reservations found, trusted and stored, refusal codes, milliseconds), in the \
+            journal's form under systemd; --log-level error|warning|info|debug, --syslog, and \
+            --metrics ADDRESS for GET /metrics (Prometheus) and GET /healthz (docs/SITE.md, \
+            "Operating").
 
             Before it listens it checks what it will need and says READY=1 to systemd \
             (Type=notify): its settings, the store (opened as for a message) and the retry spool. \
@@ -62,6 +67,19 @@ struct MilterCommand: ParsableCommand {
         name: .customLong("accounts-file"),
         help: ArgumentHelp("Accounts one a line: jane@example.org, or @example.org for a domain; # comments.", valueName: "file"))
     var accountsFile: String?
+
+    @Option(
+        name: .customLong("log-level"),
+        help: ArgumentHelp("error, warning, info (default: a line per message) or debug.", valueName: "level"))
+    var logLevel: String?
+
+    @Flag(name: .customLong("syslog"), help: "Log to syslog(3), facility mail, instead of standard error.")
+    var syslog = false
+
+    @Option(
+        name: .customLong("metrics"),
+        help: ArgumentHelp("Answer GET /metrics (Prometheus) and GET /healthz on PORT (127.0.0.1), HOST:PORT or [IPV6]:PORT.", valueName: "address"))
+    var metrics: String?
 
     @OptionGroup var keys: KeyOptions
     @OptionGroup var policy: PolicyOptions

@@ -17,7 +17,9 @@ struct ServeCommand: ParsableCommand {
             reservations for a phone. The store is read afresh for every request. Without \
             --token-file or --netrc only loopback addresses are served, unless --no-auth. \
             A request is answered only when its Host names the --listen address (or localhost, \
-            on loopback) or a --server-name: behind a reverse proxy, name the host it passes on.
+            on loopback) or a --server-name: behind a reverse proxy, name the host it passes on. \
+            Each request is logged on standard error (method, path without its token, status, \
+            bytes, milliseconds; docs/SITE.md, "Operating").
 
             Runs reservoir-serve, which must be installed beside reservoir.
 
@@ -55,6 +57,17 @@ struct ServeCommand: ParsableCommand {
 
     @Option(name: .customLong(ServeOption.now.rawValue), help: help(.now))
     var now: String?
+
+    @Option(name: .customLong("log-level"), help: ArgumentHelp("error, warning, info or debug (default info).", valueName: "level"))
+    var logLevel: String?
+
+    @Flag(name: .customLong("syslog"), help: "Log to syslog(3), facility mail, instead of standard error.")
+    var syslog = false
+
+    @Option(
+        name: .customLong("metrics"),
+        help: ArgumentHelp("Answer GET /metrics (Prometheus) and GET /healthz on PORT (127.0.0.1), HOST:PORT or [IPV6]:PORT.", valueName: "address"))
+    var metrics: String?
 
     static func help(_ option: ServeOption) -> ArgumentHelp {
         ArgumentHelp(option.help, valueName: option.valueName)

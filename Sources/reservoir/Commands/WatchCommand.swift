@@ -6,7 +6,9 @@ import IMAP
 import Mailbox
 import Output
 import Pipeline
+import ServiceLog
 import Synchronization
+import Telemetry
 
 struct WatchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -105,6 +107,18 @@ struct WatchCommand: ParsableCommand {
             valueName: "seconds"))
     var idle: Int = WatchLimits.idleReissueSeconds
 
+    @Option(name: .customLong("log-level"), help: ArgumentHelp("Without --once: error, warning, info or debug (default info).", valueName: "level"))
+    var logLevel = LogLevel.info.name
+
+    @Flag(name: .customLong("syslog"), help: "Without --once: log to syslog(3), facility mail, instead of standard error.")
+    var syslog = false
+
+    @Option(
+        name: .customLong("metrics"),
+        help: ArgumentHelp(
+            "Without --once: answer GET /metrics (Prometheus) and GET /healthz on PORT (127.0.0.1), HOST:PORT or [IPV6]:PORT.", valueName: "address"))
+    var metrics: String?
+
     @Option(
         name: .customLong("max-messages"),
         help: ArgumentHelp("Messages read per mailbox and run (default 500); the rest are read by the next run.", valueName: "n"))
@@ -146,6 +160,10 @@ struct WatchCommand: ParsableCommand {
         }
         guard maxMessages >= 1 else { throw ValidationError("--max-messages must be at least 1") }
         guard (1...86_400).contains(interval) else { throw ValidationError("--interval must be from 1 to 86400 seconds") }
+        guard LogLevel(name: logLevel) != nil else { throw ValidationError("--log-level takes error, warning, info or debug; got \(logLevel)") }
+        if let metrics, MetricsAddress(metrics) == nil {
+            throw ValidationError("--metrics takes PORT, HOST:PORT or [IPV6]:PORT (an IP address); got \(metrics)")
+        }
         guard (5...WatchLimits.idleReissueSeconds).contains(idle) else {
             throw ValidationError("--idle must be from 5 to \(WatchLimits.idleReissueSeconds) seconds (RFC 2177 §3: at most 29 minutes)")
         }
@@ -180,10 +198,20 @@ struct WatchCommand: ParsableCommand {
         }
         WatchStop.install()
         WatchReload.install()
+        let options = ServiceOptions(level: LogLevel(name: logLevel) ?? .info, syslog: syslog, metrics: metrics.flatMap(MetricsAddress.init))
+        do {
+            try WatchTelemetry.setUp(options, store: storeOptions.store)
+        } catch {
+            // sysexits.h EX_UNAVAILABLE: the metrics port is taken or not this host's.
+            Output.error("watch: \(error.description)")
+            throw ExitStatus(69)
+        }
         // Everything it needs has been checked (makeGroups): a `Type=notify` unit is started.
         ServiceNotification.send("READY=1")
         try watchContinuously(
-            groups.indices.flatMap { index in groups[index].urls.map { WatchedMailbox($0, group: index) } }, groups: groups.map(\.context))
+            groups.indices.flatMap { index in
+                groups[index].urls.map { WatchedMailbox($0, group: index, account: groups[index].context.runner.account) }
+            }, groups: groups.map(\.context))
     }
 
     /// Every setting of every account, checked before anything is read — the calendars, the
@@ -251,7 +279,7 @@ struct WatchCommand: ParsableCommand {
                     next.append(old)
                     kept += 1
                 } else {
-                    next.append(WatchedMailbox(url, group: index))
+                    next.append(WatchedMailbox(url, group: index, account: group.context.runner.account))
                 }
             }
         }
@@ -288,10 +316,21 @@ struct WatchCommand: ParsableCommand {
         /// When it is read next (monotonic seconds): the end of the interval without IDLE, the
         /// re-issue time of an IDLE, or the end of a back-off.
         var due: Double = 0
+        /// What its log last said of it, and the name it says it by (`ACCOUNT URL`).
+        var state = WatchTelemetry.State.reconnecting
+        let name: String
 
-        init(_ url: IMAPMailboxURL, group: Int) {
+        init(_ url: IMAPMailboxURL, group: Int, account: Account) {
             self.url = url
             self.group = group
+            name = (account.isImplicit ? "" : account.address + " ") + TerminalText(escaping: url.description).text
+        }
+
+        /// A change of state, said once.
+        func now(_ new: WatchTelemetry.State, detail: String? = nil) {
+            guard new != state || detail != nil else { return }
+            state = new
+            WatchTelemetry.said(name, new, detail: detail)
         }
     }
 
@@ -326,6 +365,7 @@ struct WatchCommand: ParsableCommand {
                 do { try read(mailbox, groups[mailbox.group], summary: &summary) } catch { failed(mailbox, error) }
             }
             for (group, var summary) in summaries.sorted(by: { $0.key < $1.key }) { try finishRound(&summary, groups[group]) }
+            WatchTelemetry.count(mailboxes.map(\.state))
         }
     }
 
@@ -345,7 +385,6 @@ struct WatchCommand: ParsableCommand {
     /// A failed read: the connection is dropped and the next try waits 1 s, doubling with each
     /// failure in a row up to WatchLimits.maximumBackoffSeconds, never retrying at once.
     private func failed(_ mailbox: WatchedMailbox, _ error: IMAPError) {
-        Self.report("watch: \(mailbox.url.description): \(error.description)")
         // A connection that lasted is a success of its own: a break after it starts counting anew.
         if let since = mailbox.connectedAt, Monotonic.seconds() - since >= Double(WatchLimits.healthyConnectionSeconds) {
             mailbox.failures = 0
@@ -355,6 +394,9 @@ struct WatchCommand: ParsableCommand {
         mailbox.failures += 1
         let wait = min(WatchLimits.maximumBackoffSeconds, 1 << min(mailbox.failures - 1, 20))
         mailbox.due = Monotonic.seconds() + Double(wait)
+        mailbox.now(
+            error.code == .loginRefused ? .authenticationFailed : .reconnecting,
+            detail: "\(TerminalText(escaping: error.description).text); next try in \(wait) s")
     }
 
     /// Reads what is new in a mailbox of a continuous watch, connecting first when it has no
@@ -370,6 +412,7 @@ struct WatchCommand: ParsableCommand {
             mailbox.connectedAt = Monotonic.seconds()
             mailbox.validity = try opened(connection, context)
             mailbox.connection = connection
+            mailbox.now(.connected)
         }
         let outcome = try readNew(connection, validity: mailbox.validity, context, summary: &summary)
         // A new connection has not succeeded until its IDLE has: a server that breaks every IDLE
@@ -389,10 +432,12 @@ struct WatchCommand: ParsableCommand {
         guard connection.idles else {
             mailbox.connection = nil
             mailbox.connectedAt = nil
+            mailbox.now(.polling)
             return
         }
         // A change reported while reading, or before the server's `+`: read again at once.
         if try connection.startIdle() || connection.mailboxChanged { mailbox.due = now }
+        mailbox.now(.idle)
     }
 
     /// After a round of reads: the calendars pushed, the summary printed; a store failure ends
