@@ -65,33 +65,17 @@ struct MilterCLITests {
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }
         // systemd's side: a datagram socket at $NOTIFY_SOCKET.
-        let notify = tmp.path + "/notify"
-        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (index, byte) in notify.utf8.enumerated() { raw[index] = byte }
-        }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        try #require(bound == 0)
-        var wait = timeval(tv_sec: 30, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
-
+        let notify = try NotifySocket(at: tmp.path + "/notify")
         let milter = Process()
         milter.executableURL = ReservoirBinary.executable
         milter.arguments = ["milter", "--socket", "unix:\(tmp.path)/milter.sock", "--account", "jane@example.org", "--no-store"]
-        milter.environment = ProcessInfo.processInfo.environment.merging(["NOTIFY_SOCKET": notify]) { _, new in new }
+        milter.environment = ProcessInfo.processInfo.environment.merging(["NOTIFY_SOCKET": notify.path]) { _, new in new }
         let errors = tmp.path + "/milter.err"
         _ = FileManager.default.createFile(atPath: errors, contents: nil)
         milter.standardError = FileHandle(forWritingAtPath: errors)
         try milter.run()
         defer { if milter.isRunning { kill(milter.processIdentifier, SIGKILL) } }
-        var buffer = [UInt8](repeating: 0, count: 64)
-        let count = recv(fd, &buffer, buffer.count, 0)
-        #expect(count > 0 && String(decoding: buffer[0..<max(count, 0)], as: UTF8.self) == "READY=1")
+        #expect(notify.next() == "READY=1")
         #expect(FileManager.default.fileExists(atPath: tmp.path + "/milter.sock"))
         milter.terminate()
         milter.waitUntilExit()

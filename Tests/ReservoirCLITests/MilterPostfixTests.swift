@@ -40,6 +40,37 @@ extension ProcessSuites {
             """
         }
 
+        /// main.cf for a private Postfix in `directory` (its queue, data and log there): `smtpd`
+        /// on loopback with docs/SITE.md's milter settings for `milterPort`, and `delivery`,
+        /// the lines saying where mail for the test's domains goes.
+        static func mainConfig(_ directory: String, milterPort: Int, delivery: String) -> String {
+            """
+            compatibility_level = 3.6
+            queue_directory = \(directory)/queue
+            data_directory = \(directory)/data
+            mail_owner = postfix
+            myhostname = mx.test
+            mydomain = test
+            mydestination =
+            inet_interfaces = loopback-only
+            inet_protocols = ipv4
+            mynetworks = 127.0.0.0/8
+            smtpd_recipient_restrictions = permit_mynetworks, reject
+            maillog_file = \(directory)/maillog
+            maillog_file_prefixes = \(directory)
+            \(delivery)
+            default_transport = discard
+            relay_transport = discard
+            # The recipe of docs/SITE.md.
+            smtpd_milters = inet:127.0.0.1:\(milterPort)
+            milter_default_action = accept
+            milter_protocol = 6
+            milter_content_timeout = 60s
+            milter_connect_timeout = 10s
+
+            """
+        }
+
         static let postfix = "/usr/sbin/postfix"
         static let python = "/usr/bin/python3"
 
@@ -119,34 +150,16 @@ extension ProcessSuites {
             while Date() < started, milter.isRunning, !log.contains("listening on") { usleep(50_000) }
             try #require(log.contains("listening on"), "the milter did not start: \(log)")
 
-            let main = """
-                compatibility_level = 3.6
-                queue_directory = \(tmp.path)/queue
-                data_directory = \(tmp.path)/data
-                mail_owner = postfix
-                myhostname = mx.test
-                mydomain = test
-                mydestination =
-                inet_interfaces = loopback-only
-                inet_protocols = ipv4
-                mynetworks = 127.0.0.0/8
-                smtpd_recipient_restrictions = permit_mynetworks, reject
-                maillog_file = \(tmp.path)/maillog
-                maillog_file_prefixes = \(tmp.path)
-                virtual_mailbox_domains = home.example
-                virtual_mailbox_base = \(mail)
-                virtual_mailbox_maps = inline:{ {jane@home.example = jane/}, {joe@home.example = joe/}, {other@home.example = other/} }
-                virtual_uid_maps = static:\(nobody.pw_uid)
-                virtual_gid_maps = static:\(nobody.pw_gid)
-                virtual_minimum_uid = 1
-                default_transport = discard
-                relay_transport = discard
-                # The recipe of docs/SITE.md.
-                smtpd_milters = inet:127.0.0.1:\(milterPort)
-                milter_default_action = accept
-                milter_content_timeout = 60s
-
-                """
+            let main = Self.mainConfig(
+                tmp.path, milterPort: milterPort,
+                delivery: """
+                    virtual_mailbox_domains = home.example
+                    virtual_mailbox_base = \(mail)
+                    virtual_mailbox_maps = inline:{ {jane@home.example = jane/}, {joe@home.example = joe/}, {other@home.example = other/} }
+                    virtual_uid_maps = static:\(nobody.pw_uid)
+                    virtual_gid_maps = static:\(nobody.pw_gid)
+                    virtual_minimum_uid = 1
+                    """)
             let master = Self.master(smtpPort: smtpPort)
             try main.write(toFile: config + "/main.cf", atomically: true, encoding: .utf8)
             try master.write(toFile: config + "/master.cf", atomically: true, encoding: .utf8)

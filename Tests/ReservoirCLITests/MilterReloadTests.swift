@@ -59,32 +59,16 @@ extension ProcessSuites {
             }
             try #require(logged(1, of: "listening on"), "the milter did not start: \(log)")
 
-            let main = """
-                compatibility_level = 3.6
-                queue_directory = \(tmp.path)/queue
-                data_directory = \(tmp.path)/data
-                mail_owner = postfix
-                myhostname = mx.test
-                mydestination =
-                inet_interfaces = loopback-only
-                inet_protocols = ipv4
-                mynetworks = 127.0.0.0/8
-                smtpd_recipient_restrictions = permit_mynetworks, reject
-                maillog_file = \(tmp.path)/maillog
-                maillog_file_prefixes = \(tmp.path)
-                virtual_mailbox_domains = home.example
-                virtual_mailbox_base = \(mail)
-                virtual_mailbox_maps = inline:{ {jane@home.example = jane/}, {joe@home.example = joe/} }
-                virtual_uid_maps = static:\(nobody.pw_uid)
-                virtual_gid_maps = static:\(nobody.pw_gid)
-                virtual_minimum_uid = 1
-                default_transport = discard
-                relay_transport = discard
-                smtpd_milters = inet:127.0.0.1:\(milterPort)
-                milter_default_action = accept
-                milter_content_timeout = 60s
-
-                """
+            let main = MilterPostfixTests.mainConfig(
+                tmp.path, milterPort: milterPort,
+                delivery: """
+                    virtual_mailbox_domains = home.example
+                    virtual_mailbox_base = \(mail)
+                    virtual_mailbox_maps = inline:{ {jane@home.example = jane/}, {joe@home.example = joe/} }
+                    virtual_uid_maps = static:\(nobody.pw_uid)
+                    virtual_gid_maps = static:\(nobody.pw_gid)
+                    virtual_minimum_uid = 1
+                    """)
             try main.write(toFile: config + "/main.cf", atomically: true, encoding: .utf8)
             try MilterPostfixTests.master(smtpPort: smtpPort).write(toFile: config + "/master.cf", atomically: true, encoding: .utf8)
             let start = try PostfixTests.run([MilterPostfixTests.postfix, "-c", config, "start"])

@@ -262,32 +262,14 @@ extension ProcessSuites {
 
             // docs/SITE.md's Postfix settings, delivering to Dovecot over LMTP.
             let config = base + "/postfix"
-            try """
-            compatibility_level = 3.6
-            queue_directory = \(base)/queue
-            data_directory = \(base)/data
-            mail_owner = postfix
-            myhostname = mx.test
-            mydomain = test
-            mydestination =
-            inet_interfaces = loopback-only
-            inet_protocols = ipv4
-            mynetworks = 127.0.0.0/8
-            smtpd_recipient_restrictions = permit_mynetworks, reject
-            maillog_file = \(base)/maillog
-            maillog_file_prefixes = \(base)
-            virtual_mailbox_domains = site.test
-            virtual_mailbox_maps = inline:{ {jane@site.test = jane}, {joe@site.test = joe} }
-            virtual_transport = lmtp:unix:\(base)/run/lmtp
-            default_transport = discard
-            relay_transport = discard
-            smtpd_milters = inet:127.0.0.1:\(milterPort)
-            milter_default_action = accept
-            milter_protocol = 6
-            milter_content_timeout = 60s
-            milter_connect_timeout = 10s
-
-            """.write(toFile: config + "/main.cf", atomically: true, encoding: .utf8)
+            try MilterPostfixTests.mainConfig(
+                base, milterPort: milterPort,
+                delivery: """
+                    virtual_mailbox_domains = site.test
+                    virtual_mailbox_maps = inline:{ {jane@site.test = jane}, {joe@site.test = joe} }
+                    virtual_transport = lmtp:unix:\(base)/run/lmtp
+                    """
+            ).write(toFile: config + "/main.cf", atomically: true, encoding: .utf8)
             try (MilterPostfixTests.master(smtpPort: smtpPort) + "lmtp      unix  -       -       n       -       -       lmtp\n").write(
                 toFile: config + "/master.cf", atomically: true, encoding: .utf8)
             let check = try PostfixTests.run([MilterPostfixTests.postfix, "-c", config, "check"])

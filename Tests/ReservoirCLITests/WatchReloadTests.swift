@@ -27,27 +27,13 @@ extension ProcessSuites.IMAPWatchTests {
         let config = tmp.path + "/config.toml"
         try "watch = [\"\(inbox)\"]\n".write(toFile: config, atomically: true, encoding: .utf8)
 
-        // systemd's side of sd_notify: a datagram socket.
-        let notify = tmp.path + "/notify"
-        let listener = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
-        defer { close(listener) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (index, byte) in notify.utf8.enumerated() { raw[index] = byte }
-        }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        try #require(bound == 0)
-        var wait = timeval(tv_sec: 60, tv_usec: 0)
-        setsockopt(listener, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
-
+        // systemd's side of sd_notify.
+        let notify = try NotifySocket(at: tmp.path + "/notify", seconds: 60)
         let out = tmp.path + "/watch.out"
         let err = tmp.path + "/watch.err"
         let pid = try ChildProcess.spawn(
             [
-                "/usr/bin/env", "NO_COLOR=1", "RESERVOIR_CONFIG=\(config)", "NOTIFY_SOCKET=\(notify)", ReservoirBinary.executable.path, "watch",
+                "/usr/bin/env", "NO_COLOR=1", "RESERVOIR_CONFIG=\(config)", "NOTIFY_SOCKET=\(notify.path)", ReservoirBinary.executable.path, "watch",
                 "--json", "--interval", "3600", "--store", "sqlite:\(tmp.path)/watch.sqlite3", "--netrc", netrc, "--ca-file", d + "/ca.pem",
                 "--no-calendar", "--keys", ReservoirBinary.keys, "--allowed-domains", ReservoirBinary.allowed, "--now", ReservoirBinary.now,
             ], stdout: out, stderr: err)
@@ -62,9 +48,7 @@ extension ProcessSuites.IMAPWatchTests {
         func logins() -> Int {
             ((try? String(contentsOfFile: d + "/dovecot.log", encoding: .utf8)) ?? "").components(separatedBy: "Login: user=<jane>").count - 1
         }
-        var buffer = [UInt8](repeating: 0, count: 256)
-        let count = recv(listener, &buffer, buffer.count, 0)
-        #expect(count > 0 && String(decoding: buffer[0..<max(count, 0)], as: UTF8.self) == "READY=1", "\(log())")
+        #expect(notify.next() == "READY=1", "\(log())")
         try #require(Self.waitFor(60) { Self.watchOutput(out).summaries >= 1 } != nil, "the first read: \(log())")
         #expect(logins() == 1)
         usleep(500_000)  // into IDLE

@@ -255,3 +255,32 @@ struct RetryOptions: ParsableArguments {
     /// without a home directory.
     var spool: RetrySpool? { EffectiveSettings.process(commandLine: given).retrySpool }
 }
+
+/// `--log-level`, `--syslog` and `--metrics` of the programs that run as services (`milter`,
+/// `serve`), declared for help and the manual pages: the programs read them themselves
+/// (ServiceLog's `ServiceOptions`).
+struct ServiceOutputOptions: ParsableArguments {
+    @Option(name: .customLong("log-level"), help: ArgumentHelp("error, warning, info or debug (default info).", valueName: "level"))
+    var logLevel: String?
+
+    @Flag(name: .customLong("syslog"), help: "Log to syslog(3), facility mail, instead of standard error.")
+    var syslog = false
+
+    @Option(
+        name: .customLong("metrics"),
+        help: ArgumentHelp("Answer GET /metrics (Prometheus) and GET /healthz on PORT (127.0.0.1), HOST:PORT or [IPV6]:PORT.", valueName: "address"))
+    var metrics: String?
+}
+
+/// The options of a hook that reads one message from the MTA (`filter`, `milter`) beside the
+/// store's and the policy's: the authserv-id of its results, its time budget, `--no-store`.
+struct MessageHookOptions: ParsableArguments {
+    @Option(name: .long(.authservID), help: ArgumentHelp(.authservID))
+    var authservID: String?
+
+    @Option(name: .long(.timeout), help: ArgumentHelp(.timeout))
+    var timeout: Int?
+
+    @Flag(name: .long(.noStore), help: ArgumentHelp(.noStore))
+    var noStore = false
+}

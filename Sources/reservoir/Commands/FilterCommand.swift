@@ -28,14 +28,7 @@ struct FilterCommand: ParsableCommand {
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var clock: ClockOptions
 
-    @Option(name: .long(.authservID), help: ArgumentHelp(.authservID))
-    var authservID: String?
-
-    @Option(name: .long(.timeout), help: ArgumentHelp(.timeout))
-    var timeout: Int?
-
-    @Flag(name: .long(.noStore), help: ArgumentHelp(.noStore))
-    var noStore = false
+    @OptionGroup var hook: MessageHookOptions
 
     @OptionGroup var past: PastOptions
     @OptionGroup var calendarOptions: CalendarOptions
@@ -47,9 +40,9 @@ struct FilterCommand: ParsableCommand {
         var given = keys.given.merging(policy.given) { $1 }.merging(storeOptions.given) { $1 }.merging(calendarOptions.given) { $1 }
             .merging(noCalendar.given) { $1 }.merging(retry.given) { $1 }.merging(pending.given) { $1 }
         if let now = clock.now { given[.now] = .text(now) }
-        if let authservID { given[.authservID] = .text(authservID) }
-        if let timeout { given[.timeout] = .number(timeout) }
-        if noStore { given[.noStore] = .flag(true) }
+        if let authservID = hook.authservID { given[.authservID] = .text(authservID) }
+        if let timeout = hook.timeout { given[.timeout] = .number(timeout) }
+        if hook.noStore { given[.noStore] = .flag(true) }
         if past.includePastFlag { given[.includePast] = .flag(true) }
         // An invalid configuration file does not stop the hook: it passes mail through and says so.
         let configuration = ConfigurationLoad.process

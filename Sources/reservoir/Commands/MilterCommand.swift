@@ -68,31 +68,13 @@ struct MilterCommand: ParsableCommand {
         help: ArgumentHelp("Accounts one a line: jane@example.org, or @example.org for a domain; # comments.", valueName: "file"))
     var accountsFile: String?
 
-    @Option(
-        name: .customLong("log-level"),
-        help: ArgumentHelp("error, warning, info (default: a line per message) or debug.", valueName: "level"))
-    var logLevel: String?
-
-    @Flag(name: .customLong("syslog"), help: "Log to syslog(3), facility mail, instead of standard error.")
-    var syslog = false
-
-    @Option(
-        name: .customLong("metrics"),
-        help: ArgumentHelp("Answer GET /metrics (Prometheus) and GET /healthz on PORT (127.0.0.1), HOST:PORT or [IPV6]:PORT.", valueName: "address"))
-    var metrics: String?
+    @OptionGroup var service: ServiceOutputOptions
 
     @OptionGroup var keys: KeyOptions
     @OptionGroup var policy: PolicyOptions
     @OptionGroup var clock: ClockOptions
 
-    @Option(name: .long(.authservID), help: ArgumentHelp(.authservID))
-    var authservID: String?
-
-    @Option(name: .long(.timeout), help: ArgumentHelp(.timeout))
-    var timeout: Int?
-
-    @Flag(name: .long(.noStore), help: ArgumentHelp(.noStore))
-    var noStore = false
+    @OptionGroup var hook: MessageHookOptions
 
     @OptionGroup var past: PastOptions
     @OptionGroup var retry: RetryOptions

@@ -58,16 +58,7 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong(ServeOption.now.rawValue), help: help(.now))
     var now: String?
 
-    @Option(name: .customLong("log-level"), help: ArgumentHelp("error, warning, info or debug (default info).", valueName: "level"))
-    var logLevel: String?
-
-    @Flag(name: .customLong("syslog"), help: "Log to syslog(3), facility mail, instead of standard error.")
-    var syslog = false
-
-    @Option(
-        name: .customLong("metrics"),
-        help: ArgumentHelp("Answer GET /metrics (Prometheus) and GET /healthz on PORT (127.0.0.1), HOST:PORT or [IPV6]:PORT.", valueName: "address"))
-    var metrics: String?
+    @OptionGroup var service: ServiceOutputOptions
 
     static func help(_ option: ServeOption) -> ArgumentHelp {
         ArgumentHelp(option.help, valueName: option.valueName)
