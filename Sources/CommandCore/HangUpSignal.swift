@@ -1,11 +1,13 @@
 import Glibc
 import Synchronization
 
-/// SIGHUP as a request to reload, for a program of many threads (`reservoir serve`): the
-/// handler, which any thread may run, writes a byte to a pipe (async-signal-safe); a thread of
-/// its own reads it and runs the reload, one at a time. Signals that arrive during a reload
-/// make one more. A program that calls this is no longer ended by SIGHUP, which is the
-/// default action without a handler.
+/// SIGHUP as a request to reload, for a program of many threads (`reservoir serve`, the
+/// milter): the handler writes a byte to a pipe (async-signal-safe); a thread of its own reads
+/// it and runs the reload, one at a time. Signals that arrive during a reload make one more.
+/// SIGHUP is unblocked in the calling thread, and the reload thread starts with the caller's
+/// mask as it was, so a program that blocked SIGHUP everywhere before (the milter: libmilter's
+/// signal thread would stop on it) has it taken by the calling thread alone. A program that
+/// calls this is no longer ended by SIGHUP, the default action without a handler.
 package enum HangUpSignal {
     /// The pipe's write end, for the handler.
     private static let wake = Atomic<Int32>(-1)

@@ -647,9 +647,9 @@ package enum RowSecurity {
     }
 }
 
-/// What the milter checks at start, before it reports ready: the store it records into opens
-/// (a PostgreSQL server reached, the login accepted, the schema current; a SQLite store made or
-/// migrated) and the retry spool can be written. Nil when both hold, or with `--no-store`.
+/// What the milter checks at start and at a reload, before it reports ready: its settings, the
+/// store it records into (a PostgreSQL server reached, the login accepted, the schema current,
+/// the role held by row-level security; a SQLite store made or migrated) and the retry spool.
 package enum MilterStartCheck {
     /// Why settings cannot be used, with the sysexits code the milter exits with at start.
     package struct Failure: Error, Equatable {
@@ -659,7 +659,8 @@ package enum MilterStartCheck {
 
     /// What start and reload (SIGHUP) do alike: the arguments read over `configuration` (64 for
     /// a malformed option), the settings checked (78: the configuration file, keys, allowed
-    /// domains, pass CA files, accounts), then the store and the retry spool (``problem(_:)``).
+    /// domains, pass CA files, accounts), then the store (opened, its role held by row-level
+    /// security) and the retry spool (made and writable).
     /// `.success(nil)` is `--help`.
     package static func settings(_ arguments: [String], configuration: ConfigurationLoad) -> Result<MilterSettings?, Failure> {
         // The file first: its accounts are the site's, so without it there are none to name.
@@ -680,23 +681,23 @@ package enum MilterStartCheck {
         } catch {
             return .failure(Failure(message: "\(error)", code: 78))
         }
-        if let problem = problem(settings.hook) { return .failure(Failure(message: problem.message, code: problem.code)) }
+        if let failure = storeAndSpoolFailure(settings.hook) { return .failure(failure) }
         return .success(settings)
     }
 
-    package static func problem(_ hook: FilterHook) -> (message: String, code: Int32)? {
+    private static func storeAndSpoolFailure(_ hook: FilterHook) -> Failure? {
         guard !hook.noStore else { return nil }
         do {
             let store = try CommandRunner.openStore(at: hook.store, use: .record(createDirectories: false), quiet: true)
             // A site's accounts are held apart by the database too, only for an ordinary role.
-            if let role = try store.roleBypassingRowSecurity() { return (RowSecurity.refusal(role), 78) }
+            if let role = try store.roleBypassingRowSecurity() { return Failure(message: RowSecurity.refusal(role), code: 78) }
         } catch let failure as CommandFailure {
-            return ("\(failure)", failure.exitCode)
+            return Failure(message: "\(failure)", code: failure.exitCode)
         } catch {
-            return ("\(error)", 78)
+            return Failure(message: "\(error)", code: 78)
         }
         // sysexits.h EX_CANTCREAT: a spool it cannot write would lose what it was to keep.
-        if let spool = RetrySpool.locate(hook.retrySpool), let problem = spool.unwritable { return (problem, 73) }
+        if let spool = RetrySpool.locate(hook.retrySpool), let problem = spool.unwritable { return Failure(message: problem, code: 73) }
         return nil
     }
 }

@@ -25,10 +25,13 @@ package enum ServiceNotification {
         }
     }
 
-    /// `RELOADING=1` with the monotonic time systemd asks for (`MONOTONIC_USEC`).
-    package static func reloading() {
+    /// A reload: `RELOADING=1` with the monotonic time systemd asks for (`MONOTONIC_USEC`),
+    /// then `body`, then `READY=1`.
+    package static func reloading<Result>(_ body: () throws -> Result) rethrows -> Result {
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)
         send("RELOADING=1\nMONOTONIC_USEC=\(Int64(now.tv_sec) * 1_000_000 + Int64(now.tv_nsec) / 1000)")
+        defer { send("READY=1") }
+        return try body()
     }
 }

@@ -54,24 +54,10 @@ private func attach(_ context: OpaquePointer?) -> Connection {
 
 /// What `smfi_main` returned.
 private let listenerStatus = Atomic<Int32>(MI_SUCCESS)
-/// The pipe's end that wakes the main thread: 1 for a reload (the SIGHUP handler), 0 when
-/// `smfi_main` has returned.
-private let wakeDescriptor = Atomic<Int32>(-1)
-
 /// libmilter's listener, on a thread of its own.
 private func runListener(_: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
     listenerStatus.store(smfi_main(), ordering: .sequentiallyConsistent)
-    var stop: UInt8 = 0
-    _ = write(wakeDescriptor.load(ordering: .relaxed), &stop, 1)
     return nil
-}
-
-/// SIGHUP's handler: async-signal-safe, one write(2), errno as it was.
-private func hangUpHandler(_: Int32) {
-    let saved = errno
-    var reload: UInt8 = 1
-    _ = write(wakeDescriptor.load(ordering: .relaxed), &reload, 1)
-    errno = saved
 }
 
 private let accept = sfsistat(SMFIS_ACCEPT)
@@ -202,7 +188,7 @@ enum ReservoirMilter {
         // libmilter's signal thread waits for SIGTERM, SIGINT and SIGHUP with sigwait(3) once
         // smfi_main runs, and stops the milter on any of them; blocked from here in every
         // thread, one that comes earlier (just after READY=1) waits instead of killing the
-        // process. SIGHUP is this thread's (``waitForReloads(_:)``).
+        // process. SIGHUP is this thread's (``reload(_:)``).
         var stopping = sigset_t()
         sigemptyset(&stopping)
         for signal in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&stopping, signal) }
@@ -219,25 +205,23 @@ enum ReservoirMilter {
         disableNagle()
         // libmilter listens on a thread of its own and stops accepting on SIGTERM or SIGINT
         // (its signal thread); messages already being read finish before the process ends.
-        // SIGHUP is this thread's (``waitForReloads(_:)``).
-        var wake: [Int32] = [-1, -1]
-        guard pipe(&wake) == 0 else { fail("cannot make a pipe: \(String(cString: strerror(errno)))", code: 70) }
-        for end in wake { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-        wakeDescriptor.store(wake[1], ordering: .sequentiallyConsistent)
-        signal(SIGHUP, hangUpHandler)
         var listener = pthread_t()
         let started = pthread_create(&listener, nil, runListener, nil)
         guard started == 0 else { fail("cannot start libmilter's listener: \(String(cString: strerror(started)))", code: 70) }
+        // SIGHUP is libmilter's stop signal too, but blocked in every other thread and caught
+        // in this one: Linux gives a signal sent to the process to its main thread when that
+        // thread does not block it (`complete_signal`), so it never reaches libmilter's signal
+        // thread.
+        let reloaded = arguments
+        guard HangUpSignal.onEach({ reload(reloaded) }) else { fail("cannot set up SIGHUP for reloading", code: 70) }
+        log("listening on \(settings.socket)")
+        ServiceNotification.send("READY=1")
+        pthread_join(listener, nil)
+        // Blocked again, for the probe below.
         var hangUp = sigset_t()
         sigemptyset(&hangUp)
         sigaddset(&hangUp, SIGHUP)
-        pthread_sigmask(SIG_UNBLOCK, &hangUp, nil)
-        log("listening on \(settings.socket)")
-        ServiceNotification.send("READY=1")
-        waitForReloads(arguments, wake: wake[0])
-        // Blocked again, for the probe below.
         pthread_sigmask(SIG_BLOCK, &hangUp, nil)
-        pthread_join(listener, nil)
         let stoppedBySignal = listenerStatus.load(ordering: .sequentiallyConsistent) == MI_SUCCESS || stopSignalEndedLibmilter()
         var waited = 0
         // Connections still open, and analyses that outlasted their budget still recording.
@@ -249,21 +233,11 @@ enum ReservoirMilter {
         exit(stoppedBySignal ? 0 : 70)
     }
 
-    /// The main thread while libmilter listens: SIGHUP rereads the configuration file and the
-    /// accounts file and installs the new settings, after the checks of a start, for the
-    /// transactions that begin afterwards; connections stay open. A failed check keeps the
-    /// settings in use and says why. SIGHUP is libmilter's stop signal too, but blocked in
-    /// every other thread and caught in this one: Linux gives a signal sent to the process to
-    /// its main thread when that thread does not block it (`complete_signal`), so it never
-    /// reaches libmilter's signal thread.
-    static func waitForReloads(_ arguments: [String], wake: Int32) {
-        while true {
-            var byte: UInt8 = 0
-            let count = read(wake, &byte, 1)
-            if count < 0, errno == EINTR { continue }
-            guard count == 1, byte == 1 else { return }
-            // sd_notify(3): a reload is under way until READY=1.
-            ServiceNotification.reloading()
+    /// A reload (SIGHUP): the configuration file and the accounts file reread and, after the
+    /// checks of a start, the new settings installed for the transactions that begin
+    /// afterwards; connections stay open. A failed check keeps the settings in use and says why.
+    static func reload(_ arguments: [String]) {
+        ServiceNotification.reloading {
             switch MilterStartCheck.settings(arguments, configuration: .reread()) {
             case .success(let read?):
                 installed.withLock { $0 = Installed(read) }
@@ -275,7 +249,6 @@ enum ReservoirMilter {
             case .failure(let failure):
                 log("reload refused, the settings in use are kept: \(failure.message)")
             }
-            ServiceNotification.send("READY=1")
         }
     }
 

@@ -61,23 +61,23 @@ struct ReservoirServe {
             fail(error.message, code: error.code)
         }
         let current = CurrentService(made.service)
-        ServeTelemetry.tokenInPath = made.access.token != nil || !made.access.accountTokens.isEmpty
+        ServeTelemetry.tokenInPath = made.tokenInPath
         // SIGHUP: the configuration, token and netrc files read again, the new settings
         // checked as at start and put in place for the requests that come after; a failed
         // check keeps the ones in use.
         HangUpSignal.onEach {
-            ServiceNotification.reloading()
-            defer { ServiceNotification.send("READY=1") }
-            let previous = ConfigurationLoad.reloadProcess()
-            do throws(StartFailure) {
-                let fresh = try Setup(settings, pinned: pinned, secret: secret)
-                if let waiting = try fresh.checkStore() { log(waiting) }
-                current.replace(fresh.service)
-                ServeTelemetry.tokenInPath = fresh.access.token != nil || !fresh.access.accountTokens.isEmpty
-                log("reloaded: " + Self.address(settings.listen, settings: settings, access: fresh.access))
-            } catch {
-                ConfigurationLoad.restoreProcess(previous)
-                log("reload refused, the settings in use are kept: \(error.message)")
+            ServiceNotification.reloading {
+                let previous = ConfigurationLoad.reloadProcess()
+                do throws(StartFailure) {
+                    let fresh = try Setup(settings, pinned: pinned, secret: secret)
+                    if let waiting = try fresh.checkStore() { log(waiting) }
+                    current.replace(fresh.service)
+                    ServeTelemetry.tokenInPath = fresh.tokenInPath
+                    log("reloaded: " + Self.address(settings.listen, settings: settings, access: fresh.access))
+                } catch {
+                    ConfigurationLoad.restoreProcess(previous)
+                    log("reload refused, the settings in use are kept: \(error.message)")
+                }
             }
         }
         let access = made.access

@@ -23,6 +23,8 @@ struct Setup {
     let access: FeedAccess
     let location: String?
     let configured: Account
+    /// Whether a request's first path segment is a token, which the request log never shows.
+    var tokenInPath: Bool { access.token != nil || !access.accountTokens.isEmpty }
 
     init(_ settings: ServeSettings, pinned: Int64?, secret: [UInt8]?) throws(StartFailure) {
         let netrcLogins = try settings.netrc.map { (path) throws(StartFailure) in try ReservoirServe.logins(path, settings) }

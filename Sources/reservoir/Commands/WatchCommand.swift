@@ -256,8 +256,10 @@ struct WatchCommand: ParsableCommand {
     /// no longer named is closed. When a check fails, the settings in use stay, and the line
     /// says why. Nil then.
     private func reloaded(_ mailboxes: [WatchedMailbox], groups: [Context]) -> (mailboxes: [WatchedMailbox], groups: [Context])? {
-        ServiceNotification.reloading()
-        defer { ServiceNotification.send("READY=1") }
+        ServiceNotification.reloading { reloadChecked(mailboxes, groups: groups) }
+    }
+
+    private func reloadChecked(_ mailboxes: [WatchedMailbox], groups: [Context]) -> (mailboxes: [WatchedMailbox], groups: [Context])? {
         let previous = ConfigurationLoad.reloadProcess()
         let fresh: [(context: Context, urls: [IMAPMailboxURL])]
         do {
