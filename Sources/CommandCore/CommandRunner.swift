@@ -6,7 +6,7 @@ package import Mailbox
 import Output
 package import Pipeline
 import ReservoirBase
-import Trust
+package import Trust
 import WalletPass
 
 /// Builds the pipeline from the common settings and maps environment failures to exit codes
@@ -24,23 +24,8 @@ package struct CommandRunner {
         let pinned = now != nil
         let now = try Self.clock(now)
         let resolver = try Self.resolver(keys)
-        var allowed = policy?.allowDomain ?? []
-        if let file = policy?.allowedDomainsFile {
-            guard let text = FileText.read(file) else {
-                throw CommandFailure.unreadable(file, "cannot read the allowed-domains file")
-            }
-            allowed += TrustPolicy.allowedDomains(fromFileText: text)
-        }
         let eventStore = try store.location.map { try Self.openStore(at: $0.url, use: $0.use, account: account) }
-        // The domains the person allowed (`reservoir allow`), in addition to the configured ones.
-        allowed += try Self.storeAllowedDomains(eventStore)
-        let trust = TrustPolicy(
-            allowedDomains: allowed, allowAnyDomain: policy?.allowAnyDomain ?? false,
-            allowUnverified: policy?.allowUnverified ?? false, publicSuffixes: PublicSuffixList.load(),
-            recipients: try Self.recipients(policy?.me ?? []), allowedPassTypes: try Self.passTypes(policy?.allowPassType ?? []),
-            passAnchors: PassTrustAnchors(paths: try Self.passCAFiles(policy?.passCA ?? [])), trustedAuthservID: policy?.trustAuthservID,
-            ownAuthservID: policy?.ownAuthservID ?? AuthenticationResults.defaultAuthservID(),
-            trustedARCSealers: policy?.trustARCSealers ?? [], recipientDelimiter: policy?.recipientDelimiter ?? .standard)
+        let trust = try Self.trustPolicy(policy, store: eventStore)
         self.account = account
         pipeline = ReservationPipeline(resolver: resolver, policy: trust, store: eventStore, now: now, includePast: includePast)
         // The clock a long-running command reads per message (ReservationPipeline.current()):
@@ -53,6 +38,30 @@ package struct CommandRunner {
             pipeline.railKeys = RailKeySource(path: railKeys)
         }
         self.keys = keys
+    }
+
+    /// The trust policy of `policy`: its files read (the allowed-domains file; the pass CA files
+    /// checked), the domains the person allowed in `store` added. `publicSuffixes` is the list
+    /// to align by, when another policy of the process has it already (the milter's accounts).
+    package static func trustPolicy(
+        _ policy: PolicySettings?, store: (any EventStore)? = nil, publicSuffixes: PublicSuffixList?? = nil
+    ) throws -> TrustPolicy {
+        var allowed = policy?.allowDomain ?? []
+        if let file = policy?.allowedDomainsFile {
+            guard let text = FileText.read(file) else {
+                throw CommandFailure.unreadable(file, "cannot read the allowed-domains file")
+            }
+            allowed += TrustPolicy.allowedDomains(fromFileText: text)
+        }
+        // The domains the person allowed (`reservoir allow`), in addition to the configured ones.
+        allowed += try storeAllowedDomains(store)
+        return TrustPolicy(
+            allowedDomains: allowed, allowAnyDomain: policy?.allowAnyDomain ?? false,
+            allowUnverified: policy?.allowUnverified ?? false, publicSuffixes: publicSuffixes ?? PublicSuffixList.load(),
+            recipients: try recipients(policy?.me ?? []), allowedPassTypes: try passTypes(policy?.allowPassType ?? []),
+            passAnchors: PassTrustAnchors(paths: try passCAFiles(policy?.passCA ?? [])), trustedAuthservID: policy?.trustAuthservID,
+            ownAuthservID: policy?.ownAuthservID ?? AuthenticationResults.defaultAuthservID(),
+            trustedARCSealers: policy?.trustARCSealers ?? [], recipientDelimiter: policy?.recipientDelimiter ?? .standard)
     }
 
     /// The domains allowed by the person's choices kept in `store` for its account.

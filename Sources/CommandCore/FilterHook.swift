@@ -228,7 +228,7 @@ package struct FilterHook {
                 do {
                     let eventStore = try CommandRunner.openStore(
                         at: store, busyTimeoutMilliseconds: storeWait(budget), quiet: true, account: try AccountAddress.parse(account))
-                    runner.pipeline.record(&report, from: raw, into: eventStore)
+                    runner.pipeline.record(&report, into: eventStore)
                     opened = eventStore
                 } catch {
                     storeProblem = "\(error)"

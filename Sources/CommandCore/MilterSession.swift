@@ -525,8 +525,12 @@ extension FilterHook {
         }
         let budget = Deadline.after(milliseconds: timeout > 0 ? Int64(timeout) * 1000 : CalendarPusher.hookPushMilliseconds)
         do {
-            let runner = try CommandRunner(keys: keys, policy: policy, store: .none, now: now, includePast: includePast)
-            let report = runner.pipeline.analyze(raw)
+            let runner = try CommandRunner(
+                keys: keys, policy: policy, store: .none, now: now, includePast: includePast,
+                pendingDays: pendingDays ?? PendingLimits.defaultDays)
+            // One analysis (one DNS lookup per key), decided for the site and for each account.
+            let analysis = runner.pipeline.analysis(raw)
+            let report = runner.pipeline.decide(analysis)
             outcome.read(report)
             var added = FilterHeaders.fields(report: report, authservID: resolvedAuthservID, lineEnding: "\n")
             if !noStore {
@@ -534,11 +538,10 @@ extension FilterHook {
                 // address and aliases, its domains and pass types added to the site's. The
                 // message's fields, one copy for every recipient, say the site's judgement.
                 for account in message.accounts {
-                    let accountRunner = try CommandRunner(
-                        keys: keys, policy: settings?.scoped(to: account).policy ?? policy, store: .none, now: now,
-                        includePast: includePast, pendingDays: pendingDays ?? PendingLimits.defaultDays)
-                    added += record(
-                        accountRunner.pipeline.analyze(raw), from: raw, for: account, runner: accountRunner, budget: budget, outcome: &outcome)
+                    let pipeline = runner.pipeline.deciding(
+                        under: try CommandRunner.trustPolicy(
+                            settings?.scoped(to: account).policy ?? policy, publicSuffixes: runner.pipeline.policy.publicSuffixes))
+                    added += record(pipeline.decide(analysis), from: raw, for: account, pipeline: pipeline, budget: budget, outcome: &outcome)
                 }
             }
             changes.insertions = Self.insertions(added)
@@ -553,7 +556,7 @@ extension FilterHook {
     /// retry record in the account's spool, and the `X-Reservoir-Error` field when none can be
     /// kept.
     private func record(
-        _ report: MessageReport, from raw: RawMessage, for account: Account, runner: CommandRunner, budget: Deadline,
+        _ report: MessageReport, from raw: RawMessage, for account: Account, pipeline: ReservationPipeline, budget: Deadline,
         outcome: inout MilterOutcome
     ) -> String {
         var filed = report
@@ -566,7 +569,7 @@ extension FilterHook {
             let started = MilterOutcome.monotonicNanoseconds()
             do {
                 let store = try CommandRunner.openStore(at: store, busyTimeoutMilliseconds: storeWait(budget), quiet: true, account: account)
-                runner.pipeline.record(&filed, from: raw, into: store)
+                pipeline.record(&filed, into: store)
                 seconds = Double(MilterOutcome.monotonicNanoseconds() - started) / 1e9
             } catch {
                 storeProblem = "\(error)"

@@ -55,7 +55,7 @@ extension ReservationPipeline {
         var reservations: [Reservation] = []
         var diagnostics: [ReportDiagnostic] = []
         var seen: Set<String> = []
-        let now: Int64? = includePast && !listing ? nil : self.now
+        let now = readingClock(listing: listing)
         for part in parts {
             let object = ICalendarReader.read(message.calendarBytes(part))
             diagnostics += object.diagnostics.map { note in

@@ -38,7 +38,7 @@ extension ReservationPipeline {
         var header = "MIME-Version: 1.0\r\nContent-Type: \(kind.rawValue)\r\n"
         header += "Content-Disposition: attachment; filename=\"\(name)\"\r\nContent-Transfer-Encoding: binary\r\n\r\n"
         // The person handed the file over: it is theirs, whatever recipient binding says.
-        var report = analyze(RawMessage(bytes: Array(header.utf8) + bytes, origin: MessageOrigin(path: path)), listing: false, handedOver: true)
+        var report = decide(analysis(RawMessage(bytes: Array(header.utf8) + bytes, origin: MessageOrigin(path: path))), handedOver: true)
         let trust = policy.decideUnproven()
         report.trust = trust
         report.size = bytes.count

@@ -65,8 +65,12 @@ extension ReservationPipeline {
     /// (`signedDate`). A rail ticket (UIC 918.3) vouches for itself when its railway's signature
     /// verifies with the `--rail-keys` list; otherwise it too is the message's. Nothing here
     /// runs for a message without a document; a message read in pieces (over 2 MB) holds no
-    /// attachment bodies and its documents are reported, not read.
-    func readDocuments(_ message: Message, signedDate: Int64?, listing: Bool, wholeMessage: Bool) -> DocumentItems {
+    /// attachment bodies and its documents are reported, not read. `reader` reads one
+    /// document's bar codes (``documentReader``, through the analysis that keeps them).
+    func readDocuments(
+        _ message: Message, signedDate: Int64?, listing: Bool, wholeMessage: Bool,
+        reader: ([UInt8], DocumentType, Int) -> DocumentReading
+    ) -> DocumentItems {
         var found = DocumentItems()
         let parts = Self.documentParts(message)
         guard !parts.isEmpty else { return found }
@@ -94,7 +98,7 @@ extension ReservationPipeline {
                         message: "\(name): the message's documents took their \(DocumentLimits.messageBudgetMilliseconds / 1000) s: not read"))
                 continue
             }
-            let reading = documentReader(message.decodedBody(of: part), type, min(left, DocumentLimits.timeBudgetMilliseconds))
+            let reading = reader(message.decodedBody(of: part), type, min(left, DocumentLimits.timeBudgetMilliseconds))
             if let failure = reading.failure {
                 found.diagnostics.append(ReportDiagnostic(.document(failure), message: "\(name): " + Self.sentence(failure)))
             }
@@ -149,7 +153,7 @@ extension ReservationPipeline {
             items.append(Self.flight(pass, leg: leg, day: day))
         }
         let read = ReservationReader.read(
-            items.map { StructuredItem(value: $0, source: .jsonLD) }, now: includePast && !listing ? nil : now, messageDate: signedDate,
+            items.map { StructuredItem(value: $0, source: .jsonLD) }, now: readingClock(listing: listing), messageDate: signedDate,
             keepEnded: listing)
         found.diagnostics += read.diagnostics.map { ReportDiagnostic(.reservations($0.code), message: $0.message, detail: $0.detail) }
         for var reservation in read.reservations {
@@ -196,7 +200,7 @@ extension ReservationPipeline {
         var railDecision = decision
         railDecision.issuedAt = issuedAt
         let read = ReservationReader.read(
-            reading.items.map { StructuredItem(value: $0, source: .jsonLD) }, now: includePast && !listing ? nil : now, messageDate: issuedAt,
+            reading.items.map { StructuredItem(value: $0, source: .jsonLD) }, now: readingClock(listing: listing), messageDate: issuedAt,
             keepEnded: listing)
         found.diagnostics += read.diagnostics.map { ReportDiagnostic(.reservations($0.code), message: $0.message, detail: $0.detail) }
         for reservation in read.reservations where listing || reservation.marks.isEmpty {

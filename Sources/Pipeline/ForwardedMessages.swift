@@ -32,39 +32,17 @@ public struct ForwardedMessage: Sendable {
 }
 
 extension ReservationPipeline {
-    /// The attached messages of `message`, each analysed by a nested run at `depth + 1`.
-    /// Called for a message held whole only: a large message's skeleton drops attachments.
-    func forwardedMessages(
-        in message: Message, from: [MailboxAddress], signatures: [DKIMVerification], origin: MessageOrigin, depth: Int,
-        listing: Bool = false
-    ) -> (messages: [ForwardedMessage], diagnostics: [ReportDiagnostic]) {
-        let parts = Self.attachedMessages(message.root)
-        guard !parts.isEmpty else { return ([], []) }
-        guard depth < ForwardLimits.maxDepth else {
-            return (
-                [],
-                [
-                    ReportDiagnostic(
-                        .forwardTooDeep,
-                        message: "an attached message inside a forwarded message was not read (more than \(ForwardLimits.maxDepth) level)")
-                ]
-            )
-        }
-        var diagnostics: [ReportDiagnostic] = []
-        if parts.count > ForwardLimits.maxMessages {
-            diagnostics.append(
-                ReportDiagnostic(
-                    .tooManyForwarded,
-                    message: "\(parts.count) attached messages; only the first \(ForwardLimits.maxMessages) were read"))
-        }
-        let check = policy.forwarder(message, from: from, signatures: signatures)
+    /// The attached messages of `analysis`'s `message`, each analysed once at `depth + 1` and
+    /// decided here. Called for a message held whole only: a large message's skeleton drops
+    /// attachments.
+    func forwardedMessages(of analysis: MessageAnalysis, in message: Message) -> (messages: [ForwardedMessage], diagnostics: [ReportDiagnostic]) {
+        let inner = analysis.forwarded { attachedAnalyses(in: message, origin: analysis.origin, depth: analysis.depth, listing: analysis.listing) }
+        guard !inner.messages.isEmpty else { return ([], inner.diagnostics) }
+        let check = policy.forwarder(message, from: analysis.from, signatures: analysis.signatures)
         var result: [ForwardedMessage] = []
-        for (index, part) in parts.prefix(ForwardLimits.maxMessages).enumerated() {
-            let bytes = message.decodedBody(of: part)
+        for (index, attached) in inner.messages.enumerated() {
             // The person's own forward binds the documents in it to them (docs/SECURITY.md).
-            var report = analyze(
-                Message(bytes: bytes), origin: origin, size: bytes.count, body: .message, depth: depth + 1, listing: listing,
-                handedOver: check.isUser)
+            var report = decide(attached, handedOver: check.isUser)
             let innerTrusted = report.trust.trusted
             if let refusal = check.refusal {
                 if innerTrusted {
@@ -81,7 +59,35 @@ extension ReservationPipeline {
             }
             result.append(ForwardedMessage(position: index + 1, forwarder: check, innerTrusted: innerTrusted, report: report))
         }
-        return (result, diagnostics)
+        return (result, inner.diagnostics)
+    }
+
+    /// The analyses of the attached messages of `message`, at most ``ForwardLimits/maxMessages``,
+    /// none below ``ForwardLimits/maxDepth``.
+    private func attachedAnalyses(in message: Message, origin: MessageOrigin, depth: Int, listing: Bool) -> MessageAnalysis.ForwardedAnalyses {
+        let parts = Self.attachedMessages(message.root)
+        guard !parts.isEmpty else { return MessageAnalysis.ForwardedAnalyses(messages: [], diagnostics: []) }
+        guard depth < ForwardLimits.maxDepth else {
+            return MessageAnalysis.ForwardedAnalyses(
+                messages: [],
+                diagnostics: [
+                    ReportDiagnostic(
+                        .forwardTooDeep,
+                        message: "an attached message inside a forwarded message was not read (more than \(ForwardLimits.maxDepth) level)")
+                ])
+        }
+        var diagnostics: [ReportDiagnostic] = []
+        if parts.count > ForwardLimits.maxMessages {
+            diagnostics.append(
+                ReportDiagnostic(
+                    .tooManyForwarded,
+                    message: "\(parts.count) attached messages; only the first \(ForwardLimits.maxMessages) were read"))
+        }
+        let messages = parts.prefix(ForwardLimits.maxMessages).map { part in
+            let bytes = message.decodedBody(of: part)
+            return analysis(Message(bytes: bytes), origin: origin, size: bytes.count, body: .message, depth: depth + 1, listing: listing)
+        }
+        return MessageAnalysis.ForwardedAnalyses(messages: messages, diagnostics: diagnostics)
     }
 
     /// The `message/rfc822` and `message/global` parts below the root, in document order, not

@@ -43,6 +43,9 @@ public struct MessageReport: Sendable {
     /// (``TrustDecision/pendingSenderDomain``) and is at most ``PendingLimits/maxMessageBytes``:
     /// what `reservoir allow` reads again.
     public var pendingMessage: [UInt8]?
+    /// The analysis this report decided, kept for a message whose sender may wait as pending:
+    /// what a sender the person allowed is decided again from, without reading it again.
+    public var analysis: MessageAnalysis?
 
     public var fromDomain: String? { from.count == 1 ? from.first?.domain : nil }
     /// Whether this reports a page or a document rather than mail (`reservoir add`): no From,

@@ -21,7 +21,7 @@ extension ReservationPipeline {
         let extraction = MarkupExtractor.extract(html: bytes)
         var diagnostics = extraction.diagnostics.map { ReportDiagnostic(.markup($0.code), message: $0.message) }
         // No signed date says when a page was written: dates whose order is ambiguous stay so.
-        let read = ReservationReader.read(extraction.items, now: includePast ? nil : now, messageDate: nil, keepEnded: false)
+        let read = ReservationReader.read(extraction.items, now: readingClock(listing: false), messageDate: nil, keepEnded: false)
         diagnostics += read.diagnostics.map { ReportDiagnostic(.reservations($0.code), message: $0.message, detail: $0.detail) }
         let items = read.reservations.filter { $0.marks.isEmpty }.map {
             ReportedReservation(reservation: $0, event: CalendarEvent($0), change: nil, source: .markup)

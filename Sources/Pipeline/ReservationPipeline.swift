@@ -13,58 +13,82 @@ import WalletPass
 import Zip
 
 /// Runs one message through every stage: MIME → DKIM → markup → reservations → trust →
-/// store. Never throws for malformed mail; environment failures (the store) are reported in
-/// ``MessageReport/diagnostics`` so a filter can still pass the message on.
+/// store, as an analysis that no policy enters (``analysis(_:listing:)``, ``MessageAnalysis``),
+/// a decision under this pipeline's policy (``decide(_:)``) and a record of what it trusts
+/// (``record(_:)``). Never throws for malformed mail; environment failures (the store) are
+/// reported in ``MessageReport/diagnostics`` so a filter can still pass the message on.
 public final class ReservationPipeline {
-    public let verifier: DKIMVerifier
-    public let policy: TrustPolicy
-    public let store: (any EventStore)?
-    /// The clock of this pipeline's messages: `x=` expiry, "already ended", pending expiry and
-    /// the arrival time recorded in the store.
-    public let now: Int64
-    /// Where a program that runs for days reads ``now`` from for each message
-    /// (``current()``): the system clock, unless `--now` pinned it. Without a clock set, the
-    /// `now` the pipeline was made with.
-    public var clock: @Sendable () -> Int64
-    /// Keep reservations that already ended (archives); normally they are dropped.
-    public let includePast: Bool
+    /// What a pipeline reads and records with, whatever its policy: one of these is shared by
+    /// every policy a message is decided under (``deciding(under:)``).
+    public struct Settings {
+        public var verifier: DKIMVerifier
+        public var store: (any EventStore)?
+        /// The clock of the pipeline's messages: `x=` expiry, "already ended", pending expiry
+        /// and the arrival time recorded in the store.
+        public var now: Int64
+        /// Where a program that runs for days reads ``now`` from for each message
+        /// (``ReservationPipeline/current()``): the system clock, unless `--now` pinned it.
+        /// Without a clock set, the `now` the pipeline was made with.
+        public var clock: @Sendable () -> Int64
+        /// Keep reservations that already ended (archives); normally they are dropped.
+        public var includePast: Bool
+        /// Days a pending reservation waits for the person's choice (`pending-days`).
+        public var pendingDays = PendingLimits.defaultDays
+        /// The UIC key list rail tickets are verified with (`--rail-keys`), read on first use.
+        public var railKeys: RailKeySource?
+        /// Reads a document's bar codes: `reservoir-document` beside this program.
+        public var documentReader: @Sendable ([UInt8], DocumentType, Int) -> DocumentReading = {
+            DocumentReader.read($0, type: $1, budgetMilliseconds: $2)
+        }
 
-    /// Days a pending reservation waits for the person's choice (`pending-days`).
-    public var pendingDays = PendingLimits.defaultDays
-    /// The UIC key list rail tickets are verified with (`--rail-keys`), read on first use.
-    public var railKeys: RailKeySource?
-    /// Reads a document's bar codes: `reservoir-document` beside this program.
-    public var documentReader: @Sendable ([UInt8], DocumentType, Int) -> DocumentReading = {
-        DocumentReader.read($0, type: $1, budgetMilliseconds: $2)
+        /// These settings with the clock at `time`.
+        func at(_ time: Int64) -> Settings {
+            var settings = self
+            settings.verifier = verifier.at(time)
+            settings.now = time
+            return settings
+        }
+    }
+
+    public private(set) var settings: Settings
+    public let policy: TrustPolicy
+
+    public var verifier: DKIMVerifier { settings.verifier }
+    public var store: (any EventStore)? { settings.store }
+    public var now: Int64 { settings.now }
+    public var includePast: Bool { settings.includePast }
+    public var clock: @Sendable () -> Int64 {
+        get { settings.clock }
+        set { settings.clock = newValue }
+    }
+    public var pendingDays: Int {
+        get { settings.pendingDays }
+        set { settings.pendingDays = newValue }
+    }
+    public var railKeys: RailKeySource? {
+        get { settings.railKeys }
+        set { settings.railKeys = newValue }
+    }
+    public var documentReader: @Sendable ([UInt8], DocumentType, Int) -> DocumentReading {
+        get { settings.documentReader }
+        set { settings.documentReader = newValue }
     }
 
     public init(resolver: any TXTResolver, policy: TrustPolicy, store: (any EventStore)?, now: Int64, includePast: Bool = false) {
-        self.verifier = DKIMVerifier(resolver: resolver, now: now)
+        self.settings = Settings(
+            verifier: DKIMVerifier(resolver: resolver, now: now), store: store, now: now, clock: { now }, includePast: includePast)
         self.policy = policy
-        self.store = store
-        self.now = now
-        self.clock = { now }
-        self.includePast = includePast
     }
 
-    private init(from pipeline: ReservationPipeline, policy: TrustPolicy, now: Int64) {
-        self.verifier = pipeline.verifier.at(now)
+    public init(settings: Settings, policy: TrustPolicy) {
+        self.settings = settings
         self.policy = policy
-        self.store = pipeline.store
-        self.now = now
-        self.clock = pipeline.clock
-        self.includePast = pipeline.includePast
-        self.pendingDays = pipeline.pendingDays
-        self.railKeys = pipeline.railKeys
-        self.documentReader = pipeline.documentReader
     }
 
-    /// This pipeline with `domains` allowed besides the policy's own (the domains the person
-    /// allowed, kept in the store).
-    public func allowing(_ domains: [String]) -> ReservationPipeline {
-        var policy = policy
-        policy.allowedDomains += domains.map { $0.lowercased() }
-        return ReservationPipeline(from: self, policy: policy, now: now)
+    /// A pipeline of the same settings deciding under `policy`: an analysis made by either is
+    /// decided by both, its keys looked up once (the milter's accounts, docs/SITE.md).
+    public func deciding(under policy: TrustPolicy) -> ReservationPipeline {
+        ReservationPipeline(settings: settings, policy: policy)
     }
 
     /// This pipeline with ``now`` read from its ``clock``: what a program that runs for days
@@ -73,11 +97,15 @@ public final class ReservationPipeline {
     /// Itself when the clock has not moved (or is pinned).
     public func current() -> ReservationPipeline {
         let time = clock()
-        return time == now ? self : ReservationPipeline(from: self, policy: policy, now: time)
+        return time == now ? self : ReservationPipeline(settings: settings.at(time), policy: policy)
     }
 
     /// The arrival time before which a pending reservation has expired.
     public var pendingExpiry: Int64 { now - Int64(max(0, pendingDays)) * 86_400 }
+
+    /// The clock the readers drop ended reservations by: none with `--include-past`, and none
+    /// when listing (`extract` lists ended ones, marked).
+    func readingClock(listing: Bool) -> Int64? { includePast && !listing ? nil : now }
 
     public func process(_ raw: RawMessage) -> MessageReport {
         var report = analyze(raw)
@@ -85,41 +113,36 @@ public final class ReservationPipeline {
         return report
     }
 
-    /// Everything but the store: MIME, DKIM, markup, reservations, trust. Touches no shared
-    /// state but this pipeline's resolver cache, so a scan runs one pipeline per core.
-    /// `listing` keeps the reservations that are listed but never stored (ended, date unknown:
-    /// their ``Reservations/Reservation/marks``), for `extract`.
+    /// The analysis and its decision under this pipeline's policy: everything but the store.
+    /// Touches no shared state but this pipeline's resolver cache, so a scan runs one pipeline
+    /// per core. `listing` keeps the reservations that are listed but never stored (ended, date
+    /// unknown: their ``Reservations/Reservation/marks``), for `extract`.
     public func analyze(_ raw: RawMessage, listing: Bool = false) -> MessageReport {
-        analyze(raw, listing: listing, handedOver: false)
+        decide(analysis(raw, listing: listing))
     }
 
-    /// ``analyze(_:listing:)``; `handedOver` says the person gave the message to Reservoir
-    /// themselves (`reservoir add FILE`), which binds its documents to them.
-    func analyze(_ raw: RawMessage, listing: Bool, handedOver: Bool) -> MessageReport {
+    /// What `raw` is, whatever policy judges it: MIME, DKIM (each key looked up once) and,
+    /// read on first need, the rest (``MessageAnalysis``).
+    public func analysis(_ raw: RawMessage, listing: Bool = false) -> MessageAnalysis {
         guard let file = raw.file else {
-            var report = analyze(
-                Message(bytes: raw.bytes), origin: raw.origin, size: raw.bytes.count, body: .message, listing: listing, handedOver: handedOver)
             // Kept for a genuine sender not chosen yet, to be read again if the person allows it.
-            if !listing, report.pendingSenderDomain != nil, raw.bytes.count <= PendingLimits.maxMessageBytes {
-                report.pendingMessage = raw.bytes
-            }
-            return report
+            let bytes = !listing && raw.bytes.count <= PendingLimits.maxMessageBytes ? raw.bytes : nil
+            return analysis(Message(bytes: raw.bytes), origin: raw.origin, size: raw.bytes.count, body: .message, listing: listing, bytes: bytes)
         }
         // A large message: its skeleton (headers, delimiters, text parts) is analysed, and DKIM
         // hashes the body from the file, so no attachment is ever held in memory.
-        let report = file.withDescriptor { fd -> MessageReport in
+        let analysis = file.withDescriptor { fd -> MessageAnalysis in
             let skeleton: MessageSkeleton
             switch Self.readSkeleton(fd) {
-            case .unusable(let problem): return unread(raw, problem)
+            case .unusable(let problem): return unread(raw, problem, listing: listing)
             case .read(let read): skeleton = read
             }
-            var report = analyze(
+            return self.analysis(
                 Message(bytes: skeleton.bytes), origin: raw.origin, size: skeleton.size,
-                body: .file(descriptor: fd, range: (skeleton.bodyStart ?? 0)..<skeleton.size), listing: listing, handedOver: handedOver)
-            report.diagnostics.insert(contentsOf: skeleton.diagnostics.map(Self.mimeDiagnostic), at: 0)
-            return report
+                body: .file(descriptor: fd, range: (skeleton.bodyStart ?? 0)..<skeleton.size), listing: listing,
+                notes: skeleton.diagnostics.map(Self.mimeDiagnostic))
         }
-        return report ?? unread(raw, Self.unopened())
+        return analysis ?? unread(raw, Self.unopened(), listing: listing)
     }
 
     private enum SkeletonRead {
@@ -153,30 +176,52 @@ public final class ReservationPipeline {
     }
 
     /// `depth` counts the attached messages this one is inside (``ForwardedMessage``);
-    /// `handedOver` says the person gave it to Reservoir (`reservoir add`) or forwarded it
-    /// (``ForwarderCheck/isUser``), which binds its documents to them.
-    func analyze(
+    /// `notes` are the skeleton reader's, before the MIME reader's.
+    func analysis(
         _ message: Message, origin: MessageOrigin, size: Int, body: DKIMBodySource, depth: Int = 0, listing: Bool = false,
-        handedOver: Bool = false
-    ) -> MessageReport {
-        var diagnostics = message.diagnostics(textPartsOnly: true).map(Self.mimeDiagnostic)
-
-        let signatures = verifier.verify(message, body: body)
+        bytes: [UInt8]? = nil, notes: [ReportDiagnostic] = []
+    ) -> MessageAnalysis {
         var wholeMessage = true
         if case .file = body { wholeMessage = false }
-        let from = message.from  // parsed once: the report keeps it too
+        return MessageAnalysis(
+            message: message, origin: origin, size: size, wholeMessage: wholeMessage, depth: depth, listing: listing,
+            signatures: verifier.verify(message, body: body), diagnostics: notes + message.diagnostics(textPartsOnly: true).map(Self.mimeDiagnostic),
+            bytes: bytes)
+    }
+
+    /// The verdict on `analysis` under this pipeline's policy: who vouches, which reservations
+    /// each source gives and which of them are trusted. `handedOver` says the person gave the
+    /// message to Reservoir (`reservoir add`) or forwarded it (``ForwarderCheck/isUser``),
+    /// which binds its documents to them.
+    public func decide(_ analysis: MessageAnalysis, handedOver: Bool = false) -> MessageReport {
+        guard let message = analysis.message else {
+            return MessageReport(
+                origin: analysis.origin, size: analysis.size, subject: nil, subjectSigned: nil, from: [], messageID: nil, date: nil,
+                orderingDate: nil, signatures: [], trust: policy.decide(signatures: [], fromDomains: []), items: [],
+                diagnostics: analysis.problem.map { [$0] } ?? [])
+        }
+        let listing = analysis.listing
+        let wholeMessage = analysis.wholeMessage
+        let signatures = analysis.signatures
+        let from = analysis.from
+        var diagnostics = analysis.diagnostics
+
         var outcome = policy.decide(message, from: from, signatures: signatures, wholeMessage: wholeMessage)
         // The weaker ARC path (--trust-arc-sealer): the chain is validated only when no signature
         // of the message vouches, a sealer is trusted and the message is held whole.
         if outcome.decision.vouchingDomain == nil, !policy.trustedARCSealers.isEmpty, wholeMessage, ARCValidator.hasARCFields(message) {
-            let arc = ARCValidator.validate(message, verifier: verifier)
-            outcome = policy.decide(message, from: from, signatures: signatures, wholeMessage: wholeMessage, arc: arc)
+            outcome = policy.decide(
+                message, from: from, signatures: signatures, wholeMessage: wholeMessage,
+                arc: analysis.arc { ARCValidator.validate(message, verifier: verifier) })
         }
         let trust = outcome.decision
 
         // Trusted markup is read the way the vouching signature reads the message; everything
         // else (untrusted, or --allow-unverified) from the message as it is, for display.
-        let extraction = readReservations(outcome.signedView?.message ?? message, listing: listing)
+        let view = outcome.signedView
+        let extraction = analysis.reading(\.readings, view?.isCanonicalReading ?? false) {
+            readReservations(view?.message ?? message, listing: listing)
+        }
         diagnostics += extraction.diagnostics
         // Only what can become an event: an item whose date is not known stays out of the store
         // (listed, marked, by `extract`).
@@ -189,7 +234,9 @@ public final class ReservationPipeline {
             diagnostics.append(ReportDiagnostic(.untrusted(trust.refusal?.code ?? .noSignature), message: trust.reason))
         }
         // Wallet passes vouch for themselves: read from the message as it is, whoever signed it.
-        let passes = readPasses(message, listing: listing, wholeMessage: wholeMessage)
+        let passes = analysis.reading(\.passes, policy.passAnchors.paths) {
+            readPasses(message, listing: listing, wholeMessage: wholeMessage)
+        }
         diagnostics += passes.diagnostics
         for pass in passes.passes {
             let decision = policy.decide(pass: pass.verification)
@@ -199,11 +246,13 @@ public final class ReservationPipeline {
             }
             items += kept.map { ReportedReservation(reservation: $0, event: CalendarEvent($0), change: nil, source: .pass(decision)) }
         }
-        // PDFs and images, read for their bar codes in a process of their own; from the bytes
-        // the vouching signature reads when it vouches.
+        // PDFs and images, read for their bar codes in a process of their own (once per
+        // analysis); from the bytes the vouching signature reads when it vouches.
         let documents = readDocuments(
-            outcome.signedView?.message ?? message, signedDate: trust.trusted ? outcome.signedView?.signedDate : nil, listing: listing,
-            wholeMessage: wholeMessage)
+            view?.message ?? message, signedDate: trust.trusted ? view?.signedDate : nil, listing: listing, wholeMessage: wholeMessage,
+            reader: { bytes, type, budget in
+                analysis.reading(\.documents, MessageAnalysis.DocumentKey(bytes: bytes, type: type)) { documentReader(bytes, type, budget) }
+            })
         diagnostics += documents.diagnostics
         let documentMarkup = documents.items.contains { $0.source == .markup }
         if documentMarkup, !trust.trusted, !items.contains(where: { $0.source == .markup }) {
@@ -219,7 +268,7 @@ public final class ReservationPipeline {
             diagnostics.append(ReportDiagnostic(.untrusted(.documentNotAddressed), message: TrustRefusal.documentNotAddressed.sentence))
         }
         var subjectSigned: Bool?
-        if trust.trusted, let view = outcome.signedView {
+        if trust.trusted, let view {
             subjectSigned = !view.hasUnsignedSubject
             if view.hasUnsignedSubject {
                 diagnostics.append(
@@ -229,25 +278,28 @@ public final class ReservationPipeline {
             }
         }
         var report = MessageReport(
-            origin: origin, size: size, subject: message.subject, subjectSigned: subjectSigned, from: from,
+            origin: analysis.origin, size: analysis.size, subject: message.subject, subjectSigned: subjectSigned, from: from,
             messageID: message.messageID, date: message.date?.epochSeconds,
-            orderingDate: (trust.trusted ? outcome.signedView : nil).map(\.signedDate) ?? message.date?.epochSeconds, signatures: signatures,
+            orderingDate: (trust.trusted ? view : nil).map(\.signedDate) ?? message.date?.epochSeconds, signatures: signatures,
             trust: trust,
             items: items, diagnostics: diagnostics, walletPasses: passes.passes.count)
         if wholeMessage {
-            let forwarding = forwardedMessages(
-                in: message, from: from, signatures: signatures, origin: origin, depth: depth, listing: listing)
+            let forwarding = forwardedMessages(of: analysis, in: message)
             report.forwarded = forwarding.messages
             report.diagnostics += forwarding.diagnostics
+        }
+        if !listing, report.pendingSenderDomain != nil {
+            // What `reservoir allow` reads again: the message's bytes for the store, and its
+            // analysis, decided again with the domain allowed.
+            report.pendingMessage = analysis.bytes
+            report.analysis = analysis
         }
         return report
     }
 
-    /// The report of a message that could not be read: nothing in it is trusted.
-    private func unread(_ raw: RawMessage, _ problem: ReportDiagnostic) -> MessageReport {
-        MessageReport(
-            origin: raw.origin, size: raw.size, subject: nil, subjectSigned: nil, from: [], messageID: nil, date: nil, orderingDate: nil,
-            signatures: [], trust: policy.decide(signatures: [], fromDomains: []), items: [], diagnostics: [problem])
+    /// The analysis of a message that could not be read: nothing in it is trusted.
+    private func unread(_ raw: RawMessage, _ problem: ReportDiagnostic, listing: Bool) -> MessageAnalysis {
+        MessageAnalysis(unread: raw.origin, size: raw.size, problem: problem, listing: listing)
     }
 
     /// Applies a report's trusted reservations to the store, in message order; store failures
@@ -280,21 +332,6 @@ public final class ReservationPipeline {
                 }
             }
         }
-    }
-
-    /// `record(_:into:)` for a hook that analysed `raw` without the store: a message from a
-    /// domain the person allowed in the store (`reservoir allow`) is read again from `raw` with
-    /// the domain allowed, whatever its size, before it is recorded.
-    public func record(_ report: inout MessageReport, from raw: RawMessage, into store: any EventStore) {
-        if let domain = report.pendingSenderDomain, let senders = store as? any SenderStore {
-            do {
-                if try senders.choice(for: domain) == .allow { report = allowing([domain]).analyze(raw) }
-            } catch {
-                report.diagnostics.append(ReportDiagnostic(.storeFailed, message: error.message))
-                return
-            }
-        }
-        record(&report, into: store)
     }
 
     /// `record(_:)` into a store opened by the caller, for a hook that opens it only once a
@@ -387,9 +424,9 @@ public final class ReservationPipeline {
         guard let domain = report.pendingSenderDomain else { return }
         switch try senders.choice(for: domain) {
         case .allow:
-            // Today's rules decide again; only the domain's choice is added.
-            guard let bytes = report.pendingMessage, !policy.isAllowed(domain: domain) else { return }
-            report = allowing([domain]).analyze(RawMessage(bytes: bytes, origin: report.origin))
+            // Today's rules decide the same analysis again; only the domain's choice is added.
+            guard let analysis = report.analysis, !policy.isAllowed(domain: domain) else { return }
+            report = deciding(under: policy.allowing([domain])).decide(analysis)
         case .deny:
             report.diagnostics.append(
                 ReportDiagnostic(.senderDenied, message: "\(domain) was denied (reservoir deny): its reservations are refused", detail: domain))
@@ -463,7 +500,7 @@ public final class ReservationPipeline {
             diagnostics += extraction.diagnostics.map { ReportDiagnostic(.markup($0.code), message: $0.message) }
         }
         let read = ReservationReader.read(
-            items, now: includePast && !listing ? nil : now, messageDate: message.date?.epochSeconds, keepEnded: listing)
+            items, now: readingClock(listing: listing), messageDate: message.date?.epochSeconds, keepEnded: listing)
         diagnostics += read.diagnostics.map { ReportDiagnostic(.reservations($0.code), message: $0.message, detail: $0.detail) }
         // Calendar parts are looked for by media type only; none is decoded unless it is read.
         let calendars = message.calendarParts
@@ -521,7 +558,7 @@ public final class ReservationPipeline {
             var signedAt: Int64?
             if case .verified(let signer) = pass.verification { signedAt = signer.signedAt }
             let items = pass.items.map { StructuredItem(value: $0, source: .jsonLD) }
-            let read = ReservationReader.read(items, now: includePast && !listing ? nil : now, messageDate: signedAt, keepEnded: listing)
+            let read = ReservationReader.read(items, now: readingClock(listing: listing), messageDate: signedAt, keepEnded: listing)
             reading.diagnostics += read.diagnostics.map { ReportDiagnostic(.reservations($0.code), message: $0.message, detail: $0.detail) }
             var reservations = read.reservations
             // A year only the clock gave is listed (`extract`), never an event.

@@ -70,6 +70,14 @@ public struct TrustPolicy: Sendable {
         self.publicSuffixes = publicSuffixes
     }
 
+    /// This policy with `domains` allowed besides its own (the domains a person allowed, kept
+    /// in the store).
+    public func allowing(_ domains: [String]) -> TrustPolicy {
+        var policy = self
+        policy.allowedDomains += domains.map { $0.lowercased() }
+        return policy
+    }
+
     /// Reads an allowed-domains file: one domain a line, `#` comments, a leading `.` to
     /// include subdomains.
     public static func allowedDomains(fromFileText text: String) -> [String] {

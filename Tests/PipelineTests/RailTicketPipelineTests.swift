@@ -112,7 +112,7 @@ struct RailTicketPipelineTests {
         #expect(try store.events().isEmpty)
         // The person allows the railway's domain: the mail read again binds the ticket.
         try senders.decideSender(SenderDecision(domain: "railalpina.example", choice: .allow, decidedAt: Self.now, decidedBy: "jane"))
-        var again = pipeline.allowing(["railalpina.example"]).analyze(raw)
+        var again = pipeline.deciding(under: pipeline.policy.allowing(["railalpina.example"])).analyze(raw)
         pipeline.record(&again)
         #expect(again.items.first.map(again.isTrusted) == true)
         #expect(try store.events().count == 1)

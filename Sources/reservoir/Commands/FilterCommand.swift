@@ -101,7 +101,7 @@ struct IngestCommand: ParsableCommand {
             do {
                 let store = try CommandRunner.openStore(
                     at: storeOptions.store, use: .record(createDirectories: creation.create), account: account)
-                runner.pipeline.record(&report, from: raw, into: store)
+                runner.pipeline.record(&report, into: store)
                 opened = store
             } catch let failure as CommandFailure where failure.keepsForRetry {
                 storeProblem = failure.description
