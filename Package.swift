@@ -131,7 +131,7 @@ let package = Package(
         .target(name: "ICalendarReading", dependencies: ["ReservoirBase", "TimeZones"]),
         .target(name: "Reservations", dependencies: ["ReservoirBase", "Markup", "JSON", "TimeZones", "ICalendarReading"]),
         .target(name: "EventStore", dependencies: ["ReservoirBase", "CSQLite"]),
-        .target(name: "EventStorePostgres", dependencies: ["EventStore", "CLibPQ", "CLibPQLoader"]),
+        .target(name: "EventStorePostgres", dependencies: ["ReservoirBase", "EventStore", "CLibPQ", "CLibPQLoader"]),
         .target(name: "ICalendar", dependencies: ["ReservoirBase", "EventStore", "TimeZones"]),
         // Calendar destinations: pushing stored events to CalDAV collections and vdirs, the outbox.
         .target(name: "Delivery", dependencies: ["ReservoirBase", "EventStore", "ICalendar", "CalDAV"]),

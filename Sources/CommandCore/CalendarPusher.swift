@@ -91,7 +91,7 @@ package struct CalendarPusher {
 
     /// Delivery to calendars opened before (``open(_:)``).
     package init(_ calendars: Calendars, store: any EventStore, clock: @escaping () -> Int64) throws {
-        guard let ledger = store as? any DeliveryLedger else {
+        guard let ledger = store.ledger else {
             throw CommandFailure.store("this store keeps no calendar deliveries")
         }
         destinations = calendars.opened.map(\.destination)

@@ -66,7 +66,7 @@ package struct CommandRunner {
 
     /// The domains allowed by the person's choices kept in `store` for its account.
     package static func storeAllowedDomains(_ store: (any EventStore)?) throws -> [String] {
-        guard let senders = store as? any SenderStore else { return [] }
+        guard let senders = store?.senders else { return [] }
         do {
             return try senders.senderDecisions().filter { $0.choice == .allow }.map(\.domain)
         } catch {
@@ -159,7 +159,7 @@ package struct CommandRunner {
     /// (exit 64) rather than read as the implicit account's, which would look empty.
     package static func openAccountStore(at location: String?, use: StoreUse, account: Account) throws -> any EventStore {
         let store = try openStore(at: location, use: use, account: account)
-        guard account.isImplicit, let directory = store as? any AccountDirectory else { return store }
+        guard account.isImplicit, let directory = store.directory else { return store }
         let named = try directory.accounts().map(\.account).filter { !$0.isImplicit }
         guard named.isEmpty else {
             throw UsageError(

@@ -1,4 +1,5 @@
 import EventStore
+import ReservoirBase
 
 /// What `GET /healthz` and the scrape-time gauges ask the store: it opens without creating
 /// anything and answers a lookup of one event by its key (an index read), else why not.
@@ -8,7 +9,7 @@ package enum StoreProbe {
     package static func problem(_ location: String?) -> String? {
         do {
             let store = try CommandRunner.openStore(at: location, use: .read, busyTimeoutMilliseconds: 1000, quiet: true)
-            _ = try store.event(EventKey(owner: "", container: "", item: ""))
+            _ = try store.event(EventKey(owner: .unproven, container: "", item: ""))
             return nil
         } catch {
             return "store: \(error)"
@@ -19,7 +20,7 @@ package enum StoreProbe {
     /// when the store does not answer.
     package static func copiesWaiting(_ location: String?) -> Int? {
         guard let store = try? CommandRunner.openStore(at: location, use: .read, busyTimeoutMilliseconds: 1000, quiet: true),
-            let directory = store as? any AccountDirectory, let accounts = try? directory.accounts()
+            let directory = store.directory, let accounts = try? directory.accounts()
         else { return nil }
         return accounts.reduce(0) { $0 + $1.pendingDeliveries }
     }

@@ -1,4 +1,4 @@
-import ReservoirBase
+public import ReservoirBase
 
 /// Whose bookings a store holds: a mailbox address, its local part as given and its domain
 /// lowercased in A-labels, or the one implicit account of a single-user store. A store is
@@ -32,14 +32,14 @@ public struct EventKey: Hashable, Sendable, Comparable, CustomStringConvertible 
     /// Whose booking it is. A store sets it: it reads and writes its own account's keys only,
     /// whatever account a key handed to it names.
     public let account: Account
-    /// The proof's owner: the vouching DKIM domain (the pass type's linked domain), `pass:TYPE`
-    /// for a Wallet pass type with no linked domain, or empty for a booking trusted without a
-    /// proof (`--allow-unverified`).
-    public let owner: String
+    /// The proof's owner: the vouching domain (the pass type's linked domain), a Wallet pass
+    /// type with no linked domain, a railway, or ``BookingOwner/unproven`` for a booking
+    /// trusted without a proof (`--allow-unverified`).
+    public let owner: BookingOwner
     public let container: String
     public let item: String
 
-    public init(account: Account = .implicit, owner: String, container: String, item: String) {
+    public init(account: Account = .implicit, owner: BookingOwner, container: String, item: String) {
         self.account = account
         self.owner = owner
         self.container = container
@@ -50,7 +50,7 @@ public struct EventKey: Hashable, Sendable, Comparable, CustomStringConvertible 
     public var description: String { "\(container)/\(item)" }
 
     /// The same booking item under `owner`.
-    public func owned(by owner: String) -> EventKey {
+    public func owned(by owner: BookingOwner) -> EventKey {
         EventKey(account: account, owner: owner, container: container, item: item)
     }
 
@@ -70,7 +70,7 @@ public struct EventKey: Hashable, Sendable, Comparable, CustomStringConvertible 
     /// the UID it was created with (``StoredEvent/uid``): one created before UIDs were readable
     /// keeps its `%2D`s, and its calendar copies are updated in place.
     public var calendarUID: String {
-        let parts = owner.isEmpty ? [container, item] : [container, item, owner]
+        let parts = owner.isProven ? [container, item, owner.storedText] : [container, item]
         return parts.map(Self.readableUIDPart).joined(separator: "_") + "@reservoir"
     }
 
@@ -192,10 +192,10 @@ public struct CalendarEvent: Sendable, Equatable {
 
 extension EventKey {
     /// The key a store files a booking item under: `account`'s, owned by the proof that
-    /// vouched for `message` (``MessageProvenance/signingDomain``; empty when nothing did), so
-    /// a caller cannot file one person's or one owner's booking under another.
+    /// vouched for `message` (``MessageProvenance/owner``), so a caller cannot file one
+    /// person's or one owner's booking under another.
     public func filed(for message: MessageProvenance, in account: Account) -> EventKey {
-        EventKey(account: account, owner: message.signingDomain ?? "", container: container, item: item)
+        EventKey(account: account, owner: message.owner, container: container, item: item)
     }
 }
 
@@ -251,23 +251,23 @@ public struct MessageProvenance: Sendable, Equatable {
     public var messageID: String?
     public var path: String?
     /// Who vouched for the message, and so owns what it books (``EventKey/owner``): the DKIM
-    /// `d=` domain, `pass:TYPE` or the domain a pass type is linked to; nil when trusted
-    /// without a proof.
-    public var signingDomain: String?
+    /// `d=` domain, a pass type or the domain it is linked to, a railway;
+    /// ``BookingOwner/unproven`` when trusted without a proof.
+    public var owner: BookingOwner
     /// When the message was sent by signed evidence (the signed `Date:`, else the signature's
     /// `t=`), as Unix seconds; orders versions of one reservation. Nil when nothing signed says.
     public var messageDate: Int64?
     /// When this process handled it (Unix seconds); breaks ties between equal dates.
     public var arrival: Int64
-    /// The kind of proof behind ``signingDomain``; nil when trusted without one.
+    /// The kind of proof behind ``owner``; nil when trusted without one.
     public var proof: EventProof?
 
     public init(
-        messageID: String?, path: String?, signingDomain: String?, messageDate: Int64?, arrival: Int64, proof: EventProof? = nil
+        messageID: String?, path: String?, owner: BookingOwner, messageDate: Int64?, arrival: Int64, proof: EventProof? = nil
     ) {
         self.messageID = messageID
         self.path = path
-        self.signingDomain = signingDomain
+        self.owner = owner
         self.messageDate = messageDate
         self.arrival = arrival
         self.proof = proof
@@ -297,8 +297,8 @@ public struct StoredEvent: Sendable, Equatable {
         self.proof = proof
     }
 
-    /// Who vouched for the booking (``EventKey/owner``); nil when nothing did.
-    public var ownerDomain: String? { event.key.owner.isEmpty ? nil : event.key.owner }
+    /// Who vouched for the booking (``EventKey/owner``).
+    public var owner: BookingOwner { event.key.owner }
 }
 
 extension Sequence<StoredEvent> {
@@ -350,6 +350,9 @@ public struct HistoryEntry: Sendable, Equatable {
     public var change: EventChangeKind
     public var messageID: String?
     public var path: String?
+    /// The owner of the message that made the change, as the `signing_domain` column holds
+    /// it (``BookingOwner/storedText``); nil when nothing vouched (`--allow-unverified`, a
+    /// `forget`). A record of the change, kept as written even when older than the owner codec.
     public var signingDomain: String?
     public var messageDate: Int64?
     public var appliedAt: Int64

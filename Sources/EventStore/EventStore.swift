@@ -1,3 +1,5 @@
+public import ReservoirBase
+
 /// Where calendar events live. Every implementation keeps the same contract:
 ///
 /// - a store handle holds one ``Account``'s bookings: it reads, changes and lists that
@@ -31,7 +33,7 @@ public protocol EventStore: AnyObject {
     func events() throws(EventStoreError) -> [StoredEvent]
     /// The stored items of booking `container` that `owner` owns (every instance of an
     /// invitation's UID), ordered by start time.
-    func events(inBooking container: String, ownedBy owner: String) throws(EventStoreError) -> [StoredEvent]
+    func events(inBooking container: String, ownedBy owner: BookingOwner) throws(EventStoreError) -> [StoredEvent]
     func event(_ key: EventKey) throws(EventStoreError) -> StoredEvent?
     /// History of every item of one booking (or of every booking whose container or item
     /// matches `id`), oldest first.
@@ -45,6 +47,22 @@ public protocol EventStore: AnyObject {
     /// they were. A calendar that holds one of them still has its record, without an event, so
     /// the next push removes it there (``DeliveryLedger/forgottenDeliveries(to:)``).
     func forget(_ id: String, at time: Int64) throws(EventStoreError) -> [StoredEvent]
+
+    // The store's other roles: each is this store through that role's protocol, or nil when
+    // it does not keep it (a test's memory store keeps none). Every store states each one, so
+    // a caller names the role it needs instead of casting, and a store that gains a role's
+    // conformance without saying so does not compile.
+
+    /// Every account of the store (`reservoir accounts`).
+    var directory: (any AccountDirectory)? { get }
+    /// Which Maildir files a scan has read.
+    var scanState: (any ScanStateStore)? { get }
+    /// How far `reservoir watch` has read each IMAP mailbox.
+    var imapState: (any IMAPStateStore)? { get }
+    /// What each calendar holds of the account's events.
+    var ledger: (any DeliveryLedger)? { get }
+    /// The sender domains waiting for the person's choice, and the choices.
+    var senders: (any SenderStore)? { get }
 }
 
 /// The one path that sees every account of a store: which accounts hold bookings, with their

@@ -1,5 +1,6 @@
 public import EventStore
 import Glibc
+public import ReservoirBase
 
 /// The shared store: one PostgreSQL database written by many delivery hosts and processes at
 /// once, with the same contract and decisions (``EventRevision``) as `SQLiteEventStore`.
@@ -129,7 +130,7 @@ public final class PostgresEventStore: EventStore {
                     try connection.execute(
                         "SELECT 1 FROM history WHERE account = $1 AND owner = $2 AND container = $3 AND item = $4 "
                             + "AND message_id = $5 LIMIT 1",
-                        [key.account.address, key.owner, key.container, key.item, messageID]
+                        [key.account.address, key.owner.storedText, key.container, key.item, messageID]
                     ).rowCount > 0
             }
             let step = EventRevision.step(stored: stored, alreadyApplied: alreadyApplied, new: version(stored), from: message)
@@ -155,7 +156,7 @@ public final class PostgresEventStore: EventStore {
             for stored in forgotten {
                 _ = try connection.execute(
                     "DELETE FROM events WHERE account = $1 AND owner = $2 AND container = $3 AND item = $4",
-                    [account.address, stored.event.key.owner, stored.event.key.container, stored.event.key.item])
+                    [account.address, stored.event.key.owner.storedText, stored.event.key.container, stored.event.key.item])
                 try record(EventRevision.forgotten(stored, at: time))
             }
             return forgotten.sortedByStart()
@@ -177,10 +178,10 @@ public final class PostgresEventStore: EventStore {
             .sortedByStart()
     }
 
-    public func events(inBooking container: String, ownedBy owner: String) throws(EventStoreError) -> [StoredEvent] {
+    public func events(inBooking container: String, ownedBy owner: BookingOwner) throws(EventStoreError) -> [StoredEvent] {
         let result = try query(
             "SELECT \(EventRow.layout.names) FROM events WHERE account = $1 AND owner = $2 AND container = $3",
-            [account.address, owner, container])
+            [account.address, owner.storedText, container])
         return try (0..<result.rowCount).map { r throws(EventStoreError) in try EventRow(values: result.values(r, EventRow.layout)).stored }
             .sortedByStart()
     }
@@ -188,7 +189,7 @@ public final class PostgresEventStore: EventStore {
     public func event(_ key: EventKey) throws(EventStoreError) -> StoredEvent? {
         let result = try query(
             "SELECT \(EventRow.layout.names) FROM events WHERE account = $1 AND owner = $2 AND container = $3 AND item = $4",
-            [account.address, key.owner, key.container, key.item])
+            [account.address, key.owner.storedText, key.container, key.item])
         return result.rowCount > 0 ? try EventRow(values: result.values(0, EventRow.layout)).stored : nil
     }
 
@@ -218,7 +219,7 @@ public final class PostgresEventStore: EventStore {
         let result = try connection.execute(
             "SELECT \(EventRow.layout.names) FROM events WHERE account = $1 AND owner = $2 AND container = $3 AND item = $4 "
                 + "FOR UPDATE",
-            [key.account.address, key.owner, key.container, key.item])
+            [key.account.address, key.owner.storedText, key.container, key.item])
         guard result.rowCount > 0 else { return nil }
         do {
             return try EventRow(values: result.values(0, EventRow.layout))
@@ -390,7 +391,7 @@ extension PostgresEventStore: DeliveryLedger {
 
     public func pendingDelivery(of key: EventKey, to destination: String) throws(EventStoreError) -> PendingDelivery? {
         try pendingRows(
-            try query(Self.numbered(DeliverySQL.pendingOne), [destination, account.address, key.owner, key.container, key.item])
+            try query(Self.numbered(DeliverySQL.pendingOne), [destination, account.address, key.owner.storedText, key.container, key.item])
         ).first
     }
 
@@ -402,7 +403,7 @@ extension PostgresEventStore: DeliveryLedger {
         try transaction { () throws(PostgresFailure) -> Bool in
             try connection.execute(
                 Self.numbered(DeliverySQL.claim),
-                [destination, account.address, key.owner, key.container, key.item, uid, owner, String(until), String(now)]
+                [destination, account.address, key.owner.storedText, key.container, key.item, uid, owner, String(until), String(now)]
             ).rowCount == 1
         }
     }
@@ -519,4 +520,13 @@ extension PostgresEventStore: SenderStore {
             }.sorted { $0.received < $1.received }
         }
     }
+}
+
+extension PostgresEventStore {
+    // The store keeps every role (EventStore).
+    public var directory: (any AccountDirectory)? { self }
+    public var scanState: (any ScanStateStore)? { self }
+    public var imapState: (any IMAPStateStore)? { self }
+    public var ledger: (any DeliveryLedger)? { self }
+    public var senders: (any SenderStore)? { self }
 }

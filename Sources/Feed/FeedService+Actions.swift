@@ -69,7 +69,7 @@ extension FeedService {
 
     /// The domains an account has reservations pending from, within ``pendingDays``.
     func pendingDomains(_ account: Account?) -> Set<String> {
-        guard let store = try? openStore(account), let senders = store as? any SenderStore,
+        guard let store = try? openStore(account), let senders = store.senders,
             let pending = try? senders.pendingReservations(receivedSince: now() - Int64(pendingDays) * 86_400)
         else { return [] }
         return Set(pending.map(\.domain))

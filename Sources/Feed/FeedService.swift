@@ -141,7 +141,7 @@ public struct FeedService: Sendable {
         var forms: PageForms?
         if let actions {
             var pending: [PendingSender] = []
-            if let senders = store as? any SenderStore {
+            if let senders = store.senders {
                 pending = PendingSender.grouped(try senders.pendingReservations(receivedSince: now - Int64(pendingDays) * 86_400))
             }
             forms = PageForms(token: actions.token(for: account), pending: pending)

@@ -151,24 +151,25 @@ public struct UpcomingPage: Sendable {
     /// booking and only `signed` for a domain's, which mail, ARC or a linked pass may have
     /// vouched for.
     static func vouching(_ stored: StoredEvent) -> HTMLText {
-        guard let owner = stored.ownerDomain else {
+        let owner = stored.owner
+        if owner == .unproven {
             return "<dt>Vouched by</dt><dd class=\"unverified\">not verified</dd>\n"
         }
-        let passOwner = owner.hasPrefix(Self.passOwnerPrefix) ? String(owner.dropFirst(Self.passOwnerPrefix.count)) : nil
+        // The owner as the store names it: a domain, `pass:TYPE` or `rail:RICS`.
+        let named = owner.storedText
         let (name, how): (String, String) =
-            switch stored.proof {
-            case .signedMail: (owner, "signed mail")
-            case .arc(let sealer): (owner, "signed mail, vouched for by ARC sealer \(sealer)")
-            case .signedPass(let passType): (passType, passOwner == nil ? "signed pass, linked to \(owner)" : "signed pass")
-            case .page: (owner, "https page")
-            case .signedRailTicket(let railway): ("railway \(railway)", "signed ticket")
-            case nil: passOwner.map { ($0, "signed pass") } ?? (owner, "signed")
+            switch (stored.proof, owner) {
+            case (.signedMail, _): (named, "signed mail")
+            case (.arc(let sealer), _): (named, "signed mail, vouched for by ARC sealer \(sealer)")
+            case (.signedPass(let passType), .walletPass): (passType, "signed pass")
+            case (.signedPass(let passType), _): (passType, "signed pass, linked to \(named)")
+            case (.page, _): (named, "https page")
+            case (.signedRailTicket(let railway), _): ("railway \(railway)", "signed ticket")
+            case (nil, .walletPass(let passType)): (passType, "signed pass")
+            case (nil, _): (named, "signed")
             }
         return "<dt>Vouched by</dt><dd>\(name) <span class=\"muted\">(\(how))</span></dd>\n"
     }
-
-    /// The owner of a booking a Wallet pass vouched for, before its pass type (``EventKey/owner``).
-    static let passOwnerPrefix = "pass:"
 
     func article(_ entry: PageEntry) -> HTMLText {
         let event = entry.stored.event

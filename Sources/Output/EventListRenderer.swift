@@ -32,7 +32,7 @@ public struct EventListRenderer: Sendable {
             if e.status != .confirmed { line += "  " + style.paint("\(e.status.rawValue.lowercased())", e.status == .cancelled ? .red : .yellow) }
             out += line + "\n"
             var sub: TerminalText = "    #\(e.key.container) item \(e.key.item) · \(e.category.rawValue) · sequence \(stored.sequence)"
-            if let owner = stored.ownerDomain { sub += " · by \(owner)" }
+            if stored.owner.isProven { sub += " · by \(stored.owner.storedText)" }
             out += style.paint(sub, .dim) + "\n"
             if let location = e.location, !location.isEmpty { out += style.paint("    \(location)", .dim) + "\n" }
         }
@@ -54,7 +54,8 @@ public struct EventListRenderer: Sendable {
                 ("key", .string(stored.event.key.description)),
                 ("status", .string(stored.event.status.rawValue.lowercased())),
                 ("sequence", .number(Double(stored.sequence))),
-                ("ownerDomain", stored.ownerDomain.map(JSONValue.string)),
+                // The owner as stored (a domain, `pass:TYPE`, `rail:RICS`); null when unproven.
+                ("ownerDomain", stored.owner.isProven ? .string(stored.owner.storedText) : nil),
                 ("uid", .string(stored.uid)),
                 ("title", .string(stored.event.title)),
                 ("start", stored.event.start.map { .string($0.text) }),

@@ -182,8 +182,7 @@ extension ReservationPipeline {
         // Only an event keyed by its UID is a series; structured data is keyed by its booking.
         guard evidence.recurrenceID == nil, read.key.container == evidence.uid else { return (change, [], booked) }
         var instances: [EventChange] = []
-        let owner = provenance.signingDomain ?? ""
-        for instance in try store.events(inBooking: evidence.uid, ownedBy: owner) where instance.event.key.item != read.key.item {
+        for instance in try store.events(inBooking: evidence.uid, ownedBy: provenance.owner) where instance.event.key.item != read.key.item {
             instances.append(try store.apply(instance.event.key, from: provenance, revising: cancel))
         }
         return (change, instances, booked || !instances.isEmpty)

@@ -8,6 +8,7 @@ public import MIME
 public import Mailbox
 import Markup
 import Reservations
+import ReservoirBase
 public import Trust
 import WalletPass
 import Zip
@@ -337,7 +338,7 @@ public final class ReservationPipeline {
     /// `record(_:)` into a store opened by the caller, for a hook that opens it only once a
     /// message turns out to carry trusted reservations.
     public func record(_ report: inout MessageReport, into store: any EventStore) {
-        if report.pendingSenderDomain != nil, let senders = store as? any SenderStore {
+        if report.pendingSenderDomain != nil, let senders = store.senders {
             do {
                 try settleSender(&report, in: senders)
             } catch {
@@ -355,7 +356,7 @@ public final class ReservationPipeline {
             }
         }
         let provenance = MessageProvenance(
-            messageID: report.messageID, path: report.origin.path, signingDomain: report.trust.vouchingDomain,
+            messageID: report.messageID, path: report.origin.path, owner: report.trust.vouchingDomain.map(BookingOwner.domain) ?? .unproven,
             messageDate: report.orderingDate, arrival: now, proof: Self.proof(of: report.trust))
         // A marked reservation (ended, date unknown) is listed by `extract`, never an event.
         for index in report.items.indices where report.isTrusted(report.items[index]) && report.items[index].reservation.marks.isEmpty {
@@ -364,13 +365,13 @@ public final class ReservationPipeline {
                 // A pass's event belongs to its pass type (or the domain the configuration links
                 // it to), and is ordered by its signed signing time, never by the message's Date,
                 // which nothing signs here.
-                provenance.signingDomain = decision.signer.map { policy.passOwner($0.passTypeIdentifier) }
+                provenance.owner = decision.signer.map { policy.passOwner($0.passTypeIdentifier) } ?? .unproven
                 provenance.messageDate = decision.signer?.signedAt
                 provenance.proof = decision.signer.map { .signedPass(passType: $0.passTypeIdentifier) }
             }
             if case .railTicket(let decision) = report.items[index].source, let railway = decision.railway {
                 // A rail ticket's event belongs to its railway, ordered by its signed issuing time.
-                provenance.signingDomain = policy.railOwner(railway)
+                provenance.owner = policy.railOwner(railway)
                 provenance.messageDate = decision.issuedAt
                 provenance.proof = .signedRailTicket(railway: railway)
             }
@@ -385,7 +386,7 @@ public final class ReservationPipeline {
                     let applied = try applyCancellation(report.items[index], evidence: cancelling, from: provenance, in: store)
                     report.items[index].change = applied.change
                     report.items[index].instanceChanges = applied.instances
-                    if !applied.booked { report.diagnostics.append(Self.notBooked(report.items[index], owner: provenance.signingDomain)) }
+                    if !applied.booked { report.diagnostics.append(Self.notBooked(report.items[index], owner: provenance.owner)) }
                     continue
                 }
                 // A cancellation applies only to what its owner booked (docs/SECURITY.md,
@@ -398,7 +399,7 @@ public final class ReservationPipeline {
                     booked = stored != nil || event.status != .cancelled
                     return booked ? event : Self.unbookedCancellation(event)
                 }
-                if !booked { report.diagnostics.append(Self.notBooked(report.items[index], owner: provenance.signingDomain)) }
+                if !booked { report.diagnostics.append(Self.notBooked(report.items[index], owner: provenance.owner)) }
             } catch {
                 report.diagnostics.append(ReportDiagnostic(.storeFailed, message: error.message))
                 return
@@ -407,8 +408,8 @@ public final class ReservationPipeline {
     }
 
     /// The note of a cancellation that cancels nothing its owner booked.
-    static func notBooked(_ item: ReportedReservation, owner: String?) -> ReportDiagnostic {
-        let who = owner.map { $0.isEmpty ? "" : " from \($0)" } ?? ""
+    static func notBooked(_ item: ReportedReservation, owner: BookingOwner) -> ReportDiagnostic {
+        let who = owner.isProven ? " from \(owner.storedText)" : ""
         return ReportDiagnostic(
             .cancelNotBooked,
             message:

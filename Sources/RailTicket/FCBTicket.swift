@@ -136,17 +136,17 @@ enum FCBDecoder {
     static func decode(_ bytes: [UInt8], version: FCBVersion) -> Result<FCBTicket, UPERReader.Failure> {
         var r = UPERReader(bytes)
         var t = FCBTicket(version: version)
-        let top: Presence
+        let top: Presence<RailTicketDataField>
         do {
-            top = try r.preamble(["travelerDetail", "transportDocument", "controlDetail", "extension"], extensible: true)
+            top = try r.preamble(RailTicketDataField.self, in: version, extensible: true)
             try readIssuing(&r, &t)
         } catch {
             // The issuing data are required: without them there is no ticket.
             return .failure(error as? UPERReader.Failure ?? .malformed("\(error)"))
         }
         do {
-            if top.has("travelerDetail") { try readTravelerData(&r, &t) }
-            if top.has("transportDocument") {
+            if top.has(.travelerDetail) { try readTravelerData(&r, &t) }
+            if top.has(.transportDocument) {
                 let count = try r.count(limit: RailLimits.maxFCBDocuments)
                 for _ in 0..<count {
                     do {
@@ -167,136 +167,121 @@ enum FCBDecoder {
     }
 
     private static func readIssuing(_ r: inout UPERReader, _ t: inout FCBTicket) throws {
-        var names = ["securityProviderNum", "securityProviderIA5", "issuerNum", "issuerIA5"]
-        if t.version != .v3 { names.append("issuingTime") }
-        names += [
-            "issuerName", "currency", "currencyFract", "issuerPNR", "extension", "issuedOnTrainNum", "issuedOnTrainIA5", "issuedOnLine",
-            "pointOfSale",
-        ]
-        let p = try r.preamble(names, extensible: true)
-        let provider = p.has("securityProviderNum") ? try r.integer(1, 32000) : nil
-        if p.has("securityProviderIA5") { _ = try r.ia5String() }
-        let issuer = p.has("issuerNum") ? try r.integer(1, 32000) : nil
-        if p.has("issuerIA5") { _ = try r.ia5String() }
+        let p = try r.preamble(IssuingField.self, in: t.version, extensible: true)
+        let provider = p.has(.securityProviderNum) ? try r.integer(1, 32000) : nil
+        if p.has(.securityProviderIA5) { _ = try r.ia5String() }
+        let issuer = p.has(.issuerNum) ? try r.integer(1, 32000) : nil
+        if p.has(.issuerIA5) { _ = try r.ia5String() }
         t.issuerCode = provider ?? issuer
         t.issuerNumber = issuer
         t.issuingYear = try r.integer(2016, 2269)
         t.issuingDay = try r.integer(1, 366)
-        if t.version == .v3 || p.has("issuingTime") { t.issuingTime = try r.integer(0, t.version == .v13 ? 1440 : 1439) }
-        if p.has("issuerName") { t.issuerName = try r.utf8String() }
+        if t.version == .v3 || p.has(.issuingTime) { t.issuingTime = try r.integer(0, t.version == .v13 ? 1440 : 1439) }
+        if p.has(.issuerName) { t.issuerName = try r.utf8String() }
         t.specimen = try r.bit()
         _ = try r.bit()  // securePaperTicket
         _ = try r.bit()  // activated
-        if p.has("currency") { _ = try r.ia5String(fixed: 3) }
-        if p.has("currencyFract") { _ = try r.integer(1, 3) }
-        if p.has("issuerPNR") { t.issuerPNR = try r.ia5String() }
-        if p.has("extension") { try skipExtensionData(&r) }
-        if p.has("issuedOnTrainNum") { _ = try r.unconstrainedInteger() }
-        if p.has("issuedOnTrainIA5") { _ = try r.ia5String() }
-        if p.has("issuedOnLine") { _ = try r.unconstrainedInteger() }
-        if p.has("pointOfSale") { try skipGeoCoordinate(&r) }
+        if p.has(.currency) { _ = try r.ia5String(fixed: 3) }
+        if p.has(.currencyFract) { _ = try r.integer(1, 3) }
+        if p.has(.issuerPNR) { t.issuerPNR = try r.ia5String() }
+        if p.has(.extension) { try skipExtensionData(&r) }
+        if p.has(.issuedOnTrainNum) { _ = try r.unconstrainedInteger() }
+        if p.has(.issuedOnTrainIA5) { _ = try r.ia5String() }
+        if p.has(.issuedOnLine) { _ = try r.unconstrainedInteger() }
+        if p.has(.pointOfSale) { try skipGeoCoordinate(&r) }
         try r.skipExtensions(p)
     }
 
     private static func readTravelerData(_ r: inout UPERReader, _ t: inout FCBTicket) throws {
-        let p = try r.preamble(["traveler", "preferredLanguage", "groupName"], extensible: true)
-        if p.has("traveler") {
+        let p = try r.preamble(TravelerDataField.self, in: t.version, extensible: true)
+        if p.has(.traveler) {
             let count = try r.count(limit: RailLimits.maxFCBTravelers)
             for _ in 0..<count { t.travelers.append(try readTraveler(&r, t.version)) }
         }
-        if p.has("preferredLanguage") { _ = try r.ia5String(fixed: 2) }
-        if p.has("groupName") { _ = try r.utf8String() }
+        if p.has(.preferredLanguage) { _ = try r.ia5String(fixed: 2) }
+        if p.has(.groupName) { _ = try r.utf8String() }
         try r.skipExtensions(p)
     }
 
     private static func readTraveler(_ r: inout UPERReader, _ version: FCBVersion) throws -> FCBTraveler {
-        var names = [
-            "firstName", "secondName", "lastName", "idCard", "passportId", "title", "gender", "customerIdIA5", "customerIdNum", "yearOfBirth",
-        ]
-        names += version == .v13 ? ["dayOfBirth"] : ["monthOfBirth", "dayOfBirthInMonth"]
-        names += ["passengerType", "passengerWithReducedMobility", "countryOfResidence", "countryOfPassport", "countryOfIdCard", "status"]
-        let p = try r.preamble(names, extensible: true)
+        let p = try r.preamble(TravelerField.self, in: version, extensible: true)
         var traveler = FCBTraveler()
-        if p.has("firstName") { traveler.firstName = try r.utf8String() }
-        if p.has("secondName") { _ = try r.utf8String() }
-        if p.has("lastName") { traveler.lastName = try r.utf8String() }
-        if p.has("idCard") { _ = try r.ia5String() }
-        if p.has("passportId") { _ = try r.ia5String() }
-        if p.has("title") { _ = try r.ia5String(sizes: 1...3) }
-        if p.has("gender") { _ = try r.enumerated(4, extensible: true) }
-        if p.has("customerIdIA5") { _ = try r.ia5String() }
-        if p.has("customerIdNum") { _ = try r.unconstrainedInteger() }
-        if p.has("yearOfBirth") { _ = try r.integer(1901, 2155) }
-        if p.has("dayOfBirth") { _ = try r.integer(0, 370) }
-        if p.has("monthOfBirth") { _ = try r.integer(1, 12) }
-        if p.has("dayOfBirthInMonth") { _ = try r.integer(1, 31) }
+        if p.has(.firstName) { traveler.firstName = try r.utf8String() }
+        if p.has(.secondName) { _ = try r.utf8String() }
+        if p.has(.lastName) { traveler.lastName = try r.utf8String() }
+        if p.has(.idCard) { _ = try r.ia5String() }
+        if p.has(.passportId) { _ = try r.ia5String() }
+        if p.has(.title) { _ = try r.ia5String(sizes: 1...3) }
+        if p.has(.gender) { _ = try r.enumerated(4, extensible: true) }
+        if p.has(.customerIdIA5) { _ = try r.ia5String() }
+        if p.has(.customerIdNum) { _ = try r.unconstrainedInteger() }
+        if p.has(.yearOfBirth) { _ = try r.integer(1901, 2155) }
+        if p.has(.dayOfBirth) { _ = try r.integer(0, 370) }
+        if p.has(.monthOfBirth) { _ = try r.integer(1, 12) }
+        if p.has(.dayOfBirthInMonth) { _ = try r.integer(1, 31) }
         _ = try r.bit()  // ticketHolder
-        if p.has("passengerType") { _ = try r.enumerated(8, extensible: true) }
-        if p.has("passengerWithReducedMobility") { _ = try r.bit() }
-        for name in ["countryOfResidence", "countryOfPassport", "countryOfIdCard"] where p.has(name) { _ = try r.integer(1, 999) }
-        if p.has("status") {
+        if p.has(.passengerType) { _ = try r.enumerated(8, extensible: true) }
+        if p.has(.passengerWithReducedMobility) { _ = try r.bit() }
+        for field in [TravelerField.countryOfResidence, .countryOfPassport, .countryOfIdCard] where p.has(field) { _ = try r.integer(1, 999) }
+        if p.has(.status) {
             let count = try r.count(limit: RailLimits.maxFCBListItems)
             for _ in 0..<count {
-                let s = try r.preamble(["statusProviderNum", "statusProviderIA5", "customerStatus", "customerStatusDescr"], extensible: false)
-                if s.has("statusProviderNum") { _ = try r.integer(1, 32000) }
-                if s.has("statusProviderIA5") { _ = try r.ia5String() }
-                if s.has("customerStatus") { _ = try r.unconstrainedInteger() }
-                if s.has("customerStatusDescr") { _ = try r.ia5String() }
+                let s = try r.preamble(CustomerStatusField.self, in: version, extensible: false)
+                if s.has(.statusProviderNum) { _ = try r.integer(1, 32000) }
+                if s.has(.statusProviderIA5) { _ = try r.ia5String() }
+                if s.has(.customerStatus) { _ = try r.unconstrainedInteger() }
+                if s.has(.customerStatusDescr) { _ = try r.ia5String() }
             }
         }
         try r.skipExtensions(p)
         return traveler
     }
 
-    /// The alternatives of `DocumentData.ticket`, in the schema's order (the same in 1.3, 2 and 3).
-    static let documentKinds = [
-        "reservation", "carCarriageReservation", "openTicket", "pass", "voucher", "customerCard", "counterMark", "parkingGround", "fipTicket",
-        "stationPassage", "extension", "delayConfirmation",
-    ]
-
     private static func readDocument(_ r: inout UPERReader, _ version: FCBVersion) throws -> FCBDocument {
-        let p = try r.preamble(["token"], extensible: true)
-        if p.has("token") {
-            let token = try r.preamble(["tokenProviderNum", "tokenProviderIA5", "tokenSpecification"], extensible: false)
-            if token.has("tokenProviderNum") { _ = try r.unconstrainedInteger() }
-            if token.has("tokenProviderIA5") { _ = try r.ia5String() }
-            if token.has("tokenSpecification") { _ = try r.ia5String() }
+        let p = try r.preamble(DocumentDataField.self, in: version, extensible: true)
+        if p.has(.token) {
+            let token = try r.preamble(TokenField.self, in: version, extensible: false)
+            if token.has(.tokenProviderNum) { _ = try r.unconstrainedInteger() }
+            if token.has(.tokenProviderIA5) { _ = try r.ia5String() }
+            if token.has(.tokenSpecification) { _ = try r.ia5String() }
             _ = try r.octetString()
         }
         // CHOICE with an extension marker (X.691 23): the extension bit, then the index.
         if try r.bit() { throw Stop(what: "a transport document of a later schema version (choice extension \(try r.normallySmall()))") }
-        let index = try r.integer(0, documentKinds.count - 1)
+        let kinds = DocumentKind.allCases
+        let kind = kinds[kinds.index(kinds.startIndex, offsetBy: try r.integer(0, kinds.count - 1))]
         let document: FCBDocument
-        switch documentKinds[index] {
-        case "reservation": document = .reservation(try readReservation(&r, version))
-        case "openTicket": document = .openTicket(try readOpenTicket(&r, version))
-        case "pass": document = .pass(try readPass(&r, version))
-        default: throw Partial(document: .other(documentKinds[index]), what: "a \(documentKinds[index]) document, not decoded")
+        switch kind {
+        case .reservation: document = .reservation(try readReservation(&r, version))
+        case .openTicket: document = .openTicket(try readOpenTicket(&r, version))
+        case .pass: document = .pass(try readPass(&r, version))
+        default: throw Partial(document: .other(kind.rawValue), what: "a \(kind.rawValue) document, not decoded")
         }
         try r.skipExtensions(p)
         return document
     }
 
-    private static func train(_ r: inout UPERReader, _ p: Presence) throws -> String? {
+    private static func train<Field: TrainFields>(_ r: inout UPERReader, _ p: Presence<Field>) throws -> String? {
         var number: String?
-        if p.has("trainNum") { number = String(try r.unconstrainedInteger()) }
-        if p.has("trainIA5") { number = try r.ia5String() }
+        if p.has(.trainNum) { number = String(try r.unconstrainedInteger()) }
+        if p.has(.trainIA5) { number = try r.ia5String() }
         return number
     }
 
-    private static func stations(_ r: inout UPERReader, _ p: Presence) throws -> (FCBStation?, FCBStation?) {
+    private static func stations<Field: StationFields>(_ r: inout UPERReader, _ p: Presence<Field>) throws -> (FCBStation?, FCBStation?) {
         var from = FCBStation()
         var to = FCBStation()
-        if p.has("fromStationNum") { from.code = try r.integer(1, 9_999_999) }
-        if p.has("fromStationIA5") { from.codeText = try r.ia5String() }
-        if p.has("toStationNum") { to.code = try r.integer(1, 9_999_999) }
-        if p.has("toStationIA5") { to.codeText = try r.ia5String() }
-        if p.has("fromStationNameUTF8") { from.name = try r.utf8String() }
-        if p.has("toStationNameUTF8") { to.name = try r.utf8String() }
+        if p.has(.fromStationNum) { from.code = try r.integer(1, 9_999_999) }
+        if p.has(.fromStationIA5) { from.codeText = try r.ia5String() }
+        if p.has(.toStationNum) { to.code = try r.integer(1, 9_999_999) }
+        if p.has(.toStationIA5) { to.codeText = try r.ia5String() }
+        if p.has(.fromStationNameUTF8) { from.name = try r.utf8String() }
+        if p.has(.toStationNameUTF8) { to.name = try r.utf8String() }
         return (from == FCBStation() ? nil : from, to == FCBStation() ? nil : to)
     }
 
-    private static func carriers(_ r: inout UPERReader, _ p: Presence, num: String = "carrierNum", ia5: String = "carrierIA5") throws -> [String] {
+    /// The carriers by number (`num`) and by text (`ia5`).
+    private static func carriers<Field>(_ r: inout UPERReader, _ p: Presence<Field>, num: Field, ia5: Field) throws -> [String] {
         var out: [String] = []
         if p.has(num) {
             let count = try r.count(limit: RailLimits.maxFCBListItems)
@@ -313,40 +298,40 @@ enum FCBDecoder {
         FCBTravelClass(rawValue: try r.enumerated(version == .v13 ? 8 : 12, extensible: true))
     }
 
-    private static func reference(_ r: inout UPERReader, _ p: Presence, numFirst: Bool) throws -> String? {
+    private static func reference<Field: ProductFields>(_ r: inout UPERReader, _ p: Presence<Field>, numFirst: Bool) throws -> String? {
         var value: String?
         if numFirst {
-            if p.has("referenceNum") { value = String(try r.unconstrainedInteger()) }
-            if p.has("referenceIA5") { value = try r.ia5String() }
+            if p.has(.referenceNum) { value = String(try r.unconstrainedInteger()) }
+            if p.has(.referenceIA5) { value = try r.ia5String() }
         } else {
-            if p.has("referenceIA5") { value = try r.ia5String() }
-            if p.has("referenceNum") { value = String(try r.unconstrainedInteger()) }
+            if p.has(.referenceIA5) { value = try r.ia5String() }
+            if p.has(.referenceNum) { value = String(try r.unconstrainedInteger()) }
         }
         return value
     }
 
     /// The product's owner (its RICS code, `productOwnerNum`), when given as a number.
-    private static func product(_ r: inout UPERReader, _ p: Presence, _ version: FCBVersion) throws -> Int? {
+    private static func product<Field: ProductFields>(_ r: inout UPERReader, _ p: Presence<Field>, _ version: FCBVersion) throws -> Int? {
         var owner: Int?
-        if p.has("productOwnerNum") { owner = try r.integer(1, 32000) }
-        if p.has("productOwnerIA5") { _ = try r.ia5String() }
-        if p.has("productIdNum") { _ = try r.integer(0, version == .v13 ? 32000 : 65535) }
-        if p.has("productIdIA5") { _ = try r.ia5String() }
+        if p.has(.productOwnerNum) { owner = try r.integer(1, 32000) }
+        if p.has(.productOwnerIA5) { _ = try r.ia5String() }
+        if p.has(.productIdNum) { _ = try r.integer(0, version == .v13 ? 32000 : 65535) }
+        if p.has(.productIdIA5) { _ = try r.ia5String() }
         return owner
     }
 
-    private static func readPlaces(_ r: inout UPERReader, into reservation: inout FCBReservation?) throws {
-        let p = try r.preamble(["coach", "placeString", "placeDescription", "placeIA5", "placeNum"], extensible: false)
-        let coach = p.has("coach") ? try r.ia5String() : nil
+    private static func readPlaces(_ r: inout UPERReader, _ version: FCBVersion, into reservation: inout FCBReservation?) throws {
+        let p = try r.preamble(PlacesField.self, in: version, extensible: false)
+        let coach = p.has(.coach) ? try r.ia5String() : nil
         var places: [String] = []
-        if p.has("placeString") { places.append(try r.ia5String()) }
-        if p.has("placeDescription") { _ = try r.utf8String() }
+        if p.has(.placeString) { places.append(try r.ia5String()) }
+        if p.has(.placeDescription) { _ = try r.utf8String() }
         var single: [String] = []
-        if p.has("placeIA5") {
+        if p.has(.placeIA5) {
             let count = try r.count(limit: RailLimits.maxFCBListItems)
             for _ in 0..<count { single.append(try r.ia5String()) }
         }
-        if p.has("placeNum") {
+        if p.has(.placeNum) {
             let count = try r.count(limit: RailLimits.maxFCBListItems)
             for _ in 0..<count { single.append(String(try r.integer(1, 254))) }
         }
@@ -356,80 +341,62 @@ enum FCBDecoder {
     }
 
     private static func readReservation(_ r: inout UPERReader, _ version: FCBVersion) throws -> FCBReservation {
-        let p = try r.preamble(
-            [
-                "trainNum", "trainIA5", "departureDate", "referenceIA5", "referenceNum", "productOwnerNum", "productOwnerIA5", "productIdNum",
-                "productIdIA5", "serviceBrand", "serviceBrandAbrUTF8", "serviceBrandNameUTF8", "service", "stationCodeTable", "fromStationNum",
-                "fromStationIA5", "toStationNum", "toStationIA5", "fromStationNameUTF8", "toStationNameUTF8", "departureUTCOffset", "arrivalDate",
-                "arrivalTime", "arrivalUTCOffset", "carrierNum", "carrierIA5", "classCode", "serviceLevel", "places", "additionalPlaces",
-                "bicyclePlaces", "compartmentDetails", "numberOfOverbooked", "berth", "tariff", "priceType", "price", "vatDetail",
-                "typeOfSupplement", "numberOfSupplements", "luggage", "infoText", "extension",
-            ], extensible: true)
+        let p = try r.preamble(ReservationField.self, in: version, extensible: true)
         var res = FCBReservation()
         res.trainNumber = try train(&r, p)
-        if p.has("departureDate") { res.departureDay = try r.integer(-1, version == .v3 ? 500 : 370) }
+        if p.has(.departureDate) { res.departureDay = try r.integer(-1, version == .v3 ? 500 : 370) }
         res.reference = try reference(&r, p, numFirst: false)
         res.productOwner = try product(&r, p, version)
-        if p.has("serviceBrand") { _ = try r.integer(0, 32000) }
-        if p.has("serviceBrandAbrUTF8") { res.serviceBrand = try r.utf8String() }
-        if p.has("serviceBrandNameUTF8") { res.serviceBrand = try r.utf8String() }
-        if p.has("service") { _ = try r.enumerated(4, extensible: false) }
-        if p.has("stationCodeTable") { _ = try r.enumerated(5, extensible: false) }
+        if p.has(.serviceBrand) { _ = try r.integer(0, 32000) }
+        if p.has(.serviceBrandAbrUTF8) { res.serviceBrand = try r.utf8String() }
+        if p.has(.serviceBrandNameUTF8) { res.serviceBrand = try r.utf8String() }
+        if p.has(.service) { _ = try r.enumerated(4, extensible: false) }
+        if p.has(.stationCodeTable) { _ = try r.enumerated(5, extensible: false) }
         (res.from, res.to) = try stations(&r, p)
         let minutes = version == .v13 ? 1440 : 1439
         res.departureTime = try r.integer(0, minutes)
-        if p.has("departureUTCOffset") { _ = try r.integer(-60, 60) }
-        if p.has("arrivalDate") { res.arrivalDay = try r.integer(version == .v13 ? 0 : -1, 20) }
-        if p.has("arrivalTime") { res.arrivalTime = try r.integer(0, minutes) }
-        if p.has("arrivalUTCOffset") { _ = try r.integer(-60, 60) }
-        res.carriers = try carriers(&r, p)
-        if p.has("classCode") { res.travelClass = try travelClass(&r, version) }
-        if p.has("serviceLevel") { _ = try r.ia5String(sizes: 1...2) }
+        if p.has(.departureUTCOffset) { _ = try r.integer(-60, 60) }
+        if p.has(.arrivalDate) { res.arrivalDay = try r.integer(version == .v13 ? 0 : -1, 20) }
+        if p.has(.arrivalTime) { res.arrivalTime = try r.integer(0, minutes) }
+        if p.has(.arrivalUTCOffset) { _ = try r.integer(-60, 60) }
+        res.carriers = try carriers(&r, p, num: .carrierNum, ia5: .carrierIA5)
+        if p.has(.classCode) { res.travelClass = try travelClass(&r, version) }
+        if p.has(.serviceLevel) { _ = try r.ia5String(sizes: 1...2) }
         var partial: FCBReservation? = res
-        if p.has("places") { try readPlaces(&r, into: &partial) }
+        if p.has(.places) { try readPlaces(&r, version, into: &partial) }
         var none: FCBReservation?
-        if p.has("additionalPlaces") { try readPlaces(&r, into: &none) }
-        if p.has("bicyclePlaces") { try readPlaces(&r, into: &none) }
+        if p.has(.additionalPlaces) { try readPlaces(&r, version, into: &none) }
+        if p.has(.bicyclePlaces) { try readPlaces(&r, version, into: &none) }
         res = partial ?? res
         // What follows (compartments, berths, tariffs, prices, luggage) is not shown; the
         // simple components are read past, the structured ones end the reading here.
-        for name in ["compartmentDetails"] where p.has(name) { throw Partial(document: .reservation(res), what: name) }
-        if p.has("numberOfOverbooked") { _ = try r.integer(0, 200) }
-        for name in ["berth", "tariff"] where p.has(name) { throw Partial(document: .reservation(res), what: name) }
-        if p.has("priceType") { _ = try r.enumerated(4, extensible: false) }
-        if p.has("price") { _ = try r.unconstrainedInteger() }
-        if p.has("vatDetail") { throw Partial(document: .reservation(res), what: "vatDetail") }
-        if p.has("typeOfSupplement") { _ = try r.integer(0, 9) }
-        if p.has("numberOfSupplements") { _ = try r.integer(0, 200) }
-        if p.has("luggage") { throw Partial(document: .reservation(res), what: "luggage") }
-        if p.has("infoText") { _ = try r.utf8String() }
-        if p.has("extension") { try skipExtensionData(&r) }
+        if p.has(.compartmentDetails) { throw Partial(document: .reservation(res), what: ReservationField.compartmentDetails.rawValue) }
+        if p.has(.numberOfOverbooked) { _ = try r.integer(0, 200) }
+        for field in [ReservationField.berth, .tariff] where p.has(field) { throw Partial(document: .reservation(res), what: field.rawValue) }
+        if p.has(.priceType) { _ = try r.enumerated(4, extensible: false) }
+        if p.has(.price) { _ = try r.unconstrainedInteger() }
+        if p.has(.vatDetail) { throw Partial(document: .reservation(res), what: ReservationField.vatDetail.rawValue) }
+        if p.has(.typeOfSupplement) { _ = try r.integer(0, 9) }
+        if p.has(.numberOfSupplements) { _ = try r.integer(0, 200) }
+        if p.has(.luggage) { throw Partial(document: .reservation(res), what: ReservationField.luggage.rawValue) }
+        if p.has(.infoText) { _ = try r.utf8String() }
+        if p.has(.extension) { try skipExtensionData(&r) }
         try r.skipExtensions(p)
         return res
     }
 
     private static func readOpenTicket(_ r: inout UPERReader, _ version: FCBVersion) throws -> FCBOpenTicket {
-        var names = [
-            "referenceNum", "referenceIA5", "productOwnerNum", "productOwnerIA5", "productIdNum", "productIdIA5", "extIssuerId",
-            "issuerAuthorizationId", "stationCodeTable", "fromStationNum", "fromStationIA5", "toStationNum", "toStationIA5",
-            "fromStationNameUTF8", "toStationNameUTF8", "validRegionDesc", "validRegion", "returnDescription", "validFromDay", "validFromTime",
-            "validFromUTCOffset", "validUntilDay", "validUntilTime", "validUntilUTCOffset", "activatedDay", "classCode", "serviceLevel",
-            "carrierNum", "carrierIA5", "includedServiceBrands", "excludedServiceBrands", "tariffs", "price", "vatDetail", "infoText",
-            "includedAddOns", "luggage",
-        ]
-        if version != .v13 { names += ["includedTransportType", "excludedTransportType"] }
-        names.append("extension")
-        let p = try r.preamble(names, extensible: true)
+        let p = try r.preamble(OpenTicketField.self, in: version, extensible: true)
         var open = FCBOpenTicket()
         open.reference = try reference(&r, p, numFirst: true)
         open.productOwner = try product(&r, p, version)
-        if p.has("extIssuerId") { _ = try r.unconstrainedInteger() }
-        if p.has("issuerAuthorizationId") { _ = try r.unconstrainedInteger() }
+        if p.has(.extIssuerId) { _ = try r.unconstrainedInteger() }
+        if p.has(.issuerAuthorizationId) { _ = try r.unconstrainedInteger() }
         open.returnIncluded = try r.bit()
-        if p.has("stationCodeTable") { _ = try r.enumerated(5, extensible: false) }
+        if p.has(.stationCodeTable) { _ = try r.enumerated(5, extensible: false) }
         (open.from, open.to) = try stations(&r, p)
-        if p.has("validRegionDesc") { _ = try r.utf8String() }
-        if p.has("validRegion") {
+        if p.has(.validRegionDesc) { _ = try r.utf8String() }
+        if p.has(.validRegion) {
             let count = try r.count(limit: RailLimits.maxFCBListItems)
             for _ in 0..<count {
                 do {
@@ -440,18 +407,18 @@ enum FCBDecoder {
             }
         }
         // The return route's description precedes the dates; not decoded.
-        if p.has("returnDescription") { throw Partial(document: .openTicket(open), what: "returnDescription") }
+        if p.has(.returnDescription) { throw Partial(document: .openTicket(open), what: OpenTicketField.returnDescription.rawValue) }
         try validity(
             &r, p, version, from: &open.validFromDay, fromTime: &open.validFromTime, until: &open.validUntilDay, untilTime: &open.validUntilTime)
-        if p.has("activatedDay") { try skipIntegers(&r, 0, version == .v3 ? 500 : 370) }
-        if p.has("classCode") { open.travelClass = try travelClass(&r, version) }
-        if p.has("serviceLevel") { _ = try r.ia5String(sizes: 1...2) }
-        open.carriers = try carriers(&r, p)
+        if p.has(.activatedDay) { try skipIntegers(&r, 0, version == .v3 ? 500 : 370) }
+        if p.has(.classCode) { open.travelClass = try travelClass(&r, version) }
+        if p.has(.serviceLevel) { _ = try r.ia5String(sizes: 1...2) }
+        open.carriers = try carriers(&r, p, num: .carrierNum, ia5: .carrierIA5)
         try finishing(
             &r, p,
             order: [
-                "includedServiceBrands", "excludedServiceBrands", "tariffs", "price", "vatDetail", "infoText", "includedAddOns", "luggage",
-                "includedTransportType", "excludedTransportType", "extension",
+                .includedServiceBrands, .excludedServiceBrands, .tariffs, .price, .vatDetail, .infoText, .includedAddOns, .luggage,
+                .includedTransportType, .excludedTransportType, .extension,
             ], document: .openTicket(open))
         return open
     }
@@ -462,41 +429,33 @@ enum FCBDecoder {
         if try r.bit() { throw Stop(what: "a regional validity of a later schema version") }
         switch try r.integer(0, 4) {
         case 0:
-            let p = try r.preamble(
-                [
-                    "trainNum", "trainIA5", "departureUTCOffset", "fromStationNum", "fromStationIA5", "toStationNum", "toStationIA5",
-                    "fromStationNameUTF8", "toStationNameUTF8",
-                ], extensible: false)
+            let p = try r.preamble(TrainLinkField.self, in: version, extensible: false)
             var link = FCBTrainLink()
             link.trainNumber = try train(&r, p)
             link.travelDay = try r.integer(-1, version == .v3 ? 500 : 370)
             link.departureTime = try r.integer(0, version == .v13 ? 1440 : 1439)
-            if p.has("departureUTCOffset") { _ = try r.integer(-60, 60) }
+            if p.has(.departureUTCOffset) { _ = try r.integer(-60, 60) }
             (link.from, link.to) = try stations(&r, p)
             return link
         case 1:
             try skipViaStation(&r, version)
             return nil
         case 2:
-            let p = try r.preamble(
-                [
-                    "carrierNum", "carrierIA5", "stationCodeTable", "entryStationNum", "entryStationIA5", "terminatingStationNum",
-                    "terminatingStationIA5", "city", "zoneId", "binaryZoneId", "nutsCode",
-                ], extensible: true)
-            if p.has("carrierNum") { _ = try r.integer(1, 32000) }
-            if p.has("carrierIA5") { _ = try r.ia5String() }
-            if p.has("stationCodeTable") { _ = try r.enumerated(5, extensible: false) }
-            if p.has("entryStationNum") { _ = try r.integer(1, 9_999_999) }
-            if p.has("entryStationIA5") { _ = try r.ia5String() }
-            if p.has("terminatingStationNum") { _ = try r.integer(1, 9_999_999) }
-            if p.has("terminatingStationIA5") { _ = try r.ia5String() }
-            if p.has("city") { _ = try r.unconstrainedInteger() }
-            if p.has("zoneId") {
+            let p = try r.preamble(ZoneField.self, in: version, extensible: true)
+            if p.has(.carrierNum) { _ = try r.integer(1, 32000) }
+            if p.has(.carrierIA5) { _ = try r.ia5String() }
+            if p.has(.stationCodeTable) { _ = try r.enumerated(5, extensible: false) }
+            if p.has(.entryStationNum) { _ = try r.integer(1, 9_999_999) }
+            if p.has(.entryStationIA5) { _ = try r.ia5String() }
+            if p.has(.terminatingStationNum) { _ = try r.integer(1, 9_999_999) }
+            if p.has(.terminatingStationIA5) { _ = try r.ia5String() }
+            if p.has(.city) { _ = try r.unconstrainedInteger() }
+            if p.has(.zoneId) {
                 let count = try r.count(limit: RailLimits.maxFCBListItems)
                 for _ in 0..<count { _ = try r.unconstrainedInteger() }
             }
-            if p.has("binaryZoneId") { _ = try r.octetString() }
-            if p.has("nutsCode") { _ = try r.ia5String() }
+            if p.has(.binaryZoneId) { _ = try r.octetString() }
+            if p.has(.nutsCode) { _ = try r.ia5String() }
             try r.skipExtensions(p)
             return nil
         default: throw Stop(what: "a regional validity by lines or polygon, not decoded")
@@ -507,59 +466,44 @@ enum FCBDecoder {
     private static func skipViaStation(_ r: inout UPERReader, _ version: FCBVersion) throws {
         try r.enter()
         defer { r.leave() }
-        var names = [
-            "stationCodeTable", "stationNum", "stationIA5", "alternativeRoutes", "route", "carrierNum", "carrierIA5", "seriesId", "routeId",
-        ]
-        if version == .v3 { names += ["includedServiceBrands", "excludedServiceBrands"] }
-        let p = try r.preamble(names, extensible: true)
-        if p.has("stationCodeTable") { _ = try r.enumerated(5, extensible: false) }
-        if p.has("stationNum") { _ = try r.integer(1, 9_999_999) }
-        if p.has("stationIA5") { _ = try r.ia5String() }
-        for name in ["alternativeRoutes", "route"] where p.has(name) {
+        let p = try r.preamble(ViaStationField.self, in: version, extensible: true)
+        if p.has(.stationCodeTable) { _ = try r.enumerated(5, extensible: false) }
+        if p.has(.stationNum) { _ = try r.integer(1, 9_999_999) }
+        if p.has(.stationIA5) { _ = try r.ia5String() }
+        for field in [ViaStationField.alternativeRoutes, .route] where p.has(field) {
             let count = try r.count(limit: RailLimits.maxFCBListItems)
             for _ in 0..<count { try skipViaStation(&r, version) }
         }
         _ = try r.bit()  // border
-        _ = try carriers(&r, p)
-        if p.has("seriesId") { _ = try r.unconstrainedInteger() }
-        if p.has("routeId") { _ = try r.unconstrainedInteger() }
-        for name in ["includedServiceBrands", "excludedServiceBrands"] where p.has(name) { try skipIntegers(&r, 1, 32000) }
+        _ = try carriers(&r, p, num: .carrierNum, ia5: .carrierIA5)
+        if p.has(.seriesId) { _ = try r.unconstrainedInteger() }
+        if p.has(.routeId) { _ = try r.unconstrainedInteger() }
+        for field in [ViaStationField.includedServiceBrands, .excludedServiceBrands] where p.has(field) { try skipIntegers(&r, 1, 32000) }
         try r.skipExtensions(p)
     }
 
     private static func readPass(_ r: inout UPERReader, _ version: FCBVersion) throws -> FCBPass {
-        var names = [
-            "referenceNum", "referenceIA5", "productOwnerNum", "productOwnerIA5", "productIdNum", "productIdIA5", "passType", "passDescription",
-            "classCode", "validFromDay", "validFromTime", "validFromUTCOffset", "validUntilDay", "validUntilTime", "validUntilUTCOffset",
-            "validityPeriodDetails", "numberOfValidityDays",
-        ]
-        if version == .v3 { names.append("trainValidity") }
-        names += [
-            "numberOfPossibleTrips", "numberOfDaysOfTravel", "activatedDay", "countries", "includedCarrierNum", "includedCarrierIA5",
-            "excludedCarrierNum", "excludedCarrierIA5", "includedServiceBrands", "excludedServiceBrands", "validRegion", "tariffs", "price",
-            "vatDetail", "infoText", "extension",
-        ]
-        let p = try r.preamble(names, extensible: true)
+        let p = try r.preamble(PassField.self, in: version, extensible: true)
         var pass = FCBPass()
         pass.reference = try reference(&r, p, numFirst: true)
         pass.productOwner = try product(&r, p, version)
-        if p.has("passType") { pass.passType = try r.integer(1, 250) }
-        if p.has("passDescription") { pass.passDescription = try r.utf8String() }
-        if p.has("classCode") { pass.travelClass = try travelClass(&r, version) }
+        if p.has(.passType) { pass.passType = try r.integer(1, 250) }
+        if p.has(.passDescription) { pass.passDescription = try r.utf8String() }
+        if p.has(.classCode) { pass.travelClass = try travelClass(&r, version) }
         try validity(
             &r, p, version, from: &pass.validFromDay, fromTime: &pass.validFromTime, until: &pass.validUntilDay, untilTime: &pass.validUntilTime)
-        for name in ["validityPeriodDetails"] where p.has(name) { throw Partial(document: .pass(pass), what: name) }
-        if p.has("numberOfValidityDays") { _ = try r.integer(0, version == .v3 ? 500 : 370) }
-        if p.has("trainValidity") { throw Partial(document: .pass(pass), what: "trainValidity") }
-        if p.has("numberOfPossibleTrips") { _ = try r.integer(1, 250) }
-        if p.has("numberOfDaysOfTravel") { _ = try r.integer(1, 250) }
-        if p.has("activatedDay") { try skipIntegers(&r, 0, version == .v3 ? 500 : 370) }
-        if p.has("countries") { try skipIntegers(&r, 1, 250) }
-        _ = try carriers(&r, p, num: "includedCarrierNum", ia5: "includedCarrierIA5")
-        _ = try carriers(&r, p, num: "excludedCarrierNum", ia5: "excludedCarrierIA5")
+        if p.has(.validityPeriodDetails) { throw Partial(document: .pass(pass), what: PassField.validityPeriodDetails.rawValue) }
+        if p.has(.numberOfValidityDays) { _ = try r.integer(0, version == .v3 ? 500 : 370) }
+        if p.has(.trainValidity) { throw Partial(document: .pass(pass), what: PassField.trainValidity.rawValue) }
+        if p.has(.numberOfPossibleTrips) { _ = try r.integer(1, 250) }
+        if p.has(.numberOfDaysOfTravel) { _ = try r.integer(1, 250) }
+        if p.has(.activatedDay) { try skipIntegers(&r, 0, version == .v3 ? 500 : 370) }
+        if p.has(.countries) { try skipIntegers(&r, 1, 250) }
+        _ = try carriers(&r, p, num: .includedCarrierNum, ia5: .includedCarrierIA5)
+        _ = try carriers(&r, p, num: .excludedCarrierNum, ia5: .excludedCarrierIA5)
         try finishing(
             &r, p,
-            order: ["includedServiceBrands", "excludedServiceBrands", "validRegion", "tariffs", "price", "vatDetail", "infoText", "extension"],
+            order: [.includedServiceBrands, .excludedServiceBrands, .validRegion, .tariffs, .price, .vatDetail, .infoText, .extension],
             document: .pass(pass))
         return pass
     }
@@ -567,32 +511,35 @@ enum FCBDecoder {
     /// The components after the ones shown, in the schema's `order`: lists of numbers, the price,
     /// the text and the extension are read past; a structured one (tariffs, regions, VAT,
     /// luggage) ends the reading after this document.
-    private static func finishing(_ r: inout UPERReader, _ p: Presence, order: [String], document: FCBDocument) throws {
-        for name in order where p.has(name) {
-            switch name {
-            case "includedServiceBrands", "excludedServiceBrands": try skipIntegers(&r, 1, 32000)
-            case "price": _ = try r.unconstrainedInteger()
-            case "infoText": _ = try r.utf8String()
-            case "includedTransportType", "excludedTransportType": try skipIntegers(&r, 0, 31)
-            case "extension": try skipExtensionData(&r)
-            default: throw Partial(document: document, what: name)
+    private static func finishing<Field: TrailingFields>(
+        _ r: inout UPERReader, _ p: Presence<Field>, order: [Field], document: FCBDocument
+    ) throws {
+        for field in order where p.has(field) {
+            switch field.trailing {
+            case .serviceBrands: try skipIntegers(&r, 1, 32000)
+            case .price: _ = try r.unconstrainedInteger()
+            case .infoText: _ = try r.utf8String()
+            case .transportTypes: try skipIntegers(&r, 0, 31)
+            case .extensionData: try skipExtensionData(&r)
+            case .structured: throw Partial(document: document, what: field.rawValue)
             }
         }
         try r.skipExtensions(p)
     }
 
-    private static func validity(
-        _ r: inout UPERReader, _ p: Presence, _ version: FCBVersion, from: inout Int, fromTime: inout Int?, until: inout Int, untilTime: inout Int?
+    private static func validity<Field: ValidityFields>(
+        _ r: inout UPERReader, _ p: Presence<Field>, _ version: FCBVersion, from: inout Int, fromTime: inout Int?, until: inout Int,
+        untilTime: inout Int?
     ) throws {
         let minutes = version == .v13 ? 1440 : 1439
-        if p.has("validFromDay") { from = try r.integer(version == .v3 ? -367 : -1, 700) }
-        if p.has("validFromTime") { fromTime = try r.integer(0, minutes) }
-        if p.has("validFromUTCOffset") { _ = try r.integer(-60, 60) }
-        if p.has("validUntilDay") {
+        if p.has(.validFromDay) { from = try r.integer(version == .v3 ? -367 : -1, 700) }
+        if p.has(.validFromTime) { fromTime = try r.integer(0, minutes) }
+        if p.has(.validFromUTCOffset) { _ = try r.integer(-60, 60) }
+        if p.has(.validUntilDay) {
             until = try r.integer(version == .v13 ? 0 : -1, version == .v3 ? 500 : 370)
         }
-        if p.has("validUntilTime") { untilTime = try r.integer(0, minutes) }
-        if p.has("validUntilUTCOffset") { _ = try r.integer(-60, 60) }
+        if p.has(.validUntilTime) { untilTime = try r.integer(0, minutes) }
+        if p.has(.validUntilUTCOffset) { _ = try r.integer(-60, 60) }
     }
 
     private static func skipIntegers(_ r: inout UPERReader, _ lower: Int, _ upper: Int) throws {
@@ -607,14 +554,14 @@ enum FCBDecoder {
 
     /// GeoCoordinateType (no extension marker): units, system, hemispheres, two integers, accuracy.
     private static func skipGeoCoordinate(_ r: inout UPERReader) throws {
-        let p = try r.preamble(["geoUnit", "coordinateSystem", "hemisphereLongitude", "hemisphereLatitude", "accuracy"], extensible: false)
-        if p.has("geoUnit") { _ = try r.enumerated(5, extensible: false) }
-        if p.has("coordinateSystem") { _ = try r.enumerated(2, extensible: false) }
-        if p.has("hemisphereLongitude") { _ = try r.enumerated(2, extensible: false) }
-        if p.has("hemisphereLatitude") { _ = try r.enumerated(2, extensible: false) }
+        let p = try r.preamble(Array(GeoCoordinateField.allCases), extensible: false)
+        if p.has(.geoUnit) { _ = try r.enumerated(5, extensible: false) }
+        if p.has(.coordinateSystem) { _ = try r.enumerated(2, extensible: false) }
+        if p.has(.hemisphereLongitude) { _ = try r.enumerated(2, extensible: false) }
+        if p.has(.hemisphereLatitude) { _ = try r.enumerated(2, extensible: false) }
         _ = try r.unconstrainedInteger()
         _ = try r.unconstrainedInteger()
-        if p.has("accuracy") { _ = try r.enumerated(5, extensible: false) }
+        if p.has(.accuracy) { _ = try r.enumerated(5, extensible: false) }
     }
 
     /// A document read up to a component this decoder does not know: kept, and the reading ends.

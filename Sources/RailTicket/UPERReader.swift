@@ -132,18 +132,25 @@ struct UPERReader {
         return try integer(0, count - 1)
     }
 
-    /// The presence bits of a SEQUENCE's OPTIONAL and DEFAULT components (X.691 19.2), by name,
-    /// after its extension bit when `extensible`.
-    mutating func preamble(_ names: [String], extensible: Bool) throws(Failure) -> Presence {
+    /// The presence bits of a SEQUENCE's OPTIONAL and DEFAULT components (X.691 19.2), one for
+    /// each of `fields` in order, after its extension bit when `extensible`.
+    mutating func preamble<Field: SequenceFields>(_ fields: [Field], extensible: Bool) throws(Failure) -> Presence<Field> {
         let extended = extensible ? try bit() : false
-        var present = Set<String>()
-        for name in names where try bit() { present.insert(name) }
+        var present = Set<Field>()
+        for field in fields where try bit() { present.insert(field) }
         return Presence(extended: extended, present: present)
+    }
+
+    /// The presence bits of `Field`'s SEQUENCE in `version`'s schema (``SequenceFields/fields(in:)``).
+    mutating func preamble<Field: SequenceFields>(
+        _: Field.Type, in version: FCBVersion, extensible: Bool
+    ) throws(Failure) -> Presence<Field> {
+        try preamble(Field.fields(in: version), extensible: extensible)
     }
 
     /// The extension additions of a SEQUENCE whose extension bit was set (X.691 19.7-19.9): a
     /// bitmap, then each present addition as an open type, skipped by its length.
-    mutating func skipExtensions(_ presence: Presence) throws(Failure) {
+    mutating func skipExtensions<Field>(_ presence: Presence<Field>) throws(Failure) {
         guard presence.extended else { return }
         let count = try normallySmall() + 1
         var present = 0
@@ -167,9 +174,10 @@ struct UPERReader {
     mutating func leave() { depth -= 1 }
 }
 
-/// Which OPTIONAL and DEFAULT components a SEQUENCE carries.
-struct Presence {
+/// Which OPTIONAL and DEFAULT components a SEQUENCE carries, and whether it has extension
+/// additions.
+struct Presence<Field: Hashable> {
     var extended: Bool
-    var present: Set<String>
-    func has(_ name: String) -> Bool { present.contains(name) }
+    var present: Set<Field>
+    func has(_ field: Field) -> Bool { present.contains(field) }
 }

@@ -1,3 +1,4 @@
+public import ReservoirBase
 public import WalletPass
 
 /// The verdict on one Wallet pass: trusted or not, who issued it, and why not. A pass vouches
@@ -45,14 +46,14 @@ extension TrustPolicy {
 
     /// The owner of a trusted pass's bookings: the domain an `--allow-pass-type TYPE=DOMAIN`
     /// entry links its pass type to, so that the organisation's signed mail and its passes
-    /// update one event; otherwise `pass:TYPE`, which no DKIM domain can equal (a domain has
-    /// no colon). Only the user's configuration links two proofs: nothing in a pass (its
-    /// `organizationName`, its team) does.
-    public func passOwner(_ passType: String) -> String {
+    /// update one event; otherwise the pass type itself, an owner no domain equals. Only the
+    /// user's configuration links two proofs: nothing in a pass (its `organizationName`, its
+    /// team) does.
+    public func passOwner(_ passType: String) -> BookingOwner {
         for entry in allowedPassTypes.map(Self.passTypeEntry) where entry.matches(passType) {
-            if let domain = entry.domain { return domain }
+            if let domain = entry.domain { return .domain(domain) }
         }
-        return "pass:" + passType
+        return .walletPass(passType: passType)
     }
 
     /// Why an `--allow-pass-type` entry cannot be used, or nil: the domain after `=` must be a
@@ -175,6 +176,7 @@ extension TrustPolicy {
         return RailTrustDecision(trusted: true, railway: railway, railwayName: railwayName, keyID: keyID, refusal: nil)
     }
 
-    /// The owner of a trusted rail ticket's bookings: `rail:RICS`, which no DKIM domain can equal.
-    public func railOwner(_ railway: String) -> String { "rail:" + railway }
+    /// The owner of a trusted rail ticket's bookings: its railway (RICS code), an owner no
+    /// domain equals.
+    public func railOwner(_ railway: String) -> BookingOwner { .railway(rics: railway) }
 }

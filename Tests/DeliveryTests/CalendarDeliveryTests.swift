@@ -30,15 +30,16 @@ struct DeliveryFixture {
     func apply(at local: String, status: EventStatus = .confirmed, id: String, date: Int64, item: String = "1") throws -> EventChange {
         let epoch = CivilTime.epochSeconds(ofLocal: local)! + 7 * 3600
         let event = CalendarEvent(
-            key: EventKey(owner: "epicsteak.example", container: "IWDSCA", item: item), category: .food, title: "Reservation: EPIC Steak",
+            key: EventKey(owner: .domain("epicsteak.example"), container: "IWDSCA", item: item), category: .food, title: "Reservation: EPIC Steak",
             start: EventTime(text: local + "-07:00", local: local, offsetSeconds: -7 * 3600, epochSeconds: epoch),
             end: nil, location: "EPIC Steak", notes: "Party of 2", url: nil, status: status, reservationJSON: "{}")
         return try store.apply(
-            event, from: MessageProvenance(messageID: id, path: nil, signingDomain: "epicsteak.example", messageDate: date, arrival: date))
+            event, from: MessageProvenance(messageID: id, path: nil, owner: .domain("epicsteak.example"), messageDate: date, arrival: date))
     }
 
     func file(_ item: String = "1") -> String {
-        vdirPath + "/" + CalendarDelivery.resourceName(uid: EventKey(owner: "epicsteak.example", container: "IWDSCA", item: item).calendarUID)
+        vdirPath + "/"
+            + CalendarDelivery.resourceName(uid: EventKey(owner: .domain("epicsteak.example"), container: "IWDSCA", item: item).calendarUID)
     }
 }
 
@@ -54,7 +55,7 @@ struct CalendarDeliveryTests {
         defer { fixture.remove() }
         let vdir = try VdirCollection(path: fixture.vdirPath)
         let delivery = fixture.delivery(vdir)
-        let key = EventKey(owner: "epicsteak.example", container: "IWDSCA", item: "1")
+        let key = EventKey(owner: .domain("epicsteak.example"), container: "IWDSCA", item: "1")
 
         try fixture.apply(at: "2031-05-12T19:30:00", id: "<a@x>", date: 1000)
         #expect(delivery.push([key]).map(\.outcome) == [.created])

@@ -1,12 +1,13 @@
 import EventStore
 import Foundation
+import ReservoirBase
 import Testing
 
 /// The outbox every backend keeps: an event waits for a destination until the destination
 /// holds its current SEQUENCE, and one claim at a time pushes it.
 @Suite("Delivery ledger contract")
 struct DeliveryLedgerContractTests {
-    static let key = EventKey(owner: "epicsteak.example", container: "IWDSCA", item: "1")
+    static let key = EventKey(owner: .domain("epicsteak.example"), container: "IWDSCA", item: "1")
     static let radicale = "caldav:https://cal.example/jane/calendar/"
     static let vdir = "vdir:/home/jane/calendars/reservations"
 
@@ -14,7 +15,7 @@ struct DeliveryLedgerContractTests {
     func waitsUntilDelivered(backend: StoreBackend) throws {
         let fresh = try backend.makeStore()
         defer { fresh.cleanup() }
-        let ledger = try #require(fresh.store as? any DeliveryLedger)
+        let ledger = try #require(fresh.store.ledger)
         _ = try fresh.store.apply(dinner(at: "2031-05-12T19:30:00"), from: message("<a@x>", date: 1000))
 
         for destination in [Self.radicale, Self.vdir] {
@@ -37,7 +38,7 @@ struct DeliveryLedgerContractTests {
         #expect(again.record?.etag == "\"e1\"")
 
         // A second handle (another process) sees the same records.
-        let other = try #require(try fresh.reopen() as? any DeliveryLedger)
+        let other = try #require(try fresh.reopen().ledger)
         #expect(try other.deliveryRecords().map(\.destination) == [Self.radicale, Self.vdir].filter { $0 == Self.radicale })
     }
 
@@ -45,7 +46,7 @@ struct DeliveryLedgerContractTests {
     func startless(backend: StoreBackend) throws {
         let fresh = try backend.makeStore()
         defer { fresh.cleanup() }
-        let ledger = try #require(fresh.store as? any DeliveryLedger)
+        let ledger = try #require(fresh.store.ledger)
         var cancellation = dinner(at: "2031-05-12T19:30:00", status: .cancelled)
         cancellation.start = nil
         _ = try fresh.store.apply(cancellation, from: message("<a@x>", date: 1000))
@@ -61,8 +62,8 @@ struct DeliveryLedgerContractTests {
     func claims(backend: StoreBackend) throws {
         let fresh = try backend.makeStore()
         defer { fresh.cleanup() }
-        let ledger = try #require(fresh.store as? any DeliveryLedger)
-        let other = try #require(try fresh.reopen() as? any DeliveryLedger)
+        let ledger = try #require(fresh.store.ledger)
+        let other = try #require(try fresh.reopen().ledger)
         _ = try fresh.store.apply(dinner(at: "2031-05-12T19:30:00"), from: message("<a@x>", date: 1000))
 
         #expect(try ledger.claimDelivery(of: Self.key, uid: Self.key.calendarUID, to: Self.radicale, by: "a", now: 100, until: 220))
@@ -99,14 +100,14 @@ struct DeliveryLedgerContractTests {
             _ = try fresh.store.apply(
                 dinner(at: "2031-05-12T19:30:00", item: String(item)), from: message("<\(item)@x>", date: 1000))
         }
-        let handles = try (0..<4).map { _ in try #require(try fresh.reopen() as? any DeliveryLedger) }
+        let handles = try (0..<4).map { _ in try #require(try fresh.reopen().ledger) }
         let won = try await withThrowingTaskGroup(of: [String].self) { group in
             for (index, ledger) in handles.enumerated() {
                 nonisolated(unsafe) let ledger = ledger
                 group.addTask {
                     var mine: [String] = []
                     for item in 1...5 {
-                        let key = EventKey(owner: "epicsteak.example", container: "IWDSCA", item: String(item))
+                        let key = EventKey(owner: .domain("epicsteak.example"), container: "IWDSCA", item: String(item))
                         if try ledger.claimDelivery(of: key, uid: key.calendarUID, to: Self.radicale, by: "p\(index)", now: 100, until: 200) {
                             mine.append(String(item))
                         }
@@ -128,7 +129,7 @@ struct DeliveryLedgerContractTests {
         let fresh = try backend.makeStore()
         defer { fresh.cleanup() }
         let store = fresh.store
-        let ledger = try #require(store as? any DeliveryLedger)
+        let ledger = try #require(store.ledger)
         for item in ["1", "2"] {
             _ = try store.apply(dinner(at: "2031-05-12T19:30:00", item: item), from: message("<\(item)@x>", date: 1000))
         }

@@ -1,11 +1,12 @@
 import EventStore
+import ReservoirBase
 import Testing
 
 /// The contract every `EventStore` keeps (see the protocol's documentation), run against each
 /// backend so SQLite and PostgreSQL cannot drift apart.
 @Suite("Event store contract")
 struct EventStoreContractTests {
-    static let key = EventKey(owner: "epicsteak.example", container: "IWDSCA", item: "1")
+    static let key = EventKey(owner: .domain("epicsteak.example"), container: "IWDSCA", item: "1")
 
     @Test("confirm, move and cancel leave one event, cancelled, at sequence 2", arguments: StoreBackend.available)
     func lifecycle(backend: StoreBackend) throws {
@@ -18,7 +19,7 @@ struct EventStoreContractTests {
             return
         }
         #expect(first.sequence == 0)
-        #expect(first.ownerDomain == "epicsteak.example")
+        #expect(first.owner == .domain("epicsteak.example"))
 
         let moved = try store.apply(dinner(at: "2031-05-12T18:30:00"), from: message("<b@x>", date: 2000))
         guard case .updated(let second, let previous) = moved else {
@@ -54,7 +55,7 @@ struct EventStoreContractTests {
     func scanState(backend: StoreBackend) throws {
         let fresh = try backend.makeStore()
         defer { fresh.cleanup() }
-        let state = try #require(fresh.store as? any ScanStateStore)
+        let state = try #require(fresh.store.scanState)
         #expect(try state.scannedFiles().isEmpty)
         try state.markScanned([
             ScannedFile(key: "/m/1.host", size: 100, modified: 10, outcome: "untrusted-domain-not-allowed", settings: "0123456789abcdef"),
@@ -62,7 +63,7 @@ struct EventStoreContractTests {
         ])
         // Read again under other settings: the new outcome replaces the old one.
         try state.markScanned([ScannedFile(key: "/m/1.host", size: 101, modified: 11, outcome: "trusted", settings: "")])
-        let other = try #require(try fresh.reopen() as? any ScanStateStore)
+        let other = try #require(try fresh.reopen().scanState)
         let files = try other.scannedFiles()
         #expect(files.count == 2)
         #expect(files["/m/1.host"] == ScannedFile(key: "/m/1.host", size: 101, modified: 11, outcome: "trusted", settings: ""))
@@ -135,13 +136,13 @@ struct EventStoreContractTests {
         // A cancellation from the other owner reaches its own booking only.
         let cancel = try store.apply(
             dinner(at: "2031-05-12T19:30:00", status: .cancelled), from: message("<evil@x>", date: 2000, domain: "attacker.example"))
-        #expect(cancel.stored.event.key.owner == "attacker.example")
+        #expect(cancel.stored.event.key.owner == .domain("attacker.example"))
         #expect(try store.event(Self.key)?.event.status == .confirmed)
         #expect(try store.event(Self.key)?.event.start?.local == "2031-05-12T19:30:00")
         #expect(try store.events().count == 2)
         #expect(Set(try store.events().map(\.uid)).count == 2, "two owners' events never share a UID")
         let history = try store.history("IWDSCA")
-        #expect(history.filter { $0.key.owner == "epicsteak.example" }.map(\.change) == [.created])
+        #expect(history.filter { $0.key.owner == .domain("epicsteak.example") }.map(\.change) == [.created])
     }
 
     @Test("a message without Message-ID or Date still updates by content", arguments: StoreBackend.available)
@@ -173,7 +174,7 @@ struct EventStoreContractTests {
         #expect(try store.history("K7Q2PX").map(\.key.item) == ["UA456", "UA123"])
         #expect(try store.history("UA123").count == 1)
         #expect(try store.history("nothing").isEmpty)
-        #expect(try store.event(EventKey(owner: "epicsteak.example", container: "K7Q2PX", item: "nope")) == nil)
+        #expect(try store.event(EventKey(owner: .domain("epicsteak.example"), container: "K7Q2PX", item: "nope")) == nil)
     }
 
     @Test("accounts never see each other's bookings: one confirmation to two, a cancellation to one", arguments: StoreBackend.available)
@@ -199,8 +200,8 @@ struct EventStoreContractTests {
         // The implicit account (a single-user store) sees neither.
         #expect(try fresh.store.events().isEmpty)
         // Deliveries are per account too.
-        let janeLedger = try #require(jane as? any DeliveryLedger)
-        let joeLedger = try #require(joe as? any DeliveryLedger)
+        let janeLedger = try #require(jane.ledger)
+        let joeLedger = try #require(joe.ledger)
         #expect(try janeLedger.pendingDeliveries(to: "vdir:/cal").count == 1)
         #expect(try janeLedger.claimDelivery(of: Self.key, uid: Self.key.calendarUID, to: "vdir:/cal", by: "a", now: 1, until: 100))
         try janeLedger.finishDelivery(of: Self.key, to: "vdir:/cal", by: "a", result: .delivered(sequence: 0, etag: nil), at: 2)
@@ -212,12 +213,12 @@ struct EventStoreContractTests {
         #expect(try jane.events().count == 1)
         #expect(try joeLedger.forgottenDeliveries(to: "vdir:/cal").isEmpty)
         // The one path across accounts lists both.
-        let directory = try #require(fresh.store as? any AccountDirectory)
+        let directory = try #require(fresh.store.directory)
         #expect(try directory.accounts().map(\.account.address) == ["jane@example.org"])
         #expect(try directory.accounts().first?.events == 1)
         // Scan state too: a file Jane's scan read is new to Joe's.
-        let janeScans = try #require(jane as? any ScanStateStore)
-        let joeScans = try #require(joe as? any ScanStateStore)
+        let janeScans = try #require(jane.scanState)
+        let joeScans = try #require(joe.scanState)
         try janeScans.markScanned([ScannedFile(key: "/mail/new/1", size: 10, modified: 100, outcome: "trusted", settings: "")])
         #expect(try janeScans.scannedFiles()["/mail/new/1"]?.outcome == "trusted")
         #expect(try joeScans.scannedFiles().isEmpty, "Jane's scan state is not Joe's")
@@ -249,7 +250,7 @@ struct EventStoreContractTests {
         #expect(try store.apply(bare, from: message("<c@x>", date: 3000)).changeKind == .unchanged)
         // Nothing stored: recorded as it reads, without a start.
         var unknown = bare
-        unknown.key = EventKey(owner: "", container: "NEVER", item: "1")
+        unknown.key = EventKey(owner: .unproven, container: "NEVER", item: "1")
         let first = try store.apply(unknown, from: message("<d@x>", date: 1000))
         #expect(first.changeKind == .cancelled)
         #expect(first.stored.event.start == nil)
@@ -291,15 +292,15 @@ struct EventStoreContractTests {
         _ = try store.apply(dinner(at: "2031-05-19T19:00:00", container: "TASTING-7", item: "20310519T190000"), from: message("<a@x>", date: 1000))
         _ = try store.apply(dinner(at: "2031-05-12T19:00:00", container: "TASTING-7", item: "1"), from: message("<a@x>", date: 1000))
         _ = try store.apply(dinner(at: "2031-05-12T19:00:00", container: "TASTING-70", item: "1"), from: message("<b@x>", date: 1000))
-        #expect(try store.events(inBooking: "TASTING-7", ownedBy: "epicsteak.example").map(\.event.key.item) == ["1", "20310519T190000"])
-        #expect(try store.events(inBooking: "TASTING", ownedBy: "epicsteak.example").isEmpty)
-        #expect(try store.events(inBooking: "tasting-7", ownedBy: "epicsteak.example").isEmpty)
+        #expect(try store.events(inBooking: "TASTING-7", ownedBy: .domain("epicsteak.example")).map(\.event.key.item) == ["1", "20310519T190000"])
+        #expect(try store.events(inBooking: "TASTING", ownedBy: .domain("epicsteak.example")).isEmpty)
+        #expect(try store.events(inBooking: "tasting-7", ownedBy: .domain("epicsteak.example")).isEmpty)
         // Another owner's items of the same booking number are not this owner's.
         _ = try store.apply(
             dinner(at: "2031-05-26T19:00:00", container: "TASTING-7", item: "20310526T190000"),
             from: message("<c@x>", date: 1000, domain: "attacker.example"))
-        #expect(try store.events(inBooking: "TASTING-7", ownedBy: "epicsteak.example").count == 2)
-        #expect(try store.events(inBooking: "TASTING-7", ownedBy: "attacker.example").map(\.event.key.item) == ["20310526T190000"])
+        #expect(try store.events(inBooking: "TASTING-7", ownedBy: .domain("epicsteak.example")).count == 2)
+        #expect(try store.events(inBooking: "TASTING-7", ownedBy: .domain("attacker.example")).map(\.event.key.item) == ["20310526T190000"])
     }
 
     @Test("every field survives a round trip, including empty, Unicode and NULL values", arguments: StoreBackend.available)
@@ -318,13 +319,13 @@ struct EventStoreContractTests {
             event,
             from: MessageProvenance(
                 messageID: "<ü@x>", path: "/m/cur/1:2,S",
-                signingDomain: nil, messageDate: -1, arrival: 0))
+                owner: .unproven, messageDate: -1, arrival: 0))
         let reopened = try fresh.reopen()
-        let stored = try #require(try reopened.event(Self.key.owned(by: "")))
+        let stored = try #require(try reopened.event(Self.key.owned(by: .unproven)))
         var expected = event
-        expected.key = Self.key.owned(by: "")
+        expected.key = Self.key.owned(by: .unproven)
         #expect(stored.event == expected)
-        #expect(stored.ownerDomain == nil)
+        #expect(stored.owner == .unproven)
         let entry = try #require(try reopened.history("IWDSCA").first)
         #expect(entry.path == "/m/cur/1:2,S")
         #expect(entry.messageID == "<ü@x>")
@@ -344,7 +345,7 @@ struct EventStoreContractTests {
         sealed.proof = .arc(sealer: "mx.forwarder.example")
         _ = try fresh.store.apply(dinner(at: "2031-05-12T18:30:00"), from: sealed)
         var pass = dinner(at: "2031-05-14T19:30:00", container: "M4XT9B")
-        pass.key = EventKey(owner: "pass:pass.com.example.boarding", container: "M4XT9B", item: "1")
+        pass.key = EventKey(owner: .walletPass(passType: "pass.com.example.boarding"), container: "M4XT9B", item: "1")
         var passed = message("<c@x>", date: 1000, domain: "pass:pass.com.example.boarding")
         passed.proof = .signedPass(passType: "pass.com.example.boarding")
         _ = try fresh.store.apply(pass, from: passed)

@@ -1,13 +1,14 @@
 import EventStore
 import Foundation
 import PostgresTestSupport
+import ReservoirBase
 import Testing
 
 @testable import EventStorePostgres
 
 @Suite("PostgreSQL event store", .enabled(if: PostgresServer.isAvailable, Comment(rawValue: PostgresServer.skipReason)))
 struct PostgresEventStoreTests {
-    static let key = EventKey(owner: "epicsteak.example", container: "IWDSCA", item: "1")
+    static let key = EventKey(owner: .domain("epicsteak.example"), container: "IWDSCA", item: "1")
 
     @Test("eight writers applying the same new reservation at once create it exactly once")
     func concurrentFirstWriters() throws {
@@ -172,10 +173,10 @@ struct PostgresEventStoreTests {
         let upgraded = try PostgresEventStore(url: url)
         #expect(try server.psqlColumn(url: url, "SELECT max(version) FROM schema_version") == [String(PostgresEventStore.schemaVersion)])
         let events = try upgraded.events()
-        #expect(events.map(\.event.key.owner) == ["epicsteak.example", ""])
+        #expect(events.map(\.event.key.owner) == [.domain("epicsteak.example"), .unproven])
         #expect(events.allSatisfy { $0.event.key.account == .implicit }, "a single-user store's events go to the implicit account")
         #expect(events.map(\.uid) == ["IWDSCA-1@reservoir", "LOCAL-1@reservoir"])
-        #expect(try upgraded.history("IWDSCA").map(\.key.owner) == ["epicsteak.example"])
+        #expect(try upgraded.history("IWDSCA").map(\.key.owner) == [.domain("epicsteak.example")])
         #expect(try upgraded.deliveryRecords().map(\.key) == [Self.key])
         #expect(try upgraded.deliveryRecords().map(\.uid) == ["IWDSCA-1@reservoir"])
         #expect(try upgraded.pendingDeliveries(to: "vdir:/cal").map(\.event.event.key.container) == ["LOCAL"])
@@ -230,7 +231,7 @@ struct PostgresEventStoreTests {
         #expect(kept.event.start?.zone == nil)
         #expect(kept.event.start?.local == "2031-05-12T19:30:00")
         var zoned = dinner(at: "2031-05-12T19:30:00")
-        zoned.key = EventKey(owner: "epicsteak.example", container: "ZONED", item: "1")
+        zoned.key = EventKey(owner: .domain("epicsteak.example"), container: "ZONED", item: "1")
         zoned.start = EventTime(
             text: "2031-05-12T19:30:00", local: "2031-05-12T19:30:00", offsetSeconds: -25_200, epochSeconds: 1_936_492_200,
             zone: "America/Los_Angeles")

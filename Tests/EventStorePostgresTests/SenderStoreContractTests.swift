@@ -18,12 +18,12 @@ struct SenderStoreContractTests {
     func choices(backend: StoreBackend) throws {
         let fresh = try backend.makeStore()
         defer { fresh.cleanup() }
-        let senders = try #require(fresh.store as? any SenderStore)
+        let senders = try #require(fresh.store.senders)
         #expect(try senders.senderDecisions().isEmpty)
         try senders.decideSender(SenderDecision(domain: "Airline.Example", choice: .deny, decidedAt: 100, decidedBy: "jane"))
         try senders.decideSender(SenderDecision(domain: "airline.example", choice: .allow, decidedAt: 200, decidedBy: "page"))
         try senders.decideSender(SenderDecision(domain: "spam.example", choice: .deny, decidedAt: 300, decidedBy: "jane"))
-        let other = try #require(try fresh.reopen() as? any SenderStore)
+        let other = try #require(try fresh.reopen().senders)
         #expect(
             try other.senderDecisions() == [
                 SenderDecision(domain: "airline.example", choice: .allow, decidedAt: 200, decidedBy: "page"),
@@ -37,7 +37,7 @@ struct SenderStoreContractTests {
     func pendingRows(backend: StoreBackend) throws {
         let fresh = try backend.makeStore()
         defer { fresh.cleanup() }
-        let senders = try #require(fresh.store as? any SenderStore)
+        let senders = try #require(fresh.store.senders)
         // Every byte value survives (a message is not text).
         let binary = (0...255).map { UInt8($0) } + Array("\r\n".utf8)
         try senders.keepPending(
@@ -45,7 +45,7 @@ struct SenderStoreContractTests {
             expiringBefore: 0)
         // The same item again: replaced, not doubled.
         try senders.keepPending([Self.pending("airline.example", "ABC123", received: 1200, message: binary)], expiringBefore: 0)
-        let other = try #require(try fresh.reopen() as? any SenderStore)
+        let other = try #require(try fresh.reopen().senders)
         let listed = try other.pendingReservations(receivedSince: 0)
         #expect(listed.map(\.container) == ["H1", "ABC123"])
         #expect(listed.last?.message == binary)
@@ -63,7 +63,7 @@ struct SenderStoreContractTests {
     func bounded(backend: StoreBackend) throws {
         let fresh = try backend.makeStore()
         defer { fresh.cleanup() }
-        let senders = try #require(fresh.store as? any SenderStore)
+        let senders = try #require(fresh.store.senders)
         let many = (0..<(PendingLimits.maxPerAccount + 3)).map { Self.pending("airline.example", "R\($0)", received: Int64(1000 + $0)) }
         try senders.keepPending(many, expiringBefore: 0)
         let kept = try senders.pendingReservations(receivedSince: 0)
@@ -76,8 +76,8 @@ struct SenderStoreContractTests {
     func accounts(backend: StoreBackend) throws {
         let fresh = try backend.makeStore()
         defer { fresh.cleanup() }
-        let jane = try #require(fresh.scoped(Account(normalizedAddress: "jane@example.org")) as? any SenderStore)
-        let joe = try #require(fresh.scoped(Account(normalizedAddress: "joe@example.org")) as? any SenderStore)
+        let jane = try #require(fresh.scoped(Account(normalizedAddress: "jane@example.org")).senders)
+        let joe = try #require(fresh.scoped(Account(normalizedAddress: "joe@example.org")).senders)
         try jane.decideSender(SenderDecision(domain: "airline.example", choice: .allow, decidedAt: 1, decidedBy: "jane"))
         try jane.keepPending([Self.pending("hotel.example", "H1", received: 10)], expiringBefore: 0)
         #expect(try joe.senderDecisions().isEmpty)

@@ -65,12 +65,12 @@ func dinner(
     let hours = abs(offset) / 3600
     let text = local + sign + (hours < 10 ? "0" : "") + String(hours) + ":00"
     return CalendarEvent(
-        key: EventKey(owner: "epicsteak.example", container: container, item: item), category: .food, title: title,
+        key: EventKey(owner: .domain("epicsteak.example"), container: container, item: item), category: .food, title: title,
         start: EventTime(text: text, local: local, offsetSeconds: offset, epochSeconds: epoch),
         end: nil, location: "EPIC Steak, 369 The Embarcadero, San Francisco", notes: "Party of 2",
         url: nil, status: status, reservationJSON: "{}")
 }
 
 func message(_ id: String?, date: Int64?, domain: String? = "epicsteak.example", arrival: Int64 = 100) -> MessageProvenance {
-    MessageProvenance(messageID: id, path: nil, signingDomain: domain, messageDate: date, arrival: arrival)
+    MessageProvenance(messageID: id, path: nil, owner: domain.map(BookingOwner.domain) ?? .unproven, messageDate: date, arrival: arrival)
 }

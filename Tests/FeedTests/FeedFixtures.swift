@@ -1,4 +1,5 @@
 import EventStore
+import ReservoirBase
 
 @testable import Feed
 
@@ -6,7 +7,7 @@ import EventStore
 func storedEvent(
     container: String = "IWDSCA", item: String = "1", title: String = "Reservation: EPIC Steak",
     start epoch: Int64 = 1_936_400_000, offset: Int? = -25_200, status: EventStatus = .confirmed,
-    location: String? = "EPIC Steak, 369 The Embarcadero", owner: String? = "epicsteak.example", updatedAt: Int64 = 1_795_000_000,
+    location: String? = "EPIC Steak, 369 The Embarcadero", owner: BookingOwner? = .domain("epicsteak.example"), updatedAt: Int64 = 1_795_000_000,
     notes: String = "", url: String? = nil, end: Int64? = nil
 ) -> StoredEvent {
     let local = offset.map { civilText(epoch + Int64($0)) } ?? civilText(epoch)
@@ -16,7 +17,7 @@ func storedEvent(
         return EventTime(text: endLocal, local: endLocal, offsetSeconds: offset, epochSeconds: offset == nil ? nil : endEpoch)
     }
     let event = CalendarEvent(
-        key: EventKey(owner: owner ?? "", container: container, item: item), category: .food, title: title, start: start, end: endTime,
+        key: EventKey(owner: owner ?? .unproven, container: container, item: item), category: .food, title: title, start: start, end: endTime,
         location: location, notes: notes, url: url, status: status, reservationJSON: "{}")
     return StoredEvent(event: event, sequence: 0, createdAt: updatedAt, updatedAt: updatedAt, proof: owner == nil ? nil : .signedMail)
 }
@@ -58,7 +59,7 @@ final class MemoryStore: EventStore {
         try events().first { $0.event.key == key }
     }
 
-    func events(inBooking container: String, ownedBy owner: String) throws(EventStoreError) -> [StoredEvent] {
+    func events(inBooking container: String, ownedBy owner: BookingOwner) throws(EventStoreError) -> [StoredEvent] {
         try events().filter { $0.event.key.container == container }
     }
 
@@ -66,4 +67,11 @@ final class MemoryStore: EventStore {
         if let failure { throw failure }
         return entries.filter { $0.key.container == id }
     }
+
+    // A memory store keeps events and their history only.
+    var directory: (any AccountDirectory)? { nil }
+    var scanState: (any ScanStateStore)? { nil }
+    var imapState: (any IMAPStateStore)? { nil }
+    var ledger: (any DeliveryLedger)? { nil }
+    var senders: (any SenderStore)? { nil }
 }

@@ -1,5 +1,6 @@
 import EventStore
 import Foundation
+import ReservoirBase
 import Testing
 
 @testable import Feed
@@ -26,8 +27,8 @@ struct UpcomingPageTests {
     @Test("every text from the store is escaped: title, place, domain, booking, history")
     func hostileStore() {
         var event = storedEvent(
-            container: Self.hostile, title: Self.hostile, start: Self.now + 3600, location: Self.hostile, owner: Self.hostile)
-        event.event.key = EventKey(owner: "", container: Self.hostile, item: "1")
+            container: Self.hostile, title: Self.hostile, start: Self.now + 3600, location: Self.hostile, owner: .domain(Self.hostile))
+        event.event.key = EventKey(owner: .unproven, container: Self.hostile, item: "1")
         let history = HistoryEntry(
             key: event.event.key, sequence: 0, change: .created, messageID: nil, path: nil, signingDomain: nil,
             messageDate: nil, appliedAt: Self.now, summary: Self.hostile)
@@ -243,7 +244,8 @@ struct UpcomingPageTests {
     @Test("a Wallet pass is vouched by its signed pass, mail by its signed mail or an ARC sealer, an unverified booking by nothing")
     func vouching() {
         func line(_ owner: String?, _ proof: EventProof?) -> String {
-            var stored = storedEvent(start: Self.now + 60, owner: owner)
+            // The owner as the store keeps it, read by the owner codec.
+            var stored = storedEvent(start: Self.now + 60, owner: owner.flatMap(BookingOwner.init(storedText:)))
             stored.proof = proof
             return UpcomingPage.vouching(stored).html
         }

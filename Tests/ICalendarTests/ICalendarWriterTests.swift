@@ -14,7 +14,7 @@ func stored(
     let start = EventTime(text: local, local: local, offsetSeconds: offset, epochSeconds: epoch)
     let end = EventTime(text: local, local: local, offsetSeconds: offset, epochSeconds: epoch.map { $0 + 7200 })
     let event = CalendarEvent(
-        key: EventKey(owner: "", container: "IWDSCA", item: "1"), category: .food, title: title,
+        key: EventKey(owner: .unproven, container: "IWDSCA", item: "1"), category: .food, title: title,
         start: start, end: offset == nil ? nil : end, location: location, notes: notes,
         url: "https://epicsteak.example/r/IWDSCA", status: status, reservationJSON: "{}")
     return StoredEvent(event: event, sequence: sequence, createdAt: 1_900_000_000, updatedAt: 1_900_000_100)
@@ -42,7 +42,7 @@ struct ICalendarWriterTests {
         var cancelled = stored(status: .cancelled)
         cancelled.event.start = nil
         cancelled.event.end = nil
-        cancelled.event.key = EventKey(owner: "", container: "NEVER", item: "1")
+        cancelled.event.key = EventKey(owner: .unproven, container: "NEVER", item: "1")
         let ics = writer.write([stored(), cancelled])
         #expect(ics.components(separatedBy: "BEGIN:VEVENT").count == 2)
         #expect(!ics.contains("NEVER"))
@@ -87,25 +87,25 @@ struct ICalendarWriterTests {
 
     @Test("UIDs are readable (hyphens kept) and distinct for distinct keys: the separator, % and non-ASCII letters are escaped as UTF-8")
     func uids() {
-        #expect(EventKey(owner: "", container: "IWDSCA", item: "1").calendarUID == "IWDSCA_1@reservoir")
-        #expect(EventKey(owner: "epicsteak.example", container: "IWDSCA", item: "1").calendarUID == "IWDSCA_1_epicsteak.example@reservoir")
-        #expect(EventKey(owner: "pass:pass.x", container: "A", item: "1").calendarUID == "A_1_pass%3Apass.x@reservoir")
+        #expect(EventKey(owner: .unproven, container: "IWDSCA", item: "1").calendarUID == "IWDSCA_1@reservoir")
+        #expect(EventKey(owner: .domain("epicsteak.example"), container: "IWDSCA", item: "1").calendarUID == "IWDSCA_1_epicsteak.example@reservoir")
+        #expect(EventKey(owner: .walletPass(passType: "pass.x"), container: "A", item: "1").calendarUID == "A_1_pass%3Apass.x@reservoir")
         #expect(
-            EventKey(owner: "cascadia-air.example", container: "RA-9F3Z7K", item: "ZürichHB").calendarUID
+            EventKey(owner: .domain("cascadia-air.example"), container: "RA-9F3Z7K", item: "ZürichHB").calendarUID
                 == "RA-9F3Z7K_Z%C3%BCrichHB_cascadia-air.example@reservoir")
-        #expect(EventKey(owner: "", container: "a_b/c@d", item: "1%").calendarUID == "a%5Fb%2Fc%40d_1%25@reservoir")
+        #expect(EventKey(owner: .unproven, container: "a_b/c@d", item: "1%").calendarUID == "a%5Fb%2Fc%40d_1%25@reservoir")
         // Events stored before keep the UID they were pushed with (a NULL uid: the legacy form).
-        #expect(EventKey(owner: "", container: "RA-9F3Z7K", item: "ZürichHB").legacyCalendarUID == "RA%2D9F3Z7K-Z%C3%BCrichHB@reservoir")
+        #expect(EventKey(owner: .unproven, container: "RA-9F3Z7K", item: "ZürichHB").legacyCalendarUID == "RA%2D9F3Z7K-Z%C3%BCrichHB@reservoir")
         let pairs: [(EventKey, EventKey)] = [
-            (EventKey(owner: "", container: "A-B", item: "C"), EventKey(owner: "", container: "A", item: "B-C")),
-            (EventKey(owner: "", container: "\u{E2}D", item: "1"), EventKey(owner: "", container: "\u{E2D}", item: "1")),
-            (EventKey(owner: "", container: "a%2D", item: "1"), EventKey(owner: "", container: "a-", item: "1")),
-            (EventKey(owner: "", container: "A_B", item: "C"), EventKey(owner: "", container: "A", item: "B_C")),
-            (EventKey(owner: "b.example", container: "A", item: "1"), EventKey(owner: "", container: "A", item: "1_b.example")),
+            (EventKey(owner: .unproven, container: "A-B", item: "C"), EventKey(owner: .unproven, container: "A", item: "B-C")),
+            (EventKey(owner: .unproven, container: "\u{E2}D", item: "1"), EventKey(owner: .unproven, container: "\u{E2D}", item: "1")),
+            (EventKey(owner: .unproven, container: "a%2D", item: "1"), EventKey(owner: .unproven, container: "a-", item: "1")),
+            (EventKey(owner: .unproven, container: "A_B", item: "C"), EventKey(owner: .unproven, container: "A", item: "B_C")),
+            (EventKey(owner: .domain("b.example"), container: "A", item: "1"), EventKey(owner: .unproven, container: "A", item: "1_b.example")),
             // Two owners' bookings with one number are two events.
-            (EventKey(owner: "a.example", container: "X", item: "1"), EventKey(owner: "b.example", container: "X", item: "1")),
-            (EventKey(owner: "a.example", container: "X", item: "1"), EventKey(owner: "", container: "X", item: "1")),
-            (EventKey(owner: "1-a.example", container: "X", item: ""), EventKey(owner: "a.example", container: "X", item: "1")),
+            (EventKey(owner: .domain("a.example"), container: "X", item: "1"), EventKey(owner: .domain("b.example"), container: "X", item: "1")),
+            (EventKey(owner: .domain("a.example"), container: "X", item: "1"), EventKey(owner: .unproven, container: "X", item: "1")),
+            (EventKey(owner: .domain("1-a.example"), container: "X", item: ""), EventKey(owner: .domain("a.example"), container: "X", item: "1")),
         ]
         for (a, b) in pairs {
             #expect(a.calendarUID != b.calendarUID, "\(a) and \(b)")
@@ -190,7 +190,7 @@ struct ICalendarWriterTests {
                 epochSeconds: CivilTime.epochSeconds(ofLocal: local).map { $0 + 14_400 }, zone: "America/New_York")
         }
         let event = CalendarEvent(
-            key: EventKey(owner: "", container: "HB1", item: "1"), category: .lodging, title: "Hotel: Harborview Hotel Boston",
+            key: EventKey(owner: .unproven, container: "HB1", item: "1"), category: .lodging, title: "Hotel: Harborview Hotel Boston",
             start: time("2031-06-03T15:00:00"), end: checkout.map(time), location: "Harborview Hotel Boston",
             notes: "Room: King", url: nil, status: .confirmed, reservationJSON: "{}")
         return StoredEvent(event: event, sequence: 0, createdAt: 1_900_000_000, updatedAt: 1_900_000_100)
@@ -358,7 +358,7 @@ struct ICalendarWriterTests {
             text: "2031-06-03T16:45:00", local: "2031-06-03T16:45:00", offsetSeconds: -14_400, epochSeconds: 1_938_285_900,
             zone: "America/New_York")
         let event = CalendarEvent(
-            key: EventKey(owner: "", container: "TZ1", item: "ZA7-SFO-2031-06-03"), category: .flight, title: "Flight: ZA 7 from SFO to JFK",
+            key: EventKey(owner: .unproven, container: "TZ1", item: "ZA7-SFO-2031-06-03"), category: .flight, title: "Flight: ZA 7 from SFO to JFK",
             start: start, end: end ? arrival : nil, location: "SFO", notes: "", url: nil, status: .confirmed, reservationJSON: "{}")
         return StoredEvent(event: event, sequence: 0, createdAt: 1_900_000_000, updatedAt: 1_900_000_100)
     }
@@ -434,7 +434,7 @@ struct ICalendarWriterTests {
         event.event.url = "https://tickets.example/\u{2028}UID:evil-url"
         event.event.reservationJSON = #"{"name":"Gala"# + hostile + #""}"#
         var flight = event
-        flight.event.key = EventKey(owner: "", container: "K7Q2PX", item: "1")
+        flight.event.key = EventKey(owner: .unproven, container: "K7Q2PX", item: "1")
         flight.uid = flight.event.key.calendarUID
         flight.event.category = .flight
         flight.event.notes = "Check-in URL: https://air.example/c\u{85}UID:evil-alarm\n" + hostile

@@ -5,6 +5,7 @@ import Foundation
 import MIME
 import Mailbox
 import PipelineTestSupport
+import ReservoirBase
 import Testing
 import Trust
 
@@ -30,7 +31,7 @@ struct ForwardedMessageTests {
         #expect(report.hasTrustedReservations)
         let stored = try store.events()
         #expect(stored.count == 1)
-        #expect(stored.first?.ownerDomain == "epicsteak.example", "owned by the inner vouching domain, as direct mail")
+        #expect(stored.first?.owner == .domain("epicsteak.example"), "owned by the inner vouching domain, as direct mail")
     }
 
     @Test("forwarded by the user, vouched by the user's own verifier's Authentication-Results")

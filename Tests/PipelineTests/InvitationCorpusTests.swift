@@ -4,6 +4,7 @@ import JSON
 import Mailbox
 import PipelineTestSupport
 import Reservations
+import ReservoirBase
 import Testing
 import Trust
 
@@ -104,13 +105,13 @@ struct InvitationCorpusTests {
         let instances = report.items.flatMap(\.instanceChanges).map { Case.Instance(item: $0.stored.event.key.item, change: $0.kind) }
         #expect(instances == details.instances ?? [], "\(name)")
         let uid = try #require(expected.reservations.first)
-        let stored = try store.events(inBooking: uid, ownedBy: "epicsteak.example").map { stored in
+        let stored = try store.events(inBooking: uid, ownedBy: .domain("epicsteak.example")).map { stored in
             Case.Stored(
                 item: stored.event.key.item, status: stored.event.status.rawValue, title: stored.event.title, start: stored.event.start?.text,
                 location: stored.event.location, sequence: stored.sequence)
         }
         #expect(stored == details.stored, "\(name)")
-        for event in try store.events(inBooking: uid, ownedBy: "epicsteak.example") {
+        for event in try store.events(inBooking: uid, ownedBy: .domain("epicsteak.example")) {
             // The stored JSON-LD says the same status, and keeps what the invitation said.
             let json = try #require(TolerantJSONReader.read(Array(event.event.reservationJSON.utf8)).values.first?.objectValue)
             #expect(json["reservationStatus"]?.stringValue?.hasSuffix(event.event.status == .cancelled ? "Cancelled" : "Confirmed") == true)

@@ -8,6 +8,7 @@ import PassTestSupport
 import PipelineTestSupport
 import PostgresTestSupport
 import Reservations
+import ReservoirBase
 import Testing
 import Trust
 import WalletPass
@@ -92,8 +93,8 @@ struct OwnershipTests {
             try Self.signed(Self.dinner(), from: "epicsteak.example", date: "Sat, 21 Nov 2026 10:00:00 +0000", id: "g"))
         #expect(genuine.items.first?.change?.kind == "created", "not refused as another owner's")
         let events = try store.events()
-        #expect(Set(events.map(\.event.key.owner)) == ["trattorialucca.example", "epicsteak.example"])
-        #expect(events.first { $0.event.key.owner == "epicsteak.example" }?.event.start?.local == "2031-05-12T19:30:00")
+        #expect(Set(events.map(\.event.key.owner)) == [.domain("trattorialucca.example"), .domain("epicsteak.example")])
+        #expect(events.first { $0.event.key.owner == .domain("epicsteak.example") }?.event.start?.local == "2031-05-12T19:30:00")
     }
 
     @Test("a cancellation signed by another allowed domain cancels nothing of the owner's", arguments: Backend.available)
@@ -105,13 +106,13 @@ struct OwnershipTests {
         let cancel = try pipeline.process(
             try Self.signed(
                 Self.dinner(status: "ReservationCancelled"), from: "trattorialucca.example", date: "Sun, 22 Nov 2026 10:00:00 +0000", id: "c"))
-        #expect(cancel.items.first?.event.key.owner == "trattorialucca.example")
-        let owners = try store.events().filter { $0.event.key.owner == "epicsteak.example" }
+        #expect(cancel.items.first?.event.key.owner == .domain("trattorialucca.example"))
+        let owners = try store.events().filter { $0.event.key.owner == .domain("epicsteak.example") }
         #expect(owners.map(\.event.status) == [.confirmed])
         // No cancelled twin beside the genuine booking: what the other owner never booked is
         // kept without times, which no calendar, feed or page receives, and the banner says so.
         #expect(cancel.diagnostics.map(\.code.description).contains("cancel-not-booked"))
-        let twin = try #require(try store.events().first { $0.event.key.owner == "trattorialucca.example" })
+        let twin = try #require(try store.events().first { $0.event.key.owner == .domain("trattorialucca.example") })
         #expect(twin.event.status == .cancelled)
         #expect(twin.event.start == nil && twin.event.end == nil && twin.event.location == nil)
         // What the feed, the vdir and CalDAV are written from: the genuine event only.
@@ -128,7 +129,7 @@ struct OwnershipTests {
             try Self.signed(Self.dinner(status: "ReservationCancelled"), from: "epicsteak.example", date: "Mon, 23 Nov 2026 10:00:00 +0000", id: "o"))
         #expect(own.items.first?.change?.kind == "cancelled")
         #expect(!own.diagnostics.map(\.code.description).contains("cancel-not-booked"))
-        #expect(try store.events().first { $0.event.key.owner == "epicsteak.example" }?.event.start?.local == "2031-05-12T19:30:00")
+        #expect(try store.events().first { $0.event.key.owner == .domain("epicsteak.example") }?.event.start?.local == "2031-05-12T19:30:00")
     }
 
     /// The airline's signed mail for the flight a pass describes: the pass's own reservation
@@ -179,11 +180,11 @@ struct OwnershipTests {
             #expect(reports.allSatisfy { $0.items.first.map { $0.change?.kind != nil } ?? false }, "both trusted and recorded")
             let owners = try store.events().map(\.event.key.owner).sorted()
             if linked {
-                #expect(owners == ["cascadia-air.example"], "one event, updated by either proof")
+                #expect(owners == [.domain("cascadia-air.example")], "one event, updated by either proof")
                 // The second proof reached the first one's event (applied, or older by its signed time).
                 #expect(["unchanged", "updated", "older-than-stored"].contains(reports.last?.items.first?.change?.kind ?? ""))
             } else {
-                #expect(owners == ["cascadia-air.example", "pass:" + SamplePassJSON.passType])
+                #expect(owners == [.domain("cascadia-air.example"), .walletPass(passType: SamplePassJSON.passType)])
             }
             // The airline's later signed cancellation reaches the pass's event only when linked.
             _ = try pipeline.process(
@@ -202,8 +203,8 @@ struct OwnershipTests {
         #expect(TrustPolicy.passTypeEntryProblem("pass.x=not a domain") != nil)
         #expect(TrustPolicy.passTypeEntryProblem("=airline.example") != nil)
         let policy = TrustPolicy(allowedPassTypes: ["pass.x.*=Airline.Example", "pass.y"])
-        #expect(policy.passOwner("pass.x.boarding") == "airline.example")
-        #expect(policy.passOwner("pass.y") == "pass:pass.y")
+        #expect(policy.passOwner("pass.x.boarding") == .domain("airline.example"))
+        #expect(policy.passOwner("pass.y") == .walletPass(passType: "pass.y"))
         #expect(policy.isAllowed(passType: "pass.x.boarding"))
         #expect(!policy.isAllowed(passType: "pass.x"))
     }

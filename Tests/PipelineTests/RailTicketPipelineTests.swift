@@ -107,7 +107,7 @@ struct RailTicketPipelineTests {
         #expect(report.trust.refusals.map(\.code) == [.domainNotAllowed], "\(report.trust.reason)")
         #expect(report.pendingSenderDomain == "railalpina.example")
         #expect(report.diagnostics.contains { $0.code.description == "sender-pending" }, "\(report.diagnostics)")
-        let senders = try #require(store as? any SenderStore)
+        let senders = try #require(store.senders)
         #expect(try senders.pendingReservations(receivedSince: 0).count == 1)
         #expect(try store.events().isEmpty)
         // The person allows the railway's domain: the mail read again binds the ticket.

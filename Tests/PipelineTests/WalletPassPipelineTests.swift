@@ -4,6 +4,7 @@ import Mailbox
 import PassTestSupport
 import PipelineTestSupport
 import Reservations
+import ReservoirBase
 import Testing
 import Trust
 import WalletPass
@@ -102,7 +103,7 @@ struct WalletPassPipelineTests {
         #expect(item.change?.kind == "created")
         let stored = try store.events()
         #expect(stored.count == 1)
-        #expect(stored.first?.ownerDomain == "pass:" + SamplePassJSON.passType)
+        #expect(stored.first?.owner == .walletPass(passType: SamplePassJSON.passType))
         // Vouched for by the pass's signature, not by the mail carrying it (which vouches for nothing).
         #expect(stored.first?.proof == .signedPass(passType: SamplePassJSON.passType))
         #expect(!report.diagnostics.contains { $0.stage == .trust })

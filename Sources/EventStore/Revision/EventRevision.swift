@@ -1,3 +1,5 @@
+import ReservoirBase
+
 /// The store's rules for a new version of an event, as pure functions: every backend reads
 /// the stored row, asks ``step(stored:alreadyApplied:new:from:)`` what to do, and writes what
 /// it answers, so backends cannot disagree on a decision, a sequence number or a history word.
@@ -130,7 +132,7 @@ public enum EventRevision {
     ) -> HistoryEntry {
         HistoryEntry(
             key: stored.event.key, sequence: stored.sequence, change: change, messageID: message.messageID,
-            path: message.path, signingDomain: message.signingDomain, messageDate: message.messageDate,
+            path: message.path, signingDomain: message.owner.isProven ? message.owner.storedText : nil, messageDate: message.messageDate,
             appliedAt: message.arrival, summary: summary)
     }
 }

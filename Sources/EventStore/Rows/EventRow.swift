@@ -1,3 +1,5 @@
+import ReservoirBase
+
 /// One row of the `events` table: the stored event and the message that last changed it,
 /// whose `Date:` and arrival order the next version (``EventRevision``). Every backend
 /// selects, writes and decodes it through ``layout``, ``values`` and ``init(values:)``.
@@ -122,7 +124,7 @@ extension HistoryEntry {
     /// The entry's values in ``layout`` order.
     public var values: [ColumnValue] {
         [
-            .text(key.account.address), .text(key.owner), .text(key.container), .text(key.item), .integer(Int64(sequence)),
+            .text(key.account.address), .text(key.owner.storedText), .text(key.container), .text(key.item), .integer(Int64(sequence)),
             .text(change.rawValue),
             ColumnValue(messageID), ColumnValue(path), ColumnValue(signingDomain), ColumnValue(messageDate),
             .integer(appliedAt), .text(summary),
@@ -150,11 +152,16 @@ extension EventKey {
     public static let columns = ["account", "owner", "container", "item"]
 
     /// The key's values in ``columns`` order.
-    public var values: [ColumnValue] { [.text(account.address), .text(owner), .text(container), .text(item)] }
+    public var values: [ColumnValue] { [.text(account.address), .text(owner.storedText), .text(container), .text(item)] }
 
-    /// Reads the key's four columns.
+    /// Reads the key's four columns; an owner whose text names none (``BookingOwner/init(storedText:)``)
+    /// is an invalid row, never read as a domain.
     init(_ row: inout RowCursor) throws(EventStoreError) {
-        self.init(
-            account: Account(normalizedAddress: try row.text()), owner: try row.text(), container: try row.text(), item: try row.text())
+        let account = Account(normalizedAddress: try row.text())
+        let text = try row.text()
+        guard let owner = BookingOwner(storedText: text) else {
+            throw EventStoreError(.invalidRow, "the owner “\(text)” is neither a domain, a pass type nor a railway")
+        }
+        self.init(account: account, owner: owner, container: try row.text(), item: try row.text())
     }
 }

@@ -1,4 +1,5 @@
 import Glibc
+public import ReservoirBase
 
 /// The embedded default store: one SQLite file (WAL, busy timeout, versioned schema).
 public final class SQLiteEventStore: EventStore {
@@ -461,9 +462,9 @@ public final class SQLiteEventStore: EventStore {
         .sortedByStart()
     }
 
-    public func events(inBooking container: String, ownedBy owner: String) throws(EventStoreError) -> [StoredEvent] {
+    public func events(inBooking container: String, ownedBy owner: BookingOwner) throws(EventStoreError) -> [StoredEvent] {
         try database.cached("SELECT \(EventRow.layout.names) FROM events WHERE account = ? AND owner = ? AND container = ?")
-            .rows([.text(account.address), .text(owner), .text(container)])
+            .rows([.text(account.address), .text(owner.storedText), .text(container)])
             .map { row throws(EventStoreError) in try Self.eventRow(row).stored }
             .sortedByStart()
     }
@@ -662,4 +663,13 @@ extension SQLiteEventStore: SenderStore {
             return rows
         }
     }
+}
+
+extension SQLiteEventStore {
+    // The store keeps every role (EventStore).
+    public var directory: (any AccountDirectory)? { self }
+    public var scanState: (any ScanStateStore)? { self }
+    public var imapState: (any IMAPStateStore)? { self }
+    public var ledger: (any DeliveryLedger)? { self }
+    public var senders: (any SenderStore)? { self }
 }

@@ -2,6 +2,7 @@ public import EventStore
 import JSON
 import Markup
 public import Reservations
+import ReservoirBase
 
 // The one place a schema.org reservation becomes a calendar event: the store keeps events and
 // knows nothing of schema.org, the reservation reader knows nothing of calendars.
@@ -53,7 +54,7 @@ extension CalendarEvent {
     /// JSON-LD kept for output.
     public init(_ reservation: Reservation) {
         self.init(
-            key: EventKey(owner: "", container: reservation.reservationID, item: reservation.itemID),
+            key: EventKey(owner: .unproven, container: reservation.reservationID, item: reservation.itemID),
             category: EventCategory(reservation.category),
             title: Self.eventTitle(reservation),
             start: reservation.start.map(EventTime.init),

@@ -28,7 +28,7 @@ struct AccountsCommand: ParsableCommand {
     func run() throws {
         let now = try clock.resolve()
         let store = try CommandRunner.openStore(at: storeOptions.store, use: .read)
-        guard let directory = store as? any AccountDirectory else { throw CommandFailure.store("this store lists no accounts") }
+        guard let directory = store.directory else { throw CommandFailure.store("this store lists no accounts") }
         var accounts: [AccountSummary]
         do {
             accounts = try directory.accounts()
@@ -53,14 +53,14 @@ struct AccountsCommand: ParsableCommand {
         }
         let calendars = EffectiveSettings.process(commandLine: summary.account.given).calendars.calendars
         let destinations = calendars.compactMap { try? CalendarDestination(parsing: $0) }
-        if let ledger = store as? any DeliveryLedger, !destinations.isEmpty, destinations.count == calendars.count {
+        if let ledger = store.ledger, !destinations.isEmpty, destinations.count == calendars.count {
             var waiting: [PendingDelivery] = []
             for destination in destinations { waiting += try ledger.pendingDeliveries(to: destination.name) }
             summary.pendingDeliveries = waiting.count
             summary.calendarsKnown = true
             summary.oldestWaiting = waiting.map(\.event.updatedAt).min()
         }
-        if let senders = store as? any SenderStore {
+        if let senders = store.senders {
             let days = EffectiveSettings.process(commandLine: summary.account.given).number(.pendingDays) ?? PendingLimits.defaultDays
             let since = now - Int64(days) * 86_400
             summary.pendingSenders = Array(Set(try senders.pendingReservations(receivedSince: since).map(\.domain))).sorted()

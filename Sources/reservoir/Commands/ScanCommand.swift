@@ -118,7 +118,7 @@ struct ScanCommand: ParsableCommand {
         // besides the configuration's tables; a store not made yet holds none.
         var stored: [Account] = []
         if let store = try? CommandRunner.openStore(at: storeOptions.store, use: .read, quiet: true),
-            let directory = store as? any AccountDirectory
+            let directory = store.directory
         {
             do { stored = try directory.accounts().map(\.account) } catch { throw CommandFailure.store(error.message) }
         }
@@ -202,7 +202,7 @@ struct ScanCommand: ParsableCommand {
         let scanner = MessageScanner(
             workers: try runner.analyzers(jobs ?? MessageScanner.availableCores()),
             recorder: runner.pipeline)
-        let state = runner.pipeline.store as? any ScanStateStore
+        let state = runner.pipeline.store?.scanState
         var known: [String: ScannedFile] = [:]
         if !rescan, let state {
             do { known = try state.scannedFiles() } catch { throw CommandFailure.store(error.message) }

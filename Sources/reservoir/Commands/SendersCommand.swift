@@ -33,7 +33,7 @@ enum SenderDecider {
     }
 
     static func senders(_ store: any EventStore) throws -> any SenderStore {
-        guard let senders = store as? any SenderStore else { throw CommandFailure.store("this store keeps no pending senders") }
+        guard let senders = store.senders else { throw CommandFailure.store("this store keeps no pending senders") }
         return senders
     }
 }

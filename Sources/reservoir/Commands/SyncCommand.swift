@@ -146,7 +146,7 @@ struct SyncCommand: ParsableCommand {
     /// or no `--account` on a store that holds named accounts); nil for a single-user store.
     func siteAccounts() throws -> [Account]? {
         let store = try CommandRunner.openStore(at: storeOptions.store, use: .read, quiet: true)
-        guard let directory = store as? any AccountDirectory else { return allAccounts ? [] : nil }
+        guard let directory = store.directory else { return allAccounts ? [] : nil }
         let named: [Account]
         do { named = try directory.accounts().map(\.account).filter { !$0.isImplicit } } catch { throw CommandFailure.store(error.message) }
         return allAccounts || !named.isEmpty ? named : nil

@@ -231,7 +231,7 @@ struct WatchCommand: ParsableCommand {
             let runner = try CommandRunner(
                 keys: keys, policy: policy, store: storeOptions.choice(creating: creation.create), clock: clock,
                 includePast: past.includePast, account: account, storeOptions: storeOptions)
-            guard let store = runner.pipeline.store, let state = store as? any IMAPStateStore else {
+            guard let store = runner.pipeline.store, let state = store.imapState else {
                 throw CommandFailure.configuration("reservoir watch needs a store that keeps IMAP state (SQLite or PostgreSQL)")
             }
             if !account.isImplicit, let role = try store.roleBypassingRowSecurity() {

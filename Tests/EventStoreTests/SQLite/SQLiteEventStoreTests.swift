@@ -26,14 +26,14 @@ func dinner(
     let sign = offset < 0 ? "-" : "+"
     let text = local + sign + CivilTime.pad(abs(offset) / 3600, 2) + ":00"
     return CalendarEvent(
-        key: EventKey(owner: "epicsteak.example", container: container, item: item), category: .food, title: "Reservation: EPIC Steak",
+        key: EventKey(owner: .domain("epicsteak.example"), container: container, item: item), category: .food, title: "Reservation: EPIC Steak",
         start: EventTime(text: text, local: local, offsetSeconds: offset, epochSeconds: epoch),
         end: nil, location: "EPIC Steak, 369 The Embarcadero, San Francisco", notes: "Party of 2",
         url: nil, status: status, reservationJSON: "{}")
 }
 
 func message(_ id: String, date: Int64, domain: String? = "epicsteak.example", arrival: Int64 = 100) -> MessageProvenance {
-    MessageProvenance(messageID: id, path: nil, signingDomain: domain, messageDate: date, arrival: arrival)
+    MessageProvenance(messageID: id, path: nil, owner: domain.map(BookingOwner.domain) ?? .unproven, messageDate: date, arrival: arrival)
 }
 
 @Suite("SQLite event store")
@@ -160,8 +160,10 @@ struct SQLiteEventStoreTests {
         // Replaying the first message must not move the dinner back.
         let replay = try store.apply(dinner(at: "2031-05-12T19:30:00"), from: message("<a@x>", date: 1000, arrival: 500))
         #expect(replay.kind == "unchanged")
-        #expect(try store.event(EventKey(owner: "epicsteak.example", container: "IWDSCA", item: "1"))?.event.start?.local == "2031-05-12T18:30:00")
-        #expect(try store.event(EventKey(owner: "epicsteak.example", container: "IWDSCA", item: "1"))?.sequence == 1)
+        #expect(
+            try store.event(EventKey(owner: .domain("epicsteak.example"), container: "IWDSCA", item: "1"))?.event.start?.local
+                == "2031-05-12T18:30:00")
+        #expect(try store.event(EventKey(owner: .domain("epicsteak.example"), container: "IWDSCA", item: "1"))?.sequence == 1)
     }
 
     @Test("an older message processed after a newer one does not overwrite it")
@@ -172,7 +174,7 @@ struct SQLiteEventStoreTests {
         _ = try store.apply(dinner(at: "2031-05-12T18:30:00", status: .cancelled), from: message("<c@x>", date: 3000))
         let older = try store.apply(dinner(at: "2031-05-12T19:30:00"), from: message("<a@x>", date: 1000))
         #expect(older.kind == "older-than-stored")
-        let stored = try #require(try store.event(EventKey(owner: "epicsteak.example", container: "IWDSCA", item: "1")))
+        let stored = try #require(try store.event(EventKey(owner: .domain("epicsteak.example"), container: "IWDSCA", item: "1")))
         #expect(stored.event.status == .cancelled)
         #expect(stored.sequence == 0)
     }
@@ -197,8 +199,8 @@ struct SQLiteEventStoreTests {
         let forged = try store.apply(
             dinner(at: "2031-05-12T19:30:00", status: .cancelled),
             from: message("<evil@x>", date: 2000, domain: "attacker.example"))
-        #expect(forged.stored.event.key.owner == "attacker.example")
-        #expect(try store.event(EventKey(owner: "epicsteak.example", container: "IWDSCA", item: "1"))?.event.status == .confirmed)
+        #expect(forged.stored.event.key.owner == .domain("attacker.example"))
+        #expect(try store.event(EventKey(owner: .domain("epicsteak.example"), container: "IWDSCA", item: "1"))?.event.status == .confirmed)
     }
 
     @Test("items of one booking are separate events")
@@ -381,14 +383,14 @@ struct SQLiteEventStoreTests {
         #expect(throws: EventStoreError.self) { _ = try SQLiteEventStore(readingAt: path) }
         let upgraded = try SQLiteEventStore(path: path)
         let events = try upgraded.events()
-        #expect(events.map(\.event.key.owner) == ["epicsteak.example", ""])
+        #expect(events.map(\.event.key.owner) == [.domain("epicsteak.example"), .unproven])
         #expect(events.allSatisfy { $0.event.key.account == .implicit }, "a single-user store's events go to the implicit account")
         #expect(try upgraded.accounts().map(\.account) == [.implicit])
         // The UID calendars already hold: the legacy form, so the next push updates that copy.
         #expect(events.map(\.uid) == ["IWDSCA-1@reservoir", "LOCAL-1@reservoir"])
-        #expect(try upgraded.history("IWDSCA").map(\.key.owner) == ["epicsteak.example"])
+        #expect(try upgraded.history("IWDSCA").map(\.key.owner) == [.domain("epicsteak.example")])
         let record = try #require(try upgraded.deliveryRecords().first)
-        #expect(record.key.owner == "epicsteak.example")
+        #expect(record.key.owner == .domain("epicsteak.example"))
         #expect(record.uid == "IWDSCA-1@reservoir")
         // Delivered at sequence 0: nothing waits for it; the unverified one waits.
         #expect(try upgraded.pendingDeliveries(to: "vdir:/cal").map(\.event.event.key.container) == ["LOCAL"])
@@ -397,7 +399,7 @@ struct SQLiteEventStoreTests {
         moved.start = EventTime(
             text: "2031-05-12T20:30:00-07:00", local: "2031-05-12T20:30:00", offsetSeconds: -25_200, epochSeconds: 1_936_495_800)
         let change = try upgraded.apply(
-            moved, from: MessageProvenance(messageID: "<b@x>", path: nil, signingDomain: "epicsteak.example", messageDate: 2000, arrival: 2000))
+            moved, from: MessageProvenance(messageID: "<b@x>", path: nil, owner: .domain("epicsteak.example"), messageDate: 2000, arrival: 2000))
         #expect(change.kind == "updated")
         #expect(change.stored.uid == "IWDSCA-1@reservoir")
         #expect(change.stored.sequence == 1)
@@ -468,13 +470,13 @@ struct SQLiteEventStoreTests {
         var moved = Self.upgradeEvent
         moved.title = "Reservation: EPIC Steak (moved)"
         let sealed = MessageProvenance(
-            messageID: "<arc@x>", path: nil, signingDomain: "epicsteak.example", messageDate: 3000, arrival: 3000,
+            messageID: "<arc@x>", path: nil, owner: .domain("epicsteak.example"), messageDate: 3000, arrival: 3000,
             proof: .arc(sealer: "mx.forwarder.example"))
         #expect(try upgraded.apply(moved, from: sealed).stored.proof == .arc(sealer: "mx.forwarder.example"))
         var pass = Self.upgradeEvent
-        pass.key = EventKey(owner: "pass:pass.com.example.boarding", container: "M4XT9B", item: "1")
+        pass.key = EventKey(owner: .walletPass(passType: "pass.com.example.boarding"), container: "M4XT9B", item: "1")
         let passed = MessageProvenance(
-            messageID: "<pass@x>", path: nil, signingDomain: "pass:pass.com.example.boarding", messageDate: 3000, arrival: 3000,
+            messageID: "<pass@x>", path: nil, owner: .walletPass(passType: "pass.com.example.boarding"), messageDate: 3000, arrival: 3000,
             proof: .signedPass(passType: "pass.com.example.boarding"))
         _ = try upgraded.apply(pass, from: passed)
         let read = try SQLiteEventStore(readingAt: path).events()
@@ -526,15 +528,15 @@ struct SQLiteEventStoreTests {
         let upgraded = try SQLiteEventStore(path: path)
         let kept = try #require(try upgraded.events().first)
         #expect(kept.event.start == Self.upgradeEvent.start)
-        #expect(kept.event.key.owner == "epicsteak.example")
+        #expect(kept.event.key.owner == .domain("epicsteak.example"))
         #expect(kept.event.start?.zone == nil)
         var zoned = Self.upgradeEvent
-        zoned.key = EventKey(owner: "epicsteak.example", container: "ZONED", item: "1")
+        zoned.key = EventKey(owner: .domain("epicsteak.example"), container: "ZONED", item: "1")
         zoned.start = EventTime(
             text: "2031-05-12T19:30:00", local: "2031-05-12T19:30:00", offsetSeconds: -25_200, epochSeconds: 1_936_492_200,
             zone: "America/Los_Angeles")
         _ = try upgraded.apply(
-            zoned, from: MessageProvenance(messageID: "<b@x>", path: nil, signingDomain: "epicsteak.example", messageDate: 1001, arrival: 1001))
+            zoned, from: MessageProvenance(messageID: "<b@x>", path: nil, owner: .domain("epicsteak.example"), messageDate: 1001, arrival: 1001))
         let read = try #require(try SQLiteEventStore(readingAt: path).events().first { $0.event.key.container == "ZONED" })
         #expect(read.event.start == zoned.start)
         let version = try SQLiteDatabase(path: path, busyTimeoutMilliseconds: 1000).prepare("PRAGMA user_version").rows().first?.integer(0)
@@ -542,7 +544,7 @@ struct SQLiteEventStoreTests {
     }
 
     static let upgradeEvent = CalendarEvent(
-        key: EventKey(owner: "epicsteak.example", container: "IWDSCA", item: "1"), category: .food, title: "Reservation: EPIC Steak",
+        key: EventKey(owner: .domain("epicsteak.example"), container: "IWDSCA", item: "1"), category: .food, title: "Reservation: EPIC Steak",
         start: EventTime(text: "2031-05-12T19:30:00-07:00", local: "2031-05-12T19:30:00", offsetSeconds: -25_200, epochSeconds: 1_936_492_200),
         end: nil, location: nil, notes: "", url: nil, status: .confirmed, reservationJSON: "{}")
 }

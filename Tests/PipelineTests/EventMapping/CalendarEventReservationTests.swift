@@ -2,6 +2,7 @@ import EventStore
 import JSON
 import Markup
 import Reservations
+import ReservoirBase
 import Testing
 
 @testable import Pipeline
@@ -37,7 +38,7 @@ struct CalendarEventReservationTests {
     func mapping() throws {
         let reservation = Self.flight(status: .confirmed)
         let event = CalendarEvent(reservation)
-        #expect(event.key == EventKey(owner: "", container: "K7Q2PX", item: "C7412-SFO-2031-06-03"))
+        #expect(event.key == EventKey(owner: .unproven, container: "K7Q2PX", item: "C7412-SFO-2031-06-03"))
         #expect(event.category == .flight)
         // The markup names no flight number: the reader's title after the category word.
         #expect(event.title == "Flight: Cascadia Air C7 412 SFO → SEA")
