@@ -97,22 +97,13 @@ public struct BannerRenderer: Sendable {
             out += line("When", "\(when)", indent: 4)
         }
         if let location = r.location, !location.isEmpty { out += line("Where", "\(location)", indent: 4) }
-        if case .pass(let decision) = item.source {
-            // A pass vouches for itself: its verdict stands beside it, not in the message's.
+        if case .document(let decision) = item.source {
+            // A document vouches for itself: its verdict stands beside it, not in the message's.
             let verdict =
                 decision.trusted
                 ? style.paint(style.symbol("✔ trusted", "trusted"), .boldGreen) + ": \(decision.reason)"
                 : style.paint(style.symbol("✘ NOT TRUSTED", "NOT TRUSTED"), .boldRed) + ": \(decision.reason)"
-            out += line("Pass", verdict, indent: 4)
-        }
-        if case .railTicket(let decision) = item.source {
-            // A rail ticket vouches for itself through its railway's signature, like a pass.
-            let verdict =
-                decision.trusted
-                ? style.paint(style.symbol("✔ trusted", "trusted"), .boldGreen)
-                    + ": signed by \(decision.railwayName.map { "\($0), " } ?? "")railway \(decision.railway ?? "")"
-                : style.paint(style.symbol("✘ NOT TRUSTED", "NOT TRUSTED"), .boldRed) + ": \(decision.refusal?.sentence ?? "")"
-            out += line("Ticket", verdict, indent: 4)
+            out += line(decision.kind == .walletPass ? "Pass" : "Ticket", verdict, indent: 4)
         }
         // The booking number is already in the title line.
         for detail in r.details.filter({ $0.value != r.reservationID }).prefix(Self.maxDetails) {
@@ -324,14 +315,15 @@ public struct BannerRenderer: Sendable {
     /// "teamIdentifier": "…", "organization": "…", "signedAt": "…Z", "refusal": "pass-…"}`;
     /// nil for markup, which the message's `trust` decides.
     static func passJSON(_ source: ReservationSource) -> JSONValue? {
-        guard case .pass(let decision) = source else { return nil }
+        guard case .document(let decision) = source, decision.kind == .walletPass else { return nil }
+        let signer = decision.passSigner
         return JSONBuild.object([
             ("trusted", .bool(decision.trusted)),
             ("reason", .string(decision.reason)),
-            ("passType", decision.signer.map { .string($0.passTypeIdentifier) }),
-            ("teamIdentifier", decision.signer.map { .string($0.teamIdentifier) }),
-            ("organization", decision.signer?.organization.map(JSONValue.string)),
-            ("signedAt", decision.signer?.signedAt.map { .string(CivilTime.iso8601UTC($0)) }),
+            ("passType", signer.map { .string($0.passTypeIdentifier) }),
+            ("teamIdentifier", signer.map { .string($0.teamIdentifier) }),
+            ("organization", signer?.organization.map(JSONValue.string)),
+            ("signedAt", signer?.signedAt.map { .string(CivilTime.iso8601UTC($0)) }),
             ("refusal", decision.refusal.map { .string($0.code.rawValue) }),
         ])
     }

@@ -182,7 +182,7 @@ extension ReservationPipeline {
             issuedAt = CivilTimeFields.epoch(year: head.year, month: head.month, day: head.day, hour: head.hour, minute: head.minute)
         }
         let specimen = reading.diagnostics.contains { $0.code == .railSpecimen }
-        let decision: RailTrustDecision
+        let decision: DocumentTrustDecision
         switch reading.signature {
         case .verified(let issuer, let name, let keyID):
             var keyRefusal: TrustRefusal?
@@ -193,22 +193,22 @@ extension ReservationPipeline {
                 case .notForOwner(let owner): keyRefusal = .railKeyNotForOwner(owner: owner.map(String.init) ?? "")
                 }
             }
-            decision = policy.decide(railway: issuer, railwayName: name, keyID: keyID, failure: nil, specimen: specimen, keyRefusal: keyRefusal)
+            decision = policy.decide(
+                railway: issuer, railwayName: name, keyID: keyID, failure: nil, specimen: specimen, keyRefusal: keyRefusal, issuedAt: issuedAt)
         default:
-            decision = policy.decide(railway: nil, railwayName: nil, keyID: nil, failure: reading.signature.code, specimen: specimen)
+            decision = policy.decide(
+                railway: nil, railwayName: nil, keyID: nil, failure: reading.signature.code, specimen: specimen, issuedAt: issuedAt)
         }
-        var railDecision = decision
-        railDecision.issuedAt = issuedAt
         let read = ReservationReader.read(
             reading.items.map { StructuredItem(value: $0, source: .jsonLD) }, now: readingClock(listing: listing), messageDate: issuedAt,
             keepEnded: listing)
         found.diagnostics += read.diagnostics.map { ReportDiagnostic(.reservations($0.code), message: $0.message, detail: $0.detail) }
         for reservation in read.reservations where listing || reservation.marks.isEmpty {
             // A ticket its railway's signature does not vouch for is the message's, like its markup.
-            let source: ReservationSource = railDecision.trusted ? .railTicket(railDecision) : .markup
+            let source: ReservationSource = decision.trusted ? .document(decision) : .markup
             found.items.append(ReportedReservation(reservation: reservation, event: CalendarEvent(reservation), change: nil, source: source))
         }
-        if !read.reservations.isEmpty, let refusal = railDecision.refusal {
+        if !read.reservations.isEmpty, let refusal = decision.refusal {
             found.diagnostics.append(
                 ReportDiagnostic(.untrusted(refusal.code), message: "\(document): rail ticket: \(refusal.sentence); the message's own proof decides"))
         }

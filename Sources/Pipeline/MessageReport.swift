@@ -79,12 +79,11 @@ public struct MessageReport: Sendable {
 
     /// Whether the policy accepted this reservation: the message's decision for markup and
     /// calendar parts, unless the item is refused on its own (an invitation's ORGANIZER); the
-    /// pass's own for a Wallet pass.
+    /// document's own for a document that vouches for itself.
     public func isTrusted(_ item: ReportedReservation) -> Bool {
         switch item.source {
         case .markup: trust.trusted && item.refusal == nil
-        case .pass(let decision): decision.trusted
-        case .railTicket(let decision): decision.trusted
+        case .document(let decision): decision.trusted
         }
     }
 }
@@ -128,40 +127,26 @@ extension MessageReport {
 }
 
 extension ReportedReservation {
-    /// Whether a document's own proof trusts this reservation: a verified, allowed Wallet pass
-    /// or a rail ticket its railway's key vouches for, whoever mailed it.
+    /// Whether a document's own proof trusts this reservation (a verified, allowed Wallet pass,
+    /// a rail ticket its railway's key vouches for), whoever mailed it.
     var vouchesForItself: Bool {
-        switch source {
-        case .markup: false
-        case .pass(let decision): decision.trusted
-        case .railTicket(let decision): decision.trusted
-        }
+        if case .document(let decision) = source { return decision.trusted }
+        return false
     }
 
     /// Whether only recipient binding refuses this document's reservation
     /// (`document-not-addressed`): mail a genuine sender not allowed yet sent to the person may
     /// wait as pending with it, and `reservoir allow` binds it.
     var awaitsAddressing: Bool {
-        switch source {
-        case .markup: false
-        case .pass(let decision): decision.refusal == .documentNotAddressed
-        case .railTicket(let decision): decision.refusal == .documentNotAddressed
-        }
+        if case .document(let decision) = source { return decision.refusal == .documentNotAddressed }
+        return false
     }
 
     /// Refuses a self-vouching document's reservation for recipient binding; its proof stays.
     mutating func unbind() {
-        switch source {
-        case .markup: break
-        case .pass(var decision):
-            decision.trusted = false
-            decision.refusal = .documentNotAddressed
-            source = .pass(decision)
-        case .railTicket(var decision):
-            decision.trusted = false
-            decision.refusal = .documentNotAddressed
-            source = .railTicket(decision)
-        }
+        guard case .document(var decision) = source else { return }
+        decision.unbind()
+        source = .document(decision)
     }
 }
 
@@ -170,12 +155,10 @@ public enum ReservationSource: Sendable, Equatable {
     /// schema.org markup in the message's HTML, or a calendar part (RFC 5545), trusted by the
     /// message's ``TrustDecision`` (DKIM, allowed domain, recipient).
     case markup
-    /// An Apple Wallet pass attached to the message, trusted by its own signature and pass
-    /// type, whoever sent the message.
-    case pass(PassTrustDecision)
-    /// A rail ticket's bar code (UIC 918.3) in an attached document, trusted by its railway's
-    /// signature (`--rail-keys`), whoever sent the message.
-    case railTicket(RailTrustDecision)
+    /// A document that vouches for itself, whoever sent the message: an Apple Wallet pass by
+    /// its signature and pass type, a rail ticket's bar code (UIC 918.3) by its railway's
+    /// signature (`--rail-keys`).
+    case document(DocumentTrustDecision)
 }
 
 /// A note about the message for people and programs: a stable code and a sentence.

@@ -245,7 +245,7 @@ public final class ReservationPipeline {
             if !kept.isEmpty, let refusal = decision.refusal {
                 diagnostics.append(ReportDiagnostic(.untrusted(refusal.code), message: "Wallet pass: " + refusal.sentence))
             }
-            items += kept.map { ReportedReservation(reservation: $0, event: CalendarEvent($0), change: nil, source: .pass(decision)) }
+            items += kept.map { ReportedReservation(reservation: $0, event: CalendarEvent($0), change: nil, source: .document(decision)) }
         }
         // PDFs and images, read for their bar codes in a process of their own (once per
         // analysis); from the bytes the vouching signature reads when it vouches.
@@ -361,19 +361,13 @@ public final class ReservationPipeline {
         // A marked reservation (ended, date unknown) is listed by `extract`, never an event.
         for index in report.items.indices where report.isTrusted(report.items[index]) && report.items[index].reservation.marks.isEmpty {
             var provenance = provenance
-            if case .pass(let decision) = report.items[index].source {
-                // A pass's event belongs to its pass type (or the domain the configuration links
-                // it to), and is ordered by its signed signing time, never by the message's Date,
-                // which nothing signs here.
-                provenance.owner = decision.signer.map { policy.passOwner($0.passTypeIdentifier) } ?? .unproven
-                provenance.messageDate = decision.signer?.signedAt
-                provenance.proof = decision.signer.map { .signedPass(passType: $0.passTypeIdentifier) }
-            }
-            if case .railTicket(let decision) = report.items[index].source, let railway = decision.railway {
-                // A rail ticket's event belongs to its railway, ordered by its signed issuing time.
-                provenance.owner = policy.railOwner(railway)
-                provenance.messageDate = decision.issuedAt
-                provenance.proof = .signedRailTicket(railway: railway)
+            if case .document(let decision) = report.items[index].source {
+                // A document that vouches for itself owns its booking by its signer (a pass type,
+                // or the domain the configuration links it to; a railway), ordered by its own
+                // signed time, never by the message's Date, which nothing signs here.
+                provenance.owner = decision.owner ?? .unproven
+                provenance.messageDate = decision.signedAt
+                provenance.proof = decision.signer.map(EventProof.init)
             }
             // Bookings are keyed per owner: the proof's owner, never a name the message chose.
             report.items[index].event.key = report.items[index].event.key.filed(for: provenance, in: store.account)

@@ -1,3 +1,4 @@
+import EventStore
 public import Reservations
 public import Trust
 public import WalletPass
@@ -50,11 +51,8 @@ extension MessageReport {
     public func verdict(of item: ReportedReservation) -> ReservationVerdict {
         let trusted = isTrusted(item)
         switch item.source {
-        case .pass(let decision):
-            return ReservationVerdict(trusted: trusted, refusal: trusted ? nil : decision.refusal, proof: decision.signer.map(ReservationProof.pass))
-        case .railTicket(let decision):
-            let proof = decision.railway.map { ReservationProof.railTicket(railway: $0, name: decision.railwayName, keyID: decision.keyID ?? "") }
-            return ReservationVerdict(trusted: trusted, refusal: trusted ? nil : decision.refusal, proof: proof)
+        case .document(let decision):
+            return ReservationVerdict(trusted: trusted, refusal: trusted ? nil : decision.refusal, proof: decision.signer.map(ReservationProof.init))
         case .markup:
             // Every untrusted message has a refusal; no-signature stands in should one be missing.
             let refusal = trusted ? nil : item.refusal ?? trust.refusal ?? .noSignature
@@ -70,6 +68,26 @@ extension MessageReport {
         case .dkim: return .dkim(domain: domain)
         case .arc(let sealer, let instance): return .arc(sealer: sealer, instance: instance, domain: domain)
         case .page(let url, _): return .page(url: url, domain: domain)
+        }
+    }
+}
+
+extension ReservationProof {
+    /// The proof a document's signer gives.
+    init(_ signer: DocumentSigner) {
+        switch signer {
+        case .walletPass(let signer): self = .pass(signer)
+        case .railway(let rics, let name, let keyID): self = .railTicket(railway: rics, name: name, keyID: keyID)
+        }
+    }
+}
+
+extension EventProof {
+    /// The proof stored with an event a document's signer vouched for.
+    init(_ signer: DocumentSigner) {
+        switch signer {
+        case .walletPass(let signer): self = .signedPass(passType: signer.passTypeIdentifier)
+        case .railway(let rics, _, _): self = .signedRailTicket(railway: rics)
         }
     }
 }

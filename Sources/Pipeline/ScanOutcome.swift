@@ -115,9 +115,7 @@ public struct ScanOutcome: Sendable, Equatable {
                 continue
             }
             switch item.source {
-            case .pass(let decision):
-                facts.insert(decision.refusal.map { .refused($0.code) } ?? .unknown("untrusted"))
-            case .railTicket(let decision):
+            case .document(let decision):
                 facts.insert(decision.refusal.map { .refused($0.code) } ?? .unknown("untrusted"))
             case .markup:
                 // Refused on its own in a trusted message (an ORGANIZER), or with the message.

@@ -164,12 +164,15 @@ extension PassVerificationFailure {
     }
 }
 
-extension PassTrustDecision {
-    /// One sentence: who issued the pass, or why it is not trusted.
+extension DocumentTrustDecision {
+    /// One sentence: who signed the document, or why it is not trusted.
     public var reason: String {
         if let refusal { return refusal.sentence }
-        guard let signer else { return "no decision" }
-        return "vouched by \(signer.issuerText)"
+        switch signer {
+        case .walletPass(let signer): return "vouched by \(signer.issuerText)"
+        case .railway(let rics, let name, _): return "signed by \(name.map { "\($0), " } ?? "")railway \(rics)"
+        case nil: return "no decision"
+        }
     }
 }
 

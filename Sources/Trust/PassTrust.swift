@@ -1,37 +1,22 @@
 public import ReservoirBase
 public import WalletPass
 
-/// The verdict on one Wallet pass: trusted or not, who issued it, and why not. A pass vouches
-/// for itself, through its issuer's signature, whoever sent or forwarded the message; DKIM and
-/// the allowed domains play no part.
-public struct PassTrustDecision: Sendable, Equatable {
-    public var trusted: Bool
-    /// The verified signer: the pass type, team and organisation of its certificate. Nil when
-    /// the signature did not verify.
-    public var signer: PassSigner?
-    /// Why the pass is not trusted; nil when it is.
-    public var refusal: TrustRefusal?
-
-    public init(trusted: Bool, signer: PassSigner?, refusal: TrustRefusal?) {
-        self.trusted = trusted
-        self.signer = signer
-        self.refusal = refusal
-    }
-}
-
 extension TrustPolicy {
     /// A pass is trusted when it verified (every file as its manifest says, the manifest signed
     /// by a certificate chaining to a `--pass-ca` anchor, pass.json naming that certificate's
     /// pass type and team) and its pass type identifier is allowed.
-    public func decide(pass verification: PassVerification) -> PassTrustDecision {
+    /// A pass vouches for itself, through its issuer's signature, whoever sent or forwarded the
+    /// message; DKIM and the allowed domains play no part. Its bookings are ordered by its
+    /// signed signing time and owned by ``passOwner(_:)``.
+    public func decide(pass verification: PassVerification) -> DocumentTrustDecision {
         switch verification {
         case .failed(let failure):
-            return PassTrustDecision(trusted: false, signer: nil, refusal: .passNotVerified(failure))
+            return DocumentTrustDecision(.walletPass, trusted: false, refusal: .passNotVerified(failure))
         case .verified(let signer):
-            guard isAllowed(passType: signer.passTypeIdentifier) else {
-                return PassTrustDecision(trusted: false, signer: signer, refusal: .passTypeNotAllowed(signer.passTypeIdentifier))
-            }
-            return PassTrustDecision(trusted: true, signer: signer, refusal: nil)
+            let refusal: TrustRefusal? = isAllowed(passType: signer.passTypeIdentifier) ? nil : .passTypeNotAllowed(signer.passTypeIdentifier)
+            return DocumentTrustDecision(
+                .walletPass, trusted: refusal == nil, signer: .walletPass(signer), refusal: refusal,
+                owner: passOwner(signer.passTypeIdentifier), signedAt: signer.signedAt)
         }
     }
 
@@ -130,50 +115,29 @@ extension TrustPolicy {
     }
 }
 
-/// The verdict on one rail ticket's bar code (UIC 918.3): like a Wallet pass, it vouches for
-/// itself through its railway's signature, whoever mailed it; DKIM and the allowed domains play
-/// no part in this decision.
-public struct RailTrustDecision: Sendable, Equatable {
-    public var trusted: Bool
-    /// The RICS code of the railway whose key verified the signature, and that key's id; nil
-    /// when it did not verify.
-    public var railway: String?
-    public var railwayName: String?
-    public var keyID: String?
-    public var refusal: TrustRefusal?
-    /// When the railway issued the ticket, from its signed records: what orders its changes.
-    public var issuedAt: Int64?
-
-    public init(trusted: Bool, railway: String?, railwayName: String?, keyID: String?, refusal: TrustRefusal?, issuedAt: Int64? = nil) {
-        self.trusted = trusted
-        self.railway = railway
-        self.railwayName = railwayName
-        self.keyID = keyID
-        self.refusal = refusal
-        self.issuedAt = issuedAt
-    }
-}
-
 extension TrustPolicy {
     /// A rail ticket is trusted when its signature verified with the key list's key of the
     /// railway and key id it names (`railway`), that key may vouch for it (`keyRefusal` nil:
     /// its validity covers the ticket's issuing time, and it may sign for the ticket's product
     /// owners), and it is no specimen. `failure` is the rail reader's word for a signature that
     /// did not verify.
+    /// Like a Wallet pass, a rail ticket vouches for itself through its railway's signature,
+    /// whoever mailed it; DKIM and the allowed domains play no part. `issuedAt` is its signed
+    /// issuing time, which orders its bookings' versions.
     public func decide(
-        railway: String?, railwayName: String?, keyID: String?, failure: String?, specimen: Bool, keyRefusal: TrustRefusal? = nil
-    ) -> RailTrustDecision {
+        railway: String?, railwayName: String?, keyID: String?, failure: String?, specimen: Bool, keyRefusal: TrustRefusal? = nil,
+        issuedAt: Int64? = nil
+    ) -> DocumentTrustDecision {
         guard let railway, failure == nil else {
-            return RailTrustDecision(
-                trusted: false, railway: nil, railwayName: nil, keyID: nil, refusal: .railTicketNotVerified(reason: failure ?? "invalid"))
+            return DocumentTrustDecision(
+                .railTicket, trusted: false, refusal: .railTicketNotVerified(reason: failure ?? "invalid"), signedAt: issuedAt)
         }
         // A key outside its validity or its owners proves nothing of the railway's: the ticket
         // is the message's, as one whose signature does not verify.
-        if let keyRefusal { return RailTrustDecision(trusted: false, railway: nil, railwayName: nil, keyID: nil, refusal: keyRefusal) }
-        if specimen {
-            return RailTrustDecision(trusted: false, railway: railway, railwayName: railwayName, keyID: keyID, refusal: .railTicketSpecimen)
-        }
-        return RailTrustDecision(trusted: true, railway: railway, railwayName: railwayName, keyID: keyID, refusal: nil)
+        if let keyRefusal { return DocumentTrustDecision(.railTicket, trusted: false, refusal: keyRefusal, signedAt: issuedAt) }
+        return DocumentTrustDecision(
+            .railTicket, trusted: !specimen, signer: .railway(rics: railway, name: railwayName, keyID: keyID ?? ""),
+            refusal: specimen ? .railTicketSpecimen : nil, owner: railOwner(railway), signedAt: issuedAt)
     }
 
     /// The owner of a trusted rail ticket's bookings: its railway (RICS code), an owner no

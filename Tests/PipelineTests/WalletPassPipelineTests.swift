@@ -66,13 +66,13 @@ struct WalletPassPipelineTests {
             let store = try tmp.open()
             let report = try Samples.pipeline(store: store, policy: policy, now: Self.now).process(raw)
             let item = try #require(report.items.first)
-            guard case .pass(let decision) = item.source else {
+            guard case .document(let decision) = item.source, decision.kind == .walletPass else {
                 Issue.record("not a pass item")
                 return
             }
             #expect(decision.trusted == bound)
             #expect(decision.signer != nil, "the pass's proof stays")
-            #expect(decision.refusal == (bound ? nil : .documentNotAddressed))
+            #expect(decision.refusal == (bound ? nil : TrustRefusal.documentNotAddressed))
             #expect(report.verdict(of: item).refusal?.code.rawValue == (bound ? nil : "document-not-addressed"))
             #expect(try store.events().count == (bound ? 1 : 0))
             #expect(report.diagnostics.map(\.code.description).contains("untrusted-document-not-addressed") == !bound)
@@ -90,12 +90,12 @@ struct WalletPassPipelineTests {
         let report = try Self.process(try Self.factory.get().pass(json: SamplePassJSON.boarding(), signer: Self.signer.get()), store: store)
         #expect(!report.trust.trusted)  // the message itself vouches for nothing
         let item = try #require(report.items.first)
-        guard case .pass(let decision) = item.source else {
+        guard case .document(let decision) = item.source, decision.kind == .walletPass else {
             Issue.record("not a pass item")
             return
         }
         #expect(decision.trusted)
-        #expect(decision.signer?.teamIdentifier == SamplePassJSON.team)
+        #expect(decision.passSigner?.teamIdentifier == SamplePassJSON.team)
         #expect(report.hasTrustedReservations)
         #expect(item.reservation.category == .flight)
         #expect(item.reservation.reservationID == "7Q2XKD")

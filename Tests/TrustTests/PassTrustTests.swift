@@ -1,3 +1,4 @@
+import ReservoirBase
 import Testing
 import Trust
 import WalletPass
@@ -27,7 +28,9 @@ struct PassTrustTests {
     @Test("a verified pass of an allowed type is trusted with its signer; of another type, refused")
     func decision() {
         let policy = TrustPolicy(allowedPassTypes: ["pass.com.airline.example.*"])
-        #expect(policy.decide(pass: .verified(Self.signer)) == PassTrustDecision(trusted: true, signer: Self.signer, refusal: nil))
+        let trusted = policy.decide(pass: .verified(Self.signer))
+        #expect(trusted.trusted && trusted.refusal == nil && trusted.passSigner == Self.signer)
+        #expect(trusted.owner == .walletPass(passType: "pass.com.airline.example.boarding"))
         let other = TrustPolicy(allowedPassTypes: ["pass.com.rail.example.*"])
         #expect(other.decide(pass: .verified(Self.signer)).refusal == .passTypeNotAllowed("pass.com.airline.example.boarding"))
         #expect(policy.decide(pass: .failed(.signatureInvalid)).refusal?.code == .passSignatureInvalid)
