@@ -355,20 +355,13 @@ public final class ReservationPipeline {
                 report.diagnostics.append(failure)
             }
         }
-        let provenance = MessageProvenance(
-            messageID: report.messageID, path: report.origin.path, owner: report.trust.vouchingDomain.map(BookingOwner.domain) ?? .unproven,
-            messageDate: report.orderingDate, arrival: now, proof: Self.proof(of: report.trust))
         // A marked reservation (ended, date unknown) is listed by `extract`, never an event.
         for index in report.items.indices where report.isTrusted(report.items[index]) && report.items[index].reservation.marks.isEmpty {
-            var provenance = provenance
-            if case .document(let decision) = report.items[index].source {
-                // A document that vouches for itself owns its booking by its signer (a pass type,
-                // or the domain the configuration links it to; a railway), ordered by its own
-                // signed time, never by the message's Date, which nothing signs here.
-                provenance.owner = decision.owner ?? .unproven
-                provenance.messageDate = decision.signedAt
-                provenance.proof = decision.signer.map(EventProof.init)
-            }
+            // Filed as its verdict says: its proof's owner, ordered by signed evidence only.
+            let verdict = report.verdict(of: report.items[index])
+            let provenance = MessageProvenance(
+                messageID: report.messageID, path: report.origin.path, owner: verdict.owner, messageDate: verdict.orderedBy, arrival: now,
+                proof: verdict.proof.flatMap(EventProof.init))
             // Bookings are keyed per owner: the proof's owner, never a name the message chose.
             report.items[index].event.key = report.items[index].event.key.filed(for: provenance, in: store.account)
             do {
@@ -450,17 +443,6 @@ public final class ReservationPipeline {
                     message:
                         "\(domain) signed this genuinely but is not an allowed domain: \(pending.count == 1 ? "its reservation waits" : "its \(pending.count) reservations wait") for reservoir allow or deny",
                     detail: domain))
-        }
-    }
-
-    /// The kind of proof behind a message's vouching domain: its DKIM signature verified here,
-    /// or the word of a trusted ARC sealer; nil when nothing vouched (`--allow-unverified`).
-    static func proof(of trust: TrustDecision) -> EventProof? {
-        guard trust.vouchingDomain != nil else { return nil }
-        switch trust.path {
-        case .dkim: return .signedMail
-        case .arc(let sealer, _): return .arc(sealer: sealer)
-        case .page: return trust.vouchingDomain.map { .page(domain: $0) }
         }
     }
 
