@@ -251,14 +251,16 @@ let package = Package(
             ],
             exclude: ["Attacks"]),
         .testTarget(name: "TelemetryTests", dependencies: ["ServiceLog", "Telemetry", "CommandCore"]),
-        .testTarget(name: "CommandCoreTests", dependencies: ["CommandCore", "Pipeline", "Trust", "TOML", "ICalendar", "EventStore"]),
+        .target(name: "DNSTestSupport", path: "Tests/DNSTestSupport"),
+        .testTarget(
+            name: "CommandCoreTests", dependencies: ["CommandCore", "Pipeline", "Trust", "TOML", "ICalendar", "EventStore", "DNSTestSupport"]),
         .testTarget(name: "ArchitectureTests"),
         .testTarget(name: "DocumentsTests", dependencies: ["Documents"]),
         .testTarget(
             name: "ReservoirCLITests",
             dependencies: [
                 "reservoir", "reservoir-filter", "reservoir-serve", "reservoir-milter", "reservoir-document", "PostgresTestSupport",
-                "TestRequirements",
+                "TestRequirements", "DNSTestSupport",
             ],
             exclude: ["Extraction", "Corpus", "Documents"]),
     ],

@@ -39,13 +39,13 @@ public struct MessageReport: Sendable {
     /// Wallet passes read from the message (verified or not, reservations or not): their
     /// verdict depends on `--pass-ca` and `--allow-pass-type` even when nothing of them is listed.
     public var walletPasses = 0
-    /// The message's bytes, kept only for a message whose markup may wait as pending
-    /// (``TrustDecision/pendingSenderDomain``) and is at most ``PendingLimits/maxMessageBytes``:
-    /// what `reservoir allow` reads again.
-    public var pendingMessage: [UInt8]?
-    /// The analysis this report decided, kept for a message whose sender may wait as pending:
-    /// what a sender the person allowed is decided again from, without reading it again.
+    /// The analysis this report decided, kept for a message whose sender may wait as pending
+    /// (``TrustDecision/pendingSenderDomain``): what a sender the person allowed is decided
+    /// again from, without reading it again.
     public var analysis: MessageAnalysis?
+    /// The message's bytes, kept only with ``analysis`` and for a message of at most
+    /// ``PendingLimits/maxMessageBytes``: what waits as pending, and `reservoir allow` reads again.
+    public var pendingMessage: [UInt8]? { analysis?.bytes }
 
     public var fromDomain: String? { from.count == 1 ? from.first?.domain : nil }
     /// Whether this reports a page or a document rather than mail (`reservoir add`): no From,

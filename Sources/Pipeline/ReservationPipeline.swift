@@ -290,9 +290,8 @@ public final class ReservationPipeline {
             report.diagnostics += forwarding.diagnostics
         }
         if !listing, report.pendingSenderDomain != nil {
-            // What `reservoir allow` reads again: the message's bytes for the store, and its
-            // analysis, decided again with the domain allowed.
-            report.pendingMessage = analysis.bytes
+            // What `reservoir allow` reads again: the analysis, decided again with the domain
+            // allowed, and the message's bytes the store keeps (``MessageReport/pendingMessage``).
             report.analysis = analysis
         }
         return report

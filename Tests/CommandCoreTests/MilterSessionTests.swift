@@ -1,4 +1,5 @@
 import CommandCore
+import DNSTestSupport
 import EventStore
 import Foundation
 import Glibc
@@ -260,18 +261,10 @@ struct MilterBudgetTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("milter-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        // A nameserver that never answers: a UDP socket nobody reads.
-        let silent = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
-        defer { close(silent) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(silent, $0, length) == 0 && getsockname(silent, $0, &length) == 0 }
-        }
-        try #require(bound)
-        let port = Int(UInt16(bigEndian: address.sin_port))
+        // A nameserver that never answers.
+        let silent = LoopbackNameserver { _ in nil }
+        defer { silent.stop() }
+        let port = Int(silent.port)
         let site = try #require(
             MilterSessionTests.settings([
                 "--socket", "inet:1@h", "--account", "jane@home.example", "--store", "sqlite:\(directory)/events.sqlite3",

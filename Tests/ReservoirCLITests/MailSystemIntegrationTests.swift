@@ -1,3 +1,4 @@
+import DNSTestSupport
 import Foundation
 import PostgresTestSupport
 import Testing
