@@ -32,8 +32,9 @@ package struct AccountSettings: Sendable, Equatable {
         self.line = line
     }
 
-    /// The keys an account's table takes.
-    static let keys = ["aliases", "calendar", "allow-domain", "allow-pass-type", "watch", "maildir"]
+    /// The keys an account's table takes: the shared options declared for it
+    /// (``CommonOption/inAccountTables``) and the account's own.
+    static let keys = ["aliases"] + CommonOption.allCases.filter(\.inAccountTables).map(\.rawValue) + ["watch", "maildir"]
 }
 
 /// The Maildirs `reservoir scan --all-accounts` reads (docs/SITE.md, "Catching up after an

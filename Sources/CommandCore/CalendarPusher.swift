@@ -3,7 +3,7 @@ package import EventStore
 import Glibc
 import ICalendar
 package import Pipeline
-import ReservoirBase
+package import ReservoirBase
 
 /// Builds the calendar delivery from the settings and runs it for the commands: the filter
 /// and `ingest` push the events their message changed within a bounded time, `scan` and
@@ -84,20 +84,20 @@ package struct CalendarPusher {
 
     /// Nil when no calendar is configured. Throws as ``open(_:)``, and `CommandFailure` when
     /// the store keeps no deliveries.
-    package init?(_ settings: CalendarSettings, store: any EventStore, clock: @escaping () -> Int64) throws {
+    package init?(_ settings: CalendarSettings, store: any EventStore, clock: WallClock) throws {
         guard let calendars = try Self.open(settings) else { return nil }
         try self.init(calendars, store: store, clock: clock)
     }
 
     /// Delivery to calendars opened before (``open(_:)``).
-    package init(_ calendars: Calendars, store: any EventStore, clock: @escaping () -> Int64) throws {
+    package init(_ calendars: Calendars, store: any EventStore, clock: WallClock) throws {
         guard let ledger = store.ledger else {
             throw CommandFailure.store("this store keeps no calendar deliveries")
         }
         destinations = calendars.opened.map(\.destination)
         delivery = CalendarDelivery(
             ledger: ledger, destinations: calendars.opened, options: .init(deleteCancelled: calendars.settings.deleteCancelled),
-            writer: ConfigurationLoad.process.calendarWriter, clock: clock)
+            writer: ICalendarWriter(reminders: calendars.settings.reminders, color: calendars.settings.color), clock: clock)
     }
 
     static func collection(for destination: CalendarDestination, _ settings: CalendarSettings) throws(DeliveryError)

@@ -5,7 +5,7 @@ import Glibc
 package import Mailbox
 import Output
 package import Pipeline
-import ReservoirBase
+package import ReservoirBase
 package import Trust
 import WalletPass
 
@@ -19,10 +19,10 @@ package struct CommandRunner {
 
     package init(
         keys: KeySettings?, policy: PolicySettings?, store: StoreChoice, now: String?, includePast: Bool, account: Account = .implicit,
-        pendingDays: Int? = nil
+        pendingDays: Int = PendingLimits.defaultDays
     ) throws {
-        let pinned = now != nil
-        let now = try Self.clock(now)
+        let clock = try Self.wallClock(now)
+        let now = clock.now()
         let resolver = try Self.resolver(keys)
         let eventStore = try store.location.map { try Self.openStore(at: $0.url, use: $0.use, account: account) }
         let trust = try Self.trustPolicy(policy, store: eventStore)
@@ -30,8 +30,8 @@ package struct CommandRunner {
         pipeline = ReservationPipeline(resolver: resolver, policy: trust, store: eventStore, now: now, includePast: includePast)
         // The clock a long-running command reads per message (ReservationPipeline.current()):
         // the system's, unless --now pinned it.
-        if !pinned { pipeline.clock = { Clock.systemNow() } }
-        pipeline.pendingDays = pendingDays ?? EffectiveSettings.process(commandLine: [:]).number(.pendingDays) ?? PendingLimits.defaultDays
+        pipeline.clock = clock
+        pipeline.pendingDays = pendingDays
         if let railKeys = policy?.railKeys {
             // Read when a rail ticket arrives; a path that cannot be read fails the command now.
             guard access(railKeys, R_OK) == 0 else { throw CommandFailure.unreadable(railKeys, "cannot read the --rail-keys file") }
@@ -105,13 +105,16 @@ package struct CommandRunner {
         return values
     }
 
-    /// The time `--now` pins (ISO 8601 with an offset), or the system clock without it.
-    package static func clock(_ now: String?) throws(UsageError) -> Int64 {
-        guard let now else { return Clock.systemNow() }
+    /// The time `--now` pins (ISO 8601 with an offset), or the system clock's now without it.
+    package static func clock(_ now: String?) throws(UsageError) -> Int64 { try wallClock(now).now() }
+
+    /// The clock `--now` pins (ISO 8601 with an offset), or the system's without it.
+    package static func wallClock(_ now: String?) throws(UsageError) -> WallClock {
+        guard let now else { return .system }
         guard let epoch = Clock.parse(now) else {
             throw UsageError("--now must be an ISO 8601 date-time with an offset, e.g. 2026-11-22T12:00:00Z (got \(now))")
         }
-        return epoch
+        return .pinned(at: epoch)
     }
 
     /// The store at `location` (sqlite:PATH or postgres://…; nil: the embedded default), opened and migrated,
@@ -173,7 +176,7 @@ package struct CommandRunner {
     /// Pipelines without a store, each with a resolver of its own, for the threads of a scan.
     package func analyzers(_ count: Int) throws -> [ReservationPipeline] {
         try (0..<count).map { _ in
-            var analyzer = ReservationPipeline(
+            let analyzer = ReservationPipeline(
                 resolver: try Self.resolver(keys), policy: pipeline.policy, store: nil,
                 now: pipeline.now, includePast: pipeline.includePast)
             analyzer.railKeys = pipeline.railKeys

@@ -1,4 +1,5 @@
 package import EventStore
+import ICalendar
 import Trust
 
 /// The settings a run uses: the configuration file's values with the command line's on top
@@ -9,6 +10,9 @@ package struct EffectiveSettings: Sendable, Equatable {
     /// The file's `[accounts."…"]` tables, for ``scoped(to:)``.
     private var accountTables: [String: AccountSettings] = [:]
     private var filePath: String?
+    /// The file's export settings, which every calendar of the run writes with.
+    private var reminders: ReminderSettings?
+    private var calendarColor: String?
 
     /// The command line's paths get `~` and `$HOME` expanded from `home` (``HomePath``); the
     /// file's were when it was read.
@@ -25,6 +29,8 @@ package struct EffectiveSettings: Sendable, Equatable {
         }
         accountTables = file?.accounts ?? [:]
         filePath = file?.path
+        reminders = file?.reminders
+        calendarColor = file?.calendarColor
         if let address = text(.account), var account = try? AccountAddress.parse(address), !account.isImplicit {
             // A listed account under its listed spelling, whatever the case of the local part
             // given: the milter files `Jane@` and `jane@` under one account
@@ -80,16 +86,6 @@ package struct EffectiveSettings: Sendable, Equatable {
         }
     }
 
-    /// The process's configuration file (when it is valid) under `commandLine`.
-    package static func process(commandLine: [CommonOption: SettingValue]) -> EffectiveSettings {
-        EffectiveSettings(file: ConfigurationLoad.process.file, commandLine: commandLine)
-    }
-
-    /// `--include-past` given, or set in the process's configuration file.
-    package static func includePast(_ given: Bool) -> Bool {
-        given || process(commandLine: [:]).flag(.includePast)
-    }
-
     package func source(_ option: CommonOption) -> SettingSource { sources[option] ?? .standard }
 
     package func text(_ option: CommonOption) -> String? {
@@ -128,6 +124,8 @@ package struct EffectiveSettings: Sendable, Equatable {
         var settings = CalendarSettings(
             calendars: flag(.noCalendar) ? [] : texts(.calendar), netrcFile: text(.netrc), caFile: text(.calendarCA),
             deleteCancelled: flag(.deleteCancelled), skipped: flag(.noCalendar))
+        settings.reminders = reminders ?? .standard
+        settings.color = calendarColor
         // A site's account logs in to its calendars as itself when the netrc holds its entry.
         settings.netrcLogin = account.flatMap { try? AccountAddress.parse($0) }.flatMap { $0.isImplicit ? nil : $0.address }
         return settings
@@ -145,7 +143,7 @@ extension CommonOption {
     /// The value `text` gives this option on the command line, added to what `settings`
     /// holds (a repeatable option appends); nil when it is not of the option's kind.
     package func commandLineValue(_ text: String, after previous: SettingValue?) -> SettingValue? {
-        switch fileType ?? (self == .now ? .string : .boolean) {
+        switch declaration.kind {
         case .string: return .text(text)
         case .strings:
             if case .texts(let earlier) = previous { return .texts(earlier + [text]) }

@@ -20,49 +20,35 @@ private struct PreparedOutput {
 }
 nonisolated(unsafe) private var timeoutOutput: PreparedOutput?
 
-/// The filter's work, on plain values: `reservoir filter` fills it from the parsed options, and
-/// `init(arguments:)` from the plain arguments without the argument parser (`reservoir filter`'s
-/// fast path and the `reservoir-filter` executable).
+/// The filter's work under one settings value: `reservoir filter` makes it from the parsed
+/// options, and `init(arguments:configuration:)` from the plain arguments without the argument
+/// parser (`reservoir filter`'s fast path and the `reservoir-filter` executable), each over the
+/// configuration file's settings.
 package struct FilterHook {
-    package var keys: KeySettings
-    package var policy: PolicySettings
-    package var store: String?
-    /// `--account`: whose bookings the message's reservations are recorded in.
-    package var account: String?
-    /// The settings the hook was made from, when it was: the milter derives each recipient
-    /// account's from them (``EffectiveSettings/scoped(to:)``).
-    package var settings: EffectiveSettings?
-    package var now: String?
-    package var authservID: String?
-    package var timeout = Self.defaultTimeout
-    package var noStore = false
-    /// Store reservations that already ended (`--include-past`).
-    package var includePast = false
-    /// Days a genuine sender's reservations wait as pending (`--pending-days`); nil: the default.
-    package var pendingDays: Int?
-    package var calendars = CalendarSettings()
+    /// The settings the hook was made from: the milter derives each recipient account's from
+    /// them (``EffectiveSettings/scoped(to:)``).
+    package let settings: EffectiveSettings
     /// The configuration file is invalid: every message passes through unanalysed, the forged
     /// fields removed, with an `X-Reservoir-Error` field and a line on stderr saying why.
     package var configurationProblem: ConfigurationProblem?
+
+    package var keys: KeySettings { settings.keys }
+    package var policy: PolicySettings { settings.policy }
+    package var store: String? { settings.store }
+    /// `--account`: whose bookings the message's reservations are recorded in.
+    package var account: String? { settings.account }
+    package var now: String? { settings.text(.now) }
+    package var authservID: String? { settings.text(.authservID) }
+    package var timeout: Int { settings.timeout }
+    package var noStore: Bool { settings.flag(.noStore) }
+    /// Store reservations that already ended (`--include-past`).
+    package var includePast: Bool { settings.flag(.includePast) }
+    /// Days a genuine sender's reservations wait as pending (`--pending-days`).
+    package var pendingDays: Int { settings.number(.pendingDays) ?? PendingLimits.defaultDays }
+    package var calendars: CalendarSettings { settings.calendars }
     /// `retry-spool`: where a message whose reservations met a passing failure waits for
     /// `reservoir retry`; nil for the default (``RetrySpool/locate(_:environment:)``).
-    package var retrySpool: String?
-
-    package init(
-        keys: KeySettings, policy: PolicySettings, store: String? = nil, now: String? = nil,
-        authservID: String? = nil, timeout: Int = Self.defaultTimeout, noStore: Bool = false,
-        calendars: CalendarSettings = CalendarSettings(), includePast: Bool = false
-    ) {
-        self.calendars = calendars
-        self.includePast = includePast
-        self.keys = keys
-        self.policy = policy
-        self.store = store
-        self.now = now
-        self.authservID = authservID
-        self.timeout = timeout
-        self.noStore = noStore
-    }
+    package var retrySpool: String? { settings.text(.retrySpool) }
 
     /// The filter's arguments (those of `reservoir filter`) read without the argument parser,
     /// whose reflection costs a per-message hook about 2 ms of Swift runtime type lookups, over
@@ -71,7 +57,7 @@ package struct FilterHook {
     /// malformed or misplaced value (``CommonOption/misuse(of:spelled:)``) — gives nil, for the
     /// argument parser to explain. An invalid configuration file does not: the hook then passes
     /// mail through with the problem in a field (``configurationProblem``).
-    package init?(arguments: ArraySlice<String>, configuration: ConfigurationLoad = .process) {
+    package init?(arguments: ArraySlice<String>, configuration: ConfigurationLoad) {
         var given: [CommonOption: SettingValue] = [:]
         var rest = arguments
         while let argument = rest.popFirst() {
@@ -93,15 +79,8 @@ package struct FilterHook {
 
     /// The hook for merged settings; with `configurationProblem` it analyses nothing.
     package init(settings: EffectiveSettings, configurationProblem: ConfigurationProblem?) {
-        self.init(
-            keys: settings.keys, policy: settings.policy, store: settings.store, now: settings.text(.now),
-            authservID: settings.text(.authservID), timeout: settings.timeout, noStore: settings.flag(.noStore),
-            calendars: settings.calendars, includePast: settings.flag(.includePast))
-        self.configurationProblem = configurationProblem
-        self.retrySpool = settings.text(.retrySpool)
-        self.account = settings.account
         self.settings = settings
-        self.pendingDays = settings.number(.pendingDays)
+        self.configurationProblem = configurationProblem
     }
 
     /// Seconds before the message is passed through with a temperror result, unless `--timeout`
@@ -165,8 +144,7 @@ package struct FilterHook {
         // The message is complete: whoever reads it need not wait for the push.
         close(STDOUT_FILENO)
         do {
-            let clock = try CommandRunner.clock(now)
-            guard let pusher = try CalendarPusher(calendars, store: store, clock: { clock }) else { return }
+            guard let pusher = try CalendarPusher(calendars, store: store, clock: try CommandRunner.wallClock(now)) else { return }
             pusher.push(analysis.changed, deadline: budget, command: "filter")
         } catch {
             Output.error("filter: calendars: \(error) (events kept in the store; reservoir sync delivers them)")
@@ -218,7 +196,7 @@ package struct FilterHook {
         }
         do {
             let runner = try CommandRunner(
-                keys: keys, policy: policy, store: .none, now: now, includePast: includePast, pendingDays: pendingDays ?? PendingLimits.defaultDays)
+                keys: keys, policy: policy, store: .none, now: now, includePast: includePast, pendingDays: pendingDays)
             var report = runner.pipeline.analyze(raw)
             // Most mail carries no trusted reservation: the store is opened only when there is
             // something to record, which keeps SQLite or libpq out of the common hook run.

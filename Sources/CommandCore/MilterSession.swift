@@ -41,7 +41,7 @@ package struct MilterSettings {
     /// Reads the milter's arguments: its own options (`--socket`, `--account` and
     /// `--account-domain`, both repeatable, `--accounts-file`), then the filter's common options over the
     /// configuration file, as `reservoir filter` reads them (``FilterHook/init(arguments:configuration:)``).
-    package static func read(_ arguments: [String], configuration: ConfigurationLoad = .process) -> Reading {
+    package static func read(_ arguments: [String], configuration: ConfigurationLoad) -> Reading {
         var socket: String?
         var accounts: Set<String> = []
         var domains: Set<String> = []
@@ -103,7 +103,7 @@ package struct MilterSettings {
         }
         var settings = MilterSettings(socket: socket, accountDomains: domains, hook: hook)
         settings.accounts = accounts
-        settings.recipientDelimiter = RecipientDelimiter(setting: hook.settings?.text(.recipientDelimiter))
+        settings.recipientDelimiter = RecipientDelimiter(setting: hook.settings.text(.recipientDelimiter))
         return .run(settings)
     }
 
@@ -527,7 +527,7 @@ extension FilterHook {
         do {
             let runner = try CommandRunner(
                 keys: keys, policy: policy, store: .none, now: now, includePast: includePast,
-                pendingDays: pendingDays ?? PendingLimits.defaultDays)
+                pendingDays: pendingDays)
             // One analysis (one DNS lookup per key), decided for the site and for each account.
             let analysis = runner.pipeline.analysis(raw)
             let report = runner.pipeline.decide(analysis)
@@ -540,7 +540,7 @@ extension FilterHook {
                 for account in message.accounts {
                     let pipeline = runner.pipeline.deciding(
                         under: try CommandRunner.trustPolicy(
-                            settings?.scoped(to: account).policy ?? policy, publicSuffixes: runner.pipeline.policy.publicSuffixes))
+                            settings.scoped(to: account).policy, publicSuffixes: runner.pipeline.policy.publicSuffixes))
                     added += record(pipeline.decide(analysis), from: raw, for: account, pipeline: pipeline, budget: budget, outcome: &outcome)
                 }
             }

@@ -1,3 +1,4 @@
+package import ICalendar
 package import Trust
 
 /// Where DKIM keys come from: the values of `reservoir`'s `--keys`, `--dns-server` and
@@ -72,6 +73,10 @@ package struct CalendarSettings: Sendable, Equatable {
     /// The login whose netrc entry a CalDAV calendar takes when the netrc has several for its
     /// host: the run's account (``CalDAVSettings/login``).
     package var netrcLogin: String?
+    /// The configuration file's export settings (`reminders`, `calendar-color`) the events are
+    /// written with; the defaults without a file.
+    package var reminders: ReminderSettings = .standard
+    package var color: String?
 
     package init(
         calendars: [String] = [], netrcFile: String? = nil, caFile: String? = nil, deleteCancelled: Bool = false, skipped: Bool = false

@@ -1,6 +1,7 @@
 public import EventStore
 import Glibc
 public import ICalendar
+public import ReservoirBase
 
 /// Pushes stored events to calendar destinations and records what each destination holds.
 ///
@@ -42,14 +43,14 @@ public struct CalendarDelivery {
     private let destinations: [(destination: CalendarDestination, collection: any CalendarCollection)]
     private let options: Options
     private let owner: String
-    private let clock: () -> Int64
+    private let clock: WallClock
     private let writer: ICalendarWriter
 
     /// `clock` gives Unix seconds (the records' times and the claims' expiry); `writer` writes
     /// the objects (its reminders).
     public init(
         ledger: any DeliveryLedger, destinations: [(destination: CalendarDestination, collection: any CalendarCollection)],
-        options: Options = Options(), writer: ICalendarWriter = ICalendarWriter(), clock: @escaping () -> Int64
+        options: Options = Options(), writer: ICalendarWriter = ICalendarWriter(), clock: WallClock
     ) {
         self.writer = writer
         self.ledger = ledger
@@ -126,7 +127,7 @@ public struct CalendarDelivery {
         }
         if deadline.hasPassed { return attempt(.failed(DeliveryFailure(.outOfTime, "the time budget ended first"))) }
         do {
-            let now = clock()
+            let now = clock.now()
             guard
                 try ledger.claimDelivery(
                     of: key, uid: record.uid, to: destination.name, by: owner, now: now, until: now + Self.claimSeconds)
@@ -139,14 +140,14 @@ public struct CalendarDelivery {
             if answer == .preconditionFailed { answer = collection.delete(name, etag: nil, deadline: deadline) }
             switch answer {
             case .done, .notFound:
-                try ledger.finishDelivery(of: key, to: destination.name, by: owner, result: .removed, at: clock())
+                try ledger.finishDelivery(of: key, to: destination.name, by: owner, result: .removed, at: clock.now())
                 return attempt(.deleted)
             case .preconditionFailed:
                 let failure = DeliveryFailure(.conflict, "the copy changed while removing it")
-                try ledger.finishDelivery(of: key, to: destination.name, by: owner, result: .failed(reason: failure.description), at: clock())
+                try ledger.finishDelivery(of: key, to: destination.name, by: owner, result: .failed(reason: failure.description), at: clock.now())
                 return attempt(.failed(failure))
             case .failed(let failure):
-                try ledger.finishDelivery(of: key, to: destination.name, by: owner, result: .failed(reason: failure.description), at: clock())
+                try ledger.finishDelivery(of: key, to: destination.name, by: owner, result: .failed(reason: failure.description), at: clock.now())
                 return attempt(.failed(failure))
             }
         } catch {
@@ -194,7 +195,7 @@ public struct CalendarDelivery {
             // The record keeps the copy's UID, which the event was created with.
             if known == nil { known = try ledger.pendingDelivery(of: key, to: destination.name) }
             guard let uid = known?.event.uid else { return nil }
-            let now = clock()
+            let now = clock.now()
             guard
                 try ledger.claimDelivery(of: key, uid: uid, to: destination.name, by: owner, now: now, until: now + Self.claimSeconds)
             else {
@@ -202,12 +203,12 @@ public struct CalendarDelivery {
             }
             // Read under the claim: another process may have pushed it since the list was made.
             guard let pending = try ledger.pendingDelivery(of: key, to: destination.name) else {
-                try ledger.finishDelivery(of: key, to: destination.name, by: owner, result: .released, at: clock())
+                try ledger.finishDelivery(of: key, to: destination.name, by: owner, result: .released, at: clock.now())
                 return nil
             }
             var unreadable: CalendarObjectMerge.Unreadable?
             let (outcome, result) = deliver(pending, to: collection, deadline: deadline, unreadable: &unreadable)
-            try ledger.finishDelivery(of: key, to: destination.name, by: owner, result: result, at: clock())
+            try ledger.finishDelivery(of: key, to: destination.name, by: owner, result: result, at: clock.now())
             var made = attempt(outcome, pending.event)
             made.replacedUnreadableCopy = unreadable
             return made

@@ -1,4 +1,5 @@
 public import EventStore
+import ReservoirBase
 
 extension FeedService {
     /// A form's post (`--actions`): checked as a request another site could have made a
@@ -70,7 +71,7 @@ extension FeedService {
     /// The domains an account has reservations pending from, within ``pendingDays``.
     func pendingDomains(_ account: Account?) -> Set<String> {
         guard let store = try? openStore(account), let senders = store.senders,
-            let pending = try? senders.pendingReservations(receivedSince: now() - Int64(pendingDays) * 86_400)
+            let pending = try? senders.pendingReservations(receivedSince: clock.now() - Int64(pendingDays) * 86_400)
         else { return [] }
         return Set(pending.map(\.domain))
     }

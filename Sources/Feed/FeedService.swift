@@ -1,5 +1,6 @@
 public import EventStore
 public import ICalendar
+public import ReservoirBase
 
 /// The feed and the page: routing, access, the store read fresh for each request, conditional
 /// requests. No network here: the program hands each request over and sends the answer.
@@ -11,7 +12,7 @@ public struct FeedService: Sendable {
     public let access: FeedAccess
     public let openStore: StoreOpener
     /// The clock of "upcoming" (`--now` pins it).
-    public let now: @Sendable () -> Int64
+    public let clock: WallClock
     /// Writes the feed (its reminders).
     public let writer: ICalendarWriter
     /// The page's forms (`--actions`); nil: the server only reads.
@@ -25,7 +26,7 @@ public struct FeedService: Sendable {
     public let serverAccount: Account
 
     public init(
-        access: FeedAccess, openStore: @escaping StoreOpener, now: @escaping @Sendable () -> Int64, writer: ICalendarWriter = ICalendarWriter(),
+        access: FeedAccess, openStore: @escaping StoreOpener, clock: WallClock, writer: ICalendarWriter = ICalendarWriter(),
         actions: PageActions? = nil, pendingDays: Int = 30, hosts: ServedHosts = ServedHosts(listen: .standard),
         serverAccount: Account = .implicit
     ) {
@@ -36,7 +37,7 @@ public struct FeedService: Sendable {
         self.pendingDays = pendingDays
         self.access = access
         self.openStore = openStore
-        self.now = now
+        self.clock = clock
     }
 
     public static let feedPath = "/calendar.ics"
@@ -126,7 +127,7 @@ public struct FeedService: Sendable {
     }
 
     func page(_ store: any EventStore, request: FeedRequest, feedPath: String, account: Account?) throws(EventStoreError) -> FeedResponse {
-        let now = now()
+        let now = clock.now()
         let upcoming = try store.events().filter { UpcomingPage.isUpcoming($0, now: now) }
         var histories: [String: [HistoryEntry]] = [:]
         var entries: [PageEntry] = []

@@ -8,7 +8,7 @@ public import MIME
 public import Mailbox
 import Markup
 import Reservations
-import ReservoirBase
+public import ReservoirBase
 public import Trust
 import WalletPass
 import Zip
@@ -30,7 +30,7 @@ public final class ReservationPipeline {
         /// Where a program that runs for days reads ``now`` from for each message
         /// (``ReservationPipeline/current()``): the system clock, unless `--now` pinned it.
         /// Without a clock set, the `now` the pipeline was made with.
-        public var clock: @Sendable () -> Int64
+        public var clock: WallClock
         /// Keep reservations that already ended (archives); normally they are dropped.
         public var includePast: Bool
         /// Days a pending reservation waits for the person's choice (`pending-days`).
@@ -58,7 +58,7 @@ public final class ReservationPipeline {
     public var store: (any EventStore)? { settings.store }
     public var now: Int64 { settings.now }
     public var includePast: Bool { settings.includePast }
-    public var clock: @Sendable () -> Int64 {
+    public var clock: WallClock {
         get { settings.clock }
         set { settings.clock = newValue }
     }
@@ -77,7 +77,7 @@ public final class ReservationPipeline {
 
     public init(resolver: any TXTResolver, policy: TrustPolicy, store: (any EventStore)?, now: Int64, includePast: Bool = false) {
         self.settings = Settings(
-            verifier: DKIMVerifier(resolver: resolver, now: now), store: store, now: now, clock: { now }, includePast: includePast)
+            verifier: DKIMVerifier(resolver: resolver, now: now), store: store, now: now, clock: .pinned(at: now), includePast: includePast)
         self.policy = policy
     }
 
@@ -97,7 +97,7 @@ public final class ReservationPipeline {
     /// a booking ends and a message arrives when the clock says, not when the program started.
     /// Itself when the clock has not moved (or is pinned).
     public func current() -> ReservationPipeline {
-        let time = clock()
+        let time = clock.now()
         return time == now ? self : ReservationPipeline(settings: settings.at(time), policy: policy)
     }
 

@@ -33,26 +33,6 @@ public struct ReservationVerdict: Sendable, Equatable {
     }
 }
 
-/// What vouches for where a reservation comes from.
-public indirect enum ReservationProof: Sendable, Equatable {
-    /// A DKIM signature of the message, verified here and aligned with its From: `d=`.
-    case dkim(domain: String)
-    /// The DKIM pass of `domain` an ARC sealer recorded (`--trust-arc-sealer`, RFC 8617): the
-    /// sealer's word, in instance `instance`.
-    case arc(sealer: String, instance: Int, domain: String)
-    /// A Wallet pass's CMS signature: its signer (pass type, team, organisation, signing time).
-    case pass(PassSigner)
-    /// A message forwarded as an attachment: the attached message's own proof, and who
-    /// forwarded it and how that was shown to be the user (nil `vouch` when it was not).
-    case forward(forwarder: String?, vouch: ForwarderVouch?, message: ReservationProof)
-    /// A page fetched over verified https from `url`, vouched for by the host's registered `domain`.
-    case page(url: String, domain: String)
-    /// A rail ticket's bar code signed by `railway` (its RICS code), key `keyID` of the UIC key list.
-    case railTicket(railway: String, name: String?, keyID: String)
-    /// No proof: `--allow-unverified` took the markup without one.
-    case unverified
-}
-
 extension MessageReport {
     /// The verdict on one of the message's own reservations: for markup and calendar parts the
     /// message's decision, unless the item is refused on its own (an invitation's ORGANIZER);
@@ -64,35 +44,14 @@ extension MessageReport {
             // Owned by its signer and ordered by its own signed time, never by the message's
             // Date, which nothing signs here.
             return ReservationVerdict(
-                trusted: trusted, refusal: trusted ? nil : decision.refusal, proof: decision.signer.map(ReservationProof.init),
+                trusted: trusted, refusal: trusted ? nil : decision.refusal, proof: decision.proof,
                 owner: decision.owner ?? .unproven, orderedBy: decision.signedAt)
         case .markup:
             // Every untrusted message has a refusal; no-signature stands in should one be missing.
             let refusal = trusted ? nil : item.refusal ?? trust.refusal ?? .noSignature
             return ReservationVerdict(
-                trusted: trusted, refusal: refusal, proof: messageProof, owner: trust.vouchingDomain.map(BookingOwner.domain) ?? .unproven,
+                trusted: trusted, refusal: refusal, proof: trust.proof, owner: trust.vouchingDomain.map(BookingOwner.domain) ?? .unproven,
                 orderedBy: orderingDate)
-        }
-    }
-
-    /// The proof the message's trust decision rests on: the vouching signature's domain, by
-    /// DKIM or by ARC; `unverified` when only `--allow-unverified` trusted it.
-    var messageProof: ReservationProof? {
-        guard let domain = trust.vouchingDomain else { return trust.trusted ? .unverified : nil }
-        switch trust.path {
-        case .dkim: return .dkim(domain: domain)
-        case .arc(let sealer, let instance): return .arc(sealer: sealer, instance: instance, domain: domain)
-        case .page(let url, _): return .page(url: url, domain: domain)
-        }
-    }
-}
-
-extension ReservationProof {
-    /// The proof a document's signer gives.
-    init(_ signer: DocumentSigner) {
-        switch signer {
-        case .walletPass(let signer): self = .pass(signer)
-        case .railway(let rics, let name, let keyID): self = .railTicket(railway: rics, name: name, keyID: keyID)
         }
     }
 }

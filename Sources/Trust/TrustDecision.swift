@@ -51,7 +51,9 @@ public struct TrustOutcome: Sendable {
     }
 }
 
-/// Where the vouching domain's DKIM pass comes from.
+/// Which way the message's evidence came: its own DKIM signature, an ARC sealer's record, or a
+/// page fetched over TLS. It is said even where nothing vouched (a page fetched over plain
+/// http); what vouched, when something did, is ``TrustDecision/proof``.
 public enum TrustPath: Sendable, Equatable {
     /// A DKIM signature of the message, verified here.
     case dkim

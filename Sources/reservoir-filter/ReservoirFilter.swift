@@ -17,7 +17,7 @@ import Glibc
 enum ReservoirFilter {
     nonisolated static func main() {
         let arguments = CommandLine.arguments.dropFirst()
-        if let hook = FilterHook(arguments: arguments) {
+        if let hook = FilterHook(arguments: arguments, configuration: .process) {
             do {
                 try hook.run()
                 exit(0)

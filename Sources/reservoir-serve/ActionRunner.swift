@@ -125,9 +125,9 @@ final class ActionRunner: Sendable {
         }
         var output: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65536)
-        let deadline = time(nil) + timeLimitSeconds
+        let deadline = WallClock.system.now() + Int64(timeLimitSeconds)
         var descriptor = pollfd(fd: pipe[0], events: Int16(POLLIN), revents: 0)
-        while time(nil) < deadline {
+        while WallClock.system.now() < deadline {
             let ready = poll(&descriptor, 1, 1000)
             if ready < 0 && errno == EINTR { continue }
             if ready <= 0 { continue }
@@ -137,7 +137,7 @@ final class ActionRunner: Sendable {
             if output.count < maxOutputBytes { output += chunk[0..<min(count, maxOutputBytes - output.count)] }
         }
         close(pipe[0])
-        if time(nil) >= deadline { kill(pid, SIGKILL) }
+        if WallClock.system.now() >= deadline { kill(pid, SIGKILL) }
         return (ChildSpawn.wait(pid), output)
     }
 }

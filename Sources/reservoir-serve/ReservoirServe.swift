@@ -5,6 +5,7 @@ import Feed
 import Glibc
 import HTTPTypes
 import Hummingbird
+import ReservoirBase
 import ServiceLog
 import Telemetry
 
@@ -36,9 +37,9 @@ struct ReservoirServe {
             read.netrc = read.netrc.map { HomePath.expand($0, home: home) }
             settings = read
         }
-        let pinned: Int64?
+        let clock: WallClock
         do {
-            pinned = try settings.now.map { (now) throws(UsageError) in try CommandRunner.clock(now) }
+            clock = try CommandRunner.wallClock(settings.now)
         } catch {
             fail(error.description, code: 64)
         }
@@ -51,7 +52,7 @@ struct ReservoirServe {
             secret = nil
         }
         let made: Setup
-        do { made = try Setup(settings, pinned: pinned, secret: secret) } catch { fail(error.message, code: error.code) }
+        do { made = try Setup(settings, configuration: .process, clock: clock, secret: secret) } catch { fail(error.message, code: error.code) }
         // What it will need, before it says it listens (READY=1): a store that cannot work
         // stops it, as the milter (docs/SITE.md, "Operating"); an SQLite store not made yet is
         // one the first message makes, so requests get 503 until then.
@@ -69,7 +70,7 @@ struct ReservoirServe {
             ServiceNotification.reloading {
                 let previous = ConfigurationLoad.reloadProcess()
                 do throws(StartFailure) {
-                    let fresh = try Setup(settings, pinned: pinned, secret: secret)
+                    let fresh = try Setup(settings, configuration: .process, clock: clock, secret: secret)
                     if let waiting = try fresh.checkStore() { log(waiting) }
                     current.replace(fresh.service)
                     ServeTelemetry.tokenInPath = fresh.tokenInPath

@@ -2,6 +2,7 @@ import CommandCore
 import EventStore
 import Feed
 import Glibc
+import ReservoirBase
 import Synchronization
 
 /// Why the server cannot start (or a reload cannot take its settings), with the sysexits code
@@ -26,20 +27,23 @@ struct Setup {
     /// Whether a request's first path segment is a token, which the request log never shows.
     var tokenInPath: Bool { access.token != nil || !access.accountTokens.isEmpty }
 
-    init(_ settings: ServeSettings, pinned: Int64?, secret: [UInt8]?) throws(StartFailure) {
+    /// `configuration` is the file the settings are read over (the process's, read again at each
+    /// reload); `clock` the one every request reads.
+    init(_ settings: ServeSettings, configuration: ConfigurationLoad, clock: WallClock, secret: [UInt8]?) throws(StartFailure) {
         let netrcLogins = try settings.netrc.map { (path) throws(StartFailure) in try ReservoirServe.logins(path, settings) }
         access = FeedAccess(
             tokens: try settings.tokenFile.map { (path) throws(StartFailure) in try ReservoirServe.tokens(path) },
             credentials: netrcLogins?.single, accountCredentials: netrcLogins?.accounts ?? [])
         // --store, else the configuration file's `store` (docs/CONFIGURATION.md), else the
         // default; a file that cannot be used stops the server as it stops the other commands.
-        if let problem = ConfigurationLoad.process.problem { throw StartFailure(problem.description, code: 78) }
-        let location = settings.store ?? EffectiveSettings.process(commandLine: [:]).text(.store)
+        if let problem = configuration.problem { throw StartFailure(problem.description, code: 78) }
+        let file = EffectiveSettings(file: configuration.file, commandLine: [:])
+        let location = settings.store ?? file.store
         self.location = location
         // The account of a bare token, of credentials or of an open server: the file's `account`,
         // else the store's implicit one. A `TOKEN ACCOUNT` line names its own.
         let configured: Account
-        do { configured = try AccountAddress.parse(EffectiveSettings.process(commandLine: [:]).account) } catch {
+        do { configured = try AccountAddress.parse(file.account) } catch {
             throw StartFailure(error.description, code: 78)
         }
         self.configured = configured
@@ -52,13 +56,13 @@ struct Setup {
             let runner = ActionRunner(program: program, store: settings.store, now: settings.now)
             actions = PageActions(secret: secret) { action, account in runner.run(action, account: account ?? configured) }
         }
-        let pendingDays = EffectiveSettings.process(commandLine: [:]).number(.pendingDays) ?? 30
+        let pendingDays = file.number(.pendingDays) ?? PendingLimits.defaultDays
         service = FeedService(
             access: access,
             openStore: { (account: Account?) throws(EventStoreError) -> any EventStore in
                 try ReservoirServe.openStore(location, account: account ?? configured)
             },
-            now: { pinned ?? Int64(time(nil)) }, writer: ConfigurationLoad.process.calendarWriter, actions: actions, pendingDays: pendingDays,
+            clock: clock, writer: configuration.calendarWriter, actions: actions, pendingDays: pendingDays,
             hosts: ServedHosts(listen: settings.listen, serverNames: settings.serverNames), serverAccount: configured)
     }
 

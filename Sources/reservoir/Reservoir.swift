@@ -42,7 +42,7 @@ struct Reservoir: ParsableCommand {
         do {
             // The filter hook runs once per delivered message: its plain arguments skip the parser.
             let arguments = CommandLine.arguments.dropFirst()
-            if arguments.first == "filter", let hook = FilterHook(arguments: arguments.dropFirst()) {
+            if arguments.first == "filter", let hook = FilterHook(arguments: arguments.dropFirst(), configuration: .process) {
                 try hook.run()
                 return
             }

@@ -23,26 +23,27 @@ struct CommonOptionTests {
         arguments: CommonOption.allCases)
     func filterReadsEveryOption(_ option: CommonOption) {
         if option.valueName == nil {
-            #expect(FilterHook(arguments: [option.flag]) != nil)
-            #expect(FilterHook(arguments: [option.flag + "=yes"]) == nil, "a flag takes no value")
+            #expect(FilterHook(arguments: [option.flag], configuration: .none) != nil)
+            #expect(FilterHook(arguments: [option.flag + "=yes"], configuration: .none) == nil, "a flag takes no value")
         } else {
-            #expect(FilterHook(arguments: [option.flag, Self.sample(option)]) != nil)
-            #expect(FilterHook(arguments: [option.flag + "=" + Self.sample(option)]) != nil)
-            #expect(FilterHook(arguments: [option.flag]) == nil, "a missing value is for the argument parser to explain")
+            #expect(FilterHook(arguments: [option.flag, Self.sample(option)], configuration: .none) != nil)
+            #expect(FilterHook(arguments: [option.flag + "=" + Self.sample(option)], configuration: .none) != nil)
+            #expect(FilterHook(arguments: [option.flag], configuration: .none) == nil, "a missing value is for the argument parser to explain")
         }
     }
 
     @Test("what the reader takes lands where the argument parser puts it")
     func filterSettings() throws {
         let hook = try #require(
-            FilterHook(arguments: [
-                "--allow-domain", "a.example", "--allow-domain=b.example", "--me", "@example.org",
-                "--store", "sqlite:/tmp/x", "--timeout=9", "--no-store", "--allow-unverified",
-            ]))
+            FilterHook(
+                arguments: [
+                    "--allow-domain", "a.example", "--allow-domain=b.example", "--me", "@example.org",
+                    "--store", "sqlite:/tmp/x", "--timeout=9", "--no-store", "--allow-unverified",
+                ], configuration: .none))
         #expect(hook.policy.allowDomain == ["a.example", "b.example"])
         #expect(hook.policy.me == ["@example.org"])
         #expect(hook.store == "sqlite:/tmp/x" && hook.timeout == 9 && hook.noStore && hook.policy.allowUnverified)
-        #expect(FilterHook(arguments: ["--unknown"]) == nil)
+        #expect(FilterHook(arguments: ["--unknown"], configuration: .none) == nil)
     }
 
     @Test("every option the trust words name is in the table")

@@ -23,7 +23,7 @@ struct DeliveryFixture {
     func delivery(_ collection: any CalendarCollection, deleteCancelled: Bool = false) -> CalendarDelivery {
         CalendarDelivery(
             ledger: store, destinations: [(.vdir(path: vdirPath), collection)],
-            options: .init(deleteCancelled: deleteCancelled), clock: { 1_000 })
+            options: .init(deleteCancelled: deleteCancelled), clock: .pinned(at: 1_000))
     }
 
     @discardableResult

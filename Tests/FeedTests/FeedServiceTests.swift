@@ -1,5 +1,6 @@
 import EventStore
 import ICalendar
+import ReservoirBase
 import Testing
 
 @testable import Feed
@@ -16,7 +17,8 @@ struct FeedServiceTests {
 
     static func service(_ store: MemoryStore, access: FeedAccess = FeedAccess()) -> FeedService {
         nonisolated(unsafe) let store = store
-        return FeedService(access: access, openStore: { _ in store }, now: { now }, hosts: ServedHosts(listen: .standard, serverNames: ["h"]))
+        return FeedService(
+            access: access, openStore: { _ in store }, clock: .pinned(at: now), hosts: ServedHosts(listen: .standard, serverNames: ["h"]))
     }
 
     static let events = [
@@ -45,7 +47,8 @@ struct FeedServiceTests {
         nonisolated(unsafe) let store = MemoryStore(Self.events)
         let request = FeedRequest(method: "GET", target: "/", host: Self.host)
         let jane = FeedService(
-            access: FeedAccess(), openStore: { _ in store }, now: { Self.now }, serverAccount: Account(normalizedAddress: "jane@example.org"))
+            access: FeedAccess(), openStore: { _ in store }, clock: .pinned(at: Self.now),
+            serverAccount: Account(normalizedAddress: "jane@example.org"))
         #expect(String(decoding: jane.respond(to: request).body, as: UTF8.self).contains("<p class=\"owner\">jane@example.org</p>"))
         #expect(!String(decoding: Self.service(store).respond(to: request).body, as: UTF8.self).contains("class=\"owner\""))
     }
@@ -59,7 +62,7 @@ struct FeedServiceTests {
             text.contains("\r\nNAME:Reservations\r\nX-WR-CALNAME:Reservations\r\nREFRESH-INTERVAL;VALUE=DURATION:PT1H\r\nX-PUBLISHED-TTL:PT1H\r\n"))
         #expect(!text.contains("COLOR"))
         let colored = FeedService(
-            access: FeedAccess(), openStore: { _ in store }, now: { Self.now }, writer: ICalendarWriter(color: "teal")
+            access: FeedAccess(), openStore: { _ in store }, clock: .pinned(at: Self.now), writer: ICalendarWriter(color: "teal")
         )
         .respond(to: FeedRequest(method: "GET", target: "/calendar.ics", host: Self.host))
         #expect(String(decoding: colored.body, as: UTF8.self).contains("\r\nCOLOR:teal\r\n"))

@@ -1,4 +1,5 @@
 import EventStore
+import ReservoirBase
 import Synchronization
 import Testing
 
@@ -32,7 +33,7 @@ struct PageActionTests {
             calls.append("\(action) for \(account?.address ?? "-")")
             return PageActionResult(succeeded: true, summary: "Added <b>EPIC Steak</b>")
         }
-        return (FeedService(access: access, openStore: { _ in store }, now: { 1_795_000_000 }, actions: actions), actions)
+        return (FeedService(access: access, openStore: { _ in store }, clock: .pinned(at: 1_795_000_000), actions: actions), actions)
     }
 
     static func post(_ path: String, _ body: String, origin: String? = "http://127.0.0.1:8645") -> FeedRequest {
@@ -77,7 +78,7 @@ struct PageActionTests {
     @Test("without --actions, the form paths do not exist and the page has no form")
     func readOnly() {
         nonisolated(unsafe) let store = MemoryStore([])
-        let service = FeedService(access: FeedAccess(), openStore: { _ in store }, now: { 1_795_000_000 })
+        let service = FeedService(access: FeedAccess(), openStore: { _ in store }, clock: .pinned(at: 1_795_000_000))
         #expect(service.respond(to: Self.post("/add", "url=https%3A%2F%2Fa.example%2F")).status == 404)
         let page = service.respond(to: FeedRequest(method: "GET", target: "/", host: "127.0.0.1:8645"))
         #expect(!String(decoding: page.body, as: UTF8.self).contains("<form"))

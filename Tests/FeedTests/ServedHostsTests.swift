@@ -1,4 +1,5 @@
 import EventStore
+import ReservoirBase
 import Synchronization
 import Testing
 
@@ -56,7 +57,7 @@ struct ServedHostsTests {
         }
         let token = PageActionTests.token("jane-token-0123456789")
         let service = FeedService(
-            access: FeedAccess(token: token), openStore: { _ in store }, now: { 1_795_000_000 }, actions: actions, hosts: Self.loopback)
+            access: FeedAccess(token: token), openStore: { _ in store }, clock: .pinned(at: 1_795_000_000), actions: actions, hosts: Self.loopback)
         let form = "token=\(actions.token(for: nil))&url=https%3A%2F%2Fconfirm.example%2F"
         func request(_ method: String, _ target: String, host: String?, repeated: Bool = false) -> FeedRequest {
             let origin = host.map { "http://" + $0 }

@@ -3,6 +3,7 @@ import EventStore
 import Foundation
 import Mailbox
 import PipelineTestSupport
+import ReservoirBase
 import Synchronization
 import Testing
 import Trust
@@ -55,7 +56,7 @@ struct PipelineClockTests {
         defer { tmp.remove() }
         let store = try tmp.open()
         let pipeline = try Samples.pipeline(store: store, now: start)
-        pipeline.clock = clock.read
+        pipeline.clock = WallClock(reading: clock.read)
         let message = try Self.booking(signedAt: start - 60, lifetime: 68, id: "EXPIRES8S")
         // The control: read while the signature holds, trusted.
         #expect(pipeline.current().analyze(message).trust.trusted)

@@ -76,6 +76,48 @@ extension ProcessSuites {
             #expect(lines.first == "# configuration file: \(config)")
         }
 
+        @Test("every key reservoir config lists can be given to it on the command line, and is then shown from there")
+        func everyKeyOnTheCommandLine() throws {
+            let dir = try Self.directory()
+            defer { try? FileManager.default.removeItem(at: dir) }
+            let file = dir.appendingPathComponent("named.txt").path
+            try Data("example.com\n".utf8).write(to: URL(fileURLWithPath: file))
+            let environment = ["RESERVOIR_CONFIG": try Self.write("", in: dir)]
+            let listed = try ReservoirBinary.run(["config"], environment: environment)
+            #expect(listed.status == 0, "\(listed.stderr)")
+            // Each row: `key = value  # source`; the file's own keys (reminders, calendar-color)
+            // are no option.
+            let rows = listed.text.split(separator: "\n").filter { !$0.hasPrefix("#") }.compactMap { row -> (String, String)? in
+                guard let equals = row.range(of: " = ") else { return nil }
+                return (String(row[..<equals.lowerBound]).trimmingCharacters(in: .whitespaces), String(row[equals.upperBound...]))
+            }.filter { !["reminders", "calendar-color"].contains($0.0) }
+            #expect(rows.count > 20, "\(listed.text)")
+            // A value of each key's kind, as its default shows it; a file where a string is asked.
+            let special = [
+                "store": "sqlite:\(dir.path)/events.sqlite3", "account": "jane@example.org", "recipient-delimiter": "-",
+                "dns-server": "127.0.0.1:5353", "authserv-id": "mx.example.org", "trust-authserv-id": "mx.example.org",
+                "calendar": "vdir:\(dir.path)/calendar", "retry-spool": dir.path + "/spool", "allow-domain": "example.com",
+                "me": "@example.org", "allow-pass-type": "pass.com.example.event", "trust-arc-sealer": "example.net",
+            ]
+            var arguments = ["config"]
+            for (key, shown) in rows {
+                if shown.hasPrefix("false") {
+                    arguments.append("--" + key)
+                } else if let first = shown.first, first.isNumber {
+                    arguments += ["--" + key, "7"]
+                } else {
+                    arguments += ["--" + key, special[key] ?? file]
+                }
+            }
+            let given = try ReservoirBinary.run(arguments, environment: environment)
+            #expect(given.status == 0, "\(arguments) \(given.stderr)")
+            let lines = given.text.split(separator: "\n").map(String.init)
+            for (key, _) in rows {
+                let line = lines.first { $0.hasPrefix(key + " ") } ?? ""
+                #expect(line.hasSuffix("# command line"), "\(key): \(line)")
+            }
+        }
+
         @Test("config --check: 0 for a valid file, 78 with the line and column of the first problem")
         func check() throws {
             let dir = try Self.directory()

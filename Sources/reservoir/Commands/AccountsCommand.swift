@@ -27,7 +27,7 @@ struct AccountsCommand: ParsableCommand {
 
     func run() throws {
         let now = try clock.resolve()
-        let store = try CommandRunner.openStore(at: storeOptions.store, use: .read)
+        let store = try CommandRunner.openStore(at: storeOptions.location, use: .read)
         guard let directory = store.directory else { throw CommandFailure.store("this store lists no accounts") }
         var accounts: [AccountSummary]
         do {
@@ -48,7 +48,7 @@ struct AccountsCommand: ParsableCommand {
     /// the oldest one's time, and the senders waiting for its choice.
     func count(_ summary: inout AccountSummary, now: Int64) throws(EventStoreError) {
         let store: any EventStore
-        do { store = try CommandRunner.openStore(at: storeOptions.store, use: .read, quiet: true, account: summary.account) } catch {
+        do { store = try CommandRunner.openStore(at: storeOptions.location, use: .read, quiet: true, account: summary.account) } catch {
             return
         }
         let calendars = EffectiveSettings.process(commandLine: summary.account.given).calendars.calendars

@@ -80,11 +80,11 @@ struct AddCommand: ParsableCommand {
     }
 
     func run() throws {
-        let account = try storeOptions.account()
+        let account = try storeOptions.selectedAccount()
         let calendars = calendarOptions.settings(noCalendar, for: account)
         try CalendarPusher.check(calendars)
         let runner = try CommandRunner(
-            keys: keys, policy: policy, store: .none, clock: clock, includePast: past.includePast, account: account, storeOptions: storeOptions)
+            keys: keys, policy: policy, store: .none, clock: clock, includePast: past.includesPast, account: account, storeOptions: storeOptions)
         var report: MessageReport
         if target.contains("://") {
             report = try fetch(runner)
@@ -105,10 +105,10 @@ struct AddCommand: ParsableCommand {
             throw ValidationError("add takes an https:// address or a .eml, .html, .pkpass, .ics, .pdf, .png, .jpg or .gif file (got \(target))")
         }
         if report.hasTrustedReservations {
-            let store = try CommandRunner.openStore(at: storeOptions.store, use: .record(createDirectories: creation.create), account: account)
+            let store = try CommandRunner.openStore(at: storeOptions.location, use: .record(createDirectories: creation.create), account: account)
             runner.pipeline.record(&report, into: store)
             try runner.check(report)
-            if let pusher = try CalendarPusher(calendars, store: store, clock: { runner.pipeline.now }) {
+            if let pusher = try CalendarPusher(calendars, store: store, clock: runner.pipeline.clock) {
                 pusher.push(CalendarPusher.changedKeys(report), deadline: .after(milliseconds: CalendarPusher.hookPushMilliseconds), command: "add")
             }
         }

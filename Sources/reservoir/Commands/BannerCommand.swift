@@ -39,7 +39,7 @@ struct BannerCommand: ParsableCommand {
         let runner = try CommandRunner(
             // Looking at a message never writes the user's store by surprise (a demo, a check of
             // a suspicious mail): only a store named by --store or the configuration is written.
-            keys: keys, policy: policy, store: noStore || storeOptions.store == nil ? .none : storeOptions.choice, clock: clock,
+            keys: keys, policy: policy, store: noStore || storeOptions.location == nil ? .none : storeOptions.choice, clock: clock,
             includePast: EffectiveSettings.includePast(includePast), storeOptions: storeOptions)
         // Waiting on a terminal with no word would look like a hang.
         if files.contains("-"), isatty(STDIN_FILENO) == 1 {

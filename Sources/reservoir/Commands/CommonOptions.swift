@@ -1,6 +1,7 @@
 import ArgumentParser
 import CommandCore
 import EventStore
+import ReservoirBase
 
 extension ArgumentHelp {
     /// The help of a shared option, from the one table (`CommonOption`).
@@ -14,14 +15,44 @@ extension NameSpecification {
     static func long(_ option: CommonOption) -> NameSpecification { .customLong(option.rawValue) }
 }
 
+/// A group of shared options: each property is named as its option's case (`allowDomain` for
+/// `--allow-domain`) and its `@Option` or `@Flag` is made from the option's declaration, so what
+/// was given is read off the properties (``given``) and no option is spelled a second time. The
+/// reading is ArgumentParser's own: it finds a command's arguments by reflection too.
+protocol SharedOptions: ParsableArguments {}
+
+extension SharedOptions {
+    /// The options given, for the merge with the configuration file.
+    var given: [CommonOption: SettingValue] {
+        var given: [CommonOption: SettingValue] = [:]
+        for child in Mirror(reflecting: self).children {
+            // A property wrapper's storage is labelled with an underscore before the name.
+            guard let label = child.label?.dropFirst(), let option = CommonOption.allCases.first(where: { "\($0)" == label }) else { continue }
+            switch child.value {
+            case let value as Option<String?>: if let text = value.wrappedValue { given[option] = .text(text) }
+            case let value as Option<[String]>: if !value.wrappedValue.isEmpty { given[option] = .texts(value.wrappedValue) }
+            case let value as Option<Int?>: if let number = value.wrappedValue { given[option] = .number(number) }
+            case let value as Flag<Bool>: if value.wrappedValue { given[option] = .flag(true) }
+            default: preconditionFailure("\(Self.self).\(label) is \(type(of: child.value)), not a shared option's kind")
+            }
+        }
+        return given
+    }
+}
+
+/// What `groups` were given, the later on top.
+func givenOptions(_ groups: any SharedOptions...) -> [CommonOption: SettingValue] {
+    groups.reduce(into: [:]) { given, group in given.merge(group.given) { $1 } }
+}
+
 /// Where DKIM keys come from.
-struct KeyOptions: ParsableArguments {
+struct KeyOptions: SharedOptions {
     @Option(
         name: .long(.keys),
         help: ArgumentHelp(
             .keys,
             discussion: "One record a line: selector._domainkey.domain TXT \"string\" [\"string\" …]. Names absent from the file do not exist."))
-    var keysFile: String?
+    var keys: String?
 
     @Option(name: .long(.dnsServer), help: ArgumentHelp(.dnsServer))
     var dnsServer: String?
@@ -29,26 +60,17 @@ struct KeyOptions: ParsableArguments {
     @Option(name: .long(.dnsTimeout), help: ArgumentHelp(.dnsTimeout))
     var dnsTimeout: Int?
 
-    /// The options given, for the merge with the configuration file.
-    var given: [CommonOption: SettingValue] {
-        var given: [CommonOption: SettingValue] = [:]
-        if let keysFile { given[.keys] = .text(keysFile) }
-        if let dnsServer { given[.dnsServer] = .text(dnsServer) }
-        if let dnsTimeout { given[.dnsTimeout] = .number(dnsTimeout) }
-        return given
-    }
-
     /// The command line over the configuration file.
     var settings: KeySettings { EffectiveSettings.process(commandLine: given).keys }
 }
 
 /// The trust policy switches (see docs/USAGE.md).
-struct PolicyOptions: ParsableArguments {
+struct PolicyOptions: SharedOptions {
     @Option(name: .long(.allowDomain), help: ArgumentHelp(.allowDomain))
     var allowDomain: [String] = []
 
     @Option(name: .long(.allowedDomains), help: ArgumentHelp(.allowedDomains))
-    var allowedDomainsFile: String?
+    var allowedDomains: String?
 
     @Option(name: .long(.me), help: ArgumentHelp(.me))
     var me: [String] = []
@@ -74,21 +96,6 @@ struct PolicyOptions: ParsableArguments {
     @Option(name: .long(.trustARCSealer), help: ArgumentHelp(.trustARCSealer))
     var trustARCSealer: [String] = []
 
-    var given: [CommonOption: SettingValue] {
-        var given: [CommonOption: SettingValue] = [:]
-        if !allowDomain.isEmpty { given[.allowDomain] = .texts(allowDomain) }
-        if let allowedDomainsFile { given[.allowedDomains] = .text(allowedDomainsFile) }
-        if !me.isEmpty { given[.me] = .texts(me) }
-        if !passCA.isEmpty { given[.passCA] = .texts(passCA) }
-        if let railKeys { given[.railKeys] = .text(railKeys) }
-        if !allowPassType.isEmpty { given[.allowPassType] = .texts(allowPassType) }
-        if allowAnyDomain { given[.allowAnyDomain] = .flag(true) }
-        if allowUnverified { given[.allowUnverified] = .flag(true) }
-        if let trustAuthservID { given[.trustAuthservID] = .text(trustAuthservID) }
-        if !trustARCSealer.isEmpty { given[.trustARCSealer] = .texts(trustARCSealer) }
-        return given
-    }
-
     /// The command line over the configuration file.
     var settings: PolicySettings { EffectiveSettings.process(commandLine: given).policy }
 
@@ -99,7 +106,7 @@ struct PolicyOptions: ParsableArguments {
 
     /// A domain given as a file or a file as a domain is a usage error naming the option meant.
     func validate() throws {
-        for (option, values) in [(CommonOption.allowDomain, allowDomain), (.allowedDomains, allowedDomainsFile.map { [$0] } ?? [])] {
+        for (option, values) in [(CommonOption.allowDomain, allowDomain), (.allowedDomains, allowedDomains.map { [$0] } ?? [])] {
             for value in values {
                 if let misuse = option.misuse(of: value) { throw ValidationError(misuse) }
             }
@@ -108,51 +115,46 @@ struct PolicyOptions: ParsableArguments {
 }
 
 /// `--pending-days`: how long a genuine sender's reservations wait for the person's choice.
-struct PendingDaysOption: ParsableArguments {
+struct PendingDaysOption: SharedOptions {
     @Option(name: .long(.pendingDays), help: ArgumentHelp(.pendingDays))
     var pendingDays: Int?
 
-    var given: [CommonOption: SettingValue] { pendingDays.map { [.pendingDays: .number($0)] } ?? [:] }
-
     /// `--pending-days`, else the configuration file's `pending-days`, else the default.
-    var days: Int { max(0, EffectiveSettings.process(commandLine: given).number(.pendingDays) ?? PendingLimits.defaultDays) }
+    var days: Int { Self.days(given) }
+
+    /// The days `given` on the command line say, over the configuration file's.
+    static func days(_ given: [CommonOption: SettingValue] = [:]) -> Int {
+        max(0, EffectiveSettings.process(commandLine: given).number(.pendingDays) ?? PendingLimits.defaultDays)
+    }
 }
 
-struct StoreOptions: ParsableArguments {
+struct StoreOptions: SharedOptions {
     @Option(name: .long(.store), help: ArgumentHelp(.store))
-    var storeArgument: String?
+    var store: String?
 
     @Option(name: .long(.account), help: ArgumentHelp(.account))
-    var accountArgument: String?
+    var account: String?
 
     @Option(name: .long(.recipientDelimiter), help: ArgumentHelp(.recipientDelimiter))
-    var recipientDelimiterArgument: String?
-
-    var given: [CommonOption: SettingValue] {
-        var given: [CommonOption: SettingValue] = [:]
-        if let storeArgument { given[.store] = .text(storeArgument) }
-        if let accountArgument { given[.account] = .text(accountArgument) }
-        if let recipientDelimiterArgument { given[.recipientDelimiter] = .text(recipientDelimiterArgument) }
-        return given
-    }
+    var recipientDelimiter: String?
 
     func validate() throws {
-        if let recipientDelimiterArgument, let misuse = CommonOption.recipientDelimiter.misuse(of: recipientDelimiterArgument) {
+        if let recipientDelimiter, let misuse = CommonOption.recipientDelimiter.misuse(of: recipientDelimiter) {
             throw ValidationError(misuse)
         }
     }
 
     /// `--account`, else the configuration file's `account`; the implicit account without either.
-    func account() throws -> Account { try AccountAddress.parse(EffectiveSettings.process(commandLine: given).account) }
+    func selectedAccount() throws -> Account { try AccountAddress.parse(EffectiveSettings.process(commandLine: given).account) }
 
     /// `--store`, else the configuration file's `store`; nil for the default.
-    var store: String? { EffectiveSettings.process(commandLine: given).store }
+    var location: String? { EffectiveSettings.process(commandLine: given).store }
 
     /// The store `--store` or the configuration file names, or the default.
-    var choice: StoreChoice { StoreChoice(store) }
+    var choice: StoreChoice { StoreChoice(location) }
 
     /// The same, its missing directories made with `--create`.
-    func choice(creating: Bool) -> StoreChoice { StoreChoice(store, createDirectories: creating) }
+    func choice(creating: Bool) -> StoreChoice { StoreChoice(location, createDirectories: creating) }
 }
 
 /// `--create`, for the commands that record: a new store is otherwise made only in a directory
@@ -164,19 +166,22 @@ struct StoreCreationOptions: ParsableArguments {
 }
 
 /// Whether a command that stores keeps reservations that already ended.
-struct PastOptions: ParsableArguments {
+struct PastOptions: SharedOptions {
     @Flag(name: .long(.includePast), help: ArgumentHelp(.includePast))
-    var includePastFlag = false
+    var includePast = false
 
     /// `--include-past`, or `include-past = true` in the configuration file.
-    var includePast: Bool { EffectiveSettings.includePast(includePastFlag) }
+    var includesPast: Bool { EffectiveSettings.includePast(includePast) }
 }
 
-struct ClockOptions: ParsableArguments {
+struct ClockOptions: SharedOptions {
     @Option(name: .long(.now), help: ArgumentHelp(.now))
     var now: String?
 
-    func resolve() throws -> Int64 { try CommandRunner.clock(now) }
+    func resolve() throws -> Int64 { try wallClock().now() }
+
+    /// The clock of the run: `--now` pinned, else the system's.
+    func wallClock() throws -> WallClock { try CommandRunner.wallClock(now) }
 }
 
 extension CommandRunner {
@@ -188,37 +193,41 @@ extension CommandRunner {
         try self.init(
             keys: keys?.settings, policy: policy?.settings(for: account, adding: storeOptions?.given ?? [:]), store: store, now: clock.now,
             includePast: includePast,
-            account: account, pendingDays: pending?.days)
+            account: account, pendingDays: pending?.days ?? PendingDaysOption.days())
     }
 }
 
 /// Where stored events are delivered (docs/CALENDARS.md).
-struct CalendarOptions: ParsableArguments {
+struct CalendarOptions: SharedOptions {
     @Option(name: .long(.calendar), help: ArgumentHelp(.calendar))
-    var calendars: [String] = []
+    var calendar: [String] = []
 
     @Option(name: .long(.netrc), help: ArgumentHelp(.netrc))
-    var netrcFile: String?
+    var netrc: String?
 
     @Option(name: .long(.calendarCA), help: ArgumentHelp(.calendarCA))
-    var caFile: String?
+    var calendarCA: String?
 
     @Flag(name: .long(.deleteCancelled), help: ArgumentHelp(.deleteCancelled))
     var deleteCancelled = false
-
-    var given: [CommonOption: SettingValue] {
-        var given: [CommonOption: SettingValue] = [:]
-        if !calendars.isEmpty { given[.calendar] = .texts(calendars) }
-        if let netrcFile { given[.netrc] = .text(netrcFile) }
-        if let caFile { given[.calendarCA] = .text(caFile) }
-        if deleteCancelled { given[.deleteCancelled] = .flag(true) }
-        return given
-    }
 
     /// The command line over the configuration file, for `account` (its calendars, templates
     /// filled in).
     func settings(for account: Account) -> CalendarSettings {
         EffectiveSettings.process(commandLine: given.merging(account.given) { $1 }).calendars
+    }
+}
+
+extension EffectiveSettings {
+    /// The process's configuration file (when it is valid) under `commandLine`: the one place
+    /// below `main` where `reservoir`'s commands read it; the libraries are handed the result.
+    static func process(commandLine: [CommonOption: SettingValue]) -> EffectiveSettings {
+        EffectiveSettings(file: ConfigurationLoad.process.file, commandLine: commandLine)
+    }
+
+    /// `--include-past` given, or set in the process's configuration file.
+    static func includePast(_ given: Bool) -> Bool {
+        given || process(commandLine: [:]).flag(.includePast)
     }
 }
 
@@ -229,11 +238,10 @@ extension Account {
 
 /// `--no-calendar`, for the commands that record and then push (`filter`, `ingest`, `scan`):
 /// one run that leaves the calendars alone, whatever `--calendar` or the configuration file says.
-struct NoCalendarOption: ParsableArguments {
+struct NoCalendarOption: SharedOptions {
     @Flag(name: .long(.noCalendar), help: ArgumentHelp(.noCalendar))
     var noCalendar = false
 
-    var given: [CommonOption: SettingValue] { noCalendar ? [.noCalendar: .flag(true)] : [:] }
 }
 
 extension CalendarOptions {
@@ -245,11 +253,9 @@ extension CalendarOptions {
 }
 
 /// Where messages wait for `reservoir retry` (docs/HOOKS.md, "Nothing lost").
-struct RetryOptions: ParsableArguments {
+struct RetryOptions: SharedOptions {
     @Option(name: .long(.retrySpool), help: ArgumentHelp(.retrySpool))
     var retrySpool: String?
-
-    var given: [CommonOption: SettingValue] { retrySpool.map { [.retrySpool: .text($0)] } ?? [:] }
 
     /// `--retry-spool`, else the configuration file's `retry-spool`, else the default; nil
     /// without a home directory.
@@ -274,7 +280,7 @@ struct ServiceOutputOptions: ParsableArguments {
 
 /// The options of a hook that reads one message from the MTA (`filter`, `milter`) beside the
 /// store's and the policy's: the authserv-id of its results, its time budget, `--no-store`.
-struct MessageHookOptions: ParsableArguments {
+struct MessageHookOptions: SharedOptions {
     @Option(name: .long(.authservID), help: ArgumentHelp(.authservID))
     var authservID: String?
 

@@ -31,6 +31,7 @@ struct ConfigCommand: ParsableCommand {
     @OptionGroup var calendarOptions: CalendarOptions
     @OptionGroup var past: PastOptions
     @OptionGroup var retry: RetryOptions
+    @OptionGroup var pending: PendingDaysOption
 
     @Option(name: .long(.authservID), help: ArgumentHelp(.authservID))
     var authservID: String?
@@ -58,11 +59,9 @@ struct ConfigCommand: ParsableCommand {
             }
             return
         }
-        var given = keys.given.merging(policy.given) { $1 }.merging(storeOptions.given) { $1 }.merging(calendarOptions.given) { $1 }
-            .merging(retry.given) { $1 }
+        var given = givenOptions(keys, policy, storeOptions, calendarOptions, retry, past, pending)
         if let authservID { given[.authservID] = .text(authservID) }
         if let timeout { given[.timeout] = .number(timeout) }
-        if past.includePastFlag { given[.includePast] = .flag(true) }
         let settings = EffectiveSettings(file: load.file, commandLine: given)
         Output.line("# configuration file: \(load.file?.path ?? "none (looked for \(Self.lookedFor(environment)))")")
         var rows = CommonOption.allCases.filter { $0.fileType != nil }.map { option in
@@ -119,20 +118,11 @@ struct ConfigCommand: ParsableCommand {
     /// What applies when nothing sets `option`: the path or name it comes to here (quoted, as a
     /// value), or what happens without one (in parentheses).
     static func standard(_ option: CommonOption) -> String {
+        if let said = option.declaration.standard { return said }
         switch option {
-        case .dnsTimeout, .timeout: return "5"
-        case .pendingDays: return String(PendingLimits.defaultDays)
-        case .deleteCancelled, .includePast: return "false"
-        case .allowDomain, .me, .calendar, .passCA, .allowPassType, .trustARCSealer: return "[]"
         case .store:
             guard let path = try? EventStoreLocation.defaultPath() else { return "(none: no home directory, give --store)" }
             return quoted("sqlite:" + path)
-        case .keys: return "(DNS)"
-        // What applies without a value, said as the value: a "(none)" here would read as "nothing".
-        case .dnsServer: return "(the system's resolvers, /etc/resolv.conf)"
-        case .account: return "(the store's implicit account)"
-        case .calendarCA: return "(the system's CA certificates)"
-        case .recipientDelimiter: return quoted("+")
         case .authservID: return quoted(AuthenticationResults.defaultAuthservID())
         case .netrc:
             guard let home = HomePath.processHome else { return "(none: no home directory)" }

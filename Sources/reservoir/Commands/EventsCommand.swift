@@ -43,7 +43,7 @@ struct EventsCommand: ParsableCommand {
 
     func run() throws {
         let now = try clock.resolve()
-        let store = try CommandRunner.openAccountStore(at: storeOptions.store, use: .read, account: try storeOptions.account())
+        let store = try CommandRunner.openAccountStore(at: storeOptions.location, use: .read, account: try storeOptions.selectedAccount())
         do {
             if let history {
                 let entries = try store.history(history)

@@ -37,13 +37,7 @@ struct FilterCommand: ParsableCommand {
     @OptionGroup var pending: PendingDaysOption
 
     func run() throws {
-        var given = keys.given.merging(policy.given) { $1 }.merging(storeOptions.given) { $1 }.merging(calendarOptions.given) { $1 }
-            .merging(noCalendar.given) { $1 }.merging(retry.given) { $1 }.merging(pending.given) { $1 }
-        if let now = clock.now { given[.now] = .text(now) }
-        if let authservID = hook.authservID { given[.authservID] = .text(authservID) }
-        if let timeout = hook.timeout { given[.timeout] = .number(timeout) }
-        if hook.noStore { given[.noStore] = .flag(true) }
-        if past.includePastFlag { given[.includePast] = .flag(true) }
+        let given = givenOptions(keys, policy, storeOptions, calendarOptions, noCalendar, retry, pending, clock, hook, past)
         // An invalid configuration file does not stop the hook: it passes mail through and says so.
         let configuration = ConfigurationLoad.process
         try FilterHook(
@@ -84,11 +78,11 @@ struct IngestCommand: ParsableCommand {
     func run() throws {
         // Every setting is checked before anything is recorded; the calendars without being
         // opened (no libcurl for mail that changes nothing).
-        let account = try storeOptions.account()
+        let account = try storeOptions.selectedAccount()
         let calendars = calendarOptions.settings(noCalendar, for: account)
         try CalendarPusher.check(calendars)
         let runner = try CommandRunner(
-            keys: keys, policy: policy, store: .none, clock: clock, includePast: past.includePast, account: account, pending: pending,
+            keys: keys, policy: policy, store: .none, clock: clock, includePast: past.includesPast, account: account, pending: pending,
             storeOptions: storeOptions)
         let raw = try runner.read(file)
         var report = runner.pipeline.analyze(raw)
@@ -100,7 +94,7 @@ struct IngestCommand: ParsableCommand {
         if report.hasReservationsToKeep {
             do {
                 let store = try CommandRunner.openStore(
-                    at: storeOptions.store, use: .record(createDirectories: creation.create), account: account)
+                    at: storeOptions.location, use: .record(createDirectories: creation.create), account: account)
                 runner.pipeline.record(&report, into: store)
                 opened = store
             } catch let failure as CommandFailure where failure.keepsForRetry {
@@ -123,7 +117,7 @@ struct IngestCommand: ParsableCommand {
             }
         }
         // Recorded first; the push is bounded, and what it leaves waits for `reservoir sync`.
-        if let store = opened, let pusher = try CalendarPusher(calendars, store: store, clock: { runner.pipeline.now }) {
+        if let store = opened, let pusher = try CalendarPusher(calendars, store: store, clock: runner.pipeline.clock) {
             pusher.push(
                 CalendarPusher.changedKeys(report), deadline: .after(milliseconds: CalendarPusher.hookPushMilliseconds), command: "ingest")
         }

@@ -31,8 +31,8 @@ struct ForgetCommand: ParsableCommand {
 
     func run() throws {
         let now = try clock.resolve()
-        let account = try storeOptions.account()
-        let store = try CommandRunner.openAccountStore(at: storeOptions.store, use: .update, account: account)
+        let account = try storeOptions.selectedAccount()
+        let store = try CommandRunner.openAccountStore(at: storeOptions.location, use: .update, account: account)
         let forgotten: [StoredEvent]
         do { forgotten = try store.forget(id, at: now) } catch { throw CommandFailure.store(error.message) }
         guard !forgotten.isEmpty else {
@@ -42,7 +42,7 @@ struct ForgetCommand: ParsableCommand {
         for stored in forgotten {
             Output.line("forgotten: \(stored.event.key) \(stored.event.title)")
         }
-        if let pusher = try CalendarPusher(calendarOptions.settings(for: account), store: store, clock: { now }) {
+        if let pusher = try CalendarPusher(calendarOptions.settings(for: account), store: store, clock: try clock.wallClock()) {
             let attempts = pusher.delivery.removeForgotten()
             for attempt in attempts where attempt.outcome == .deleted {
                 Output.line("removed from \(attempt.destination): \(attempt.uid ?? "")")

@@ -42,13 +42,13 @@ struct RetryCommand: ParsableCommand {
         // A site account's records are in its own spool and go into its own bookings: with
         // --account, that account's alone; without, the implicit account's and then each
         // account's that has records, each through a store opened for that account.
-        let account = try storeOptions.account()
+        let account = try storeOptions.selectedAccount()
         var runs = [(account: account, spool: top.forAccount(account))]
         if account.isImplicit { runs += top.accountSpools().filter { !$0.spool.pending().isEmpty } }
         var outcomes: [RetryOutcome] = []
         for run in runs {
             let runner = try CommandRunner(
-                keys: keys, policy: policy, store: storeOptions.choice(creating: creation.create), clock: clock, includePast: past.includePast,
+                keys: keys, policy: policy, store: storeOptions.choice(creating: creation.create), clock: clock, includePast: past.includesPast,
                 account: run.account, storeOptions: storeOptions)
             let recorded = RetryRun(spool: run.spool, pipeline: runner.pipeline).run()
             outcomes += recorded

@@ -79,7 +79,7 @@ struct ScanCommand: ParsableCommand {
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
         if allAccounts {
             guard paths.isEmpty else { throw ValidationError("--all-accounts reads the configured Maildirs: give paths or --all-accounts, not both") }
-            guard try storeOptions.account().isImplicit else {
+            guard try storeOptions.selectedAccount().isImplicit else {
                 throw ValidationError("--all-accounts and --account name different things: give one")
             }
         } else if paths.isEmpty {
@@ -99,7 +99,7 @@ struct ScanCommand: ParsableCommand {
         // the store is opened, so a typo costs nothing but the run.
         let sources = try paths.map { try CommandRunner.messages(at: $0) }
         let renderer = BannerRenderer(style: BannerStyle.forStandardOutput(), explain: explain)
-        let (summary, seconds) = try scan(sources, into: try storeOptions.account(), renderer: renderer)
+        let (summary, seconds) = try scan(sources, into: try storeOptions.selectedAccount(), renderer: renderer)
         if json {
             Output.line(BannerRenderer.json(summary))
         } else {
@@ -117,7 +117,7 @@ struct ScanCommand: ParsableCommand {
         // The accounts the store holds (the milter's `--account-domain` mailboxes among them),
         // besides the configuration's tables; a store not made yet holds none.
         var stored: [Account] = []
-        if let store = try? CommandRunner.openStore(at: storeOptions.store, use: .read, quiet: true),
+        if let store = try? CommandRunner.openStore(at: storeOptions.location, use: .read, quiet: true),
             let directory = store.directory
         {
             do { stored = try directory.accounts().map(\.account) } catch { throw CommandFailure.store(error.message) }
@@ -191,7 +191,7 @@ struct ScanCommand: ParsableCommand {
         // they were kept for: the configured one. A scan into another store (`--store` other
         // than the configuration's) leaves them, unless --retry-spool names the spool.
         let configured = EffectiveSettings.process(commandLine: [:]).store
-        let ownsSpool = retry.retrySpool != nil || storeOptions.storeArgument == nil || storeOptions.store == configured
+        let ownsSpool = retry.retrySpool != nil || storeOptions.store == nil || storeOptions.location == configured
         let spool = runner.pipeline.store == nil || !ownsSpool ? nil : retry.spool?.forAccount(runner.account)
         if let spool, !spool.pending().isEmpty {
             let outcomes = RetryRun(spool: spool, pipeline: runner.pipeline).run()
@@ -282,7 +282,7 @@ struct ScanCommand: ParsableCommand {
         let seconds = progress.elapsed
         // After recording: every event a calendar does not hold yet, this scan's and earlier ones'.
         if summary.storeFailure == nil, let store = runner.pipeline.store, let calendars {
-            let pusher = try CalendarPusher(calendars, store: store, clock: { runner.pipeline.now })
+            let pusher = try CalendarPusher(calendars, store: store, clock: runner.pipeline.clock)
             summary.calendar = .pushed(Self.push(pusher))
         } else if calendarSettings.skipped {
             summary.calendar = .skipped

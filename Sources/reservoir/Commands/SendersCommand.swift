@@ -77,8 +77,8 @@ struct PendingCommand: ParsableCommand {
 
     func run() throws {
         let now = try clock.resolve()
-        let account = try storeOptions.account()
-        let store = try CommandRunner.openAccountStore(at: storeOptions.store, use: .read, account: account)
+        let account = try storeOptions.selectedAccount()
+        let store = try CommandRunner.openAccountStore(at: storeOptions.location, use: .read, account: account)
         let senders = try SenderDecider.senders(store)
         let listed: [PendingReservation]
         let decisions: [SenderDecision]
@@ -124,11 +124,11 @@ struct AllowCommand: ParsableCommand {
 
     func run() throws {
         let domain = try SenderDecider.domain(domain)
-        let account = try storeOptions.account()
+        let account = try storeOptions.selectedAccount()
         let calendarSettings = calendarOptions.settings(noCalendar, for: account)
         let calendars = try CalendarPusher.open(calendarSettings)
         let now = try clock.resolve()
-        let store = try CommandRunner.openAccountStore(at: storeOptions.store, use: .update, account: account)
+        let store = try CommandRunner.openAccountStore(at: storeOptions.location, use: .update, account: account)
         let senders = try SenderDecider.senders(store)
         let (runner, read) = try SenderChoices.allow(
             domain, senders: senders, expiry: now - Int64(pending.days) * 86_400, at: now,
@@ -174,7 +174,7 @@ struct AllowCommand: ParsableCommand {
             Output.line("\(imported.count) \(imported.count == 1 ? "reservation" : "reservations") imported from \(domain)")
         }
         if let calendars, let eventStore = runner.pipeline.store {
-            let pusher = try CalendarPusher(calendars, store: eventStore, clock: { now })
+            let pusher = try CalendarPusher(calendars, store: eventStore, clock: try clock.wallClock())
             CalendarPusher.complain(pusher.delivery.pushPending(), command: "allow")
         }
     }
@@ -202,8 +202,8 @@ struct DenyCommand: ParsableCommand {
     func run() throws {
         let domain = try SenderDecider.domain(domain)
         let now = try clock.resolve()
-        let account = try storeOptions.account()
-        let store = try CommandRunner.openAccountStore(at: storeOptions.store, use: .update, account: account)
+        let account = try storeOptions.selectedAccount()
+        let store = try CommandRunner.openAccountStore(at: storeOptions.location, use: .update, account: account)
         let senders = try SenderDecider.senders(store)
         let dropped = try SenderChoices.deny(
             domain, senders: senders, at: now, by: SenderDecider.who(fromPage: page.fromPage, account: account))

@@ -3,6 +3,7 @@ import CommandCore
 import DKIM
 import Mailbox
 import Pipeline
+import ReservoirBase
 
 struct SignCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -93,7 +94,7 @@ struct SignCommand: ParsableCommand {
             message, domain: domain ?? "", selector: selector ?? "",
             headers: headers.split(separator: ":").map { String($0) }, overSign: overSign,
             canonicalization: DKIMCanonicalization(tag: canonicalization) ?? .relaxedRelaxed,
-            timestamp: timestamp ?? Clock.systemNow(), expiration: expiration)
+            timestamp: timestamp ?? WallClock.system.now(), expiration: expiration)
         Output.write(field)
         _ = Output.bytes(message)
     }

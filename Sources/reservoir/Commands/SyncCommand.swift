@@ -37,7 +37,7 @@ struct SyncCommand: ParsableCommand {
     var allAccounts = false
 
     func validate() throws {
-        let account = try storeOptions.account()
+        let account = try storeOptions.selectedAccount()
         if allAccounts {
             guard account.isImplicit else { throw ValidationError("--all-accounts and --account name different things: give one") }
             return
@@ -84,12 +84,12 @@ struct SyncCommand: ParsableCommand {
 
     func run() throws {
         let now = try clock.resolve()
-        let account = try storeOptions.account()
+        let account = try storeOptions.selectedAccount()
         if account.isImplicit, let accounts = try siteAccounts() {
             // Each account to its own calendars, one store handle each (docs/SITE.md).
             var outcomes: [Outcome] = []
             for named in accounts {
-                let store = try CommandRunner.openStore(at: storeOptions.store, use: .update, quiet: true, account: named)
+                let store = try CommandRunner.openStore(at: storeOptions.location, use: .update, quiet: true, account: named)
                 do {
                     outcomes.append(try push(store, account: named, now: now))
                 } catch let failure as CommandFailure {
@@ -132,7 +132,7 @@ struct SyncCommand: ParsableCommand {
         guard !calendars.calendars.isEmpty else {
             throw UsageError("sync needs at least one --calendar, or `calendar` in the configuration file")
         }
-        let store = try CommandRunner.openAccountStore(at: storeOptions.store, use: .update, account: account)
+        let store = try CommandRunner.openAccountStore(at: storeOptions.location, use: .update, account: account)
         let outcome = try push(store, account: account, now: now)
         if json {
             Output.line(Self.json(outcome.attempts, outcome.waiting, outcome.removals).serialized())
@@ -145,7 +145,7 @@ struct SyncCommand: ParsableCommand {
     /// The named accounts of a shared store when every account is to be pushed (`--all-accounts`,
     /// or no `--account` on a store that holds named accounts); nil for a single-user store.
     func siteAccounts() throws -> [Account]? {
-        let store = try CommandRunner.openStore(at: storeOptions.store, use: .read, quiet: true)
+        let store = try CommandRunner.openStore(at: storeOptions.location, use: .read, quiet: true)
         guard let directory = store.directory else { return allAccounts ? [] : nil }
         let named: [Account]
         do { named = try directory.accounts().map(\.account).filter { !$0.isImplicit } } catch { throw CommandFailure.store(error.message) }
@@ -155,7 +155,7 @@ struct SyncCommand: ParsableCommand {
     /// Pushes `account`'s waiting events to its calendars.
     func push(_ store: any EventStore, account: Account, now: Int64) throws -> Outcome {
         var outcome = Outcome(account: account)
-        guard let pusher = try CalendarPusher(calendarOptions.settings(for: account), store: store, clock: { now }) else {
+        guard let pusher = try CalendarPusher(calendarOptions.settings(for: account), store: store, clock: try clock.wallClock()) else {
             outcome.skipped = .noCalendar
             return outcome
         }

@@ -59,7 +59,7 @@ struct WatchCommand: ParsableCommand {
     /// site's `watch`; with no account named, the site's `watch` into the default account and
     /// every account table's `watch` into its account.
     func plan() throws -> [(account: Account, mailboxes: [String])] {
-        let account = try storeOptions.account()
+        let account = try storeOptions.selectedAccount()
         guard mailboxes.isEmpty else { return [(account, mailboxes)] }
         let file = ConfigurationLoad.process.file
         let site = file?.watch ?? []
@@ -200,7 +200,7 @@ struct WatchCommand: ParsableCommand {
         WatchReload.install()
         let options = ServiceOptions(level: LogLevel(name: logLevel) ?? .info, syslog: syslog, metrics: metrics.flatMap(MetricsAddress.init))
         do {
-            try WatchTelemetry.setUp(options, store: storeOptions.store)
+            try WatchTelemetry.setUp(options, store: storeOptions.location)
         } catch {
             // sysexits.h EX_UNAVAILABLE: the metrics port is taken or not this host's.
             Output.error("watch: \(error.description)")
@@ -230,7 +230,7 @@ struct WatchCommand: ParsableCommand {
             let calendars = try CalendarPusher.open(calendarSettings)
             let runner = try CommandRunner(
                 keys: keys, policy: policy, store: storeOptions.choice(creating: creation.create), clock: clock,
-                includePast: past.includePast, account: account, storeOptions: storeOptions)
+                includePast: past.includesPast, account: account, storeOptions: storeOptions)
             guard let store = runner.pipeline.store, let state = store.imapState else {
                 throw CommandFailure.configuration("reservoir watch needs a store that keeps IMAP state (SQLite or PostgreSQL)")
             }
@@ -449,7 +449,7 @@ struct WatchCommand: ParsableCommand {
         defer { WatchStop.idle() }
         let store = context.runner.pipeline.store
         if summary.storeFailure == nil, let calendars = context.calendars, let store {
-            let pusher = try CalendarPusher(calendars, store: store, clock: { context.runner.pipeline.clock() })
+            let pusher = try CalendarPusher(calendars, store: store, clock: context.runner.pipeline.clock)
             summary.calendar = .pushed(ScanCommand.push(pusher))
         } else if context.calendarSettings.skipped {
             summary.calendar = .skipped
