@@ -74,6 +74,12 @@ public enum DocumentLimits {
     public static let messageBudgetMilliseconds = 3000
     /// The most of the program's output read: 32 codes of a few kilobytes each.
     public static let maxOutputBytes = 512 * 1024
+    /// The largest document read: an attachment of a message read whole (2 MB) fits. The reader
+    /// refuses a larger one as too large, unread.
+    public static let maxDocumentBytes = 4 << 20
+    /// Documents one long-lived reader reads before it is replaced (``DocumentReaderPool``):
+    /// whatever poppler or the allocator keeps from one document does not pile up.
+    public static let documentsPerReader = 64
 }
 
 /// Runs `reservoir-document`, the program beside this one that links poppler and zxing-cpp, on

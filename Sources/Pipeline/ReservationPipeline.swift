@@ -37,9 +37,10 @@ public final class ReservationPipeline {
         public var pendingDays = PendingLimits.defaultDays
         /// The UIC key list rail tickets are verified with (`--rail-keys`), read on first use.
         public var railKeys: RailKeySource?
-        /// Reads a document's bar codes: `reservoir-document` beside this program.
+        /// Reads a document's bar codes: the process's long-lived `reservoir-document` readers,
+        /// beside this program (``Documents/DocumentReaderPool``).
         public var documentReader: @Sendable ([UInt8], DocumentType, Int) -> DocumentReading = {
-            DocumentReader.read($0, type: $1, budgetMilliseconds: $2)
+            DocumentReaderPool.shared.read($0, type: $1, budgetMilliseconds: $2)
         }
 
         /// These settings with the clock at `time`.
