@@ -80,6 +80,11 @@ public enum DocumentLimits {
     /// Documents one long-lived reader reads before it is replaced (``DocumentReaderPool``):
     /// whatever poppler or the allocator keeps from one document does not pile up.
     public static let documentsPerReader = 64
+    /// The largest document whose reading is remembered by its bytes (``DocumentReaderPool``):
+    /// boarding passes and tickets are a few kilobytes to a few hundred.
+    public static let cachedDocumentBytes = 1 << 20
+    /// The bytes of remembered documents a process keeps at most, the oldest let go first.
+    public static let cachedBytes = 16 << 20
 }
 
 /// Runs `reservoir-document`, the program beside this one that links poppler and zxing-cpp, on

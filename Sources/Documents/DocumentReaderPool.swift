@@ -27,12 +27,52 @@ public final class DocumentReaderPool: Sendable {
         public var started = 0
         /// Documents read by a reader.
         public var read = 0
+        /// Documents answered from what was read before, byte for byte.
+        public var remembered = 0
+    }
+
+    /// Readings of documents read before, by their bytes: the same PDF attached to a thousand
+    /// messages (terms and conditions, a carrier's standard ticket) is read once. A hit is the
+    /// same type and the same bytes, compared whole; only a reading the bytes alone decide is
+    /// kept (not a time-out, nor a reader that failed).
+    private struct Remembered {
+        struct Entry {
+            var type: DocumentType
+            var bytes: [UInt8]
+            var reading: DocumentReading
+        }
+        var entries: [Int: [Entry]] = [:]
+        /// Oldest first, for eviction.
+        var order: [(key: Int, count: Int)] = []
+        var bytes = 0
+
+        func reading(of document: [UInt8], _ type: DocumentType, key: Int) -> DocumentReading? {
+            entries[key]?.first { $0.type == type && $0.bytes == document }?.reading
+        }
+
+        mutating func keep(_ document: [UInt8], _ type: DocumentType, _ reading: DocumentReading, key: Int) {
+            guard document.count <= DocumentLimits.cachedDocumentBytes else { return }
+            switch reading.failure {
+            case nil, .truncated, .tooLarge, .unreadable: break
+            case .timedOut, .readerFailed, .readerMissing: return
+            }
+            entries[key, default: []].append(Entry(type: type, bytes: document, reading: reading))
+            order.append((key, document.count))
+            bytes += document.count
+            while bytes > DocumentLimits.cachedBytes, !order.isEmpty {
+                let oldest = order.removeFirst()
+                entries[oldest.key]?.removeFirst()
+                if entries[oldest.key]?.isEmpty == true { entries[oldest.key] = nil }
+                bytes -= oldest.count
+            }
+        }
     }
 
     private let program: String
     private let keptIdle: Int
     private let idle = Mutex<[Reader]>([])
     private let counts = Mutex(Counts())
+    private let remembered = Mutex(Remembered())
 
     /// `keptIdle`: readers kept waiting between documents, at most (one per processor by default,
     /// as many as a scan's threads read at once).
@@ -56,6 +96,17 @@ public final class DocumentReaderPool: Sendable {
         guard access(program, X_OK) == 0 else { return DocumentReading(failure: .readerMissing) }
         // The reader would refuse it unread; it is refused here without being sent.
         guard bytes.count <= DocumentLimits.maxDocumentBytes else { return DocumentReading(failure: .tooLarge) }
+        let key = bytes.hashValue
+        if let known = remembered.withLock({ $0.reading(of: bytes, type, key: key) }) {
+            counts.withLock { $0.remembered += 1 }
+            return known
+        }
+        let reading = readByReader(bytes, type: type, budgetMilliseconds: budgetMilliseconds)
+        remembered.withLock { $0.keep(bytes, type, reading, key: key) }
+        return reading
+    }
+
+    private func readByReader(_ bytes: [UInt8], type: DocumentType, budgetMilliseconds: Int) -> DocumentReading {
         let deadline = DocumentReader.monotonicMilliseconds() + budgetMilliseconds
         var request = Array("\(type.rawValue) \(bytes.count)\n".utf8)
         request += bytes

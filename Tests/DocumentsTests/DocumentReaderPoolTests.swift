@@ -20,8 +20,7 @@ struct DocumentReaderPoolTests {
               \(answer)
             done
             """
-        try (body + "\n").write(toFile: path, atomically: true, encoding: .utf8)
-        chmod(path, 0o755)
+        try DocumentReaderTests.writeProgram(body + "\n", to: path)
         return path
     }
 
@@ -59,7 +58,7 @@ struct DocumentReaderPoolTests {
         #expect(pool.read([1], type: .pdf).failure == nil)
         let failed = pool.read([1], type: .png)
         #expect(failed.failure == .readerFailed)
-        #expect(pool.read([1], type: .pdf).failure == nil)
+        #expect(pool.read([2], type: .pdf).failure == nil)
         #expect(pool.statistics.started == 2)
     }
 
@@ -76,7 +75,7 @@ struct DocumentReaderPoolTests {
         let first = try #require(Int32(try String(contentsOfFile: pids, encoding: .utf8).split(separator: "\n")[0]))
         kill(first, SIGKILL)
         usleep(100_000)
-        #expect(pool.read([1], type: .pdf).failure == nil)
+        #expect(pool.read([2], type: .pdf).failure == nil)
         #expect(pool.statistics == DocumentReaderPool.Counts(started: 2, read: 2))
     }
 
@@ -85,7 +84,7 @@ struct DocumentReaderPoolTests {
         let reader = try Self.script(Self.answer)
         defer { unlink(reader) }
         let pool = DocumentReaderPool(program: reader, keptIdle: 1)
-        for _ in 0...DocumentLimits.documentsPerReader { #expect(pool.read([1], type: .jpeg).failure == nil) }
+        for n in 0...DocumentLimits.documentsPerReader { #expect(pool.read([UInt8(n)], type: .jpeg).failure == nil) }
         #expect(pool.statistics == DocumentReaderPool.Counts(started: 2, read: DocumentLimits.documentsPerReader + 1))
     }
 
@@ -107,6 +106,26 @@ struct DocumentReaderPoolTests {
         #expect(pool.read(Array(repeating: 0, count: DocumentLimits.maxDocumentBytes + 1), type: .pdf).failure == .tooLarge)
         #expect(pool.statistics.started == 0)
         #expect(DocumentReaderPool(program: "/nonexistent/reservoir-document").read([1], type: .pdf).failure == .readerMissing)
+    }
+
+    @Test("a document read before is answered from memory, byte for byte and type for type; a time-out is not remembered")
+    func remembered() throws {
+        let reader = try Self.script("if [ \"$kind\" = gif ]; then exec sleep 30; fi; \(Self.answer)")
+        defer { unlink(reader) }
+        let pool = DocumentReaderPool(program: reader, keptIdle: 1)
+        let document = Array(repeating: UInt8(0x25), count: 5000)
+        #expect(pool.read(document, type: .pdf).failure == nil)
+        #expect(pool.read(document, type: .pdf).barcodes.count == 1)
+        #expect(pool.statistics == DocumentReaderPool.Counts(started: 1, read: 1, remembered: 1))
+        // One byte changed, or another type: read again.
+        var changed = document
+        changed[4999] = 0x26
+        #expect(pool.read(changed, type: .pdf).failure == nil)
+        #expect(pool.read(document, type: .png).failure == nil)
+        #expect(pool.statistics == DocumentReaderPool.Counts(started: 1, read: 3, remembered: 1))
+        #expect(pool.read(document, type: .gif, budgetMilliseconds: 300).failure == .timedOut)
+        #expect(pool.read(document, type: .gif, budgetMilliseconds: 300).failure == .timedOut)
+        #expect(pool.statistics.started == 2 && pool.statistics.remembered == 1, "each time-out ended its reader")
     }
 
     @Test("a reader holds no descriptor of its parent's but its socket and standard error")

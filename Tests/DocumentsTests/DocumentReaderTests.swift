@@ -8,9 +8,18 @@ struct DocumentReaderTests {
     /// A stand-in reader: a shell script doing `body`.
     static func script(_ body: String) throws -> String {
         let path = NSTemporaryDirectory() + "reader-" + UUID().uuidString
-        try "#!/bin/sh\n\(body)\n".write(toFile: path, atomically: true, encoding: .utf8)
-        chmod(path, 0o755)
+        try writeProgram("#!/bin/sh\n\(body)\n", to: path)
         return path
+    }
+
+    /// Writes an executable through a close-on-exec descriptor: a child another test starts
+    /// meanwhile never holds it open for writing, which would make running it fail (ETXTBSY).
+    static func writeProgram(_ text: String, to path: String) throws {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o755)
+        guard descriptor >= 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+        defer { close(descriptor) }
+        let bytes = Array(text.utf8)
+        guard write(descriptor, bytes, bytes.count) == bytes.count else { throw POSIXError(.EIO) }
     }
 
     @Test("codes and the end line read; a missing end, a bad page, bad base64 or a stray line is the reader's failure")
