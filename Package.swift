@@ -253,7 +253,7 @@ let package = Package(
         .testTarget(name: "TelemetryTests", dependencies: ["ServiceLog", "Telemetry", "CommandCore"]),
         .target(name: "DNSTestSupport", path: "Tests/DNSTestSupport"),
         .testTarget(
-            name: "CommandCoreTests", dependencies: ["CommandCore", "Pipeline", "Trust", "TOML", "ICalendar", "EventStore", "DNSTestSupport"]),
+            name: "CommandCoreTests", dependencies: ["CommandCore", "DNS", "Pipeline", "Trust", "TOML", "ICalendar", "EventStore", "DNSTestSupport"]),
         .testTarget(name: "ArchitectureTests"),
         .testTarget(name: "DocumentsTests", dependencies: ["Documents"]),
         .testTarget(

@@ -17,13 +17,15 @@ package struct CommandRunner {
     /// Whose bookings the store holds (`--account`).
     package let account: Account
 
+    /// The pipeline for `keys`, `policy` and `store`; `given` answers the key lookups instead of
+    /// the resolver `keys` names (a test's).
     package init(
         keys: KeySettings?, policy: PolicySettings?, store: StoreChoice, now: String?, includePast: Bool, account: Account = .implicit,
-        pendingDays: Int? = nil
+        pendingDays: Int? = nil, resolver given: (any TXTResolver)? = nil
     ) throws {
         let pinned = now != nil
         let now = try Self.clock(now)
-        let resolver = try Self.resolver(keys)
+        let resolver = try given ?? Self.resolver(keys)
         let eventStore = try store.location.map { try Self.openStore(at: $0.url, use: $0.use, account: account) }
         let trust = try Self.trustPolicy(policy, store: eventStore)
         self.account = account
@@ -173,7 +175,7 @@ package struct CommandRunner {
     /// Pipelines without a store, each with a resolver of its own, for the threads of a scan.
     package func analyzers(_ count: Int) throws -> [ReservationPipeline] {
         try (0..<count).map { _ in
-            var analyzer = ReservationPipeline(
+            let analyzer = ReservationPipeline(
                 resolver: try Self.resolver(keys), policy: pipeline.policy, store: nil,
                 now: pipeline.now, includePast: pipeline.includePast)
             analyzer.railKeys = pipeline.railKeys

@@ -1,3 +1,4 @@
+package import DNS
 import Delivery
 import EventStore
 import Glibc
@@ -47,6 +48,11 @@ package struct FilterHook {
     /// `retry-spool`: where a message whose reservations met a passing failure waits for
     /// `reservoir retry`; nil for the default (``RetrySpool/locate(_:environment:)``).
     package var retrySpool: String?
+    /// Makes the resolver of each message's key lookups instead of the one `keys` names (a
+    /// test's); nil for that one.
+    package var resolver: (@Sendable () -> any TXTResolver)?
+    /// The clock the milter's time budget runs on (``MilterClock``).
+    package var milterClock: any MilterClock = SystemMilterClock()
 
     package init(
         keys: KeySettings, policy: PolicySettings, store: String? = nil, now: String? = nil,
@@ -218,7 +224,8 @@ package struct FilterHook {
         }
         do {
             let runner = try CommandRunner(
-                keys: keys, policy: policy, store: .none, now: now, includePast: includePast, pendingDays: pendingDays ?? PendingLimits.defaultDays)
+                keys: keys, policy: policy, store: .none, now: now, includePast: includePast,
+                pendingDays: pendingDays ?? PendingLimits.defaultDays, resolver: resolver?())
             var report = runner.pipeline.analyze(raw)
             // Most mail carries no trusted reservation: the store is opened only when there is
             // something to record, which keeps SQLite or libpq out of the common hook run.
