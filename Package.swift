@@ -232,7 +232,9 @@ let package = Package(
             name: "RailTicketTests", dependencies: ["RailTicket", "JSON", "Reservations", "Markup"], exclude: ["Tickets", "Keys", "Samples"]),
         .testTarget(name: "WalletPassTests", dependencies: ["WalletPass", "Zip", "JSON", "PassTestSupport"]),
         .testTarget(name: "ICalendarReadingTests", dependencies: ["ICalendarReading", "TimeZones"], exclude: ["Fixtures"]),
-        .testTarget(name: "ARCTests", dependencies: ["ARC", "DKIM", "MIME", "DNS", "Trust", "PipelineTestSupport", "Pipeline", "TestRequirements"]),
+        .testTarget(
+            name: "ARCTests",
+            dependencies: ["ARC", "DKIM", "MIME", "DNS", "Trust", "PipelineTestSupport", "Pipeline", "Reservations", "TestRequirements"]),
         .target(
             name: "PipelineTestSupport", dependencies: ["Pipeline", "Trust", "Mailbox", "MIME", "DNS", "DKIM", "EventStore"],
             path: "Tests/PipelineTestSupport"),

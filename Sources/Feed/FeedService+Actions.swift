@@ -1,4 +1,4 @@
-public import EventStore
+import EventStore
 
 extension FeedService {
     /// A form's post (`--actions`): checked as a request another site could have made a
