@@ -48,6 +48,7 @@ struct ICalendarExportCLITests {
         "python3-icalendar reads every stored event with its UID, DTSTART, SUMMARY, STATUS and SEQUENCE",
         .enabled(if: Requirement.met(pythonICalendar), "python3-icalendar is not installed (apt-get install python3-icalendar)"))
     func pythonPeer() throws {
+        try #require(Self.pythonICalendar, "python3-icalendar is not installed (apt-get install python3-icalendar)")
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }
         let store = try Self.scannedStore(tmp)
@@ -110,6 +111,7 @@ struct ICalendarExportCLITests {
         "the configuration file's reminders and calendar-color reach events --ics: a lead per category, or none at all",
         .enabled(if: Requirement.met(pythonICalendar), "python3-icalendar is not installed (apt-get install python3-icalendar)"))
     func configuredReminders() throws {
+        try #require(Self.pythonICalendar, "python3-icalendar is not installed (apt-get install python3-icalendar)")
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }
         let store = try Self.scannedStore(tmp)
