@@ -201,28 +201,28 @@ let package = Package(
         // Stage benchmarks for docs/PERFORMANCE.md (scripts/bench).
         .executableTarget(name: "reservoir-bench", dependencies: ["Mailbox", "MIME", "DNS", "DKIM"]),
 
-        .testTarget(name: "ReservoirBaseTests", dependencies: ["ReservoirBase"]),
-        .testTarget(name: "MailboxTests", dependencies: ["Mailbox", "MIME"]),
-        .testTarget(name: "MIMETests", dependencies: ["ReservoirBase", "MIME"]),
-        .testTarget(name: "MIMEConformanceTests", dependencies: ["MIME"]),
+        .testTarget(name: "ReservoirBaseTests", dependencies: ["ReservoirBase", "TestRequirements"]),
+        .testTarget(name: "MailboxTests", dependencies: ["Mailbox", "MIME", "TestRequirements"]),
+        .testTarget(name: "MIMETests", dependencies: ["ReservoirBase", "MIME", "TestRequirements"]),
+        .testTarget(name: "MIMEConformanceTests", dependencies: ["MIME", "TestRequirements"]),
         .testTarget(name: "DNSTests", dependencies: ["DNS", "TestRequirements"]),
         // What a test needs from outside the package: skipped without it, failed under CI=true.
         .target(name: "TestRequirements", path: "Tests/TestRequirements"),
         .testTarget(name: "DKIMTests", dependencies: ["DKIM", "MIME", "DNS", "COpenSSL", "TestRequirements"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
-        .testTarget(name: "TOMLTests", dependencies: ["TOML"]),
+        .testTarget(name: "TOMLTests", dependencies: ["TOML", "TestRequirements"]),
         .testTarget(name: "MarkupTests", dependencies: ["Markup", "JSON"], exclude: ["Fixtures"]),
         .testTarget(name: "ReservationsTests", dependencies: ["Reservations", "Markup", "JSON"]),
         .testTarget(name: "EventStoreTests", dependencies: ["ReservoirBase", "EventStore"]),
         // A throwaway PostgreSQL server for the tests of both the store and the CLI.
         .target(name: "PostgresTestSupport", path: "Tests/PostgresTestSupport"),
         .testTarget(name: "EventStorePostgresTests", dependencies: ["ReservoirBase", "EventStorePostgres", "EventStore", "PostgresTestSupport"]),
-        .testTarget(name: "ICalendarTests", dependencies: ["ReservoirBase", "ICalendar", "EventStore"]),
+        .testTarget(name: "ICalendarTests", dependencies: ["ReservoirBase", "ICalendar", "EventStore", "TestRequirements"]),
         .testTarget(name: "DeliveryTests", dependencies: ["Delivery", "EventStore", "ICalendar"]),
-        .testTarget(name: "CalDAVTests", dependencies: ["CalDAV"]),
+        .testTarget(name: "CalDAVTests", dependencies: ["CalDAV", "TestRequirements"]),
         .testTarget(name: "IMAPTests", dependencies: ["IMAP"]),
         .testTarget(name: "FeedTests", dependencies: ["Feed", "EventStore", "ICalendar", "ReservoirBase"]),
-        .testTarget(name: "TimeZonesTests", dependencies: ["TimeZones"]),
+        .testTarget(name: "TimeZonesTests", dependencies: ["TimeZones", "TestRequirements"]),
         .testTarget(name: "TrustTests", dependencies: ["Trust", "MIME", "DKIM", "WalletPass", "TestRequirements"]),
         // Zip archives and signed Wallet passes made with openssl, for the tests of passes.
         .target(name: "PassTestSupport", dependencies: ["CZlib"], path: "Tests/PassTestSupport"),
@@ -230,9 +230,11 @@ let package = Package(
         .testTarget(name: "BCBPTests", dependencies: ["BCBP"]),
         .testTarget(
             name: "RailTicketTests", dependencies: ["RailTicket", "JSON", "Reservations", "Markup"], exclude: ["Tickets", "Keys", "Samples"]),
-        .testTarget(name: "WalletPassTests", dependencies: ["WalletPass", "Zip", "JSON", "PassTestSupport"]),
-        .testTarget(name: "ICalendarReadingTests", dependencies: ["ICalendarReading", "TimeZones"], exclude: ["Fixtures"]),
-        .testTarget(name: "ARCTests", dependencies: ["ARC", "DKIM", "MIME", "DNS", "Trust", "PipelineTestSupport", "Pipeline", "TestRequirements"]),
+        .testTarget(name: "WalletPassTests", dependencies: ["WalletPass", "Zip", "JSON", "PassTestSupport", "TestRequirements"]),
+        .testTarget(name: "ICalendarReadingTests", dependencies: ["ICalendarReading", "TimeZones", "TestRequirements"], exclude: ["Fixtures"]),
+        .testTarget(
+            name: "ARCTests",
+            dependencies: ["ARC", "DKIM", "MIME", "DNS", "Trust", "PipelineTestSupport", "Pipeline", "Reservations", "TestRequirements"]),
         .target(
             name: "PipelineTestSupport", dependencies: ["Pipeline", "Trust", "Mailbox", "MIME", "DNS", "DKIM", "EventStore"],
             path: "Tests/PipelineTestSupport"),
@@ -247,13 +249,13 @@ let package = Package(
             dependencies: [
                 "PipelineTestSupport", "Pipeline", "Trust", "Mailbox", "MIME", "DNS", "DKIM", "Markup", "Reservations", "EventStore", "JSON",
                 "ICalendar", "PassTestSupport", "WalletPass", "ICalendarReading", "ARC", "EventStorePostgres", "PostgresTestSupport",
-                "Documents", "RailTicket",
+                "Documents", "RailTicket", "TestRequirements",
             ],
             exclude: ["Attacks"]),
         .testTarget(name: "TelemetryTests", dependencies: ["ServiceLog", "Telemetry", "CommandCore"]),
         .target(name: "DNSTestSupport", path: "Tests/DNSTestSupport"),
         .testTarget(
-            name: "CommandCoreTests", dependencies: ["CommandCore", "Pipeline", "Trust", "TOML", "ICalendar", "EventStore", "DNSTestSupport"]),
+            name: "CommandCoreTests", dependencies: ["CommandCore", "DNS", "Pipeline", "Trust", "TOML", "ICalendar", "EventStore", "DNSTestSupport"]),
         .testTarget(name: "ArchitectureTests"),
         .testTarget(name: "DocumentsTests", dependencies: ["Documents"]),
         .testTarget(

@@ -1,5 +1,5 @@
 package import CLibCurl
-package import CLibCurlLoader
+import CLibCurlLoader
 
 /// One libcurl easy handle and its error buffer, owned here alone and released in `deinit`
 /// (curl_easy_cleanup(3): "This might close all connections this handle has used").

@@ -1,4 +1,4 @@
-public import EventStore
+package import EventStore
 import Trust
 
 /// Reads an account's address as `--account` and the configuration file's `account` give it:

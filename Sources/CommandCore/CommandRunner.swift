@@ -17,13 +17,15 @@ package struct CommandRunner {
     /// Whose bookings the store holds (`--account`).
     package let account: Account
 
+    /// The pipeline for `keys`, `policy` and `store`; `given` answers the key lookups instead of
+    /// the resolver `keys` names (a test's).
     package init(
         keys: KeySettings?, policy: PolicySettings?, store: StoreChoice, now: String?, includePast: Bool, account: Account = .implicit,
-        pendingDays: Int = PendingLimits.defaultDays
+        pendingDays: Int = PendingLimits.defaultDays, resolver given: (any TXTResolver)? = nil
     ) throws {
         let clock = try Self.wallClock(now)
         let now = clock.now()
-        let resolver = try Self.resolver(keys)
+        let resolver = try given ?? Self.resolver(keys)
         let eventStore = try store.location.map { try Self.openStore(at: $0.url, use: $0.use, account: account) }
         let trust = try Self.trustPolicy(policy, store: eventStore)
         self.account = account

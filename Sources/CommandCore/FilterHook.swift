@@ -1,3 +1,4 @@
+package import DNS
 import Delivery
 import EventStore
 import Glibc
@@ -49,6 +50,11 @@ package struct FilterHook {
     /// `retry-spool`: where a message whose reservations met a passing failure waits for
     /// `reservoir retry`; nil for the default (``RetrySpool/locate(_:environment:)``).
     package var retrySpool: String? { settings.text(.retrySpool) }
+    /// Makes the resolver of each message's key lookups instead of the one `keys` names (a
+    /// test's); nil for that one.
+    package var resolver: (@Sendable () -> any TXTResolver)?
+    /// The clock the milter's time budget runs on (``MilterClock``).
+    package var milterClock: any MilterClock = SystemMilterClock()
 
     /// The filter's arguments (those of `reservoir filter`) read without the argument parser,
     /// whose reflection costs a per-message hook about 2 ms of Swift runtime type lookups, over
@@ -196,7 +202,8 @@ package struct FilterHook {
         }
         do {
             let runner = try CommandRunner(
-                keys: keys, policy: policy, store: .none, now: now, includePast: includePast, pendingDays: pendingDays)
+                keys: keys, policy: policy, store: .none, now: now, includePast: includePast, pendingDays: pendingDays,
+                resolver: resolver?())
             var report = runner.pipeline.analyze(raw)
             // Most mail carries no trusted reservation: the store is opened only when there is
             // something to record, which keeps SQLite or libpq out of the common hook run.

@@ -438,7 +438,7 @@ extension FilterHook {
     /// `finished` is called with the message's ``MilterOutcome`` once its recording ends, on
     /// the thread that ran it (after the reply when the budget ran out).
     package func milterChangesWithinBudget(_ message: MilterMessage, finished: (@Sendable (MilterOutcome) -> Void)? = nil) -> MilterChanges {
-        let start = MilterOutcome.monotonicNanoseconds()
+        let start = milterClock.nanoseconds()
         guard timeout > 0 else { return milterChanges(message, start: start, finished: finished) }
         let work = MilterWork(hook: self, message: message, start: start, finished: finished)
         MilterWork.running.add(1, ordering: .relaxed)
@@ -462,17 +462,12 @@ extension FilterHook {
             return milterChanges(message, start: start, finished: finished)
         }
         pthread_detach(thread)
-        var deadline = timespec()
-        clock_gettime(CLOCK_REALTIME, &deadline)
-        deadline.tv_sec += timeout
-        while sem_timedwait(work.done, &deadline) != 0 {
-            guard errno == EINTR else {
-                work.pastBudget.store(true, ordering: .relaxed)
-                Output.error("milter: time budget of \(timeout) s exceeded; the message went on, the bookings are recorded when the analysis ends")
-                var changes = MilterChanges(deletions: message.deletions())
-                changes.insertions = Self.insertions(String(decoding: Self.timeoutFields(resolvedAuthservID, "\n"), as: UTF8.self))
-                return changes
-            }
+        guard milterClock.wait(for: work.done, seconds: timeout) else {
+            work.pastBudget.store(true, ordering: .relaxed)
+            Output.error("milter: time budget of \(timeout) s exceeded; the message went on, the bookings are recorded when the analysis ends")
+            var changes = MilterChanges(deletions: message.deletions())
+            changes.insertions = Self.insertions(String(decoding: Self.timeoutFields(resolvedAuthservID, "\n"), as: UTF8.self))
+            return changes
         }
         return work.result ?? MilterChanges(deletions: message.deletions())
     }
@@ -499,7 +494,7 @@ extension FilterHook {
         var outcome = MilterOutcome()
         let changes = milterChanges(message, outcome: &outcome)
         outcome.pastBudget = pastBudget()
-        outcome.milliseconds = Int((MilterOutcome.monotonicNanoseconds() - start) / 1_000_000)
+        outcome.milliseconds = Int((milterClock.nanoseconds() - start) / 1_000_000)
         finished?(outcome)
         return changes
     }
@@ -527,7 +522,7 @@ extension FilterHook {
         do {
             let runner = try CommandRunner(
                 keys: keys, policy: policy, store: .none, now: now, includePast: includePast,
-                pendingDays: pendingDays)
+                pendingDays: pendingDays, resolver: resolver?())
             // One analysis (one DNS lookup per key), decided for the site and for each account.
             let analysis = runner.pipeline.analysis(raw)
             let report = runner.pipeline.decide(analysis)
@@ -566,11 +561,11 @@ extension FilterHook {
         // A genuine sender not chosen yet waits as pending for the account (docs/USAGE.md,
         // "Pending senders"); one the account allowed in the store is read again from the bytes.
         if report.hasReservationsToKeep {
-            let started = MilterOutcome.monotonicNanoseconds()
+            let started = milterClock.nanoseconds()
             do {
                 let store = try CommandRunner.openStore(at: store, busyTimeoutMilliseconds: storeWait(budget), quiet: true, account: account)
                 pipeline.record(&filed, into: store)
-                seconds = Double(MilterOutcome.monotonicNanoseconds() - started) / 1e9
+                seconds = Double(milterClock.nanoseconds() - started) / 1e9
             } catch {
                 storeProblem = "\(error)"
             }

@@ -1,5 +1,5 @@
 package import EventStore
-package import Mailbox
+import Mailbox
 package import Pipeline
 
 /// The person's choice about a sender domain, made the same way whoever asks (`reservoir allow`

@@ -1,4 +1,4 @@
-public import EventStore
+import EventStore
 import ReservoirBase
 
 extension FeedService {

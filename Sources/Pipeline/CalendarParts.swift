@@ -1,10 +1,10 @@
-public import EventStore
+import EventStore
 import ICalendarReading
 import JSON
 public import MIME
 import Markup
-public import Reservations
-public import Trust
+import Reservations
+import Trust
 
 // Calendar objects in mail (RFC 6047 iMIP): `text/calendar` parts and `.ics` attachments, read
 // as another source of reservations next to the HTML parts' markup.

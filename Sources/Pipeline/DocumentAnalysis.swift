@@ -1,4 +1,4 @@
-public import Mailbox
+import Mailbox
 import Trust
 
 /// A document file handed to `reservoir add` that is not mail: a Wallet pass, a calendar

@@ -1,5 +1,5 @@
 import BCBP
-public import Documents
+import Documents
 import EventStore
 import JSON
 import MIME

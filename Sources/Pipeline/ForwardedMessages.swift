@@ -1,6 +1,6 @@
-public import DKIM
-public import MIME
-public import Mailbox
+import DKIM
+import MIME
+import Mailbox
 public import Trust
 
 /// Bounds on the reading of attached messages.

@@ -1,7 +1,7 @@
-public import ARC
+import ARC
 public import DKIM
-public import Documents
-public import MIME
+import Documents
+import MIME
 public import Mailbox
 import Synchronization
 

@@ -1,8 +1,8 @@
 import EventStore
-public import Mailbox
+import Mailbox
 import Markup
 import Reservations
-public import Trust
+import Trust
 
 /// Where a page's bytes came from, which decides what can vouch for them.
 public enum PageOrigin: Sendable, Equatable {

@@ -4,7 +4,7 @@ public import DNS
 public import Documents
 public import EventStore
 import Glibc
-public import MIME
+import MIME
 public import Mailbox
 import Markup
 import Reservations

@@ -2,7 +2,7 @@ import EventStore
 public import Reservations
 public import ReservoirBase
 public import Trust
-public import WalletPass
+import WalletPass
 
 /// The verdict on one reservation, whatever carried it: trusted or not, why not, the proof of
 /// origin it rests on, who owns its booking and what orders its versions. A message can carry a trusted pass beside untrusted markup, or a

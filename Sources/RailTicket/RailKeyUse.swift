@@ -48,13 +48,16 @@ extension RailTicketContent {
     public var productOwners: [Int?] {
         guard let fcb else { return [head.flatMap { Int($0.issuerCode) }] }
         let issuer = fcb.issuerNumber ?? head.flatMap { Int($0.issuerCode) }
-        let owners: [Int?] = fcb.documents.compactMap { document in
+        let owners: [Int?] = fcb.documents.compactMap { document -> Int?? in
+            let owner: Int?
             switch document {
-            case .reservation(let reservation): reservation.productOwner ?? issuer
-            case .openTicket(let ticket): ticket.productOwner ?? issuer
-            case .pass(let pass): pass.productOwner ?? issuer
-            case .other: nil
+            case .reservation(let reservation): owner = reservation.productOwner
+            case .openTicket(let ticket): owner = ticket.productOwner
+            case .pass(let pass): owner = pass.productOwner
+            case .other: return nil
             }
+            // A document without its own owner is the issuer's product.
+            return .some(owner ?? issuer)
         }
         return owners.isEmpty ? [issuer] : owners
     }

@@ -1,5 +1,5 @@
-public import ARC
-public import DKIM
+import ARC
+import DKIM
 
 /// What an ARC chain says for a From domain under `--trust-arc-sealer`.
 enum ARCVouch {

@@ -6,6 +6,7 @@ import MIME
 import Mailbox
 import Pipeline
 import PipelineTestSupport
+import Reservations
 import TestRequirements
 import Testing
 import Trust

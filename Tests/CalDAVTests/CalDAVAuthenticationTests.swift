@@ -1,4 +1,5 @@
 import Glibc
+import TestRequirements
 import Testing
 
 @testable import CalDAV
@@ -10,7 +11,7 @@ struct CalDAVAuthenticationTests {
 
     @Test(
         "Radicale answers 401 without credentials for its host and with a wrong password, stores with the right one",
-        .enabled(if: RadicaleServer.isInstalled, "radicale is not installed (apt-get install radicale)"))
+        .enabled(if: Requirement.met(RadicaleServer.isInstalled), "radicale is not installed (apt-get install radicale)"))
     func radicale() throws {
         let directory = try TestDirectory()
         defer { directory.remove() }
@@ -40,7 +41,7 @@ struct CalDAVAuthenticationTests {
 
     @Test(
         "several entries for one host: the login asked for takes its own entry; without one, or with no entry of it, the host's first",
-        .enabled(if: RadicaleServer.isInstalled, "radicale is not installed (apt-get install radicale)"))
+        .enabled(if: Requirement.met(RadicaleServer.isInstalled), "radicale is not installed (apt-get install radicale)"))
     func loginOfSeveral() throws {
         try #require(RadicaleServer.isInstalled, "radicale is not installed (apt-get install radicale)")
         let directory = try TestDirectory()

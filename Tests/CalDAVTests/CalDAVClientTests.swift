@@ -1,3 +1,4 @@
+import TestRequirements
 import Testing
 
 @testable import CalDAV
@@ -6,7 +7,7 @@ import Testing
 /// again, read, replace, replace with a stale tag, delete.
 @Suite("Create, read, replace and delete on real CalDAV servers")
 struct CalDAVClientTests {
-    @Test("Radicale", .enabled(if: RadicaleServer.isInstalled, "radicale is not installed (apt-get install radicale)"))
+    @Test("Radicale", .enabled(if: Requirement.met(RadicaleServer.isInstalled), "radicale is not installed (apt-get install radicale)"))
     func radicale() throws {
         let directory = try TestDirectory()
         defer { directory.remove() }
@@ -17,7 +18,7 @@ struct CalDAVClientTests {
         try Self.lifecycle(client, log: server.process)
     }
 
-    @Test("Xandikos", .enabled(if: XandikosServer.isInstalled, "xandikos is not installed (apt-get install xandikos)"))
+    @Test("Xandikos", .enabled(if: Requirement.met(XandikosServer.isInstalled), "xandikos is not installed (apt-get install xandikos)"))
     func xandikos() throws {
         let directory = try TestDirectory()
         defer { directory.remove() }

@@ -1,3 +1,4 @@
+import TestRequirements
 import Testing
 
 @testable import CalDAV
@@ -8,8 +9,8 @@ import Testing
 struct CalDAVTLSTests {
     @Test(
         "refused without caFile, accepted with it",
-        .enabled(if: RadicaleServer.isInstalled, "radicale is not installed (apt-get install radicale)"),
-        .enabled(if: ServerProcess.isInstalled(SelfSignedCertificate.program), "openssl is not installed (apt-get install openssl)"))
+        .enabled(if: Requirement.met(RadicaleServer.isInstalled), "radicale is not installed (apt-get install radicale)"),
+        .enabled(if: Requirement.met(ServerProcess.isInstalled(SelfSignedCertificate.program)), "openssl is not installed (apt-get install openssl)"))
     func selfSigned() throws {
         let directory = try TestDirectory()
         defer { directory.remove() }

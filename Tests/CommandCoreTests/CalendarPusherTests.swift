@@ -49,7 +49,10 @@ struct CalendarPusherTests {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let netrc = directory + "/netrc"
-        FileManager.default.createFile(atPath: netrc, contents: Data("default login jane password x\n".utf8), attributes: [.posixPermissions: 0o600])
+        try #require(
+            FileManager.default.createFile(
+                atPath: netrc, contents: Data("default login jane password x\n".utf8), attributes: [.posixPermissions: 0o600]),
+            "cannot write \(netrc)")
         let url = "https://cal.example/dav/"
         try CalendarPusher.check(CalendarSettings(calendars: [url, "vdir:\(directory)/cal"], netrcFile: netrc))
         #expect(!FileManager.default.fileExists(atPath: directory + "/cal"), "checking makes no directory")

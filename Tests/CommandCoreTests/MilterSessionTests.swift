@@ -1,8 +1,10 @@
 import CommandCore
-import DNSTestSupport
+import DNS
+import Dispatch
 import EventStore
 import Foundation
 import Glibc
+import Synchronization
 import Testing
 
 @Suite("The milter's recipients, settings and field changes")
@@ -261,17 +263,19 @@ struct MilterBudgetTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("milter-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        // A nameserver that never answers.
-        let silent = LoopbackNameserver { _ in nil }
-        defer { silent.stop() }
-        let port = Int(silent.port)
-        let site = try #require(
+        var site = try #require(
             MilterSessionTests.settings([
                 "--socket", "inet:1@h", "--account", "jane@home.example", "--store", "sqlite:\(directory)/events.sqlite3",
-                "--dns-server", "127.0.0.1:\(port)", "--dns-timeout", "5", "--timeout", "1", "--allowed-domains",
-                MilterRecordingTests.samples + "/allowed-domains", "--now", "2026-11-22T12:00:00Z", "--authserv-id", "mx.example",
-                "--retry-spool", directory + "/retry",
+                "--timeout", "1", "--allowed-domains", MilterRecordingTests.samples + "/allowed-domains", "--now", "2026-11-22T12:00:00Z",
+                "--authserv-id", "mx.example", "--retry-spool", directory + "/retry",
             ]))
+        // A key lookup that answers (a time-out) only once the reply went, on a clock whose
+        // budget passes as soon as it is waited for.
+        let lookups = HeldLookups()
+        defer { lookups.release() }
+        site.hook.resolver = { HeldResolver(lookups) }
+        let clock = SteppingMilterClock()
+        site.hook.milterClock = clock
         let sample = try #require(
             try FileManager.default.contentsOfDirectory(atPath: MilterRecordingTests.samples + "/cur").sorted().first.map {
                 MilterRecordingTests.samples + "/cur/" + $0
@@ -285,24 +289,91 @@ struct MilterBudgetTests {
         let changes = site.hook.milterChangesWithinBudget(message) { finished.set($0) }
         let elapsed = Date().timeIntervalSince(start)
         #expect(elapsed < 4, "the answer took \(elapsed) s with a 1 s budget")
+        #expect(clock.waited == [1], "the budget waited for: \(clock.waited)")
+        #expect(finished.get() == nil, "the analysis ended before the reply")
         #expect(changes.deletions == [MilterFieldDeletion(name: "X-Reservation", index: 1)])
         #expect(changes.insertions.count == 1)
         #expect(changes.insertions.first?.value.contains("time budget exceeded") == true, "\(changes.insertions)")
-        // The analysis goes on and ends in the account's retry spool (dkim=temperror).
+        // The lookup times out after the reply; the analysis goes on and ends in the account's
+        // retry spool (dkim=temperror).
+        lookups.release()
         let spool = directory + "/retry/accounts/jane@home.example"
         var records: [String] = []
         let deadline = Date().addingTimeInterval(60)
         while Date() < deadline, records.isEmpty {
             records = ((try? FileManager.default.contentsOfDirectory(atPath: spool)) ?? []).filter { $0.hasSuffix(".eml") }
-            usleep(100_000)
+            usleep(10_000)
         }
         #expect(records.count == 1, "nothing kept in \(spool)")
+        #expect(lookups.asked > 0)
         // Its line, once the recording ended after the reply: past the budget, kept for retry.
-        while Date() < deadline, finished.get() == nil { usleep(50_000) }
+        while Date() < deadline, finished.get() == nil { usleep(10_000) }
         let outcome = try #require(finished.get())
         #expect(outcome.pastBudget && outcome.retried == ["jane@home.example"] && outcome.kind == .retry, "\(outcome.line)")
         #expect(outcome.dkim == "temperror" && outcome.line.contains(" past-budget=yes ms="), "\(outcome.line)")
         #expect(outcome.milliseconds >= 1000, "\(outcome.line)")
+    }
+}
+
+/// Key lookups held until ``release()``, then answered with a time-out, as a nameserver that
+/// never answers is after `--dns-timeout`.
+final class HeldLookups: Sendable {
+    private let state = Mutex((released: false, asked: 0))
+    private let gate = DispatchSemaphore(value: 0)
+
+    /// Lookups made so far.
+    var asked: Int { state.withLock { $0.asked } }
+
+    /// Waits until released; a time-out.
+    func lookup() -> TXTLookupResult {
+        let held = state.withLock {
+            $0.asked += 1
+            return !$0.released
+        }
+        if held {
+            gate.wait()
+            // Every held lookup wakes the next one.
+            gate.signal()
+        }
+        return .temporaryFailure("timed out")
+    }
+
+    func release() {
+        let first = state.withLock { state in
+            let first = !state.released
+            state.released = true
+            return first
+        }
+        if first { gate.signal() }
+    }
+}
+
+/// One message's resolver over ``HeldLookups``.
+final class HeldResolver: TXTResolver {
+    let lookups: HeldLookups
+
+    init(_ lookups: HeldLookups) { self.lookups = lookups }
+
+    func lookupTXT(_ name: String) -> TXTLookupResult { lookups.lookup() }
+}
+
+/// A milter clock on which waiting for the budget passes it at once: the budget's seconds are
+/// added to the time, and the work is found unfinished unless it already was.
+final class SteppingMilterClock: MilterClock {
+    private let state = Mutex((now: UInt64(1_000_000_000), waited: [Int]()))
+
+    /// The seconds each budget wait was for.
+    var waited: [Int] { state.withLock { $0.waited } }
+
+    func nanoseconds() -> UInt64 { state.withLock { $0.now } }
+
+    func wait(for done: UnsafeMutablePointer<sem_t>, seconds: Int) -> Bool {
+        if sem_trywait(done) == 0 { return true }
+        state.withLock {
+            $0.now += UInt64(seconds) * 1_000_000_000
+            $0.waited.append(seconds)
+        }
+        return false
     }
 }
 

@@ -1,6 +1,7 @@
 import EventStore
 import Foundation
 import ReservoirBase
+import TestRequirements
 import Testing
 
 @testable import ICalendar
@@ -72,7 +73,9 @@ struct ICalendarWriterTests {
         #expect(!object.contains("NAME") && !object.contains("REFRESH-INTERVAL") && !object.contains("COLOR"))
     }
 
-    @Test("python's icalendar reads the calendar's name, refresh interval and colour", .enabled(if: PythonICalendar.available))
+    @Test(
+        "python's icalendar reads the calendar's name, refresh interval and colour",
+        .enabled(if: Requirement.met(PythonICalendar.available), PythonICalendar.missing))
     func calendarPropertiesWithPythonICalendar() throws {
         let script = """
             import sys, icalendar
@@ -213,7 +216,9 @@ struct ICalendarWriterTests {
         #expect(!writer.write([stored()]).contains("TRANSP"))
     }
 
-    @Test("python's icalendar reads the stay as dates, check-out exclusive", .enabled(if: PythonICalendar.available))
+    @Test(
+        "python's icalendar reads the stay as dates, check-out exclusive",
+        .enabled(if: Requirement.met(PythonICalendar.available), PythonICalendar.missing))
     func lodgingWithPythonICalendar() throws {
         let script = """
             import sys, icalendar
@@ -286,7 +291,7 @@ struct ICalendarWriterTests {
 
     @Test(
         "python's icalendar puts each reminder before its start: 2 h before dinner, 18:00 the evening before a stay",
-        .enabled(if: PythonICalendar.available))
+        .enabled(if: Requirement.met(PythonICalendar.available), PythonICalendar.missing))
     func remindersWithPythonICalendar() throws {
         let script = """
             import sys, icalendar, datetime
@@ -395,7 +400,7 @@ struct ICalendarWriterTests {
 
     @Test(
         "python's icalendar reads a zoned DTSTART back to the same UTC instant, by name and by our VTIMEZONE",
-        .enabled(if: PythonICalendar.available))
+        .enabled(if: Requirement.met(PythonICalendar.available), PythonICalendar.missing))
     func zonedWithPythonICalendar() throws {
         let ics = writer.write([Self.zonedFlight(), stored()])
         let script = """
@@ -427,7 +432,7 @@ struct ICalendarWriterTests {
 
     @Test(
         "text holding every line break of any reader: python's splitlines() finds only the CRLF lines, python3-icalendar one event",
-        .enabled(if: PythonICalendar.available))
+        .enabled(if: Requirement.met(PythonICalendar.available), PythonICalendar.missing))
     func lineBreaksStayInside() throws {
         let hostile = Self.lineBreaks.map { "\($0)END:VEVENT\($0)BEGIN:VEVENT\($0)UID:evil-\($0.value)\($0)SUMMARY:Free" }.joined()
         var event = stored(title: "Gala" + hostile, notes: "Seat 1" + hostile, location: "Hall" + hostile)
@@ -458,7 +463,7 @@ struct ICalendarWriterTests {
             rows.map { Array($0.dropFirst(2)) } == [["IWDSCA_1@reservoir", "K7Q2PX_1@reservoir"], ["IWDSCA_1@reservoir"], ["K7Q2PX_1@reservoir"]])
     }
 
-    @Test("python's icalendar parser reads the export", .enabled(if: PythonICalendar.available))
+    @Test("python's icalendar parser reads the export", .enabled(if: Requirement.met(PythonICalendar.available), PythonICalendar.missing))
     func parsesWithPythonICalendar() throws {
         let ics = writer.write([stored(status: .cancelled, sequence: 2), stored(title: "Flight: UA 123 from SFO to EWR")])
         let output = try PythonICalendar.summarize(ics)
@@ -474,10 +479,13 @@ struct ICalendarWriterTests {
 enum PythonICalendar {
     static let python = "/usr/bin/python3"
 
-    static var available: Bool {
+    static let available: Bool = {
         guard FileManager.default.isExecutableFile(atPath: python) else { return false }
         return (try? run(["-c", "import icalendar"], input: "")) != nil
-    }
+    }()
+
+    /// Why the tests that need it are skipped without it.
+    static let missing: Comment = "python3-icalendar is not installed (apt-get install python3-icalendar)"
 
     static func summarize(_ ics: String) throws -> [String] {
         let script = """

@@ -1,4 +1,5 @@
 import Foundation
+import TestRequirements
 import Testing
 
 @testable import MIME
@@ -85,7 +86,7 @@ struct TreeNode: Equatable, CustomStringConvertible {
 
 @Suite(
     "MIME conformance: public suites with expected output",
-    .enabled(if: Corpus.available, "../shared/corpora/mime is absent: conformance suites skipped"))
+    .enabled(if: Requirement.met(Corpus.available), "no MIME corpus at ../shared/corpora/mime beside the checkout"))
 struct MIMEConformanceTests {
     /// Stalwart's expected JSON was produced from the message with every CR removed.
     static func stalwartCases() -> [(name: String, message: Message, expected: [String: Any])] {

@@ -1,11 +1,12 @@
 import Foundation
+import TestRequirements
 import Testing
 
 @testable import MIME
 
 /// Stalwart mail-parser's expected parses of whole messages (`eml/**/NNN.json`, from the input
 /// with every CR removed): subjects and the decoded text of text parts.
-@Suite(.enabled(if: CorpusTests.available))
+@Suite(.enabled(if: Requirement.met(CorpusTests.available), "no MIME corpus at ../shared/corpora/mime beside the checkout"))
 struct StalwartMessageTests {
     static let folder = CorpusTests.corpus.appendingPathComponent("stalwart-mail-parser/eml")
 

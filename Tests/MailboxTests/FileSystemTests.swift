@@ -1,4 +1,5 @@
 import Foundation
+import TestRequirements
 import Testing
 
 @testable import Mailbox
@@ -8,7 +9,7 @@ import Testing
         #expect(throws: MessageSourceError.self) { try MessageSource.file(NSTemporaryDirectory()) }
     }
 
-    @Test(.enabled(if: MIMECorpus.available))
+    @Test(.enabled(if: Requirement.met(MIMECorpus.available), "no MIME corpus at ../shared/corpora/mime beside the checkout"))
     func stalwartMaildirTree() throws {
         let root = MIMECorpus.root.appendingPathComponent("stalwart-mail-parser/maildir")
         let messages = Array(try MessageSource(path: root.path))

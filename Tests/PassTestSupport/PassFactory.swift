@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// Makes Wallet passes for tests with the `openssl` command: a CA of its own (valid 2020–2040,
 /// so any pinned clock of the tests falls inside), signer certificates named as Apple names pass

@@ -1,4 +1,4 @@
-public import CZlib
+import CZlib
 
 /// Writes zip archives for tests (PKWARE APPNOTE 6.3): stored or deflated entries, with the
 /// sizes the central directory declares open to lies, for the reader's limits.

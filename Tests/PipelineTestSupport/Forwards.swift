@@ -4,7 +4,7 @@ public import EventStore
 public import Foundation
 public import Mailbox
 public import Pipeline
-public import Trust
+import Trust
 
 /// Forwarded confirmations for tests: a confirmation EPIC Steak signed with the samples' key,
 /// attached to a forward from the samples' user (jane@home.example), whose domain publishes

@@ -1,7 +1,7 @@
 import DNS
 public import EventStore
 public import Foundation
-public import MIME
+import MIME
 public import Mailbox
 public import Pipeline
 public import Trust

@@ -5,6 +5,7 @@ import Foundation
 import MIME
 import Mailbox
 import PipelineTestSupport
+import Reservations
 import ReservoirBase
 import Testing
 import Trust

@@ -23,7 +23,7 @@ import Testing
         let base: AnySequence<RawMessage>
         let vanishing: Int
         func makeIterator() -> AnyIterator<RawMessage> {
-            var inner = base.makeIterator()
+            let inner = base.makeIterator()
             var position = 0
             return AnyIterator {
                 guard let next = inner.next() else { return nil }

@@ -5,6 +5,7 @@ import PassTestSupport
 import PipelineTestSupport
 import Reservations
 import ReservoirBase
+import TestRequirements
 import Testing
 import Trust
 import WalletPass
@@ -15,7 +16,7 @@ import WalletPass
 /// Mail carrying a Wallet pass, through the whole pipeline: a pass of an allowed pass type under
 /// the configured CA becomes a trusted event whoever sent the mail; every broken pass is shown,
 /// untrusted, with its reason, and stores nothing.
-@Suite("Wallet passes in mail", .enabled(if: PassFactory.available))
+@Suite("Wallet passes in mail", .enabled(if: Requirement.met(PassFactory.available), "openssl is not installed (apt-get install openssl)"))
 struct WalletPassPipelineTests {
     static let factory = Result { try PassFactory() }
     static let signer = Result {

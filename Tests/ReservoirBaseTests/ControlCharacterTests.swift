@@ -1,20 +1,20 @@
 import Foundation
 import ReservoirBase
+import TestRequirements
 import Testing
 
 @Suite struct ControlCharacterTests {
     /// Every scalar up to U+FFFF that is neither a surrogate nor ASCII text.
     static let scalars = (0...0xFFFF).compactMap(Unicode.Scalar.init)
 
-    @Test("line breaks are exactly where Python's str.splitlines() splits, controls the other C0, DEL and C1")
+    static let python = "/usr/bin/python3"
+
+    @Test(
+        "line breaks are exactly where Python's str.splitlines() splits, controls the other C0, DEL and C1",
+        .enabled(if: Requirement.met(FileManager.default.isExecutableFile(atPath: python)), "no /usr/bin/python3 (install python3)"))
     func kinds() throws {
-        let python = "/usr/bin/python3"
-        guard FileManager.default.isExecutableFile(atPath: python) else {
-            print("splitlines comparison skipped: no /usr/bin/python3")
-            return
-        }
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
+        process.executableURL = URL(fileURLWithPath: Self.python)
         process.arguments = ["-c", "print(' '.join(str(c) for c in range(0x110000) if len(('a' + chr(c) + 'b').splitlines()) > 1))"]
         let pipe = Pipe()
         process.standardOutput = pipe

@@ -1,9 +1,12 @@
 import Foundation
+import TestRequirements
 import Testing
 
 /// `reservoir add FILE` for documents that are not mail: each keeps the proof it carries.
 extension ProcessSuites {
-    @Suite("reservoir add: document files", .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3"), "needs python3"))
+    @Suite(
+        "reservoir add: document files",
+        .enabled(if: Requirement.met(FileManager.default.isExecutableFile(atPath: "/usr/bin/python3")), "needs python3"))
     struct AddDocumentCLITests {
         /// The boarding pass attached to the samples' Cascadia Air mail, as a `.pkpass` file.
         static func passFile(in directory: String) throws -> String {

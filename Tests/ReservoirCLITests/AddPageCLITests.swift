@@ -1,4 +1,5 @@
 import Foundation
+import TestRequirements
 import Testing
 
 /// `reservoir add URL` against a real HTTPS server on loopback (Python's http.server in TLS,
@@ -7,8 +8,8 @@ import Testing
 extension ProcessSuites {
     @Suite(
         "reservoir add: confirmation pages over https",
-        .enabled(if: FileManager.default.isExecutableFile(atPath: PageServer.python), "python3 is not installed"),
-        .enabled(if: FileManager.default.isExecutableFile(atPath: TestCertificates.openssl), "openssl is not installed"))
+        .enabled(if: Requirement.met(FileManager.default.isExecutableFile(atPath: PageServer.python)), "python3 is not installed"),
+        .enabled(if: Requirement.met(FileManager.default.isExecutableFile(atPath: TestCertificates.openssl)), "openssl is not installed"))
     struct AddPageCLITests {
         static let host = "confirm.epicsteak.example"
         /// The names of the test certificate, each resolved to the loopback server.

@@ -1,5 +1,6 @@
 import Foundation
 import PostgresTestSupport
+import TestRequirements
 import Testing
 
 extension ProcessSuites {
@@ -91,7 +92,7 @@ extension ProcessSuites {
 
         @Test(
             "neither policy of Python's email finds a field of ours but the filter's, on every path",
-            .enabled(if: hasPython, "/usr/bin/python3 is needed"), arguments: cases(), Path.allCases)
+            .enabled(if: Requirement.met(hasPython), "/usr/bin/python3 is needed"), arguments: cases(), Path.allCases)
         func filtered(_ name: String, path: Path) throws {
             let message = try Data(contentsOf: Self.folder.appendingPathComponent(name + ".eml"))
             let long = path.large ? Data(("X-Long: " + String(repeating: "a", count: 3 << 20) + "\r\n").utf8) : Data()

@@ -1,5 +1,6 @@
 import Foundation
 import PostgresTestSupport
+import TestRequirements
 import Testing
 
 extension ProcessSuites {
@@ -73,7 +74,7 @@ extension ProcessSuites {
         @Test(
             "the sample Maildir through procmail into Radicale: the bookings, the move, the cancellation; replays change nothing",
             .enabled(
-                if: hasRadicale && hasPythonCalDAV && FileManager.default.isExecutableFile(atPath: procmail),
+                if: Requirement.met(hasRadicale && hasPythonCalDAV && FileManager.default.isExecutableFile(atPath: procmail)),
                 "radicale, python3-caldav and procmail are needed (apt-get install radicale python3-caldav procmail)"))
         func procmailIntoRadicaleServer() throws {
             let server = try RadicaleServer()
@@ -119,7 +120,7 @@ extension ProcessSuites {
 
         @Test(
             "a server that is down: the mail goes out unchanged, the events wait, sync delivers them once it is up",
-            .enabled(if: hasRadicale && hasPythonCalDAV, "radicale and python3-caldav are needed"))
+            .enabled(if: Requirement.met(hasRadicale && hasPythonCalDAV), "radicale and python3-caldav are needed"))
         func downThenSync() throws {
             let server = try RadicaleServer()
             server.stop()
@@ -146,7 +147,7 @@ extension ProcessSuites {
 
         @Test(
             "wrong password: the mail goes out unchanged, the event waits with unauthorized",
-            .enabled(if: hasRadicale, "radicale is not installed"))
+            .enabled(if: Requirement.met(hasRadicale), "radicale is not installed"))
         func unauthorized() throws {
             let server = try RadicaleServer(password: "wrong")
             defer { server.stop() }
@@ -164,7 +165,7 @@ extension ProcessSuites {
 
         @Test(
             "a calendar collection that does not exist: each event is refused with 409, and sync says to create the calendar first",
-            .enabled(if: hasRadicale, "radicale is not installed"))
+            .enabled(if: Requirement.met(hasRadicale), "radicale is not installed"))
         func missingCollection() throws {
             let server = try RadicaleServer()
             defer { server.stop() }
@@ -185,7 +186,7 @@ extension ProcessSuites {
 
         @Test(
             "an edit made in the calendar with a higher SEQUENCE is kept; the store's later change does not overwrite it",
-            .enabled(if: hasRadicale, "radicale is not installed"))
+            .enabled(if: Requirement.met(hasRadicale), "radicale is not installed"))
         func concurrentEdit() throws {
             let server = try RadicaleServer()
             defer { server.stop() }
@@ -243,7 +244,7 @@ extension ProcessSuites {
         @Test(
             "scan into Xandikos: the sample bookings at their revisions; a second scan and a sync change nothing",
             .enabled(
-                if: FileManager.default.isExecutableFile(atPath: xandikos) && hasPythonCalDAV,
+                if: Requirement.met(FileManager.default.isExecutableFile(atPath: xandikos) && hasPythonCalDAV),
                 "xandikos and python3-caldav are needed (apt-get install xandikos python3-caldav)"))
         func scanIntoXandikos() throws {
             let tmp = try TemporaryDirectory()

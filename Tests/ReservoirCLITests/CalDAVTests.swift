@@ -1,4 +1,5 @@
 import Foundation
+import TestRequirements
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -35,7 +36,9 @@ extension ProcessSuites {
                 .filter { $0.hasPrefix(prefix) }.sorted()
         }
 
-        @Test("upload the samples' calendar and read it back", .enabled(if: hasRadicale, "radicale is not installed (apt-get install radicale)"))
+        @Test(
+            "upload the samples' calendar and read it back",
+            .enabled(if: Requirement.met(hasRadicale), "radicale is not installed (apt-get install radicale)"))
         func roundTrip() throws {
             let tmp = try TemporaryDirectory()
             defer { tmp.remove() }

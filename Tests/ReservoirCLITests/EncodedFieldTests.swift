@@ -1,5 +1,6 @@
 import Foundation
 import PostgresTestSupport
+import TestRequirements
 import Testing
 
 extension ProcessSuites {
@@ -103,7 +104,7 @@ extension ProcessSuites {
 
         @Test(
             "after either filter, on the analysed and the streamed path, Python's email decodes no field to our authserv-id but the filter's own; the controls stay byte for byte",
-            .enabled(if: hasPython, "/usr/bin/python3 is needed"), arguments: [false, true])
+            .enabled(if: Requirement.met(hasPython), "/usr/bin/python3 is needed"), arguments: [false, true])
         func filtered(streamed: Bool) throws {
             let input = Self.withFields(try ReservoirBinary.sampleMessage(1), longLine: streamed ? 3 << 20 : 0)
             let environment = streamed ? ["TMPDIR": "/nonexistent/reservoir-no-spool"] : [:]

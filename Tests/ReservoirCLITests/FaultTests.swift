@@ -2,6 +2,7 @@ import DNSTestSupport
 import Foundation
 import Glibc
 import PostgresTestSupport
+import TestRequirements
 import Testing
 
 extension ProcessSuites {
@@ -413,7 +414,9 @@ extension ProcessSuites {
 
         @Test(
             "memory does not grow with the message: 10 and 50 MB attachments through filter, banner (file and pipe) and scan, DKIM verified, markup after the attachment read",
-            .enabled(if: FileManager.default.isExecutableFile(atPath: ChildProcess.timeProgram), "GNU time is not installed (apt-get install time)"))
+            .enabled(
+                if: Requirement.met(FileManager.default.isExecutableFile(atPath: ChildProcess.timeProgram)),
+                "GNU time is not installed (apt-get install time)"))
         func largeMessagesInBoundedMemory() throws {
             let dir = NSTemporaryDirectory() + "reservoir-memory-\(UUID().uuidString)"
             try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)

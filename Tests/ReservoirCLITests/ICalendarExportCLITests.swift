@@ -1,4 +1,5 @@
 import Foundation
+import TestRequirements
 import Testing
 
 @Suite("events --ics of the sample Maildir")
@@ -32,7 +33,7 @@ struct ICalendarExportCLITests {
 
     static let python = "/usr/bin/python3"
 
-    static var pythonICalendar: Bool {
+    static let pythonICalendar: Bool = {
         guard FileManager.default.isExecutableFile(atPath: python) else { return false }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: python)
@@ -41,12 +42,13 @@ struct ICalendarExportCLITests {
         guard (try? process.run()) != nil else { return false }
         process.waitUntilExit()
         return process.terminationStatus == 0
-    }
+    }()
 
     @Test(
         "python3-icalendar reads every stored event with its UID, DTSTART, SUMMARY, STATUS and SEQUENCE",
-        .enabled(if: pythonICalendar, "python3-icalendar is not installed (apt-get install python3-icalendar)"))
+        .enabled(if: Requirement.met(pythonICalendar), "python3-icalendar is not installed (apt-get install python3-icalendar)"))
     func pythonPeer() throws {
+        try #require(Self.pythonICalendar, "python3-icalendar is not installed (apt-get install python3-icalendar)")
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }
         let store = try Self.scannedStore(tmp)
@@ -107,8 +109,9 @@ struct ICalendarExportCLITests {
 
     @Test(
         "the configuration file's reminders and calendar-color reach events --ics: a lead per category, or none at all",
-        .enabled(if: pythonICalendar, "python3-icalendar is not installed (apt-get install python3-icalendar)"))
+        .enabled(if: Requirement.met(pythonICalendar), "python3-icalendar is not installed (apt-get install python3-icalendar)"))
     func configuredReminders() throws {
+        try #require(Self.pythonICalendar, "python3-icalendar is not installed (apt-get install python3-icalendar)")
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }
         let store = try Self.scannedStore(tmp)

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import PostgresTestSupport
+import TestRequirements
 import Testing
 
 extension ProcessSuites.IMAPWatchTests {
@@ -70,7 +71,7 @@ extension ProcessSuites.IMAPWatchTests {
 
     @Test(
         "a server's NO or BYE text with ESC [2J, an OSC 8 link, C1 CSI (UTF-8 and a raw 0x9B), CR and BS reaches the terminal escaped, never raw; a plain refusal shows as it is",
-        .enabled(if: FileManager.default.isExecutableFile(atPath: python), "needs python3"), arguments: ["no", "bye"])
+        .enabled(if: Requirement.met(FileManager.default.isExecutableFile(atPath: python)), "needs python3"), arguments: ["no", "bye"])
     func serverWordsEscaped(_ mode: String) throws {
         let hostile = try Self.refusedWatch(mode, Self.hostileText)
         #expect(hostile.status == (mode == "no" ? 66 : 75), "\(String(decoding: hostile.stderr, as: UTF8.self))")

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import PostgresTestSupport
+import TestRequirements
 import Testing
 
 extension ProcessSuites {
@@ -672,7 +673,8 @@ extension ProcessSuites {
 
         @Test(
             "a server that breaks IDLE (an endless line, a tagged answer while idling, IDLE refused) ends the connection with imap-protocol-violation, and the watch reconnects after 1, 2, 4 seconds, never at once",
-            .enabled(if: FileManager.default.isExecutableFile(atPath: python), "needs python3"), arguments: ["line", "tagged", "refused"])
+            .enabled(if: Requirement.met(FileManager.default.isExecutableFile(atPath: python)), "needs python3"),
+            arguments: ["line", "tagged", "refused"])
         func hostileIdle(_ answer: String) throws {
             // In 5.5 seconds: connections at 0, 1, 3 seconds (then 7): three, not hundreds.
             let run = try Self.watchIdleServer(answer, for: 5_500_000, ["--imap-timeout", "10"])
@@ -683,7 +685,7 @@ extension ProcessSuites {
 
         @Test(
             "--idle 5: the IDLE is ended with DONE and issued again every 5 seconds on the one connection (RFC 2177 §3), never more often",
-            .enabled(if: FileManager.default.isExecutableFile(atPath: python), "needs python3"))
+            .enabled(if: Requirement.met(FileManager.default.isExecutableFile(atPath: python)), "needs python3"))
         func idleReissued() throws {
             // IDLE at about 0.5, 5.5 and 10.5 seconds; 13 seconds in, three and two DONEs.
             let run = try Self.watchIdleServer("well", for: 13_000_000, ["--idle", "5"])
@@ -864,7 +866,7 @@ extension ProcessSuites {
 
         @Test(
             "--oauth-token-file logs in with SASL XOAUTH2 or OAUTHBEARER carrying the file's token, read again for each run, never LOGIN; a token others may read or that is not a bearer token is refused before connecting",
-            .enabled(if: FileManager.default.isExecutableFile(atPath: python), "needs python3"))
+            .enabled(if: Requirement.met(FileManager.default.isExecutableFile(atPath: python)), "needs python3"))
         func oauthBearer() throws {
             let tmp = try TemporaryDirectory()
             defer { tmp.remove() }
@@ -955,7 +957,7 @@ extension ProcessSuites {
 
         @Test(
             "a server that answers EXAMINE with an endless line, a huge literal or a stray continuation ends the run with imap-protocol-violation, exit 76",
-            .enabled(if: FileManager.default.isExecutableFile(atPath: python), "needs python3"),
+            .enabled(if: Requirement.met(FileManager.default.isExecutableFile(atPath: python)), "needs python3"),
             arguments: ["line", "literal", "continuation"])
         func hostileServer(_ answer: String) throws {
             let tmp = try TemporaryDirectory()

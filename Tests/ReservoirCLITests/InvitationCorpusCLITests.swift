@@ -1,5 +1,6 @@
 import Foundation
 import PostgresTestSupport
+import TestRequirements
 import Testing
 
 extension ProcessSuites {
@@ -77,7 +78,8 @@ extension ProcessSuites {
 
         @Test(
             "a minimal CANCEL: Radicale accepts the pushed object and reads it CANCELLED at its start; events --ics holds DTSTART",
-            .enabled(if: CalDAVDeliveryTests.hasRadicale && CalDAVDeliveryTests.hasPythonCalDAV, "radicale and python3-caldav are needed"),
+            .enabled(
+                if: Requirement.met(CalDAVDeliveryTests.hasRadicale && CalDAVDeliveryTests.hasPythonCalDAV), "radicale and python3-caldav are needed"),
             arguments: stores)
         func minimalCancel(store kind: String) throws {
             let server = try RadicaleServer()
@@ -100,7 +102,8 @@ extension ProcessSuites {
 
         @Test(
             "a whole series cancelled reaches every object in Radicale; a CANCEL before its invitation reaches none, and the late invitation is older",
-            .enabled(if: CalDAVDeliveryTests.hasRadicale && CalDAVDeliveryTests.hasPythonCalDAV, "radicale and python3-caldav are needed"),
+            .enabled(
+                if: Requirement.met(CalDAVDeliveryTests.hasRadicale && CalDAVDeliveryTests.hasPythonCalDAV), "radicale and python3-caldav are needed"),
             arguments: stores)
         func seriesAndFirstSeen(store kind: String) throws {
             let server = try RadicaleServer()

@@ -1,5 +1,6 @@
 import Foundation
 import PostgresTestSupport
+import TestRequirements
 import Testing
 
 extension ProcessSuites {
@@ -95,7 +96,8 @@ extension ProcessSuites {
 
         @Test(
             "events --ics, the vdir, the feed and the page: one event each, split only at CRLF",
-            .enabled(if: hasReaders && ServeCLITests.hasCurl, "python3-icalendar, vdirsyncer and curl are needed"), arguments: cases())
+            .enabled(if: Requirement.met(hasReaders && ServeCLITests.hasCurl), "python3-icalendar, vdirsyncer and curl are needed"),
+            arguments: cases())
         func exports(_ name: String) throws {
             let uids = try Self.uids(name)
             #expect(!uids.isEmpty)
@@ -129,7 +131,7 @@ extension ProcessSuites {
         @Test(
             "the object pushed to CalDAV, as Radicale stores and serves it: one event, split only at CRLF",
             .enabled(
-                if: hasReaders && CalDAVDeliveryTests.hasRadicale && ServeCLITests.hasCurl,
+                if: Requirement.met(hasReaders && CalDAVDeliveryTests.hasRadicale && ServeCLITests.hasCurl),
                 "radicale, python3-icalendar, vdirsyncer and curl are needed"),
             arguments: cases())
         func pushed(_ name: String) throws {

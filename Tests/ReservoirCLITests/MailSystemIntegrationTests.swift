@@ -1,6 +1,7 @@
 import DNSTestSupport
 import Foundation
 import PostgresTestSupport
+import TestRequirements
 import Testing
 
 extension ProcessSuites {
@@ -146,7 +147,7 @@ extension ProcessSuites {
 
         @Test(
             "procmail :0 fw delivers each sample with our fields on top and the original bytes intact",
-            .enabled(if: hasProcmail, "procmail is not installed (apt-get install procmail)"),
+            .enabled(if: Requirement.met(hasProcmail), "procmail is not installed (apt-get install procmail)"),
             arguments: samples.map { $0.number })
         func procmailSample(number: Int) throws {
             let path = try ReservoirBinary.sample(number)
@@ -162,7 +163,7 @@ extension ProcessSuites {
 
         @Test(
             "procmail :0 fw passes malformed input through fail-open",
-            .enabled(if: hasProcmail, "procmail is not installed (apt-get install procmail)"),
+            .enabled(if: Requirement.met(hasProcmail), "procmail is not installed (apt-get install procmail)"),
             arguments: malformed.map { $0.name })
         func procmailMalformed(name: String) throws {
             let original = Self.malformed.first { $0.name == name }!.data
@@ -180,7 +181,7 @@ extension ProcessSuites {
 
         @Test(
             "procmail drops a leading From_ envelope line at Maildir delivery; reservoir keeps it first",
-            .enabled(if: hasProcmail, "procmail is not installed (apt-get install procmail)"))
+            .enabled(if: Requirement.met(hasProcmail), "procmail is not installed (apt-get install procmail)"))
         func procmailEnvelope() throws {
             let original = try ReservoirBinary.sampleMessage(4)
             let envelope = Data("From no-reply@cascadia-air.example Tue Nov 17 07:21:50 2026\n".utf8)
@@ -267,7 +268,7 @@ extension ProcessSuites {
 
         @Test(
             "sieve-test filter \"reservoir\" stores each sample with our fields on top and the original bytes intact",
-            .enabled(if: hasSieve, "dovecot-sieve (sieve-test, sieve_extprograms) is not installed (apt-get install dovecot-sieve)"),
+            .enabled(if: Requirement.met(hasSieve), "dovecot-sieve (sieve-test, sieve_extprograms) is not installed (apt-get install dovecot-sieve)"),
             arguments: samples.map { $0.number })
         func sieveSample(number: Int) throws {
             let original = try ReservoirBinary.sampleMessage(number)
@@ -281,7 +282,7 @@ extension ProcessSuites {
 
         @Test(
             "sieve-test filter \"reservoir\" passes malformed input through fail-open",
-            .enabled(if: hasSieve, "dovecot-sieve (sieve-test, sieve_extprograms) is not installed (apt-get install dovecot-sieve)"),
+            .enabled(if: Requirement.met(hasSieve), "dovecot-sieve (sieve-test, sieve_extprograms) is not installed (apt-get install dovecot-sieve)"),
             arguments: malformed.map { $0.name })
         func sieveMalformed(name: String) throws {
             let original = Self.malformed.first { $0.name == name }!.data
@@ -326,7 +327,7 @@ extension ProcessSuites {
 
         @Test(
             "sieve-test: no forged claim reaches the Sieve rules on the normal path; the controls do",
-            .enabled(if: hasSieve, "dovecot-sieve (sieve-test, sieve_extprograms) is not installed (apt-get install dovecot-sieve)"))
+            .enabled(if: Requirement.met(hasSieve), "dovecot-sieve (sieve-test, sieve_extprograms) is not installed (apt-get install dovecot-sieve)"))
         func sieveForgedNormal() throws {
             let (input, stripped) = try Self.forgedSample()
             let stored = try Self.sieveDeliver(input, "sieve forged, normal", script: Self.forgedFieldScript, mailbox: "Control")
@@ -336,7 +337,7 @@ extension ProcessSuites {
 
         @Test(
             "sieve-test: no forged claim reaches the Sieve rules when the time budget runs out",
-            .enabled(if: hasSieve, "dovecot-sieve (sieve-test, sieve_extprograms) is not installed (apt-get install dovecot-sieve)"))
+            .enabled(if: Requirement.met(hasSieve), "dovecot-sieve (sieve-test, sieve_extprograms) is not installed (apt-get install dovecot-sieve)"))
         func sieveForgedTimeBudget() throws {
             let server = FaultTests.LoopbackNameserver { _ in nil }
             defer { server.stop() }
@@ -353,7 +354,7 @@ extension ProcessSuites {
 
         @Test(
             "sieve-test: no forged claim reaches the Sieve rules when the message is passed through",
-            .enabled(if: hasSieve, "dovecot-sieve (sieve-test, sieve_extprograms) is not installed (apt-get install dovecot-sieve)"),
+            .enabled(if: Requirement.met(hasSieve), "dovecot-sieve (sieve-test, sieve_extprograms) is not installed (apt-get install dovecot-sieve)"),
             arguments: ["error", "no spool"])
         func sieveForgedPassThrough(path: String) throws {
             let (input, stripped) = try Self.forgedSample(longLine: path == "no spool" ? 3 << 20 : 0)

@@ -81,7 +81,9 @@ extension ProcessSuites {
             let tmp = try TemporaryDirectory()
             defer { tmp.remove() }
             let netrc = tmp.path + "/netrc"
-            FileManager.default.createFile(atPath: netrc, contents: Data("machine cal.example login jane password s3cret\n".utf8))
+            try #require(
+                FileManager.default.createFile(atPath: netrc, contents: Data("machine cal.example login jane password s3cret\n".utf8)),
+                "cannot write \(netrc)")
             chmod(netrc, 0o644)
             let options = options.map { $0 == "OPEN" ? netrc : $0 }
             let store = "sqlite:\(tmp.path)/events.sqlite3"

@@ -1,5 +1,6 @@
 import Foundation
 import PostgresTestSupport
+import TestRequirements
 import Testing
 
 extension ProcessSuites {
@@ -67,7 +68,7 @@ extension ProcessSuites {
         @Test(
             "Radicale: the person's alarm, note, category, colour and X- property survive the move and the cancellation",
             .enabled(
-                if: CalDAVDeliveryTests.hasRadicale && hasPythonICalendar,
+                if: Requirement.met(CalDAVDeliveryTests.hasRadicale && hasPythonICalendar),
                 "radicale and python3-icalendar are needed (apt-get install radicale python3-icalendar)"))
         func radicale() throws {
             let server = try RadicaleServer()
@@ -100,7 +101,7 @@ extension ProcessSuites {
 
         @Test(
             "vdir: the file as the person's app rewrote it keeps their additions through the move and the cancellation",
-            .enabled(if: hasPythonICalendar, "python3-icalendar is needed (apt-get install python3-icalendar)"))
+            .enabled(if: Requirement.met(hasPythonICalendar), "python3-icalendar is needed (apt-get install python3-icalendar)"))
         func vdir() throws {
             let tmp = try TemporaryDirectory()
             defer { tmp.remove() }
@@ -147,7 +148,7 @@ extension ProcessSuites {
         @Test(
             "Xandikos: scan after the person's edit writes the move and keeps the edit; the server takes the merged object",
             .enabled(
-                if: FileManager.default.isExecutableFile(atPath: CalDAVDeliveryTests.xandikos) && hasPythonICalendar,
+                if: Requirement.met(FileManager.default.isExecutableFile(atPath: CalDAVDeliveryTests.xandikos) && hasPythonICalendar),
                 "xandikos and python3-icalendar are needed (apt-get install xandikos python3-icalendar)"))
         func xandikos() throws {
             let tmp = try TemporaryDirectory()

@@ -1,6 +1,7 @@
 import DNSTestSupport
 import Foundation
 import Glibc
+import TestRequirements
 import Testing
 
 extension ProcessSuites {
@@ -327,7 +328,7 @@ extension ProcessSuites {
 extension ProcessSuites.RetryTests {
     @Test(
         "a store locked by another writer past the time budget: the record is kept before the budget runs out",
-        .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3"), "needs python3 to hold the lock"))
+        .enabled(if: Requirement.met(FileManager.default.isExecutableFile(atPath: "/usr/bin/python3")), "needs python3 to hold the lock"))
     func lockedStore() throws {
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }

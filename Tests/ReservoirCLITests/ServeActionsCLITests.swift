@@ -1,10 +1,11 @@
 import Foundation
+import TestRequirements
 import Testing
 
 extension ProcessSuites {
     /// `reservoir serve --actions`: the page's Trust and Dismiss buttons and its form to add a
     /// confirmation page, through the real server, curl as the browser, and the real commands.
-    @Suite("serve --actions: forms on the page", .enabled(if: ServeCLITests.hasCurl, "curl is not installed (apt-get install curl)"))
+    @Suite("serve --actions: forms on the page", .enabled(if: Requirement.met(ServeCLITests.hasCurl), "curl is not installed (apt-get install curl)"))
     struct ServeActionsCLITests {
         typealias Server = ServeCLITests.Server
 
@@ -168,7 +169,7 @@ extension ProcessSuites {
 
         @Test(
             "Trust clicked in headless Chromium: the sender's booking is in the calendar feed",
-            .enabled(if: ServeCLITests.hasChromium, "chromium is not installed (apt-get install chromium)"))
+            .enabled(if: Requirement.met(ServeCLITests.hasChromium), "chromium is not installed (apt-get install chromium)"))
         func trustInBrowser() throws {
             let site = try Site()
             defer { site.close() }
@@ -187,7 +188,7 @@ extension ProcessSuites {
 
         @Test(
             "the add form reaches no service on the server's own network: a listening https server and a closed port get the same answer, and the server is asked nothing",
-            .enabled(if: FileManager.default.isExecutableFile(atPath: TestCertificates.openssl), "openssl is not installed"))
+            .enabled(if: Requirement.met(FileManager.default.isExecutableFile(atPath: TestCertificates.openssl)), "openssl is not installed"))
         func addFormInternal() throws {
             let site = try Site()
             defer { site.close() }
@@ -303,7 +304,7 @@ extension ProcessSuites {
 
         @Test(
             "DNS rebinding in headless Chromium: a page of attacker.example, its name pointed at the server, can neither read the page nor press Trust; the page's own origin can",
-            .enabled(if: ServeCLITests.hasChromium, "chromium is not installed (apt-get install chromium)"))
+            .enabled(if: Requirement.met(ServeCLITests.hasChromium), "chromium is not installed (apt-get install chromium)"))
         func rebindingInBrowser() throws {
             let site = try Site()
             defer { site.close() }

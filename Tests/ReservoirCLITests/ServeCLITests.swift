@@ -1,5 +1,6 @@
 import Foundation
 import PostgresTestSupport
+import TestRequirements
 import Testing
 
 /// `reservoir serve` as a subscriber, a browser and an attacker meet it: the built binaries on
@@ -125,7 +126,7 @@ extension ProcessSuites {
 
         @Test(
             "the feed: 200 with a strong ETag, 304 for it, HEAD, a new ETag after a change, 404 elsewhere",
-            .enabled(if: hasCurl, "curl is not installed (apt-get install curl)"))
+            .enabled(if: Requirement.met(hasCurl), "curl is not installed (apt-get install curl)"))
         func feed() throws {
             let tmp = try TemporaryDirectory()
             defer { tmp.remove() }
@@ -176,7 +177,7 @@ extension ProcessSuites {
 
         @Test(
             "python3-icalendar reads the served feed: UIDs, SEQUENCE and STATUS as reservoir events --json lists them",
-            .enabled(if: hasICalendar, "curl or python3-icalendar is not installed (apt-get install curl python3-icalendar)"))
+            .enabled(if: Requirement.met(hasICalendar), "curl or python3-icalendar is not installed (apt-get install curl python3-icalendar)"))
         func feedReadByPeer() throws {
             let tmp = try TemporaryDirectory()
             defer { tmp.remove() }
@@ -208,7 +209,7 @@ extension ProcessSuites {
 
         @Test(
             "a token: only /TOKEN/ answers, a wrong token is 404, the token never printed; an open token file is refused",
-            .enabled(if: hasCurl, "curl is not installed (apt-get install curl)"))
+            .enabled(if: Requirement.met(hasCurl), "curl is not installed (apt-get install curl)"))
         func token() throws {
             let tmp = try TemporaryDirectory()
             defer { tmp.remove() }
@@ -241,7 +242,7 @@ extension ProcessSuites {
 
         @Test(
             "one token per account: every token against every feed and page shows its own account's bookings and no other's",
-            .enabled(if: hasCurl, "curl is not installed (apt-get install curl)"))
+            .enabled(if: Requirement.met(hasCurl), "curl is not installed (apt-get install curl)"))
         func accountTokens() throws {
             let tmp = try TemporaryDirectory()
             defer { tmp.remove() }
@@ -316,7 +317,7 @@ extension ProcessSuites {
 
         @Test(
             "HTTP Basic against a netrc entry: curl --netrc-file gets in, no or wrong credentials get 401 and the challenge",
-            .enabled(if: hasCurl, "curl is not installed (apt-get install curl)"))
+            .enabled(if: Requirement.met(hasCurl), "curl is not installed (apt-get install curl)"))
         func basic() throws {
             let tmp = try TemporaryDirectory()
             defer { tmp.remove() }
@@ -350,7 +351,7 @@ extension ProcessSuites {
         /// build carries ICU's data, which names itself `icudt<version>`.
         @Test(
             "no program links full Foundation or ICU's data",
-            .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/readelf"), "needs readelf (binutils)"))
+            .enabled(if: Requirement.met(FileManager.default.isExecutableFile(atPath: "/usr/bin/readelf")), "needs readelf (binutils)"))
         func noFullFoundation() throws {
             let folder = ReservoirBinary.executable.deletingLastPathComponent()
             let full = ["libFoundation.so", "libFoundationInternationalization.so", "lib_FoundationICU.so", "libicudata.so", "libicuuc.so"]
@@ -388,7 +389,7 @@ extension ProcessSuites {
 
         @Test(
             "DNS rebinding: a request under a name the server was not given is 421 on every path, under its address, localhost or a --server-name it answers",
-            .enabled(if: hasCurl, "curl is not installed (apt-get install curl)"))
+            .enabled(if: Requirement.met(hasCurl), "curl is not installed (apt-get install curl)"))
         func hostNames() throws {
             let tmp = try TemporaryDirectory()
             defer { tmp.remove() }
@@ -441,7 +442,7 @@ extension ProcessSuites {
 
         @Test(
             "the store named by the configuration file is served without --store; a broken file stops the server with 78",
-            .enabled(if: hasCurl, "curl is not installed (apt-get install curl)"))
+            .enabled(if: Requirement.met(hasCurl), "curl is not installed (apt-get install curl)"))
         func storeFromConfiguration() throws {
             let tmp = try TemporaryDirectory()
             defer { tmp.remove() }
@@ -462,7 +463,7 @@ extension ProcessSuites {
 
         @Test(
             "a store that cannot be read is a 503 and a log line; the server keeps serving",
-            .enabled(if: hasCurl, "curl is not installed (apt-get install curl)"))
+            .enabled(if: Requirement.met(hasCurl), "curl is not installed (apt-get install curl)"))
         func unreadableStore() throws {
             let tmp = try TemporaryDirectory()
             defer { tmp.remove() }
@@ -525,7 +526,7 @@ extension ProcessSuites {
         /// gate details.
         @Test(
             "the page in headless Chromium: upcoming first, the cancelled dinner after and struck through; tel:, map and check-in links; no javascript: link; signed mail, signed pass, not verified; no overflow at 412 px",
-            .enabled(if: hasChromium, "chromium or curl is not installed (apt-get install chromium curl)"))
+            .enabled(if: Requirement.met(hasChromium), "chromium or curl is not installed (apt-get install chromium curl)"))
         func page() throws {
             let tmp = try TemporaryDirectory()
             defer { tmp.remove() }

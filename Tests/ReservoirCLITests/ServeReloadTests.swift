@@ -1,12 +1,13 @@
 import Foundation
 import Glibc
 import PostgresTestSupport
+import TestRequirements
 import Testing
 
 extension ProcessSuites.ServeCLITests {
     @Test(
         "SIGHUP rereads the token file: a new account's token opens its page, a revoked one is 404, a token file left open is refused and the old one kept",
-        .enabled(if: hasCurl, "curl is not installed (apt-get install curl)"))
+        .enabled(if: Requirement.met(hasCurl), "curl is not installed (apt-get install curl)"))
     func reloadsTokens() throws {
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }
@@ -60,7 +61,7 @@ extension ProcessSuites.ServeCLITests {
 
     @Test(
         "a PostgreSQL store that does not answer stops serve at start with 75, named; an SQLite store not made yet waits",
-        .enabled(if: hasCurl, "curl is not installed (apt-get install curl)"))
+        .enabled(if: Requirement.met(hasCurl), "curl is not installed (apt-get install curl)"))
     func storeAtStart() throws {
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }

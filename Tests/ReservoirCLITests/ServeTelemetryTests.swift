@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestRequirements
 import Testing
 
 extension ProcessSuites {
@@ -8,7 +9,7 @@ extension ProcessSuites {
     struct ServeTelemetryTests {
         @Test(
             "each request is a line with method, path (the token as …), status, bytes and ms; /metrics counts them by status; /healthz follows the store",
-            .enabled(if: ServeCLITests.hasCurl, "curl is not installed (apt-get install curl)"))
+            .enabled(if: Requirement.met(ServeCLITests.hasCurl), "curl is not installed (apt-get install curl)"))
         func requestLines() throws {
             let tmp = try TemporaryDirectory()
             defer { tmp.remove() }

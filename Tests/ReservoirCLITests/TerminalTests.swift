@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import PostgresTestSupport
+import TestRequirements
 import Testing
 
 /// What a person at a terminal sees: `script(1)` gives the command a pseudo-terminal for its
@@ -17,7 +18,7 @@ struct TerminalTests {
         return String(decoding: r.stdout, as: UTF8.self)
     }
 
-    @Test("banner without a file on a terminal says it reads standard input", .enabled(if: hasScript, "needs script(1) (bsdutils)"))
+    @Test("banner without a file on a terminal says it reads standard input", .enabled(if: Requirement.met(hasScript), "needs script(1) (bsdutils)"))
     func bannerSaysItReadsStandardInput() throws {
         let shown = try Self.onTerminal(["banner", "--keys", ReservoirBinary.keys])
         #expect(shown.contains("reading a message from standard input"), "\(shown)")
@@ -25,7 +26,7 @@ struct TerminalTests {
 
     @Test(
         "scan on a terminal clears the progress line before the banners, and the summary replaces it",
-        .enabled(if: hasScript, "needs script(1) (bsdutils)"))
+        .enabled(if: Requirement.met(hasScript), "needs script(1) (bsdutils)"))
     func progressLineCleared() throws {
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }

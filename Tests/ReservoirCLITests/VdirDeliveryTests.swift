@@ -1,5 +1,6 @@
 import Foundation
 import PostgresTestSupport
+import TestRequirements
 import Testing
 
 extension ProcessSuites {
@@ -95,7 +96,7 @@ extension ProcessSuites {
             defer { tmp.remove() }
             // A regular file where the vdir should be: nothing can be written there (root too).
             let vdir = tmp.path + "/calendar"
-            FileManager.default.createFile(atPath: vdir, contents: Data("not a directory".utf8))
+            try #require(FileManager.default.createFile(atPath: vdir, contents: Data("not a directory".utf8)), "cannot write \(vdir)")
             let delivered = try Self.filter(4, tmp, calendar: "vdir:" + vdir)
             #expect(delivered.status == 0)
             #expect(delivered.text.contains("X-Reservation"))
@@ -198,7 +199,7 @@ extension ProcessSuites {
 
         @Test(
             "khal lists the delivered bookings at their times, the cancelled one cancelled",
-            .enabled(if: FileManager.default.isExecutableFile(atPath: khal), "khal is not installed (apt-get install khal)"))
+            .enabled(if: Requirement.met(FileManager.default.isExecutableFile(atPath: khal)), "khal is not installed (apt-get install khal)"))
         func khalReads() throws {
             let tmp = try TemporaryDirectory()
             defer { tmp.remove() }
@@ -232,7 +233,9 @@ extension ProcessSuites {
 
         @Test(
             "vdirsyncer carries the delivered events and their updates to another storage",
-            .enabled(if: FileManager.default.isExecutableFile(atPath: vdirsyncer), "vdirsyncer is not installed (apt-get install vdirsyncer)"))
+            .enabled(
+                if: Requirement.met(FileManager.default.isExecutableFile(atPath: vdirsyncer)),
+                "vdirsyncer is not installed (apt-get install vdirsyncer)"))
         func vdirsyncerSyncs() throws {
             let tmp = try TemporaryDirectory()
             defer { tmp.remove() }

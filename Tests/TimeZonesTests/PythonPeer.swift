@@ -6,6 +6,14 @@ enum PythonPeer {
     /// Debian's python3 first: its `python3-icalendar` package is installed there.
     static let candidates = ["/usr/bin/python3", "/usr/local/bin/python3"]
 
+    /// Whether one of the candidates imports `modules`.
+    static func available(_ modules: [String]) -> Bool {
+        candidates.contains { path in
+            guard FileManager.default.isExecutableFile(atPath: path) else { return false }
+            return (try? launch(path, ["-c", "import " + modules.joined(separator: ", ")], input: ""))?.status == 0
+        }
+    }
+
     static func run(_ script: String, input: String, needing modules: [String]) -> (lines: [String]?, reason: String) {
         for path in candidates where FileManager.default.isExecutableFile(atPath: path) {
             let probe = "import " + modules.joined(separator: ", ")

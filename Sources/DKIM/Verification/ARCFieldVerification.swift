@@ -1,4 +1,4 @@
-public import MIME
+package import MIME
 
 /// The two ARC fields that carry signatures (RFC 8617 §4.1.2, §4.1.3), verified with DKIM's
 /// own tag reading, key lookup, canonicalization and crypto. What makes a chain of them valid

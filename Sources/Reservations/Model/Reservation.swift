@@ -1,5 +1,5 @@
 public import JSON
-public import Markup
+import Markup
 
 /// One line of what a booking says beyond title, time and place, for people
 /// (`Party size: 2`, `Seat: 14A`).

@@ -1,4 +1,4 @@
-public import JSON
+import JSON
 public import Markup
 
 /// Reads the reservations a message's structured items describe, following what Apple Mail

@@ -1,12 +1,13 @@
 import Foundation
 import ReservoirBase
+import TestRequirements
 import Testing
 
 @testable import MIME
 
 /// Stalwart mail-parser's header vectors (`stalwart-mail-parser/*.json` in the shared corpus),
 /// compared where its reading and RFC 5322's agree; the differences are listed with reasons.
-@Suite(.enabled(if: CorpusTests.available))
+@Suite(.enabled(if: Requirement.met(CorpusTests.available), "no MIME corpus at ../shared/corpora/mime beside the checkout"))
 struct StalwartVectorTests {
     static let folder = CorpusTests.corpus.appendingPathComponent("stalwart-mail-parser")
 

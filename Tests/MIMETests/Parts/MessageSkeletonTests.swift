@@ -1,4 +1,5 @@
 import Foundation
+import TestRequirements
 import Testing
 
 @testable import MIME
@@ -65,7 +66,7 @@ import Testing
         }
     }
 
-    @Test(.enabled(if: CorpusTests.available))
+    @Test(.enabled(if: Requirement.met(CorpusTests.available), "no MIME corpus at ../shared/corpora/mime beside the checkout"))
     func corpusMessagesReadTheSameInPieces() throws {
         let files = CorpusTests.messageFiles()
         #expect(files.count > 100)
@@ -78,7 +79,7 @@ import Testing
 
     /// The benchmark generator's mix (newsletters, reservations, attachments, nesting, and
     /// malformed mail: bad boundaries, bad encodings, CRLF and mixed line ends, NUL bytes).
-    @Test(.enabled(if: CorpusTests.available))
+    @Test(.enabled(if: Requirement.met(CorpusTests.available), "no MIME corpus at ../shared/corpora/mime beside the checkout"))
     func generatedMessagesReadTheSameInPieces() throws {
         let generator = CorpusTests.corpus.appendingPathComponent("../../bench/gen_maildir.py").standardizedFileURL
         try #require(FileManager.default.fileExists(atPath: generator.path))
@@ -255,7 +256,7 @@ import Testing
     @Test func readsAFileWithoutMovingItsOffset() throws {
         let text = Fixture.lf("From: a@example.com\nContent-Type: text/plain\n\nhello\n")
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("skeleton-\(getpid()).eml").path
-        FileManager.default.createFile(atPath: path, contents: Data(text))
+        try #require(FileManager.default.createFile(atPath: path, contents: Data(text)), "cannot write \(path)")
         defer { unlink(path) }
         let fd = open(path, O_RDONLY)
         defer { close(fd) }
