@@ -87,22 +87,12 @@ public enum DocumentLimits {
     public static let cachedBytes = 16 << 20
 }
 
-/// Runs `reservoir-document`, the program beside this one that links poppler and zxing-cpp, on
-/// a document's bytes: the caller's process never loads those libraries, and a hostile document
-/// can end only that process, which is killed at the time budget.
+/// `reservoir-document`, the program beside this one that links poppler and zxing-cpp: the
+/// caller's process never loads those libraries, and a hostile document can end only that
+/// process (``DocumentReaderPool`` runs it, and kills it at the time budget).
 public enum DocumentReader {
     /// `reservoir-document` in the directory of the running executable.
     public static func program() -> String { ProgramPath.beside("reservoir-document") }
-
-    public static func read(
-        _ bytes: [UInt8], type: DocumentType, budgetMilliseconds: Int = DocumentLimits.timeBudgetMilliseconds, program: String = program()
-    ) -> DocumentReading {
-        guard access(program, X_OK) == 0 else { return DocumentReading(failure: .readerMissing) }
-        guard let output = run(program, argument: type.rawValue, input: bytes, budgetMilliseconds: budgetMilliseconds) else {
-            return DocumentReading(failure: .timedOut)
-        }
-        return parse(output)
-    }
 
     /// The program's lines: `FORMAT PAGE BASE64` per code, then `end STATUS`. Anything else, or
     /// no `end` line, is a failure of the program.
@@ -130,87 +120,6 @@ public enum DocumentReader {
         }
         if !ended { reading.failure = .readerFailed }
         return reading
-    }
-
-    /// Runs `program argument` with `input` on its standard input, returning its standard output
-    /// (at most ``DocumentLimits/maxOutputBytes``); nil when it outlasts the budget, after which
-    /// it is killed. Standard error is discarded. The child starts with an empty signal mask.
-    static func run(_ program: String, argument: String, input: [UInt8], budgetMilliseconds: Int) -> [UInt8]? {
-        // The document goes over a socket written with MSG_NOSIGNAL: a reader that dies before
-        // taking it all (its memory limit) makes the write fail with EPIPE, where a pipe would
-        // send SIGPIPE and end the hook with the message undelivered.
-        var toChild: [Int32] = [-1, -1]
-        var fromChild: [Int32] = [-1, -1]
-        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &toChild) == 0 else { return [] }
-        guard pipe(&fromChild) == 0 else {
-            close(toChild[0])
-            close(toChild[1])
-            return []
-        }
-        for descriptor in [toChild[0], toChild[1], fromChild[0], fromChild[1]] { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, toChild[0], 0)
-        posix_spawn_file_actions_adddup2(&actions, fromChild[1], 1)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        let spawned = ChildSpawn.spawn([program, argument], actions: &actions)
-        close(toChild[0])
-        close(fromChild[1])
-        guard let pid = spawned else {
-            close(toChild[1])
-            close(fromChild[0])
-            return []
-        }
-        // Writing and reading interleaved: a document larger than a pipe's buffer would
-        // otherwise block the writer while the child blocks on a full output pipe.
-        _ = fcntl(toChild[1], F_SETFL, fcntl(toChild[1], F_GETFL) | O_NONBLOCK)
-        var written = 0
-        var writing = true
-        var output: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        let deadline = monotonicMilliseconds() + budgetMilliseconds
-        var finished = false
-        if input.isEmpty {
-            shutdown(toChild[1], Int32(SHUT_WR))
-            writing = false
-        }
-        while true {
-            let left = deadline - monotonicMilliseconds()
-            if left <= 0 { break }
-            var descriptors = [pollfd(fd: fromChild[0], events: Int16(POLLIN), revents: 0)]
-            if writing { descriptors.append(pollfd(fd: toChild[1], events: Int16(POLLOUT), revents: 0)) }
-            let ready = poll(&descriptors, nfds_t(descriptors.count), Int32(min(left, 1000)))
-            if ready < 0 && errno == EINTR { continue }
-            if ready <= 0 { continue }
-            if writing, descriptors.count > 1, descriptors[1].revents != 0 {
-                let count = input.withUnsafeBufferPointer { buffer in
-                    send(toChild[1], buffer.baseAddress! + written, buffer.count - written, Int32(MSG_NOSIGNAL))
-                }
-                if count > 0 { written += count }
-                if count < 0 && errno != EAGAIN && errno != EINTR || written == input.count {
-                    // The end of the document: the reader's read(2) returns 0.
-                    shutdown(toChild[1], Int32(SHUT_WR))
-                    writing = false
-                }
-            }
-            if descriptors[0].revents != 0 {
-                let count = Glibc.read(fromChild[0], &chunk, chunk.count)
-                if count < 0 && errno == EINTR { continue }
-                if count <= 0 {
-                    finished = true
-                    break
-                }
-                if output.count < DocumentLimits.maxOutputBytes {
-                    output += chunk[0..<min(count, DocumentLimits.maxOutputBytes - output.count)]
-                }
-            }
-        }
-        close(toChild[1])
-        close(fromChild[0])
-        if !finished { kill(pid, SIGKILL) }
-        _ = ChildSpawn.wait(pid)
-        return finished ? output : nil
     }
 
     public static func monotonicMilliseconds() -> Int {

@@ -50,6 +50,14 @@ struct DocumentReaderPoolTests {
         #expect(pool.statistics.started == 2)
     }
 
+    @Test("a reader that exits without reading a large document: a failure, and the caller lives on (no SIGPIPE)")
+    func readerExitsEarly() throws {
+        let reader = try DocumentReaderTests.script("exit 0")
+        defer { unlink(reader) }
+        let pool = DocumentReaderPool(program: reader, keptIdle: 1)
+        #expect(pool.read(Array(repeating: 0x41, count: 2 << 20), type: .pdf).failure == .readerFailed)
+    }
+
     @Test("a reader that dies in a document: that document failed, the next one is read by a new reader")
     func crash() throws {
         let reader = try Self.script("if [ \"$kind\" = png ]; then echo \"QRCode 1 TTE=\"; exit 1; fi; \(Self.answer)")
