@@ -239,7 +239,7 @@ struct EventReader {
             }
             let text: String
             if value == "BINARY" || property.parameter("ENCODING")?.uppercased() == "BASE64" {
-                guard let bytes = Base64Value.decode(property.value) else {
+                guard let bytes = Base64Text.decode(property.value.utf8) else {
                     diagnostics.append(
                         ICalendarDiagnostic(.structuredDataIgnored, "\(property.name) is not valid base64; ignored", line: property.line))
                     continue
