@@ -166,22 +166,13 @@ public struct RailKeyList: Sendable {
                 out += String(cString: content)
             }
         }
-        return out.trimmingCharacters(whereSpace: true)
+        return out.trimmingASCII(ASCII.isSpaceOrLineBreak)
     }
 
     /// Base64 (RFC 4648 section 4) with XML white space ignored (XSD `base64Binary`); nil on
     /// any other stray character.
     static func base64(_ text: String) -> [UInt8]? {
-        Base64Text.decode(text.utf8.filter { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }, padding: .optional)
-    }
-}
-
-extension String {
-    func trimmingCharacters(whereSpace: Bool) -> String {
-        let scalars = unicodeScalars
-        let isSpace: (Unicode.Scalar) -> Bool = { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" }
-        guard let first = scalars.firstIndex(where: { !isSpace($0) }), let last = scalars.lastIndex(where: { !isSpace($0) }) else { return "" }
-        return String(scalars[first...last])
+        Base64Text.decode(text.utf8.filter { !ASCII.isSpaceOrLineBreak($0) }, padding: .optional)
     }
 }
 
