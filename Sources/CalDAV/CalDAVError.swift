@@ -1,3 +1,5 @@
+import CurlTransport
+
 /// Why a CalDAV client, collection or resource name could not be made: the environment or the
 /// configuration failed, never a server's answer (answers are `CalDAVResponse` values). Equal by
 /// code, so tests and callers match codes, not text; `detail` is for people.
@@ -32,6 +34,15 @@ public struct CalDAVError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     public var description: String { "\(code.rawValue): \(detail)" }
+
+    /// The netrc file's problem in this target's codes.
+    init(_ netrc: CurlNetrcError) {
+        switch netrc.code {
+        case .invalidPath: self.init(.invalidSettings, netrc.detail)
+        case .unreadable: self.init(.netrcUnreadable, netrc.detail)
+        case .tooOpen: self.init(.netrcTooOpen, netrc.detail)
+        }
+    }
 
     public static func == (lhs: CalDAVError, rhs: CalDAVError) -> Bool { lhs.code == rhs.code }
 }
