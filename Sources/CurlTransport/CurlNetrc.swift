@@ -1,8 +1,8 @@
 import Glibc
-import ReservoirBase
+package import ReservoirBase
 
 /// Why the netrc file cannot be handed to libcurl. Equal by code; `detail` is for people.
-package struct CurlNetrcError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct CurlNetrcError: CodedError, Sendable {
     package enum Code: String, Sendable {
         /// The path holds a NUL byte.
         case invalidPath = "netrc-invalid-path"
@@ -19,10 +19,6 @@ package struct CurlNetrcError: Error, Sendable, Equatable, CustomStringConvertib
         self.code = code
         self.detail = detail
     }
-
-    package var description: String { "\(code.rawValue): \(detail)" }
-
-    package static func == (lhs: CurlNetrcError, rhs: CurlNetrcError) -> Bool { lhs.code == rhs.code }
 }
 
 /// The netrc file credentials come from (`machine HOST login USER password PASS`, `default`;

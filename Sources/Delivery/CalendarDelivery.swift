@@ -1,6 +1,7 @@
 public import EventStore
 import Glibc
 public import ICalendar
+import ReservoirBase
 
 /// Pushes stored events to calendar destinations and records what each destination holds.
 ///

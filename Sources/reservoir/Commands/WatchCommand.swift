@@ -6,6 +6,7 @@ import IMAP
 import Mailbox
 import Output
 import Pipeline
+import ReservoirBase
 import ServiceLog
 import Synchronization
 import Telemetry
