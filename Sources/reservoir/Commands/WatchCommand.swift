@@ -60,7 +60,7 @@ struct WatchCommand: ParsableCommand {
     /// site's `watch`; with no account named, the site's `watch` into the default account and
     /// every account table's `watch` into its account.
     func plan() throws -> [(account: Account, mailboxes: [String])] {
-        let account = try storeOptions.account()
+        let account = try recording.storeOptions.account()
         guard mailboxes.isEmpty else { return [(account, mailboxes)] }
         let file = ConfigurationLoad.process.file
         let site = file?.watch ?? []
@@ -130,12 +130,7 @@ struct WatchCommand: ParsableCommand {
         help: ArgumentHelp("Seconds to wait for the server: connecting, logging in, each answer (default 60).", valueName: "seconds"))
     var imapTimeout: Int = IMAPLimits.defaultTimeoutMilliseconds / 1000
 
-    @OptionGroup var keys: KeyOptions
-    @OptionGroup var policy: PolicyOptions
-    @OptionGroup var storeOptions: StoreOptions
-    @OptionGroup var creation: StoreCreationOptions
-    @OptionGroup var clock: ClockOptions
-    @OptionGroup var past: PastOptions
+    @OptionGroup var recording: RecordingOptions
     @OptionGroup var calendarOptions: CalendarOptions
     @OptionGroup var noCalendar: NoCalendarOption
 
@@ -147,7 +142,7 @@ struct WatchCommand: ParsableCommand {
 
     /// The clock and the wait of a continuous watch (``WatchClock``, which tests inject into
     /// ``MailboxSchedule``).
-    static let clock = WatchClock.system
+    static let schedulingClock = WatchClock.system
 
     static let noMailbox =
         "name at least one mailbox: imaps://USER@HOST[:PORT]/MAILBOX, or watch = [...] in the configuration file (or an account's table)"
@@ -205,7 +200,7 @@ struct WatchCommand: ParsableCommand {
         WatchReload.install()
         let options = ServiceOptions(level: LogLevel(name: logLevel) ?? .info, syslog: syslog, metrics: metrics.flatMap(MetricsAddress.init))
         do {
-            try WatchTelemetry.setUp(options, store: storeOptions.store)
+            try WatchTelemetry.setUp(options, store: recording.storeOptions.store)
         } catch {
             // sysexits.h EX_UNAVAILABLE: the metrics port is taken or not this host's.
             Output.error("watch: \(error.description)")
@@ -234,8 +229,9 @@ struct WatchCommand: ParsableCommand {
             let calendarSettings = calendarOptions.settings(noCalendar, for: account)
             let calendars = try CalendarPusher.open(calendarSettings)
             let runner = try CommandRunner(
-                keys: keys, policy: policy, store: storeOptions.choice(creating: creation.create), clock: clock,
-                includePast: past.includePast, account: account, storeOptions: storeOptions)
+                keys: recording.keys, policy: recording.policy, store: recording.storeOptions.choice(creating: recording.creation.create),
+                clock: recording.clock,
+                includePast: recording.past.includePast, account: account, storeOptions: recording.storeOptions)
             guard let store = runner.pipeline.store, let state = store.imapState else {
                 throw CommandFailure.configuration("reservoir watch needs a store that keeps IMAP state (SQLite or PostgreSQL)")
             }
@@ -315,7 +311,7 @@ struct WatchCommand: ParsableCommand {
         /// Open and in `IDLE` between reads when the server offers it (RFC 2177).
         var connection: IMAPConnection?
         var validity: Int64 = 0
-        /// When it is read next, and its failures in a row (on ``WatchCommand/clock``).
+        /// When it is read next, and its failures in a row (on ``WatchCommand/schedulingClock``).
         var schedule = MailboxSchedule()
         /// What its log last said of it, and the name it says it by (`ACCOUNT URL`).
         var state = WatchTelemetry.State.reconnecting
@@ -350,14 +346,14 @@ struct WatchCommand: ParsableCommand {
             // earlier one already sits in the reader (or in TLS's buffer), where poll(2) cannot
             // see it.
             drainIdle(mailboxes)
-            let now = Self.clock.now()
+            let now = Self.schedulingClock.now()
             let wake = MailboxSchedule.wake(mailboxes.map(\.schedule), at: now, interval: interval)
             if wake > now {
-                MailboxSchedule.wait(until: wake, on: mailboxes.compactMap { $0.connection?.descriptor }, clock: Self.clock)
+                MailboxSchedule.wait(until: wake, on: mailboxes.compactMap { $0.connection?.descriptor }, clock: Self.schedulingClock)
                 drainIdle(mailboxes)
             }
             var summaries: [Int: ScanSummary] = [:]
-            for mailbox in mailboxes where mailbox.schedule.isDue(at: Self.clock.now()) {
+            for mailbox in mailboxes where mailbox.schedule.isDue(at: Self.schedulingClock.now()) {
                 var summary = summaries[mailbox.group] ?? ScanSummary()
                 defer { summaries[mailbox.group] = summary }
                 do { try read(mailbox, groups[mailbox.group], summary: &summary) } catch { failed(mailbox, error) }
@@ -373,7 +369,7 @@ struct WatchCommand: ParsableCommand {
         for mailbox in mailboxes {
             guard let connection = mailbox.connection else { continue }
             do {
-                if try connection.idleChanged() { mailbox.schedule.changed(at: Self.clock.now()) }
+                if try connection.idleChanged() { mailbox.schedule.changed(at: Self.schedulingClock.now()) }
             } catch {
                 failed(mailbox, error)
             }
@@ -384,7 +380,7 @@ struct WatchCommand: ParsableCommand {
     /// failure in a row up to WatchLimits.maximumBackoffSeconds, never retrying at once.
     private func failed(_ mailbox: WatchedMailbox, _ error: IMAPError) {
         mailbox.connection = nil
-        let wait = mailbox.schedule.failed(at: Self.clock.now())
+        let wait = mailbox.schedule.failed(at: Self.schedulingClock.now())
         mailbox.now(
             error.code == .loginRefused ? .authenticationFailed : .reconnecting,
             detail: "\(TerminalText(escaping: error.description).text); next try in \(wait) s")
@@ -400,13 +396,13 @@ struct WatchCommand: ParsableCommand {
             try connection.endIdle()
         } else {
             connection = try IMAPConnection(url: mailbox.url, settings: context.settings)
-            mailbox.schedule.connected(at: Self.clock.now())
+            mailbox.schedule.connected(at: Self.schedulingClock.now())
             mailbox.validity = try opened(connection, context)
             mailbox.connection = connection
             mailbox.now(.connected)
         }
         let outcome = try readNew(connection, validity: mailbox.validity, context, summary: &summary)
-        let now = Self.clock.now()
+        let now = Self.schedulingClock.now()
         mailbox.schedule.read(outcome, idled: idled, idles: connection.idles, at: now, interval: interval, idle: idle)
         // More than --max-messages were new: the rest right away, without IDLE.
         if outcome == .more { return }
