@@ -52,7 +52,7 @@ package enum CurlNetrc {
         defer { close(file.fd) }
         guard let bytes = try? FileBytes.readAll(file.fd, sizeHint: file.size, limit: 1 << 20) else { return nil }
         let entry = NetrcText.entries(String(decoding: bytes, as: UTF8.self)).first { entry in
-            entry.machine.map { $0.lowercased() == host.lowercased() } == true && entry.login == login && entry.password != nil
+            entry.names(host) && entry.login == login && entry.password != nil
         }
         guard let entry, let password = entry.password else { return nil }
         return (login, password)
