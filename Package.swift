@@ -135,12 +135,15 @@ let package = Package(
         .target(name: "ICalendar", dependencies: ["ReservoirBase", "EventStore", "TimeZones"]),
         // Calendar destinations: pushing stored events to CalDAV collections and vdirs, the outbox.
         .target(name: "Delivery", dependencies: ["ReservoirBase", "EventStore", "ICalendar", "CalDAV"]),
+        // The libcurl layer CalDAV and IMAP share: the easy handle that owns its C resources,
+        // header lists, the body a transfer collects, and the netrc file's checks.
+        .target(name: "CurlTransport", dependencies: ["ReservoirBase", "CLibCurl", "CLibCurlLoader"]),
         // Calendar delivery's transport: PUT, GET and DELETE of calendar object resources
         // (RFC 4791) through libcurl, loaded on first use.
-        .target(name: "CalDAV", dependencies: ["ReservoirBase", "CLibCurl", "CLibCurlLoader"]),
+        .target(name: "CalDAV", dependencies: ["ReservoirBase", "CLibCurl", "CLibCurlLoader", "CurlTransport"]),
         // `reservoir watch`'s transport: a read-only IMAP session (EXAMINE, UID FETCH BODY.PEEK[])
         // over a TLS connection libcurl makes and logs in, loaded on first use.
-        .target(name: "IMAP", dependencies: ["ReservoirBase", "CLibCurl", "CLibCurlLoader", "CalDAV"]),
+        .target(name: "IMAP", dependencies: ["ReservoirBase", "CLibCurl", "CLibCurlLoader", "CurlTransport"]),
         // Who may put events on the calendar: the policy and the signed view it reads.
         .target(name: "Trust", dependencies: ["ReservoirBase", "MIME", "DKIM", "ARC", "CLibIDN2", "WalletPass"]),
         // The subscription feed and the page of upcoming reservations, without an HTTP server:
@@ -219,7 +222,7 @@ let package = Package(
         .testTarget(name: "EventStorePostgresTests", dependencies: ["ReservoirBase", "EventStorePostgres", "EventStore", "PostgresTestSupport"]),
         .testTarget(name: "ICalendarTests", dependencies: ["ReservoirBase", "ICalendar", "EventStore", "TestRequirements"]),
         .testTarget(name: "DeliveryTests", dependencies: ["Delivery", "EventStore", "ICalendar"]),
-        .testTarget(name: "CalDAVTests", dependencies: ["CalDAV", "TestRequirements"]),
+        .testTarget(name: "CalDAVTests", dependencies: ["CalDAV", "CurlTransport", "TestRequirements"]),
         .testTarget(name: "IMAPTests", dependencies: ["IMAP"]),
         .testTarget(name: "FeedTests", dependencies: ["Feed", "EventStore", "ICalendar", "ReservoirBase"]),
         .testTarget(name: "TimeZonesTests", dependencies: ["TimeZones", "TestRequirements"]),

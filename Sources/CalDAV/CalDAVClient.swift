@@ -1,5 +1,6 @@
 internal import CLibCurl
 internal import CLibCurlLoader
+internal import CurlTransport
 
 /// Reads and writes the calendar object resources of one calendar collection (RFC 4791 §5.3)
 /// over HTTP through libcurl (HTTP/1.1, or HTTP/2 when a TLS server offers it), loaded when
@@ -15,7 +16,7 @@ internal import CLibCurlLoader
 public final class CalDAVClient {
     public let collection: CalDAVCollection
     public let settings: CalDAVSettings
-    /// The netrc file libcurl reads, after `NetrcFile`'s checks; nil for none.
+    /// The netrc file libcurl reads, after `CurlNetrc`'s checks; nil for none.
     public let netrcFile: String?
     /// The netrc entry of ``CalDAVSettings/login`` for the server's host, when the file has one.
     let chosen: (login: String, password: String)?
@@ -31,7 +32,7 @@ public final class CalDAVClient {
         // libcurl reads the file (the host's first entry, else `default`); a login the URL
         // names stays its own, with the password the netrc has for it or none.
         chosen = netrcFile.flatMap { file in
-            (collection.login ?? settings.login).flatMap { NetrcFile.credentials(in: file, host: collection.host, login: $0) }
+            (collection.login ?? settings.login).flatMap { CurlNetrc.credentials(in: file, host: collection.host, login: $0) }
         }
         // libcurl is loaded on first use (see CLibCurlLoader).
         guard reservoir_libcurl_load() != 0 else {
@@ -119,10 +120,10 @@ public final class CalDAVClient {
             }
             let code = handle.perform()
             guard code == CURLE_OK else {
-                if collector.overflowed { return .failed(.responseTooLarge) }
+                if collector.body.overflowed { return .failed(.responseTooLarge) }
                 return .failed(Self.failure(code, handle.message(for: code)))
             }
-            return .answered(CalDAVAnswer(status: handle.responseCode(), etag: collector.etag, body: collector.body))
+            return .answered(CalDAVAnswer(status: handle.responseCode(), etag: collector.etag, body: collector.body.bytes))
         }
     }
 
@@ -167,17 +168,7 @@ public final class CalDAVClient {
                     .header(UnsafeRawBufferPointer(start: data, count: length))
                 return length
             }, "CURLOPT_HEADERFUNCTION")
-        handle.set(CURLOPT_WRITEDATA, pointer: context, "CURLOPT_WRITEDATA")
-        handle.set(
-            CURLOPT_WRITEFUNCTION,
-            callback: { data, size, count, context in
-                guard let data, let context else { return 0 }
-                let length = size * count
-                // Returning less than the length stops the transfer with CURLE_WRITE_ERROR.
-                let kept = Unmanaged<ResponseCollector>.fromOpaque(context).takeUnretainedValue()
-                    .append(UnsafeRawBufferPointer(start: data, count: length))
-                return kept ? length : 0
-            }, "CURLOPT_WRITEFUNCTION")
+        handle.collectBody(into: collector.body)
     }
 
     /// libcurl-errors(3) codes to failures.

@@ -1,7 +1,10 @@
+import CurlTransport
+public import ReservoirBase
+
 /// Why a CalDAV client, collection or resource name could not be made: the environment or the
 /// configuration failed, never a server's answer (answers are `CalDAVResponse` values). Equal by
 /// code, so tests and callers match codes, not text; `detail` is for people.
-public struct CalDAVError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct CalDAVError: CodedError, Sendable {
     public enum Code: String, Sendable {
         /// The collection URL is not an absolute http(s) URL of the form this client accepts.
         case invalidURL = "invalid-url"
@@ -31,7 +34,12 @@ public struct CalDAVError: Error, Sendable, Equatable, CustomStringConvertible {
         self.detail = detail
     }
 
-    public var description: String { "\(code.rawValue): \(detail)" }
-
-    public static func == (lhs: CalDAVError, rhs: CalDAVError) -> Bool { lhs.code == rhs.code }
+    /// The netrc file's problem in this target's codes.
+    init(_ netrc: CurlNetrcError) {
+        switch netrc.code {
+        case .invalidPath: self.init(.invalidSettings, netrc.detail)
+        case .unreadable: self.init(.netrcUnreadable, netrc.detail)
+        case .tooOpen: self.init(.netrcTooOpen, netrc.detail)
+        }
+    }
 }

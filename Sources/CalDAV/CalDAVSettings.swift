@@ -1,3 +1,4 @@
+import CurlTransport
 import Glibc
 
 /// How a `CalDAVClient` reaches its server: where credentials and a trust anchor come from,
@@ -44,7 +45,8 @@ public struct CalDAVSettings: Sendable {
         for text in [caFile, userAgent] where text?.utf8.contains(0) ?? false {
             throw CalDAVError(.invalidSettings, "a setting contains a NUL byte")
         }
-        let netrc = try NetrcFile.resolve(netrcFile)
+        let netrc: String?
+        do { netrc = try CurlNetrc.resolve(netrcFile) } catch { throw CalDAVError(error) }
         if let caFile, access(caFile, R_OK) != 0 {
             throw CalDAVError(.caFileUnreadable, "cannot read the CA file \(caFile): \(String(cString: strerror(errno)))")
         }

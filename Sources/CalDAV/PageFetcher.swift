@@ -1,5 +1,6 @@
 internal import CLibCurl
 internal import CLibCurlLoader
+internal import CurlTransport
 import Glibc
 
 /// The limits of `reservoir add URL` (docs/RELIABILITY.md).
@@ -180,7 +181,7 @@ public final class PageFetcher {
         while true {
             let left = settings.timeoutMilliseconds - (Self.monotonicMilliseconds() - start)
             guard left > 0 else { return .failure(.timeout) }
-            let collector = PageCollector()
+            let collector = CurlBody(limit: PageLimits.maxBodyBytes)
             connectionGuard.enter(host: address.host)
             let code: CURLcode = withExtendedLifetime((collector, resolve, connectionGuard)) {
                 setOptions(address.url, collector: collector, resolve: resolve, timeout: left)
@@ -207,7 +208,7 @@ public final class PageFetcher {
             // A guest's upload or a download on the site's own host is not the site's page.
             let mediaType = PageMediaType(contentType: contentType())
             guard mediaType == .html else { return .failure(.notHTML(mediaType)) }
-            return .success(FetchedPage(address: address, hops: hops, body: collector.body))
+            return .success(FetchedPage(address: address, hops: hops, body: collector.bytes))
         }
     }
 
@@ -232,7 +233,7 @@ public final class PageFetcher {
         return String(cString: value)
     }
 
-    private func setOptions(_ url: String, collector: PageCollector, resolve: CurlStringList, timeout: Int) {
+    private func setOptions(_ url: String, collector: CurlBody, resolve: CurlStringList, timeout: Int) {
         handle.reset()
         handle.set(CURLOPT_URL, url, "CURLOPT_URL")
         handle.set(CURLOPT_PROTOCOLS_STR, "http,https", "CURLOPT_PROTOCOLS_STR")
@@ -252,17 +253,7 @@ public final class PageFetcher {
         // Verification stays on (CURLOPT_SSL_VERIFYPEER and _VERIFYHOST default to on).
         if let caFile = settings.caFile { handle.set(CURLOPT_CAINFO, caFile, "CURLOPT_CAINFO") }
         if !settings.resolve.isEmpty { handle.set(CURLOPT_RESOLVE, list: resolve, "CURLOPT_RESOLVE") }
-        let context = Unmanaged.passUnretained(collector).toOpaque()
-        handle.set(CURLOPT_WRITEDATA, pointer: context, "CURLOPT_WRITEDATA")
-        handle.set(
-            CURLOPT_WRITEFUNCTION,
-            callback: { data, size, count, context in
-                guard let data, let context else { return 0 }
-                let length = size * count
-                let kept = Unmanaged<PageCollector>.fromOpaque(context).takeUnretainedValue()
-                    .append(UnsafeRawBufferPointer(start: data, count: length))
-                return kept ? length : 0
-            }, "CURLOPT_WRITEFUNCTION")
+        handle.collectBody(into: collector)
     }
 
     /// libcurl's failure as the page's; a refused connection, a closed port and a name without
@@ -274,20 +265,5 @@ public final class PageFetcher {
         case .couldNotConnect, .dns: .couldNotConnect(host: host)
         default: .other(detail)
         }
-    }
-}
-
-/// The body of one transfer, within ``PageLimits/maxBodyBytes``.
-final class PageCollector {
-    private(set) var body: [UInt8] = []
-    private(set) var overflowed = false
-
-    func append(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        guard body.count + bytes.count <= PageLimits.maxBodyBytes else {
-            overflowed = true
-            return false
-        }
-        body.append(contentsOf: bytes)
-        return true
     }
 }

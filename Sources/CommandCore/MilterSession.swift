@@ -5,6 +5,7 @@ import MIME
 import Mailbox
 import Output
 import Pipeline
+import ReservoirBase
 import Synchronization
 package import Trust
 
@@ -165,7 +166,7 @@ package enum AccountsFile {
     package static func read(_ text: String) -> Result<Listed, Problem> {
         var listed = Listed()
         for (index, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).enumerated() {
-            let line = raw.trimmingASCIISpace()
+            let line = raw.trimmingASCII()
             if line.isEmpty || line.hasPrefix("#") { continue }
             if line.hasPrefix("@") {
                 guard let domain = TrustPolicy.asciiHostName(String(line.dropFirst())), !domain.contains("@") else {
@@ -180,16 +181,6 @@ package enum AccountsFile {
             }
         }
         return .success(listed)
-    }
-}
-
-extension Substring {
-    /// Without leading and trailing spaces and tabs.
-    func trimmingASCIISpace() -> Substring {
-        var text = self
-        while let first = text.first, first == " " || first == "\t" { text = text.dropFirst() }
-        while let last = text.last, last == " " || last == "\t" { text = text.dropLast() }
-        return text
     }
 }
 

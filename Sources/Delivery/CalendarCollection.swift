@@ -1,4 +1,5 @@
 import Glibc
+public import ReservoirBase
 
 /// A place that holds calendar object resources by name: a CalDAV collection or a vdir.
 /// The delivery step (``CalendarDelivery``) speaks to both through this, with RFC 7232's
@@ -33,7 +34,7 @@ public enum CollectionAnswer: Sendable, Equatable {
 
 /// Why a push did not reach a destination. Transient failures are tried again by the next
 /// delivery or `reservoir sync`; the others need the user (a password, a URL).
-public struct DeliveryFailure: Error, Sendable, Equatable, CustomStringConvertible {
+public struct DeliveryFailure: CodedError, Sendable {
     public enum Code: String, Sendable, CaseIterable {
         /// No connection: refused, no route, name not found.
         case unreachable
@@ -71,9 +72,6 @@ public struct DeliveryFailure: Error, Sendable, Equatable, CustomStringConvertib
         }
     }
 
-    public var description: String { "\(code.rawValue): \(detail)" }
-
-    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.code == rhs.code }
 }
 
 /// A point on the monotonic clock by which a push must be done, or none.

@@ -1,3 +1,5 @@
+import ReservoirBase
+
 /// What the delivery step reads back from a copy found at a destination: the SEQUENCE of its
 /// event (RFC 5545 §3.8.7.4), which orders it against the stored revision.
 enum CalendarObjectRevision {
@@ -25,18 +27,9 @@ enum CalendarObjectRevision {
             } else if inEvent, upper.hasPrefix("SEQUENCE"), let colon = line.firstIndex(of: ":") {
                 let name = upper.prefix { $0 != ":" && $0 != ";" }
                 guard name == "SEQUENCE" else { continue }
-                if let value = Int(line[line.index(after: colon)...].trimmingSpaces()), value >= 0 { sequence = value }
+                if let value = Int(line[line.index(after: colon)...].trimmingASCII { $0 == 0x20 }), value >= 0 { sequence = value }
             }
         }
         return inEvent ? sequence : nil
-    }
-}
-
-extension Substring {
-    fileprivate func trimmingSpaces() -> Substring {
-        var s = self
-        while s.first == " " { s.removeFirst() }
-        while s.last == " " { s.removeLast() }
-        return s
     }
 }

@@ -2,6 +2,7 @@ internal import CLibPQ
 internal import CLibPQLoader
 import EventStore
 import Glibc
+import ReservoirBase
 
 /// Why a command failed, before it is turned into an ``EventStoreError``: the SQLSTATE decides
 /// whether the transaction is retried.
@@ -177,18 +178,9 @@ final class PostgresConnection {
     }
 
     static func trimmed(_ text: String) -> String {
-        var lines = text.split(separator: "\n").map { $0.trimmingSpaces() }
+        var lines = text.split(separator: "\n").map { $0.trimmingASCII() }
         lines.removeAll { $0.isEmpty }
         return lines.joined(separator: "; ")
-    }
-}
-
-extension Substring {
-    fileprivate func trimmingSpaces() -> String {
-        var s = self
-        while let first = s.first, first == " " || first == "\t" { s = s.dropFirst() }
-        while let last = s.last, last == " " || last == "\t" { s = s.dropLast() }
-        return String(s)
     }
 }
 

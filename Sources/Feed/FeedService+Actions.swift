@@ -23,7 +23,7 @@ extension FeedService {
         else {
             return Self.text(403, "Refused: the form was not sent from this page.\n", method: request.method)
         }
-        let mediaType = request.contentType?.split(separator: ";").first.map { trimmed(String($0)).lowercased() }
+        let mediaType = request.contentType?.split(separator: ";").first.map { $0.trimmingASCII().lowercased() }
         guard mediaType == "application/x-www-form-urlencoded", let fields = FormBody.read(request.body) else {
             return Self.text(400, "The form could not be read.\n", method: request.method)
         }
@@ -34,7 +34,7 @@ extension FeedService {
         switch name {
         case "add":
             // Only https vouches for a page; the server fetches nothing else for anyone.
-            guard let url = fields["url"].map(trimmed), url.lowercased().hasPrefix("https://"), url.utf8.count <= 2048,
+            guard let url = fields["url"].map({ $0.trimmingASCII() }), url.lowercased().hasPrefix("https://"), url.utf8.count <= 2048,
                 !url.utf8.contains(where: { $0 < 0x21 || $0 == 0x7f })
             else {
                 return Self.text(400, "Give the page's https:// address.\n", method: request.method)
@@ -61,11 +61,6 @@ extension FeedService {
                 ("Content-Security-Policy", Self.pagePolicy), ("X-Content-Type-Options", "nosniff"), ("Referrer-Policy", "no-referrer"),
                 ("Cache-Control", "no-store"),
             ], body: body)
-    }
-
-    /// `text` without the spaces and tabs around it.
-    func trimmed(_ text: String) -> String {
-        String(text.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
     }
 
     /// The domains an account has reservations pending from, within ``pendingDays``.

@@ -14,20 +14,22 @@ public struct NetrcEntry: Sendable, Equatable {
     }
 }
 
-/// A netrc file as ftp(1), curl and Python's `netrc` module read it (``NetrcText``).
+/// A netrc file as ftp(1), curl and Python's `netrc` module read it: read by ``NetrcText``,
+/// the one netrc reader, whose entries it keeps.
 public struct NetrcFile: Sendable, Equatable {
-    public var entries: [NetrcEntry]
+    public var entries: [NetrcEntry] { read.map { NetrcEntry(machine: $0.machine, login: $0.login, password: $0.password) } }
+    private var read: [NetrcText.Entry]
 
-    public init(entries: [NetrcEntry]) { self.entries = entries }
-
-    public init(text: String) {
-        entries = NetrcText.entries(text).map { NetrcEntry(machine: $0.machine, login: $0.login, password: $0.password) }
+    public init(entries: [NetrcEntry]) {
+        read = entries.map { NetrcText.Entry(machine: $0.machine, login: $0.login, password: $0.password) }
     }
+
+    public init(text: String) { read = NetrcText.entries(text) }
 
     /// Every entry for `machine` (names compared without case) with both a login and a password,
     /// in the file's order: a site's server lists one per account.
     public func allCredentials(for machine: String) -> [BasicCredentials] {
-        entries.filter { $0.machine.map { $0.lowercased() == machine.lowercased() } ?? false }.compactMap { entry in
+        read.filter { $0.names(machine) }.compactMap { entry in
             guard let login = entry.login, let password = entry.password else { return nil }
             return BasicCredentials(user: login.utf8, password: password.utf8)
         }
@@ -36,9 +38,7 @@ public struct NetrcFile: Sendable, Equatable {
     /// The first entry for `machine` (names compared without case, as host names), else the
     /// `default` entry; it must have both a login and a password.
     public func credentials(for machine: String) -> BasicCredentials? {
-        let entry =
-            entries.first { $0.machine.map { $0.lowercased() == machine.lowercased() } ?? false }
-            ?? entries.first { $0.machine == nil }
+        let entry = read.first { $0.names(machine) } ?? read.first { $0.machine == nil }
         guard let entry, let login = entry.login, let password = entry.password else { return nil }
         return BasicCredentials(user: login.utf8, password: password.utf8)
     }

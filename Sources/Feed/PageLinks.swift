@@ -1,3 +1,5 @@
+import ReservoirBase
+
 /// The links the page makes from what a reservation says: a web page, a telephone number, a
 /// map. Every value came from mail, so each is either made into a link of a fixed, harmless
 /// form or shown as text; the address of a link is escaped by ``HTMLText`` like any text.
@@ -67,7 +69,7 @@ enum PageLinks {
     /// every browser, needs no account and carries no tracking identifier. The place is
     /// percent-encoded (RFC 3986 §2.1), so nothing in it can add a parameter or leave the query.
     static func map(_ place: String) -> String? {
-        let trimmed = place.trimmingASCIISpaces
+        let trimmed = place.trimmingASCII(ASCII.isSpaceOrLineBreak)
         guard !trimmed.isEmpty else { return nil }
         return "https://www.openstreetmap.org/search?query=" + percentEncoded(trimmed)
     }
@@ -86,13 +88,5 @@ enum PageLinks {
             }
         }
         return out
-    }
-}
-
-extension String {
-    /// Without leading and trailing ASCII spaces, tabs and line breaks.
-    var trimmingASCIISpaces: String {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
-        return String(drop(while: isSpace).reversed().drop(while: isSpace).reversed())
     }
 }

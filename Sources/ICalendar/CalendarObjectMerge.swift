@@ -1,3 +1,5 @@
+import ReservoirBase
+
 /// Merges the copy of an event found at a calendar destination with the revision Reservoir is
 /// about to write, so that an update changes what Reservoir owns and keeps what the person
 /// added there (docs/CALENDARS.md, "What Reservoir owns in an event").
@@ -289,7 +291,7 @@ public enum CalendarObjectMerge {
 
         /// The first value of property `name`, trimmed of spaces.
         func value(of name: String) -> String? {
-            lines.first { $0.name == name }.map { String($0.value).trimmingCharacters(in: " \t") }
+            lines.first { $0.name == name }.map { String($0.value.trimmingASCII()) }
         }
 
         func collectZoneIDs(into ids: inout Set<String>) {
@@ -342,9 +344,9 @@ public enum CalendarObjectMerge {
             case "BEGIN":
                 components += 1
                 guard components <= maximumComponents, stack.count < maximumDepth else { return .failure(.tooLarge) }
-                stack.append(Node(name: String(line.value).trimmingCharacters(in: " \t").uppercased()))
+                stack.append(Node(name: line.value.trimmingASCII().uppercased()))
             case "END":
-                guard let open = stack.popLast(), open.name == String(line.value).trimmingCharacters(in: " \t").uppercased() else {
+                guard let open = stack.popLast(), open.name == line.value.trimmingASCII().uppercased() else {
                     return .failure(.notACalendar)
                 }
                 if stack.isEmpty { top.append(open) } else { stack[stack.count - 1].children.append(open) }
@@ -356,14 +358,5 @@ public enum CalendarObjectMerge {
         }
         guard stack.isEmpty, !top.isEmpty else { return .failure(.notACalendar) }
         return .success(top)
-    }
-}
-
-extension String {
-    fileprivate func trimmingCharacters(in set: String) -> String {
-        var s = Substring(self)
-        while let first = s.first, set.contains(first) { s.removeFirst() }
-        while let last = s.last, set.contains(last) { s.removeLast() }
-        return String(s)
     }
 }

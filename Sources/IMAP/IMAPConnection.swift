@@ -1,6 +1,6 @@
 internal import CLibCurl
 internal import CLibCurlLoader
-internal import CalDAV
+internal import CurlTransport
 import Glibc
 
 /// How a connection is made: certificate authorities, the netrc file, the time-out.
@@ -53,7 +53,7 @@ public final class IMAPConnection {
         let token = try settings.oauthTokenFile.map { path throws(IMAPError) in try OAuthTokenFile.read(path) }
         var netrc: String?
         if token == nil {
-            do { netrc = try NetrcFile.resolve(settings.netrcFile) } catch { throw IMAPError(.netrcUnusable, error.detail) }
+            do { netrc = try CurlNetrc.resolve(settings.netrcFile) } catch { throw IMAPError(.netrcUnusable, error.detail) }
             guard netrc != nil else {
                 throw IMAPError(.netrcUnusable, "no netrc file ($HOME/.netrc or --netrc) holds the password for \(url.host)")
             }

@@ -1,7 +1,9 @@
+public import ReservoirBase
+
 /// Why reading a mailbox failed: the settings, the environment or the server. Equal by code, so
 /// tests and callers match codes, not text; `detail` is for people. `reservoir watch` maps each
 /// code to its exit status (docs/USAGE.md).
-public struct IMAPError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct IMAPError: CodedError, Sendable {
     public enum Code: String, Sendable, CaseIterable {
         /// The mailbox URL is not `imaps://` or `imap://USER@HOST[:PORT]/MAILBOX` as this client accepts it.
         case invalidURL = "imap-invalid-url"
@@ -38,8 +40,4 @@ public struct IMAPError: Error, Sendable, Equatable, CustomStringConvertible {
         self.code = code
         self.detail = detail
     }
-
-    public var description: String { "\(code.rawValue): \(detail)" }
-
-    public static func == (lhs: IMAPError, rhs: IMAPError) -> Bool { lhs.code == rhs.code }
 }

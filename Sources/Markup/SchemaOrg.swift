@@ -7,7 +7,7 @@ public enum SchemaOrg {
     /// nil for another vocabulary's URL or for text that is not a name.
     public static func localName(_ type: String) -> String? {
         if let name = plainName(type) { return name }
-        var text = Substring(type.trimmingASCIIWhitespace())
+        var text = Substring(type.trimmingASCII(ASCII.isHTMLWhiteSpace))
         let rest = afterPrefix(text)
         if let rest { text = rest }
         if rest == nil, text.contains(":") || text.contains("/") { return nil }
@@ -49,18 +49,6 @@ public enum SchemaOrg {
     private static let prefixes: [[UInt8]] = [
         "https://www.schema.org/", "http://www.schema.org/", "https://schema.org/", "http://schema.org/", "schema:",
     ].map { Array($0.utf8) }
-}
-
-extension String {
-    /// The text without leading and trailing ASCII whitespace (HTML's "strip leading and
-    /// trailing ASCII whitespace").
-    func trimmingASCIIWhitespace() -> String {
-        let scalars = unicodeScalars
-        guard let start = scalars.firstIndex(where: { !$0.isASCIIWhitespace }),
-            let end = scalars.lastIndex(where: { !$0.isASCIIWhitespace })
-        else { return "" }
-        return String(scalars[start...end])
-    }
 }
 
 extension Unicode.Scalar {

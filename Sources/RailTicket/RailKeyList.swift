@@ -166,47 +166,13 @@ public struct RailKeyList: Sendable {
                 out += String(cString: content)
             }
         }
-        return out.trimmingCharacters(whereSpace: true)
+        return out.trimmingASCII(ASCII.isSpaceOrLineBreak)
     }
 
-    /// Base64 (RFC 4648 section 4) with white space ignored; nil on any other stray character.
+    /// Base64 (RFC 4648 section 4) with XML white space ignored (XSD `base64Binary`); nil on
+    /// any other stray character.
     static func base64(_ text: String) -> [UInt8]? {
-        var out: [UInt8] = []
-        var buffer: UInt32 = 0
-        var bits = 0
-        var padding = 0
-        for byte in text.utf8 {
-            let value: UInt32
-            switch byte {
-            case 0x41...0x5A: value = UInt32(byte - 0x41)
-            case 0x61...0x7A: value = UInt32(byte - 0x61 + 26)
-            case 0x30...0x39: value = UInt32(byte - 0x30 + 52)
-            case 0x2B: value = 62
-            case 0x2F: value = 63
-            case 0x3D:
-                padding += 1
-                continue
-            case 0x20, 0x09, 0x0A, 0x0D: continue
-            default: return nil
-            }
-            guard padding == 0 else { return nil }
-            buffer = (buffer << 6) | value
-            bits += 6
-            if bits >= 8 {
-                bits -= 8
-                out.append(UInt8((buffer >> UInt32(bits)) & 0xFF))
-            }
-        }
-        return out
-    }
-}
-
-extension String {
-    func trimmingCharacters(whereSpace: Bool) -> String {
-        let scalars = unicodeScalars
-        let isSpace: (Unicode.Scalar) -> Bool = { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" }
-        guard let first = scalars.firstIndex(where: { !isSpace($0) }), let last = scalars.lastIndex(where: { !isSpace($0) }) else { return "" }
-        return String(scalars[first...last])
+        Base64Text.decode(text.utf8.filter { !ASCII.isSpaceOrLineBreak($0) }, padding: .optional)
     }
 }
 

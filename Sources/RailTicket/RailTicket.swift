@@ -1,5 +1,6 @@
 internal import CZlib
 public import JSON
+import ReservoirBase
 
 /// The `U_HEAD` record (UIC 918.3 annex A): who issued the ticket, its key, when.
 public struct RailHead: Sendable, Equatable {
@@ -25,7 +26,7 @@ public struct RailLayout: Sendable, Equatable {
     /// The text of the fields that start on `line` within `column ..< column + width`, in column order.
     public func text(line: Int, column: Int, width: Int) -> String {
         let parts = fields.filter { $0.line == line && $0.column >= column && $0.column < column + width }.sorted { $0.column < $1.column }
-        let text = parts.map(\.text).joined(separator: " ").trimmingSpaces
+        let text = parts.map(\.text).joined(separator: " ").trimmingASCII { $0 == 0x20 }
         // RCT2 marks empty fields with stars.
         return text.allSatisfy { $0 == "*" } ? "" : text
     }
@@ -327,15 +328,7 @@ public enum RailTicket {
         return bytes.reduce(0) { $0 * 10 + Int($1 - 0x30) }
     }
 
-    static func text(_ bytes: ArraySlice<UInt8>) -> String { String(decoding: bytes, as: UTF8.self).trimmingSpaces }
+    static func text(_ bytes: ArraySlice<UInt8>) -> String { String(decoding: bytes, as: UTF8.self).trimmingASCII { $0 == 0x20 } }
     static func isDigit(_ byte: UInt8) -> Bool { (0x30...0x39).contains(byte) }
     static func isAlphanumeric(_ byte: UInt8) -> Bool { isDigit(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) }
-}
-
-extension String {
-    var trimmingSpaces: String {
-        let scalars = unicodeScalars
-        guard let first = scalars.firstIndex(where: { $0 != " " }), let last = scalars.lastIndex(where: { $0 != " " }) else { return "" }
-        return String(scalars[first...last])
-    }
 }

@@ -20,6 +20,34 @@ package enum ASCII {
         byte >= 0x30 && byte <= 0x39
     }
 
+    /// Whether the byte is a space or a horizontal tab (RFC 5234 WSP).
+    @inlinable @inline(__always)
+    package static func isSpaceOrTab(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09
+    }
+
+    /// Whether the byte is a space, a tab, CR or LF.
+    @inlinable @inline(__always)
+    package static func isSpaceOrLineBreak(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A
+    }
+
+    /// Whether the byte is HTML's ASCII whitespace: TAB, LF, FF, CR, SPACE.
+    @inlinable @inline(__always)
+    package static func isHTMLWhiteSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0C || byte == 0x0D
+    }
+
+    /// `bytes` without the bytes `isTrimmed` picks at either end; an empty slice at the end
+    /// when it picks them all.
+    @inlinable
+    package static func trimmed(_ bytes: ArraySlice<UInt8>, where isTrimmed: (UInt8) -> Bool) -> ArraySlice<UInt8> {
+        guard let first = bytes.firstIndex(where: { !isTrimmed($0) }), let last = bytes.lastIndex(where: { !isTrimmed($0) }) else {
+            return bytes[bytes.endIndex...]
+        }
+        return bytes[first...last]
+    }
+
     /// The number written by `count` ASCII digits at `from`; nil when a byte is not a digit or
     /// the bytes end first.
     @inlinable
@@ -32,4 +60,29 @@ package enum ASCII {
         }
         return value
     }
+}
+
+extension Substring {
+    /// The text without the ASCII bytes `isTrimmed` picks at either end (spaces and tabs unless
+    /// told); `isTrimmed` sees bytes, so only ASCII is ever taken away.
+    package func trimmingASCII(_ isTrimmed: (UInt8) -> Bool) -> Substring {
+        guard let first = utf8.firstIndex(where: { !isTrimmed($0) }), let last = utf8.lastIndex(where: { !isTrimmed($0) }) else {
+            return self[endIndex...]
+        }
+        return self[first..<utf8.index(after: last)]
+    }
+
+    /// The text without the spaces and tabs at either end.
+    package func trimmingASCII() -> Substring { trimmingASCII(ASCII.isSpaceOrTab) }
+}
+
+extension String {
+    /// The text without the ASCII bytes `isTrimmed` picks at either end (spaces and tabs unless
+    /// told), as ``Substring/trimmingASCII(_:)``.
+    package func trimmingASCII(_ isTrimmed: (UInt8) -> Bool) -> String {
+        String(Substring(self).trimmingASCII(isTrimmed))
+    }
+
+    /// The text without the spaces and tabs at either end.
+    package func trimmingASCII() -> String { trimmingASCII(ASCII.isSpaceOrTab) }
 }

@@ -10,7 +10,7 @@ public import Glibc
 public enum ChildSpawn {
     private typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, Int32) -> Int32
     /// Looked up at run time: Swift's Glibc module does not declare it.
-    nonisolated(unsafe) private static let closeFrom: CloseFrom? = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np").map {
+    private static let closeFrom: CloseFrom? = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np").map {
         unsafeBitCast($0, to: CloseFrom.self)
     }
 

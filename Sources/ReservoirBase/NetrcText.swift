@@ -10,6 +10,18 @@ package enum NetrcText {
         package var machine: String?
         package var login: String?
         package var password: String?
+
+        package init(machine: String?, login: String?, password: String?) {
+            self.machine = machine
+            self.login = login
+            self.password = password
+        }
+
+        /// Whether this is the `machine` entry for `host`, compared without case as host names
+        /// are (the `default` entry names no host).
+        package func names(_ host: String) -> Bool {
+            machine.map { $0.lowercased() == host.lowercased() } ?? false
+        }
     }
 
     package static func entries(_ text: String) -> [Entry] {

@@ -1,7 +1,9 @@
+public import ReservoirBase
+
 /// Why a time zone could not be read: a name refused before the file system is touched, a file
 /// that could not be read, or TZif or POSIX TZ text that breaks RFC 8536. Equal by code, so
 /// tests match the kind and people read the detail.
-public struct TimeZoneError: Error, Equatable, CustomStringConvertible {
+public struct TimeZoneError: CodedError {
     /// The kind of failure, stable across releases.
     public enum Code: String, Sendable {
         /// The zone name is not `Area/City` characters (RFC 8536 §4 leaves names to the system).
@@ -40,8 +42,6 @@ public struct TimeZoneError: Error, Equatable, CustomStringConvertible {
         self.code = code
         self.detail = detail
     }
-
-    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.code == rhs.code }
 
     public var description: String { detail.isEmpty ? code.rawValue : "\(code.rawValue): \(detail)" }
 }

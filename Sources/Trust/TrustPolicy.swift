@@ -1,6 +1,7 @@
 public import ARC
 public import DKIM
 public import MIME
+import ReservoirBase
 public import WalletPass
 
 /// Who may put events on the calendar: Apple's rules for reservation markup, made explicit.
@@ -83,7 +84,7 @@ public struct TrustPolicy: Sendable {
     public static func allowedDomains(fromFileText text: String) -> [String] {
         text.split(whereSeparator: \.isNewline).compactMap { line in
             let content = line.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-            let trimmed = content.trimmingCharacters(in: " \t\r")
+            let trimmed = content.trimmingASCII { ASCII.isSpaceOrTab($0) || $0 == 0x0D }
             return trimmed.isEmpty ? nil : trimmed.lowercased()
         }
     }
@@ -355,14 +356,5 @@ public struct TrustPolicy: Sendable {
             }
         }
         return .notMatched
-    }
-}
-
-extension StringProtocol {
-    func trimmingCharacters(in set: String) -> String {
-        var scalars = Substring(self).unicodeScalars[...]
-        while let first = scalars.first, set.unicodeScalars.contains(first) { scalars.removeFirst() }
-        while let last = scalars.last, set.unicodeScalars.contains(last) { scalars.removeLast() }
-        return String(String.UnicodeScalarView(scalars))
     }
 }

@@ -13,7 +13,7 @@ struct TargetGraphTests {
         "COpenSSL": 0, "CLibXML2": 0, "CSQLite": 0, "CLibIDN2": 0, "CResolv": 0, "CMalloc": 0, "CLibPQ": 0, "CLibCurl": 0, "CZlib": 0,
         "CMilter": 0, "CPoppler": 0, "CZXing": 0,
         "CLibPQLoader": 1, "CLibCurlLoader": 1, "ReservoirBase": 1, "CDocumentScan": 1, "ServiceLog": 1, "Prometheus": 1,
-        "Telemetry": 2,
+        "Telemetry": 2, "CurlTransport": 2,
         "Documents": 2, "MIME": 2, "DNS": 2, "JSON": 2, "TimeZones": 2, "TOML": 2, "Zip": 2, "BCBP": 2,
         "Mailbox": 3, "DKIM": 3, "Markup": 3, "WalletPass": 3, "ICalendarReading": 3, "RailTicket": 3,
         "Reservations": 4, "EventStore": 4, "ARC": 4,
@@ -39,10 +39,18 @@ struct TargetGraphTests {
         "RailTicket": ["MIME", "DKIM", "Markup", "Reservations", "Mailbox", "Trust", "EventStore", "WalletPass", "Pipeline"],
         // Delivery pushes stored events: it knows the store and iCalendar, not mail or markup.
         "Delivery": ["MIME", "DKIM", "Markup", "Reservations", "JSON", "Mailbox", "Trust", "Pipeline"],
+        // The libcurl layer: transfers and their C resources, for CalDAV and IMAP alike; no
+        // calendar, no mailbox, no mail, no store.
+        "CurlTransport": [
+            "CalDAV", "IMAP", "MIME", "DKIM", "Markup", "Reservations", "JSON", "Mailbox", "Trust", "EventStore", "ICalendar", "DNS",
+        ],
         // Calendar delivery's transport: HTTP and resources, no mail, no trust, no store.
         "CalDAV": ["MIME", "DKIM", "Markup", "Reservations", "JSON", "Mailbox", "Trust", "EventStore", "ICalendar", "DNS"],
         // IMAP reads bytes from a mailbox: no mail format, no trust, no store.
-        "IMAP": ["MIME", "DKIM", "Markup", "Reservations", "JSON", "Mailbox", "Trust", "EventStore", "ICalendar", "DNS", "Pipeline", "Delivery"],
+        // It shares the libcurl layer (CurlTransport) with CalDAV, not CalDAV itself.
+        "IMAP": [
+            "MIME", "DKIM", "Markup", "Reservations", "JSON", "Mailbox", "Trust", "EventStore", "ICalendar", "DNS", "Pipeline", "Delivery", "CalDAV",
+        ],
         // The hook never links the HTTP server, nor the feed, nor the IMAP client.
         "reservoir-filter": ["Hummingbird", "HTTPTypes", "Feed", "CMilter", "IMAP", "Telemetry", "Prometheus"],
         // The metrics registry and its HTTP side are the long-running programs'; the hook and

@@ -1,3 +1,4 @@
+import CurlTransport
 import Glibc
 import TestRequirements
 import Testing
@@ -66,8 +67,8 @@ struct CalDAVAuthenticationTests {
         let other = try CalDAVCollection(url: "http://ann@127.0.0.1:\(server.port)/jane/trips/")
         let unlisted = try CalDAVClient(collection: other, settings: CalDAVSettings(netrcFile: netrc, login: "jane"))
         #expect(unlisted.get(resource: name).outcome == .unauthorized, "the URL's login stays its own, with no password")
-        #expect(NetrcFile.credentials(in: netrc, host: "127.0.0.1", login: "jane")?.password == RadicaleServer.password)
-        #expect(NetrcFile.credentials(in: netrc, host: "other.example", login: "jane") == nil)
+        #expect(CurlNetrc.credentials(in: netrc, host: "127.0.0.1", login: "jane")?.password == RadicaleServer.password)
+        #expect(CurlNetrc.credentials(in: netrc, host: "other.example", login: "jane") == nil)
         #expect(try CalDAVCollection(url: "https://[::1]:8443/cal/").host == "::1")
         #expect(try CalDAVCollection(url: "https://Dav.Example:8443/cal/").host == "Dav.Example")
     }

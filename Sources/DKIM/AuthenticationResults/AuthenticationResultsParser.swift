@@ -135,11 +135,7 @@ extension AuthenticationResultsPayload {
     }
 
     static func trimmed(_ id: String) -> String {
-        let bytes = Array(id.utf8)
-        guard let first = bytes.firstIndex(where: { !AuthenticationResultsSyntax.isWhitespace($0) }),
-            let last = bytes.lastIndex(where: { !AuthenticationResultsSyntax.isWhitespace($0) })
-        else { return "" }
-        return String(decoding: bytes[first...last], as: UTF8.self)
+        id.trimmingASCII(AuthenticationResultsSyntax.isWhitespace)
     }
 
     /// RFC 8601 §2.5: authserv-ids compare case-insensitively.

@@ -1,4 +1,5 @@
 import MIME
+import ReservoirBase
 
 /// Signs messages with rsa-sha256 (RFC 6376) or ed25519-sha256 (RFC 8463).
 public struct DKIMSigner {
@@ -58,7 +59,7 @@ public struct DKIMSigner {
     ) throws -> String {
         let parsed = Message(bytes: message)
         let lineBreak = Self.lineBreak(of: message)
-        var names = headers.map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }
+        var names = headers.map { $0.trimmingASCII() }.filter { !$0.isEmpty }
         if !names.contains(where: { $0.lowercased() == "from" }) { names.insert("From", at: 0) }
         if overSign { names = Self.overSigned(names, in: parsed.header.fields) }
         let body = BodyHashComputation(
@@ -142,14 +143,5 @@ public struct DKIMSigner {
             rest = rest.dropFirst(foldWidth)
         }
         return lines.joined(separator: lineBreak + "\t ")
-    }
-}
-
-extension String {
-    func trimmingWhitespace() -> String {
-        var scalars = Substring(self)
-        while let first = scalars.first, first == " " || first == "\t" { scalars.removeFirst() }
-        while let last = scalars.last, last == " " || last == "\t" { scalars.removeLast() }
-        return String(scalars)
     }
 }

@@ -113,12 +113,3 @@ public struct CalendarObject: Sendable {
     /// Whether the object cancels its events (`METHOD:CANCEL`, RFC 5546 §3.2.5).
     public var isCancel: Bool { method == "CANCEL" }
 }
-
-extension String {
-    var trimmingSpaces: String {
-        var scalars = Substring(self).unicodeScalars[...]
-        while let first = scalars.first, first == " " || first == "\t" || first == "\r" || first == "\n" { scalars.removeFirst() }
-        while let last = scalars.last, last == " " || last == "\t" || last == "\r" || last == "\n" { scalars.removeLast() }
-        return String(String.UnicodeScalarView(scalars))
-    }
-}

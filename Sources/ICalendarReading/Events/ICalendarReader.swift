@@ -30,7 +30,7 @@ public enum ICalendarReader {
         var events: [ICalendarEvent] = []
         var method: String?
         for calendar in document.calendars {
-            let calendarMethod = calendar.property("METHOD")?.value.trimmingSpaces.uppercased()
+            let calendarMethod = calendar.property("METHOD")?.value.trimmingASCII(ASCII.isSpaceOrLineBreak).uppercased()
             method = method ?? calendarMethod
             if let calendarMethod, !readMethods.contains(calendarMethod) {
                 diagnostics.append(
@@ -70,14 +70,14 @@ struct EventReader {
     }
 
     mutating func event(_ component: ICalendarComponent) -> ICalendarEvent? {
-        guard let uid = component.property("UID")?.text.trimmingSpaces, !uid.isEmpty else {
+        guard let uid = component.property("UID")?.text.trimmingASCII(ASCII.isSpaceOrLineBreak), !uid.isEmpty else {
             diagnostics.append(
                 ICalendarDiagnostic(.missingProperty, "a VEVENT without UID cannot be kept apart from others; skipped", line: component.line))
             return nil
         }
         guard let startProperty = component.property("DTSTART") else {
             // RFC 5546 §3.2.5: a CANCEL needs no DTSTART; its UID says what is cancelled.
-            if cancelling || component.property("STATUS")?.value.trimmingSpaces.uppercased() == "CANCELLED" {
+            if cancelling || component.property("STATUS")?.value.trimmingASCII(ASCII.isSpaceOrLineBreak).uppercased() == "CANCELLED" {
                 return event(component, uid: uid, start: nil, end: nil, recurring: false)
             }
             diagnostics.append(ICalendarDiagnostic(.missingProperty, "VEVENT \(uid) has no DTSTART; skipped", line: component.line))
@@ -113,7 +113,7 @@ struct EventReader {
     ) -> ICalendarEvent {
         var sequence = 0
         if let property = component.property("SEQUENCE") {
-            if let value = Int(property.value.trimmingSpaces), value >= 0 {
+            if let value = Int(property.value.trimmingASCII(ASCII.isSpaceOrLineBreak)), value >= 0 {
                 sequence = value
             } else {
                 diagnostics.append(
@@ -122,7 +122,7 @@ struct EventReader {
         }
         var stamp: Int64?
         if let property = component.property("DTSTAMP") {
-            if let read = DateTimeText.read(property.value.trimmingSpaces), !read.isDate {
+            if let read = DateTimeText.read(property.value.trimmingASCII(ASCII.isSpaceOrLineBreak)), !read.isDate {
                 // RFC 5545 §3.8.7.2: DTSTAMP is UTC; a value without Z is read as UTC too.
                 stamp = read.local.localSeconds
             } else {
@@ -134,8 +134,9 @@ struct EventReader {
         return ICalendarEvent(
             uid: uid, recurrenceID: component.property("RECURRENCE-ID").flatMap { time($0) }, sequence: sequence, stamp: stamp,
             summary: nonEmpty(component.property("SUMMARY")?.text), description: nonEmpty(component.property("DESCRIPTION")?.text),
-            location: nonEmpty(component.property("LOCATION")?.text), url: nonEmpty(component.property("URL")?.value.trimmingSpaces),
-            status: component.property("STATUS")?.value.trimmingSpaces.uppercased(), organizer: organizer,
+            location: nonEmpty(component.property("LOCATION")?.text),
+            url: nonEmpty(component.property("URL")?.value.trimmingASCII(ASCII.isSpaceOrLineBreak)),
+            status: component.property("STATUS")?.value.trimmingASCII(ASCII.isSpaceOrLineBreak).uppercased(), organizer: organizer,
             organizerCount: organizers.count, start: start, end: end,
             isRecurring: recurring, structuredData: structuredData(component), line: component.line)
     }
@@ -153,7 +154,9 @@ struct EventReader {
             }
         }
         if let property = component.property("DURATION") {
-            if let duration = ICalendarDuration(parsing: property.value.trimmingSpaces), duration.days >= 0, duration.seconds >= 0 {
+            if let duration = ICalendarDuration(parsing: property.value.trimmingASCII(ASCII.isSpaceOrLineBreak)), duration.days >= 0,
+                duration.seconds >= 0
+            {
                 return adding(duration, to: start)
             }
             diagnostics.append(
@@ -188,14 +191,14 @@ struct EventReader {
     /// A DATE or DATE-TIME property (DTSTART, DTEND, RECURRENCE-ID) read and placed; nil with
     /// a note when unreadable.
     mutating func time(_ property: ICalendarProperty) -> ICalendarTime? {
-        let text = property.value.trimmingSpaces
+        let text = property.value.trimmingASCII(ASCII.isSpaceOrLineBreak)
         guard let read = DateTimeText.read(text) else {
             diagnostics.append(ICalendarDiagnostic(.invalidValue, "\(property.name) \(text) is not a DATE or DATE-TIME", line: property.line))
             return nil
         }
         if read.isDate { return ICalendarTime(text: text, local: read.local, form: .date) }
         if read.isUTC { return ICalendarTime(text: text, local: read.local, form: .utc, offsetSeconds: 0) }
-        guard let tzid = property.parameter("TZID")?.trimmingSpaces, !tzid.isEmpty else {
+        guard let tzid = property.parameter("TZID")?.trimmingASCII(ASCII.isSpaceOrLineBreak), !tzid.isEmpty else {
             return ICalendarTime(text: text, local: read.local, form: .floating)
         }
         return place(read.local, tzid: tzid, text: text, line: property.line)
@@ -239,7 +242,7 @@ struct EventReader {
             }
             let text: String
             if value == "BINARY" || property.parameter("ENCODING")?.uppercased() == "BASE64" {
-                guard let bytes = Base64Value.decode(property.value) else {
+                guard let bytes = Base64Text.decode(property.value.utf8) else {
                     diagnostics.append(
                         ICalendarDiagnostic(.structuredDataIgnored, "\(property.name) is not valid base64; ignored", line: property.line))
                     continue
@@ -258,7 +261,7 @@ struct EventReader {
     }
 
     private func nonEmpty(_ text: String?) -> String? {
-        guard let text = text?.trimmingSpaces, !text.isEmpty else { return nil }
+        guard let text = text?.trimmingASCII(ASCII.isSpaceOrLineBreak), !text.isEmpty else { return nil }
         return text
     }
 }

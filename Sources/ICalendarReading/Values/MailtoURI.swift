@@ -99,8 +99,8 @@ public struct MailtoURI: Sendable, Equatable {
                 // The value is a header field body: addresses separated by commas, white space
                 // around them allowed.
                 for item in value.split(separator: ",", omittingEmptySubsequences: false) {
-                    let address = String(item).trimmingSpaces
-                    if address.isEmpty, value.trimmingSpaces.isEmpty { continue }
+                    let address = String(item).trimmingASCII(ASCII.isSpaceOrLineBreak)
+                    if address.isEmpty, value.trimmingASCII(ASCII.isSpaceOrLineBreak).isEmpty { continue }
                     guard isAddress(address) else { return .refused(.invalidAddress) }
                     uri.addresses.append(address)
                 }
@@ -168,7 +168,7 @@ extension MailtoURI {
         // address would see another domain after its last `@`.
         if fragment != nil { return .notOne(.fragment) }
         // RFC 6068 §2: `cc` and `bcc` name recipients as `to` does.
-        let copies = headerFields.filter { ($0.name == "cc" || $0.name == "bcc") && !$0.value.trimmingSpaces.isEmpty }.count
+        let copies = headerFields.filter { ($0.name == "cc" || $0.name == "bcc") && !$0.value.trimmingASCII(ASCII.isSpaceOrLineBreak).isEmpty }.count
         let count = addresses.count + copies
         guard count == 1, let address = addresses.first else { return .notOne(count == 0 ? .noAddress : .severalAddresses(count)) }
         return .one(address)

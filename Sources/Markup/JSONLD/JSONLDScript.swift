@@ -15,7 +15,7 @@ struct JSONLDScript {
     static func isJSONLDType(_ type: String) -> Bool {
         if type == "application/ld+json" { return true }
         let essence = type.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-        return String(essence).trimmingASCIIWhitespace().lowercased() == "application/ld+json"
+        return String(essence).trimmingASCII(ASCII.isHTMLWhiteSpace).lowercased() == "application/ld+json"
     }
 
     /// Reads the script's raw text: markers stripped, the tolerant reader applied, and
@@ -29,7 +29,7 @@ struct JSONLDScript {
             return
         }
         let cleaned = Self.strippingMarkers(text)
-        guard cleaned.contains(where: { !Self.isWhitespace($0) }) else {
+        guard cleaned.contains(where: { !ASCII.isHTMLWhiteSpace($0) }) else {
             diagnostics.append(MarkupDiagnostic(code: .jsonLDEmpty, message: "a JSON-LD script without content"))
             return
         }
@@ -96,7 +96,7 @@ struct JSONLDScript {
         var changed = true
         while changed {
             changed = false
-            slice = trimmed(slice)
+            slice = ASCII.trimmed(slice, where: ASCII.isHTMLWhiteSpace)
             if let prefix = ["/*<![CDATA[*/", "//<![CDATA[", "<![CDATA[", "<!--"].first(where: { slice.starts(with: $0.utf8) }) {
                 slice = slice.dropFirst(prefix.utf8.count)
                 changed = true
@@ -109,14 +109,4 @@ struct JSONLDScript {
         return Array(slice)
     }
 
-    private static func trimmed(_ slice: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
-        guard let start = slice.firstIndex(where: { !isWhitespace($0) }),
-            let end = slice.lastIndex(where: { !isWhitespace($0) })
-        else { return slice[slice.endIndex...] }
-        return slice[start...end]
-    }
-
-    private static func isWhitespace(_ byte: UInt8) -> Bool {
-        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == 0x0C
-    }
 }

@@ -1,4 +1,5 @@
 import JSON
+import ReservoirBase
 
 /// Senders often give one reservation both as JSON-LD and as Microdata, or one script twice. Two items are the
 /// same when their normalized forms match: `@context` dropped, types and property names
@@ -38,7 +39,7 @@ enum ItemDeduplication {
         case .bool, .number:
             return .string(value.stringValue ?? "")
         case .string(let text):
-            return .string(text.trimmingASCIIWhitespace())
+            return .string(text.trimmingASCII(ASCII.isHTMLWhiteSpace))
         case .array(let elements):
             return elements.count == 1 ? normalized(elements[0]) : .array(elements.map(normalized))
         case .object(let object):

@@ -1,4 +1,5 @@
 import JSON
+import ReservoirBase
 
 /// Microdata items (HTML Living Standard §5.2) converted to JSON-LD shaped objects:
 /// `@type` from the first `itemtype` token (further tokens in `additionalType`), `@id` from
@@ -31,7 +32,7 @@ struct MicrodataReader {
         var members: [JSONObject.Member] = []
         let types = Self.tokens(root.attribute("itemtype") ?? "")
         if let first = types.first { members.append(JSONObject.Member(key: "@type", value: .string(first))) }
-        if let id = root.attribute("itemid")?.trimmingASCIIWhitespace(), !id.isEmpty {
+        if let id = root.attribute("itemid")?.trimmingASCII(ASCII.isHTMLWhiteSpace), !id.isEmpty {
             members.append(JSONObject.Member(key: "@id", value: .string(id)))
         }
         var names: [String] = []
@@ -115,7 +116,7 @@ struct MicrodataReader {
             // `<span itemprop="price" content="12.50">$12.50</span>`; consumers read `content`.
             if let content = element.attribute("content") { text = content } else { return .string(Self.text(of: element)) }
         }
-        return .string(text.trimmingASCIIWhitespace())
+        return .string(text.trimmingASCII(ASCII.isHTMLWhiteSpace))
     }
 
     /// The element's text content with runs of whitespace collapsed to one space and trimmed,

@@ -42,12 +42,7 @@ struct AddCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("An https:// address, or a .eml, .html, .pkpass, .ics, .pdf or image file.", valueName: "address-or-file"))
     var target: String
 
-    @OptionGroup var keys: KeyOptions
-    @OptionGroup var policy: PolicyOptions
-    @OptionGroup var storeOptions: StoreOptions
-    @OptionGroup var creation: StoreCreationOptions
-    @OptionGroup var clock: ClockOptions
-    @OptionGroup var past: PastOptions
+    @OptionGroup var recording: RecordingOptions
     @OptionGroup var calendarOptions: CalendarOptions
     @OptionGroup var noCalendar: NoCalendarOption
 
@@ -80,11 +75,12 @@ struct AddCommand: ParsableCommand {
     }
 
     func run() throws {
-        let account = try storeOptions.selectedAccount()
+        let account = try recording.storeOptions.selectedAccount()
         let calendars = calendarOptions.settings(noCalendar, for: account)
         try CalendarPusher.check(calendars)
         let runner = try CommandRunner(
-            keys: keys, policy: policy, store: .none, clock: clock, includePast: past.includesPast, account: account, storeOptions: storeOptions)
+            keys: recording.keys, policy: recording.policy, store: .none, clock: recording.clock, includePast: recording.past.includesPast,
+            account: account, storeOptions: recording.storeOptions)
         var report: MessageReport
         if target.contains("://") {
             report = try fetch(runner)
@@ -105,7 +101,8 @@ struct AddCommand: ParsableCommand {
             throw ValidationError("add takes an https:// address or a .eml, .html, .pkpass, .ics, .pdf, .png, .jpg or .gif file (got \(target))")
         }
         if report.hasTrustedReservations {
-            let store = try CommandRunner.openStore(at: storeOptions.location, use: .record(createDirectories: creation.create), account: account)
+            let store = try CommandRunner.openStore(
+                at: recording.storeOptions.location, use: .record(createDirectories: recording.creation.create), account: account)
             runner.pipeline.record(&report, into: store)
             try runner.check(report)
             if let pusher = try CalendarPusher(calendars, store: store, clock: runner.pipeline.clock) {

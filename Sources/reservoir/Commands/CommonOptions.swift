@@ -290,3 +290,15 @@ struct MessageHookOptions: SharedOptions {
     @Flag(name: .long(.noStore), help: ArgumentHelp(.noStore))
     var noStore = false
 }
+
+/// The options of every command that records messages into the store: the DKIM keys, the
+/// trust policy, the store and whether to create it, the clock, and reservations that already
+/// ended. One group, so a command that records names them once (`recording.keys`, …).
+struct RecordingOptions: ParsableArguments {
+    @OptionGroup var keys: KeyOptions
+    @OptionGroup var policy: PolicyOptions
+    @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var creation: StoreCreationOptions
+    @OptionGroup var clock: ClockOptions
+    @OptionGroup var past: PastOptions
+}

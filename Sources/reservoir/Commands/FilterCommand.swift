@@ -63,12 +63,7 @@ struct IngestCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("A message file, or - for standard input.", valueName: "file"))
     var file: String = "-"
 
-    @OptionGroup var keys: KeyOptions
-    @OptionGroup var policy: PolicyOptions
-    @OptionGroup var storeOptions: StoreOptions
-    @OptionGroup var creation: StoreCreationOptions
-    @OptionGroup var clock: ClockOptions
-    @OptionGroup var past: PastOptions
+    @OptionGroup var recording: RecordingOptions
     @OptionGroup var calendarOptions: CalendarOptions
     @OptionGroup var noCalendar: NoCalendarOption
 
@@ -78,12 +73,13 @@ struct IngestCommand: ParsableCommand {
     func run() throws {
         // Every setting is checked before anything is recorded; the calendars without being
         // opened (no libcurl for mail that changes nothing).
-        let account = try storeOptions.selectedAccount()
+        let account = try recording.storeOptions.selectedAccount()
         let calendars = calendarOptions.settings(noCalendar, for: account)
         try CalendarPusher.check(calendars)
         let runner = try CommandRunner(
-            keys: keys, policy: policy, store: .none, clock: clock, includePast: past.includesPast, account: account, pending: pending,
-            storeOptions: storeOptions)
+            keys: recording.keys, policy: recording.policy, store: .none, clock: recording.clock, includePast: recording.past.includesPast,
+            account: account, pending: pending,
+            storeOptions: recording.storeOptions)
         let raw = try runner.read(file)
         var report = runner.pipeline.analyze(raw)
         // The store is opened for a trusted reservation only; a store that cannot be used then
@@ -94,7 +90,7 @@ struct IngestCommand: ParsableCommand {
         if report.hasReservationsToKeep {
             do {
                 let store = try CommandRunner.openStore(
-                    at: storeOptions.location, use: .record(createDirectories: creation.create), account: account)
+                    at: recording.storeOptions.location, use: .record(createDirectories: recording.creation.create), account: account)
                 runner.pipeline.record(&report, into: store)
                 opened = store
             } catch let failure as CommandFailure where failure.keepsForRetry {

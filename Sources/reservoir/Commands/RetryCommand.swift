@@ -24,12 +24,7 @@ struct RetryCommand: ParsableCommand {
               reservoir retry
             """)
 
-    @OptionGroup var keys: KeyOptions
-    @OptionGroup var policy: PolicyOptions
-    @OptionGroup var storeOptions: StoreOptions
-    @OptionGroup var creation: StoreCreationOptions
-    @OptionGroup var clock: ClockOptions
-    @OptionGroup var past: PastOptions
+    @OptionGroup var recording: RecordingOptions
     @OptionGroup var retry: RetryOptions
 
     @Flag(name: .customLong("json"), help: "Print one JSON object: the spool and each record's outcome.")
@@ -42,14 +37,15 @@ struct RetryCommand: ParsableCommand {
         // A site account's records are in its own spool and go into its own bookings: with
         // --account, that account's alone; without, the implicit account's and then each
         // account's that has records, each through a store opened for that account.
-        let account = try storeOptions.selectedAccount()
+        let account = try recording.storeOptions.selectedAccount()
         var runs = [(account: account, spool: top.forAccount(account))]
         if account.isImplicit { runs += top.accountSpools().filter { !$0.spool.pending().isEmpty } }
         var outcomes: [RetryOutcome] = []
         for run in runs {
             let runner = try CommandRunner(
-                keys: keys, policy: policy, store: storeOptions.choice(creating: creation.create), clock: clock, includePast: past.includesPast,
-                account: run.account, storeOptions: storeOptions)
+                keys: recording.keys, policy: recording.policy, store: recording.storeOptions.choice(creating: recording.creation.create),
+                clock: recording.clock, includePast: recording.past.includesPast,
+                account: run.account, storeOptions: recording.storeOptions)
             let recorded = RetryRun(spool: run.spool, pipeline: runner.pipeline).run()
             outcomes += recorded
             if json { continue }

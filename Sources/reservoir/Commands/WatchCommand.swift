@@ -6,6 +6,7 @@ import IMAP
 import Mailbox
 import Output
 import Pipeline
+import ReservoirBase
 import ServiceLog
 import Synchronization
 import Telemetry
@@ -59,7 +60,7 @@ struct WatchCommand: ParsableCommand {
     /// site's `watch`; with no account named, the site's `watch` into the default account and
     /// every account table's `watch` into its account.
     func plan() throws -> [(account: Account, mailboxes: [String])] {
-        let account = try storeOptions.selectedAccount()
+        let account = try recording.storeOptions.selectedAccount()
         guard mailboxes.isEmpty else { return [(account, mailboxes)] }
         let file = ConfigurationLoad.process.file
         let site = file?.watch ?? []
@@ -129,12 +130,7 @@ struct WatchCommand: ParsableCommand {
         help: ArgumentHelp("Seconds to wait for the server: connecting, logging in, each answer (default 60).", valueName: "seconds"))
     var imapTimeout: Int = IMAPLimits.defaultTimeoutMilliseconds / 1000
 
-    @OptionGroup var keys: KeyOptions
-    @OptionGroup var policy: PolicyOptions
-    @OptionGroup var storeOptions: StoreOptions
-    @OptionGroup var creation: StoreCreationOptions
-    @OptionGroup var clock: ClockOptions
-    @OptionGroup var past: PastOptions
+    @OptionGroup var recording: RecordingOptions
     @OptionGroup var calendarOptions: CalendarOptions
     @OptionGroup var noCalendar: NoCalendarOption
 
@@ -143,6 +139,10 @@ struct WatchCommand: ParsableCommand {
 
     @Flag(name: .customLong("explain"), help: "Show every note on each message.")
     var explain = false
+
+    /// The clock and the wait of a continuous watch (``WatchClock``, which tests inject into
+    /// ``MailboxSchedule``).
+    static let schedulingClock = WatchClock.system
 
     static let noMailbox =
         "name at least one mailbox: imaps://USER@HOST[:PORT]/MAILBOX, or watch = [...] in the configuration file (or an account's table)"
@@ -200,7 +200,7 @@ struct WatchCommand: ParsableCommand {
         WatchReload.install()
         let options = ServiceOptions(level: LogLevel(name: logLevel) ?? .info, syslog: syslog, metrics: metrics.flatMap(MetricsAddress.init))
         do {
-            try WatchTelemetry.setUp(options, store: storeOptions.location)
+            try WatchTelemetry.setUp(options, store: recording.storeOptions.location)
         } catch {
             // sysexits.h EX_UNAVAILABLE: the metrics port is taken or not this host's.
             Output.error("watch: \(error.description)")
@@ -229,8 +229,9 @@ struct WatchCommand: ParsableCommand {
             let calendarSettings = calendarOptions.settings(noCalendar, for: account)
             let calendars = try CalendarPusher.open(calendarSettings)
             let runner = try CommandRunner(
-                keys: keys, policy: policy, store: storeOptions.choice(creating: creation.create), clock: clock,
-                includePast: past.includesPast, account: account, storeOptions: storeOptions)
+                keys: recording.keys, policy: recording.policy, store: recording.storeOptions.choice(creating: recording.creation.create),
+                clock: recording.clock,
+                includePast: recording.past.includesPast, account: account, storeOptions: recording.storeOptions)
             guard let store = runner.pipeline.store, let state = store.imapState else {
                 throw CommandFailure.configuration("reservoir watch needs a store that keeps IMAP state (SQLite or PostgreSQL)")
             }
@@ -310,14 +311,8 @@ struct WatchCommand: ParsableCommand {
         /// Open and in `IDLE` between reads when the server offers it (RFC 2177).
         var connection: IMAPConnection?
         var validity: Int64 = 0
-        /// When the connection was made (monotonic seconds).
-        var connectedAt: Double?
-        /// Failures in a row: reset by a read on a connection that idled, by a read without
-        /// IDLE, or by a connection that lasted WatchLimits.healthyConnectionSeconds.
-        var failures = 0
-        /// When it is read next (monotonic seconds): the end of the interval without IDLE, the
-        /// re-issue time of an IDLE, or the end of a back-off.
-        var due: Double = 0
+        /// When it is read next, and its failures in a row (on ``WatchCommand/schedulingClock``).
+        var schedule = MailboxSchedule()
         /// What its log last said of it, and the name it says it by (`ACCOUNT URL`).
         var state = WatchTelemetry.State.reconnecting
         let name: String
@@ -351,17 +346,14 @@ struct WatchCommand: ParsableCommand {
             // earlier one already sits in the reader (or in TLS's buffer), where poll(2) cannot
             // see it.
             drainIdle(mailboxes)
-            let now = Monotonic.seconds()
-            let wake = mailboxes.map(\.due).min() ?? now + Double(interval)
+            let now = Self.schedulingClock.now()
+            let wake = MailboxSchedule.wake(mailboxes.map(\.schedule), at: now, interval: interval)
             if wake > now {
-                var descriptors = mailboxes.compactMap { $0.connection.map { pollfd(fd: $0.descriptor, events: Int16(POLLIN), revents: 0) } }
-                let milliseconds = Int32(clamping: Int(((wake - now) * 1000).rounded(.up)))
-                // EINTR (a signal that did not stop the watch) only starts the next round early.
-                _ = poll(&descriptors, nfds_t(descriptors.count), milliseconds)
+                MailboxSchedule.wait(until: wake, on: mailboxes.compactMap { $0.connection?.descriptor }, clock: Self.schedulingClock)
                 drainIdle(mailboxes)
             }
             var summaries: [Int: ScanSummary] = [:]
-            for mailbox in mailboxes where Monotonic.seconds() >= mailbox.due {
+            for mailbox in mailboxes where mailbox.schedule.isDue(at: Self.schedulingClock.now()) {
                 var summary = summaries[mailbox.group] ?? ScanSummary()
                 defer { summaries[mailbox.group] = summary }
                 do { try read(mailbox, groups[mailbox.group], summary: &summary) } catch { failed(mailbox, error) }
@@ -377,7 +369,7 @@ struct WatchCommand: ParsableCommand {
         for mailbox in mailboxes {
             guard let connection = mailbox.connection else { continue }
             do {
-                if try connection.idleChanged() { mailbox.due = Monotonic.seconds() }
+                if try connection.idleChanged() { mailbox.schedule.changed(at: Self.schedulingClock.now()) }
             } catch {
                 failed(mailbox, error)
             }
@@ -387,15 +379,8 @@ struct WatchCommand: ParsableCommand {
     /// A failed read: the connection is dropped and the next try waits 1 s, doubling with each
     /// failure in a row up to WatchLimits.maximumBackoffSeconds, never retrying at once.
     private func failed(_ mailbox: WatchedMailbox, _ error: IMAPError) {
-        // A connection that lasted is a success of its own: a break after it starts counting anew.
-        if let since = mailbox.connectedAt, Monotonic.seconds() - since >= Double(WatchLimits.healthyConnectionSeconds) {
-            mailbox.failures = 0
-        }
         mailbox.connection = nil
-        mailbox.connectedAt = nil
-        mailbox.failures += 1
-        let wait = min(WatchLimits.maximumBackoffSeconds, 1 << min(mailbox.failures - 1, 20))
-        mailbox.due = Monotonic.seconds() + Double(wait)
+        let wait = mailbox.schedule.failed(at: Self.schedulingClock.now())
         mailbox.now(
             error.code == .loginRefused ? .authenticationFailed : .reconnecting,
             detail: "\(TerminalText(escaping: error.description).text); next try in \(wait) s")
@@ -411,34 +396,24 @@ struct WatchCommand: ParsableCommand {
             try connection.endIdle()
         } else {
             connection = try IMAPConnection(url: mailbox.url, settings: context.settings)
-            mailbox.connectedAt = Monotonic.seconds()
+            mailbox.schedule.connected(at: Self.schedulingClock.now())
             mailbox.validity = try opened(connection, context)
             mailbox.connection = connection
             mailbox.now(.connected)
         }
         let outcome = try readNew(connection, validity: mailbox.validity, context, summary: &summary)
-        // A new connection has not succeeded until its IDLE has: a server that breaks every IDLE
-        // keeps the back-off growing instead of a reconnection every second.
-        if idled || !connection.idles { mailbox.failures = 0 }
-        let now = Monotonic.seconds()
-        switch outcome {
-        case .more:
-            // More than --max-messages were new: the rest right away, without IDLE.
-            mailbox.due = now
-            return
-        case .retryLater:
-            mailbox.due = now + Double(interval)
-        case .done:
-            mailbox.due = now + Double(connection.idles ? idle : interval)
-        }
+        let now = Self.schedulingClock.now()
+        mailbox.schedule.read(outcome, idled: idled, idles: connection.idles, at: now, interval: interval, idle: idle)
+        // More than --max-messages were new: the rest right away, without IDLE.
+        if outcome == .more { return }
         guard connection.idles else {
             mailbox.connection = nil
-            mailbox.connectedAt = nil
+            mailbox.schedule.disconnected()
             mailbox.now(.polling)
             return
         }
         // A change reported while reading, or before the server's `+`: read again at once.
-        if try connection.startIdle() || connection.mailboxChanged { mailbox.due = now }
+        if try connection.startIdle() || connection.mailboxChanged { mailbox.schedule.changed(at: now) }
         mailbox.now(.idle)
     }
 
@@ -466,21 +441,11 @@ struct WatchCommand: ParsableCommand {
         return validity
     }
 
-    /// How a read ended.
-    enum ReadOutcome {
-        /// Everything new was read.
-        case done
-        /// More messages than --max-messages were new.
-        case more
-        /// A message met a transient failure: it is read again after the interval.
-        case retryLater
-    }
-
     /// Reads the messages above the highest UID the store has for this mailbox (all of them
     /// when its UIDVALIDITY changed), recording the state after each message.
     private func readNew(
         _ connection: IMAPConnection, validity: Int64, _ context: Context, summary: inout ScanSummary
-    ) throws(IMAPError) -> ReadOutcome {
+    ) throws(IMAPError) -> WatchReadOutcome {
         let url = connection.url
         let key = url.description
         let known: IMAPMailboxState?
@@ -497,7 +462,7 @@ struct WatchCommand: ParsableCommand {
         }
         connection.mailboxChanged = false
         let listed = try connection.messages(after: last)
-        var outcome = ReadOutcome.done
+        var outcome = WatchReadOutcome.done
         for (uid, size) in listed.prefix(maxMessages) {
             let origin = "\(url);UIDVALIDITY=\(validity)/;UID=\(uid)"
             if size > Int64(WatchLimits.messageBytes) {
@@ -561,104 +526,5 @@ struct WatchCommand: ParsableCommand {
         case .protocolViolation: 76
         case .loginRefused: 77
         }
-    }
-}
-
-/// The bounds of `reservoir watch` (docs/RELIABILITY.md).
-enum WatchLimits {
-    /// The largest message read, the filter's: larger ones are left unread with a line on
-    /// standard error (and not asked for again).
-    static let messageBytes = FilterHook.maxAnalyzedBytes
-    /// Messages read per mailbox and run unless --max-messages says otherwise: a first run over
-    /// a large mailbox reads it in steps, recording its place after each message.
-    static let defaultMessagesPerRun = 500
-    /// Seconds between reads without --once.
-    static let defaultIntervalSeconds = 60
-    /// The longest wait after failures in a row (15 minutes); the first waits 1 second.
-    static let maximumBackoffSeconds = 900
-    /// A connection that lasted this long (60 seconds) resets the count of failures in a row
-    /// when it breaks: a NAT dropping an idle connection every ten minutes is not a failing server.
-    static let healthyConnectionSeconds = 60
-    /// How long one `IDLE` lasts at most before it is ended and issued again (`--idle`, which
-    /// may be shorter): 29 minutes, below the
-    /// 30 minutes after which a server may log the client out (RFC 2177 §3: "clients using IDLE
-    /// are advised to terminate the IDLE and re-issue it at least every 29 minutes").
-    static let idleReissueSeconds = 29 * 60
-}
-
-/// Seconds on CLOCK_MONOTONIC: waits that a change of the wall clock does not stretch.
-enum Monotonic {
-    static func seconds() -> Double {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
-    }
-}
-
-/// SIGHUP asks a continuous watch to reload (``WatchCommand/reloaded(_:groups:)``): the
-/// handler only notes it, and the wait it interrupts (poll(2), never restarted) ends the round
-/// early; other system calls restart (`SA_RESTART`), so a read from a server goes on.
-enum WatchReload {
-    private static let requested = Atomic<Bool>(false)
-
-    static func install() {
-        _ = requested.load(ordering: .sequentiallyConsistent)
-        var action = sigaction()
-        action.__sigaction_handler.sa_handler = { _ in
-            // Async-signal-safe: an atomic only.
-            WatchReload.requested.store(true, ordering: .sequentiallyConsistent)
-        }
-        sigemptyset(&action.sa_mask)
-        action.sa_flags = Int32(SA_RESTART)
-        sigaction(SIGHUP, &action, nil)
-        var unblock = sigset_t()
-        sigemptyset(&unblock)
-        sigaddset(&unblock, SIGHUP)
-        sigprocmask(SIG_UNBLOCK, &unblock, nil)
-    }
-
-    /// Whether a reload was asked for since the last call.
-    static func asked() -> Bool {
-        requested.exchange(false, ordering: .sequentiallyConsistent)
-    }
-}
-
-/// SIGTERM and SIGINT stop a continuous watch at once — in IDLE, waiting, connecting —
-/// except while a message is being recorded or the calendars pushed: then as soon as that
-/// is done. The store's UID state is kept after each message, so a stop loses nothing and
-/// the next run reads nothing twice. Exit status 0.
-enum WatchStop {
-    /// 0: nothing under way; 1: recording; 2: recording, and a stop was asked for.
-    private static let state = Atomic<Int>(0)
-
-    static func install() {
-        // The handler must not be the first to touch it (a global's lazy initialization is
-        // not async-signal-safe).
-        _ = state.load(ordering: .sequentiallyConsistent)
-        var action = sigaction()
-        action.__sigaction_handler.sa_handler = { _ in
-            // Async-signal-safe: an atomic and _exit(2) only.
-            if !WatchStop.state.compareExchange(expected: 1, desired: 2, ordering: .sequentiallyConsistent).exchanged {
-                _exit(0)
-            }
-        }
-        sigemptyset(&action.sa_mask)
-        action.sa_flags = 0
-        var unblock = sigset_t()
-        sigemptyset(&unblock)
-        for signal in [SIGTERM, SIGINT] {
-            sigaction(signal, &action, nil)
-            sigaddset(&unblock, signal)
-        }
-        // A parent that blocked them (a test runner's threads do) would make the watch unstoppable.
-        sigprocmask(SIG_UNBLOCK, &unblock, nil)
-    }
-
-    static func busy() {
-        _ = state.compareExchange(expected: 0, desired: 1, ordering: .sequentiallyConsistent)
-    }
-
-    static func idle() {
-        if state.exchange(0, ordering: .sequentiallyConsistent) == 2 { _exit(0) }
     }
 }

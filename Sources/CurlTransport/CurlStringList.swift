@@ -1,15 +1,15 @@
-internal import CLibCurl
+package import CLibCurl
 internal import CLibCurlLoader
 
 /// A `struct curl_slist` of request header fields, owned here alone and freed in `deinit`
 /// (curl_slist_free_all(3)). It must outlive the transfer that uses it: CURLOPT_HTTPHEADER
 /// "does not copy the list".
-final class CurlStringList {
-    private(set) var head: UnsafeMutablePointer<curl_slist>?
+package final class CurlStringList {
+    package private(set) var head: UnsafeMutablePointer<curl_slist>?
     /// False when libcurl could not copy a string (out of memory).
-    private(set) var isComplete = true
+    package private(set) var isComplete = true
 
-    init(_ strings: [String]) {
+    package init(_ strings: [String]) {
         for string in strings {
             guard let longer = curl_slist_append(head, string) else {
                 isComplete = false

@@ -51,7 +51,7 @@ package final class CurlEasyHandle {
         record(reservoir_curl_setopt_pointer(raw, option, value), name)
     }
 
-    func set(_ option: CURLoption, list: CurlStringList, _ name: String) {
+    package func set(_ option: CURLoption, list: CurlStringList, _ name: String) {
         record(reservoir_curl_setopt_slist(raw, option, list.head), name)
     }
 
@@ -61,6 +61,22 @@ package final class CurlEasyHandle {
 
     package func set(_ option: CURLoption, openSocket: curl_opensocket_callback, _ name: String) {
         record(reservoir_curl_setopt_opensocket(raw, option, openSocket), name)
+    }
+
+    /// The transfer's body into `body` (CURLOPT_WRITEDATA, CURLOPT_WRITEFUNCTION); `body` must
+    /// outlive the transfer.
+    package func collectBody(into body: CurlBody) {
+        set(CURLOPT_WRITEDATA, pointer: Unmanaged.passUnretained(body).toOpaque(), "CURLOPT_WRITEDATA")
+        set(
+            CURLOPT_WRITEFUNCTION,
+            callback: { data, size, count, context in
+                guard let data, let context else { return 0 }
+                let length = size * count
+                // Returning less than the length stops the transfer with CURLE_WRITE_ERROR.
+                let kept = Unmanaged<CurlBody>.fromOpaque(context).takeUnretainedValue()
+                    .append(UnsafeRawBufferPointer(start: data, count: length))
+                return kept ? length : 0
+            }, "CURLOPT_WRITEFUNCTION")
     }
 
     private func record(_ code: CURLcode, _ name: String) {
