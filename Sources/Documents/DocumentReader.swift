@@ -21,6 +21,26 @@ public enum DocumentType: String, Sendable, CaseIterable {
     }
 }
 
+extension DocumentType {
+    /// Whether `bytes` open as a document of this type does: the PDF header within its first
+    /// 1,024 bytes (ISO 32000-1 §7.5.2; readers accept that much before it), PNG's eight-byte
+    /// signature (PNG §5.2), JPEG's start of image and first marker (ITU T.81 B.1.1.2), GIF's
+    /// `GIF87a` or `GIF89a`. What does not is no document of its type and is not handed to a
+    /// reader: a part labelled PDF that holds anything else is unreadable at no cost.
+    public func opens(_ bytes: [UInt8]) -> Bool {
+        switch self {
+        case .pdf:
+            let head = bytes.prefix(1024)
+            let marker = Array("%PDF-".utf8)
+            guard head.count >= marker.count else { return false }
+            return (head.startIndex...(head.endIndex - marker.count)).contains { head[$0..<$0 + marker.count].elementsEqual(marker) }
+        case .png: return bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+        case .jpeg: return bytes.starts(with: [0xFF, 0xD8, 0xFF])
+        case .gif: return bytes.starts(with: Array("GIF87a".utf8)) || bytes.starts(with: Array("GIF89a".utf8))
+        }
+    }
+}
+
 /// One bar code a document holds: its symbology (`Aztec`, `PDF417`, `QRCode`, `DataMatrix`), the
 /// page it is on, and its raw bytes.
 public struct DocumentBarcode: Sendable, Equatable {

@@ -96,6 +96,8 @@ public final class DocumentReaderPool: Sendable {
         guard access(program, X_OK) == 0 else { return DocumentReading(failure: .readerMissing) }
         // The reader would refuse it unread; it is refused here without being sent.
         guard bytes.count <= DocumentLimits.maxDocumentBytes else { return DocumentReading(failure: .tooLarge) }
+        // Bytes that are no document of the type (random data named .pdf): nothing to read.
+        guard type.opens(bytes) else { return DocumentReading(failure: .unreadable) }
         let key = bytes.hashValue
         if let known = remembered.withLock({ $0.reading(of: bytes, type, key: key) }) {
             counts.withLock { $0.remembered += 1 }

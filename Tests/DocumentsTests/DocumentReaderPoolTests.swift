@@ -26,13 +26,25 @@ struct DocumentReaderPoolTests {
 
     static let answer = "echo \"QRCode 1 TTE=\"; echo \"end ok\""
 
+    /// The opening a document of `type` needs (``DocumentType/opens(_:)``), then `byte`.
+    static func document(_ type: DocumentType, _ byte: UInt8 = 0, count: Int = 1) -> [UInt8] {
+        let head: [UInt8] =
+            switch type {
+            case .pdf: Array("%PDF-1.7\n".utf8)
+            case .png: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+            case .jpeg: [0xFF, 0xD8, 0xFF, 0xE0]
+            case .gif: Array("GIF89a".utf8)
+            }
+        return head + Array(repeating: byte, count: count)
+    }
+
     @Test("documents one after another are read by one reader, each answer its own")
     func oneReader() throws {
         let reader = try Self.script(Self.answer)
         defer { unlink(reader) }
         let pool = DocumentReaderPool(program: reader, keptIdle: 1)
         for size in [1, 100_000, 3] {
-            let reading = pool.read(Array(repeating: 0x25, count: size), type: .pdf)
+            let reading = pool.read(Self.document(.pdf, 0x25, count: size), type: .pdf)
             #expect(reading == DocumentReading(barcodes: [DocumentBarcode(format: "QRCode", page: 1, bytes: Array("M1".utf8))]))
         }
         #expect(pool.statistics == DocumentReaderPool.Counts(started: 1, read: 3))
@@ -44,9 +56,9 @@ struct DocumentReaderPoolTests {
         defer { unlink(reader) }
         let pool = DocumentReaderPool(program: reader, keptIdle: 1)
         let started = Date()
-        #expect(pool.read([1], type: .gif, budgetMilliseconds: 500).failure == .timedOut)
+        #expect(pool.read(Self.document(.gif, 1), type: .gif, budgetMilliseconds: 500).failure == .timedOut)
         #expect(Date().timeIntervalSince(started) < 5)
-        #expect(pool.read([1], type: .pdf).failure == nil)
+        #expect(pool.read(Self.document(.pdf, 1), type: .pdf).failure == nil)
         #expect(pool.statistics.started == 2)
     }
 
@@ -55,7 +67,7 @@ struct DocumentReaderPoolTests {
         let reader = try DocumentReaderTests.script("exit 0")
         defer { unlink(reader) }
         let pool = DocumentReaderPool(program: reader, keptIdle: 1)
-        #expect(pool.read(Array(repeating: 0x41, count: 2 << 20), type: .pdf).failure == .readerFailed)
+        #expect(pool.read(Self.document(.pdf, 0x41, count: 2 << 20), type: .pdf).failure == .readerFailed)
     }
 
     @Test("a reader that dies in a document: that document failed, the next one is read by a new reader")
@@ -63,10 +75,10 @@ struct DocumentReaderPoolTests {
         let reader = try Self.script("if [ \"$kind\" = png ]; then echo \"QRCode 1 TTE=\"; exit 1; fi; \(Self.answer)")
         defer { unlink(reader) }
         let pool = DocumentReaderPool(program: reader, keptIdle: 1)
-        #expect(pool.read([1], type: .pdf).failure == nil)
-        let failed = pool.read([1], type: .png)
+        #expect(pool.read(Self.document(.pdf, 1), type: .pdf).failure == nil)
+        let failed = pool.read(Self.document(.png, 1), type: .png)
         #expect(failed.failure == .readerFailed)
-        #expect(pool.read([2], type: .pdf).failure == nil)
+        #expect(pool.read(Self.document(.pdf, 2), type: .pdf).failure == nil)
         #expect(pool.statistics.started == 2)
     }
 
@@ -79,11 +91,11 @@ struct DocumentReaderPoolTests {
             unlink(pids)
         }
         let pool = DocumentReaderPool(program: reader, keptIdle: 1)
-        #expect(pool.read([1], type: .pdf).failure == nil)
+        #expect(pool.read(Self.document(.pdf, 1), type: .pdf).failure == nil)
         let first = try #require(Int32(try String(contentsOfFile: pids, encoding: .utf8).split(separator: "\n")[0]))
         kill(first, SIGKILL)
         usleep(100_000)
-        #expect(pool.read([2], type: .pdf).failure == nil)
+        #expect(pool.read(Self.document(.pdf, 2), type: .pdf).failure == nil)
         #expect(pool.statistics == DocumentReaderPool.Counts(started: 2, read: 2))
     }
 
@@ -92,7 +104,7 @@ struct DocumentReaderPoolTests {
         let reader = try Self.script(Self.answer)
         defer { unlink(reader) }
         let pool = DocumentReaderPool(program: reader, keptIdle: 1)
-        for n in 0...DocumentLimits.documentsPerReader { #expect(pool.read([UInt8(n)], type: .jpeg).failure == nil) }
+        for n in 0...DocumentLimits.documentsPerReader { #expect(pool.read(Self.document(.jpeg, UInt8(n)), type: .jpeg).failure == nil) }
         #expect(pool.statistics == DocumentReaderPool.Counts(started: 2, read: DocumentLimits.documentsPerReader + 1))
     }
 
@@ -101,8 +113,8 @@ struct DocumentReaderPoolTests {
         let reader = try Self.script("echo hello; echo \"end ok\"")
         defer { unlink(reader) }
         let pool = DocumentReaderPool(program: reader, keptIdle: 1)
-        #expect(pool.read([1], type: .pdf).failure == .readerFailed)
-        #expect(pool.read([1], type: .pdf).failure == .readerFailed)
+        #expect(pool.read(Self.document(.pdf, 1), type: .pdf).failure == .readerFailed)
+        #expect(pool.read(Self.document(.pdf, 1), type: .pdf).failure == .readerFailed)
         #expect(pool.statistics.started == 2, "a reader that failed is not used again")
     }
 
@@ -113,26 +125,26 @@ struct DocumentReaderPoolTests {
         let pool = DocumentReaderPool(program: reader)
         #expect(pool.read(Array(repeating: 0, count: DocumentLimits.maxDocumentBytes + 1), type: .pdf).failure == .tooLarge)
         #expect(pool.statistics.started == 0)
-        #expect(DocumentReaderPool(program: "/nonexistent/reservoir-document").read([1], type: .pdf).failure == .readerMissing)
+        #expect(DocumentReaderPool(program: "/nonexistent/reservoir-document").read(Self.document(.pdf, 1), type: .pdf).failure == .readerMissing)
     }
 
-    @Test("a document read before is answered from memory, byte for byte and type for type; a time-out is not remembered")
+    @Test("a document read before is answered from memory, byte for byte; a time-out is not remembered")
     func remembered() throws {
         let reader = try Self.script("if [ \"$kind\" = gif ]; then exec sleep 30; fi; \(Self.answer)")
         defer { unlink(reader) }
         let pool = DocumentReaderPool(program: reader, keptIdle: 1)
-        let document = Array(repeating: UInt8(0x25), count: 5000)
+        let document = Self.document(.pdf, 0x25, count: 5000)
         #expect(pool.read(document, type: .pdf).failure == nil)
         #expect(pool.read(document, type: .pdf).barcodes.count == 1)
         #expect(pool.statistics == DocumentReaderPool.Counts(started: 1, read: 1, remembered: 1))
-        // One byte changed, or another type: read again.
+        // One byte changed: read again.
         var changed = document
         changed[4999] = 0x26
         #expect(pool.read(changed, type: .pdf).failure == nil)
-        #expect(pool.read(document, type: .png).failure == nil)
-        #expect(pool.statistics == DocumentReaderPool.Counts(started: 1, read: 3, remembered: 1))
-        #expect(pool.read(document, type: .gif, budgetMilliseconds: 300).failure == .timedOut)
-        #expect(pool.read(document, type: .gif, budgetMilliseconds: 300).failure == .timedOut)
+        #expect(pool.statistics == DocumentReaderPool.Counts(started: 1, read: 2, remembered: 1))
+        let image = Self.document(.gif, 0x25, count: 5000)
+        #expect(pool.read(image, type: .gif, budgetMilliseconds: 300).failure == .timedOut)
+        #expect(pool.read(image, type: .gif, budgetMilliseconds: 300).failure == .timedOut)
         #expect(pool.statistics.started == 2 && pool.statistics.remembered == 1, "each time-out ended its reader")
     }
 
@@ -149,10 +161,28 @@ struct DocumentReaderPoolTests {
         #expect(dup2(open, 200) == 200)
         close(open)
         defer { close(200) }
-        #expect(DocumentReaderPool(program: reader, keptIdle: 1).read([1], type: .pdf).failure == nil)
+        #expect(DocumentReaderPool(program: reader, keptIdle: 1).read(Self.document(.pdf, 1), type: .pdf).failure == nil)
         let descriptors = try String(contentsOfFile: listing, encoding: .utf8).split(separator: "\n").compactMap { Int($0) }
         #expect(descriptors.contains(0) && descriptors.contains(1))
         #expect(!descriptors.contains(200), "\(descriptors)")
+    }
+
+    @Test("bytes that are no document of their type are unreadable, and no reader is started for them")
+    func notADocument() throws {
+        let reader = try Self.script(Self.answer)
+        defer { unlink(reader) }
+        let pool = DocumentReaderPool(program: reader, keptIdle: 1)
+        for type in DocumentType.allCases {
+            #expect(pool.read(Array(repeating: 0x41, count: 3000), type: type).failure == .unreadable, "\(type)")
+            #expect(pool.read(Self.document(type), type: type).failure == nil, "\(type)")
+        }
+        #expect(pool.statistics.read == DocumentType.allCases.count)
+        // The PDF header may follow up to 1,024 bytes of anything, as readers accept it.
+        let late = Array(repeating: UInt8(0x20), count: 1000) + Self.document(.pdf)
+        #expect(DocumentType.pdf.opens(late))
+        #expect(!DocumentType.pdf.opens(Array(repeating: UInt8(0x20), count: 1020) + Self.document(.pdf)))
+        #expect(!DocumentType.pdf.opens(Array("%PDF".utf8)) && !DocumentType.gif.opens(Array("GIF88a".utf8)))
+        #expect(!DocumentType.png.opens([0x89, 0x50, 0x4E, 0x47]) && !DocumentType.jpeg.opens([0xFF, 0xD8]))
     }
 
     @Test("the end line is found only as the last complete line")
