@@ -98,7 +98,9 @@ public final class DocumentReaderPool: Sendable {
         guard bytes.count <= DocumentLimits.maxDocumentBytes else { return DocumentReading(failure: .tooLarge) }
         // Bytes that are no document of the type (random data named .pdf): nothing to read.
         guard type.opens(bytes) else { return DocumentReading(failure: .unreadable) }
-        let key = bytes.hashValue
+        var hasher = Hasher()
+        bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+        let key = hasher.finalize()
         if let known = remembered.withLock({ $0.reading(of: bytes, type, key: key) }) {
             counts.withLock { $0.remembered += 1 }
             return known

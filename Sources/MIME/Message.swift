@@ -110,6 +110,13 @@ extension Message {
         TransferDecoding.decode(bytes, in: part.bodyRange, encoding: part.transferEncoding).bytes
     }
 
+    /// The start of the part's body, transfer-decoded from its first `encodedBytes` bytes: what
+    /// a caller that looks at the head of a large attachment decodes instead of the whole.
+    public func decodedBody(of part: MIMEPart, encodedPrefix encodedBytes: Int) -> [UInt8] {
+        let range = part.bodyRange.lowerBound..<min(part.bodyRange.upperBound, part.bodyRange.lowerBound + max(0, encodedBytes))
+        return TransferDecoding.decode(bytes, in: range, encoding: part.transferEncoding).bytes
+    }
+
     /// The part's body as text: transfer-decoded, then decoded from its charset (for HTML
     /// without one, the charset its `<meta>` declares; UTF-8 with a windows-1252 fallback when
     /// there is none or it is unknown), line breaks normalized to LF.

@@ -98,7 +98,13 @@ extension ReservationPipeline {
                         message: "\(name): the message's documents took their \(DocumentLimits.messageBudgetMilliseconds / 1000) s: not read"))
                 continue
             }
-            let reading = reader(message.decodedBody(of: part), type, min(left, DocumentLimits.timeBudgetMilliseconds))
+            // Its opening first: a part that is no document of its type (``DocumentType/opens(_:)``)
+            // is not decoded whole, nor handed to a reader. 4,096 encoded bytes decode to more
+            // than the 1,024 a PDF's header may lie within, in base64 and quoted-printable alike.
+            let reading =
+                type.opens(message.decodedBody(of: part, encodedPrefix: 4096))
+                ? reader(message.decodedBody(of: part), type, min(left, DocumentLimits.timeBudgetMilliseconds))
+                : DocumentReading(failure: .unreadable)
             if let failure = reading.failure {
                 found.diagnostics.append(ReportDiagnostic(.document(failure), message: "\(name): " + Self.sentence(failure)))
             }

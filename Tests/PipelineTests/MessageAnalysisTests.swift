@@ -68,6 +68,29 @@ struct MessageAnalysisTests {
         #expect(reads.withLock { $0 } == 2)
     }
 
+    @Test("a part labelled PDF that holds no PDF is unreadable without a reader; one that opens as a PDF goes to the reader")
+    func notADocumentIsNotRead() throws {
+        let reads = Mutex(0)
+        let pipeline = try Samples.pipeline()
+        pipeline.documentReader = { _, _, _ in
+            reads.withLock { $0 += 1 }
+            return DocumentReading(barcodes: [])
+        }
+        let random = (0..<60_000).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 7) }
+        let garbage = AttachmentMail.message(
+            subject: "Your invoice", date: "Sun, 22 Nov 2026 10:00:00 +0000", contentType: "application/pdf", filename: "invoice.pdf",
+            body: random)
+        let report = pipeline.analyze(garbage)
+        #expect(reads.withLock { $0 } == 0)
+        #expect(report.diagnostics.contains { $0.code == .document(.unreadable) }, "\(report.diagnostics.map(\.code))")
+        // The control: the same bytes after a PDF header (within its first 1,024 bytes) are read.
+        let pdf = AttachmentMail.message(
+            subject: "Your invoice", date: "Sun, 22 Nov 2026 10:00:00 +0000", contentType: "application/pdf", filename: "invoice.pdf",
+            body: Array(random.prefix(900)) + Array("%PDF-1.7\n".utf8) + random)
+        _ = pipeline.analyze(pdf)
+        #expect(reads.withLock { $0 } == 1)
+    }
+
     @Test("a sender the person allows is decided again from the kept analysis, its key not looked up again")
     func allowedSender() throws {
         let resolver = try CountingResolver()
