@@ -25,7 +25,7 @@ struct ForwardedRenderingTests {
         #expect(banner.contains("vouched by epicsteak.example"), "\(banner)")
         #expect(banner.contains("#FWD1"), "\(banner)")
         let json = BannerRenderer.jsonValue(report)
-        let forwarded = try #require((at(json, "forwarded")?.listValue ?? []).first)
+        let forwarded = try #require(at(json, "forwarded")?.listValue.first)
         #expect(at(forwarded, "forwarder", "address")?.stringValue == "jane@home.example")
         #expect(at(forwarded, "forwarder", "vouched") == .bool(true))
         #expect(at(forwarded, "forwarder", "via", "method")?.stringValue == "dkim")
@@ -41,7 +41,7 @@ struct ForwardedRenderingTests {
         let banner = BannerRenderer(style: .plain).render(report)
         #expect(banner.contains("forwarded by someone other than you"), "\(banner)")
         let json = BannerRenderer.jsonValue(report)
-        let forwarded = try #require((at(json, "forwarded")?.listValue ?? []).first)
+        let forwarded = try #require(at(json, "forwarded")?.listValue.first)
         #expect(at(forwarded, "forwarder", "refusal")?.stringValue == "forward-not-from-me")
         #expect((at(forwarded, "message", "trust", "refusals")?.listValue ?? []).first?.stringValue == "forward-not-from-me")
     }

@@ -17,7 +17,7 @@ nonisolated(unsafe) let resolver = KeysFile(
         "s2026._domainkey.\(domain) TXT \"v=DKIM1; k=rsa; p=MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAtSagi+z/xOKsgBpW7niAKRlO4QLFfs3fqK8HPaDgttR3AP5N3F3EeTgUVD5u3WWGUF5jizR1hYqD+x3iQCWY6yUsueEwRaHTe4HWRgNqG/sZ/TMDoDzZZlsNmMEeai4Vdkw/Ds9x4X8FN/WF0tlMgSd4QcCUVjfbgHe6uzjftiEtftjSVaIZYMlXNkkzVRHRR\" \"hn9Xgtp+vhBiDPpvDQ0zvEYALb+Q/MPw+/5qfI4LSr3SSkXKvOAiJlUVi/1q0jM/+2EXMbEZhqWy2DX6+YsXnOr+lk4owvKPxaXJhi63h5hIy9VrC68X0qxvqqEML8gWbuJqP8PjsGny9FQ1gkjhQIDAQAB\"\n"
     }.joined())
 nonisolated(unsafe) let verifier = DKIMVerifier(resolver: resolver, now: 1_795_348_800)
-nonisolated(unsafe) let policy = TrustPolicy(
+let policy = TrustPolicy(
     allowedDomains: ["epicsteak.example"], trustedARCSealers: ["sealer.example", "home.example"])
 
 @_cdecl("LLVMFuzzerTestOneInput")

@@ -30,7 +30,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 func revision(cancelled: Bool) -> StoredEvent {
     let start = EventTime(text: "2031-05-12T19:30:00-07:00", local: "2031-05-12T19:30:00", offsetSeconds: -25_200, epochSeconds: 1_936_499_400)
     let event = CalendarEvent(
-        key: EventKey(owner: "epicsteak.example", container: "IWDSCA", item: "1"), category: .food, title: "Reservation: EPIC Steak", start: start,
+        key: EventKey(owner: .domain("epicsteak.example"), container: "IWDSCA", item: "1"), category: .food, title: "Reservation: EPIC Steak",
+        start: start,
         end: nil,
         location: "EPIC Steak", notes: "Party of 2", url: nil, status: cancelled ? .cancelled : .confirmed, reservationJSON: "{}")
     return StoredEvent(event: event, sequence: 3, uid: "IWDSCA-1@reservoir", createdAt: 1_900_000_000, updatedAt: 1_900_000_100)

@@ -21,7 +21,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let title = String(text.unicodeScalars[cut...])
     let start = EventTime(text: "2031-05-12T19:30:00-07:00", local: "2031-05-12T19:30:00", offsetSeconds: -25_200, epochSeconds: 1_936_499_400)
     let event = CalendarEvent(
-        key: EventKey(owner: "epicsteak.example", container: "IWDSCA", item: "1"), category: .food, title: title, start: start, end: nil,
+        key: EventKey(owner: .domain("epicsteak.example"), container: "IWDSCA", item: "1"), category: .food, title: title, start: start, end: nil,
         location: text, notes: text, url: nil, status: .confirmed, reservationJSON: text)
     let stored = StoredEvent(event: event, sequence: 1, uid: "IWDSCA-1@reservoir", createdAt: 1_900_000_000, updatedAt: 1_900_000_100)
     let writer = ICalendarWriter()
