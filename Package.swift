@@ -132,7 +132,7 @@ let package = Package(
         .target(name: "Reservations", dependencies: ["ReservoirBase", "Markup", "JSON", "TimeZones", "ICalendarReading"]),
         .target(name: "EventStore", dependencies: ["ReservoirBase", "CSQLite"]),
         .target(name: "EventStorePostgres", dependencies: ["ReservoirBase", "EventStore", "CLibPQ", "CLibPQLoader"]),
-        .target(name: "ICalendar", dependencies: ["ReservoirBase", "EventStore", "TimeZones"]),
+        .target(name: "ICalendar", dependencies: ["ReservoirBase", "EventStore", "TimeZones", "ICalendarReading"]),
         // Calendar destinations: pushing stored events to CalDAV collections and vdirs, the outbox.
         .target(name: "Delivery", dependencies: ["ReservoirBase", "EventStore", "ICalendar", "CalDAV"]),
         // The libcurl layer CalDAV and IMAP share: the easy handle that owns its C resources,

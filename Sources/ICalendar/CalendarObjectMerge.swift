@@ -1,3 +1,4 @@
+import ICalendarReading
 import ReservoirBase
 
 /// Merges the copy of an event found at a calendar destination with the revision Reservoir is
@@ -126,7 +127,7 @@ public enum CalendarObjectMerge {
         let theirDescription = master.lines.filter { $0.name == "DESCRIPTION" }
         // Reservoir's CATEGORIES line is written; a line of the copy is the person's unless all
         // its values are Reservoir's (the line Reservoir wrote before).
-        let ourCategories = Set(ours.lines.filter { $0.name == "CATEGORIES" }.flatMap { categoryValues($0.value) })
+        let ourCategories = Set(ours.lines.filter { $0.name == "CATEGORIES" }.flatMap { categoryValues($0.value[...]) })
         // The person's DESCRIPTION stands where Reservoir's would, or with the kept lines when
         // Reservoir writes none.
         var lines: [Line] = []
@@ -143,7 +144,7 @@ public enum CalendarObjectMerge {
             if alwaysOwned.contains(line.name) || line.name.hasPrefix("X-RESERVOIR-") { continue }
             if ownedWhenWritten.contains(line.name), ourNames.contains(line.name) { continue }
             if line.name == "DESCRIPTION", placed { continue }
-            if line.name == "CATEGORIES", categoryValues(line.value).allSatisfy({ ourCategories.contains($0) }) { continue }
+            if line.name == "CATEGORIES", categoryValues(line.value[...]).allSatisfy({ ourCategories.contains($0) }) { continue }
             lines.append(line)
         }
         // Copies written before alarms were marked: Reservoir's reminder repeated the summary,
@@ -231,57 +232,26 @@ public enum CalendarObjectMerge {
 
     // MARK: - Reading without loss
 
-    /// One unfolded content line as written, with its upper-cased name.
+    /// One unfolded content line as written, with what the package's content-line reader
+    /// (`ICalendarReading.ContentLineParser`) read of it: its upper-cased name, its value as
+    /// written and its parameters (quotes and RFC 6868's `^` escapes undone).
     struct Line {
         var text: String
         var name: String
-        /// The first ":" outside a quoted parameter value, which ends the name and parameters.
-        var colon: String.Index
-        /// Where the value starts, after ``colon``.
-        var valueStart: String.Index
-
-        var value: Substring { text[valueStart...] }
+        var value: String
+        var parameters: [ICalendarParameter]
 
         /// RFC 5545 §3.1: name *(";" param) ":" value; nil for anything else.
-        init?(_ text: String) {
-            let bytes = Array(text.utf8)
-            var i = 0
-            // RFC 5545 §3.1: a name is letters, digits and "-".
-            while i < bytes.count, Self.isNameByte(bytes[i]) { i += 1 }
-            guard i > 0, i < bytes.count, bytes[i] == UInt8(ascii: ":") || bytes[i] == UInt8(ascii: ";") else { return nil }
-            let name = String(decoding: bytes[0..<i], as: UTF8.self).uppercased()
-            var quoted = false
-            while i < bytes.count {
-                if bytes[i] == UInt8(ascii: "\"") {
-                    quoted.toggle()
-                } else if bytes[i] == UInt8(ascii: ":"), !quoted {
-                    break
-                }
-                i += 1
-            }
-            guard i < bytes.count else { return nil }
-            self.text = text
-            self.name = name
-            self.colon = text.utf8.index(text.utf8.startIndex, offsetBy: i)
-            self.valueStart = text.utf8.index(after: colon)
+        init?(_ line: UnfoldedLine) {
+            guard case .property(let property, _) = ContentLineParser.parse(line) else { return nil }
+            text = String(decoding: line.bytes, as: UTF8.self)
+            name = property.name
+            value = property.value
+            parameters = property.parameters
         }
 
-        /// The values of the TZID parameter (RFC 5545 §3.2.19), if any.
-        var zoneID: String? {
-            let parameters = text[text.startIndex..<colon]
-            for parameter in parameters.split(separator: ";").dropFirst() {
-                let parts = parameter.split(separator: "=", maxSplits: 1)
-                guard parts.count == 2, parts[0].uppercased() == "TZID" else { continue }
-                var id = parts[1]
-                if id.first == "\"", id.last == "\"", id.count >= 2 { id = id.dropFirst().dropLast() }
-                return String(id)
-            }
-            return nil
-        }
-
-        private static func isNameByte(_ b: UInt8) -> Bool {
-            (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || (b >= 0x30 && b <= 0x39) || b == 0x2D
-        }
+        /// The value of the TZID parameter (RFC 5545 §3.2.19), if any.
+        var zoneID: String? { parameters.first { $0.name == "TZID" }?.values.first }
     }
 
     struct Node {
@@ -322,24 +292,15 @@ public enum CalendarObjectMerge {
         var bytes = Array(text.utf8)[...]
         // A byte order mark is not content.
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
-        var unfolded: [[UInt8]] = []
-        for raw in bytes.split(separator: 0x0A, omittingEmptySubsequences: false) {
-            var line = raw[...]
-            if line.last == 0x0D { line = line.dropLast() }
-            if let first = line.first, first == 0x20 || first == 0x09, !unfolded.isEmpty {
-                unfolded[unfolded.count - 1] += line.dropFirst()
-                continue
-            }
-            if line.isEmpty { continue }
-            guard unfolded.count < maximumLines else { return .failure(.tooLarge) }
-            unfolded.append(Array(line))
-        }
+        // Lines as written: none cut, as the reader cuts what it reads.
+        let unfolded = LineUnfolder.lines(bytes, maximumLines: maximumLines, maximumLineBytes: nil)
+        guard !unfolded.limitHit else { return .failure(.tooLarge) }
         var stack: [Node] = []
         var top: [Node] = []
         var components = 0
-        for bytes in unfolded {
-            guard !bytes.contains(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) else { continue }
-            guard let line = Line(String(decoding: bytes, as: UTF8.self)) else { continue }
+        for unfoldedLine in unfolded.lines {
+            guard !unfoldedLine.bytes.contains(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) else { continue }
+            guard let line = Line(unfoldedLine) else { continue }
             switch line.name {
             case "BEGIN":
                 components += 1

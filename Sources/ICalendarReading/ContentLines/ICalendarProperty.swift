@@ -37,14 +37,15 @@ public struct ICalendarProperty: Sendable, Equatable {
     public var text: String { TextValue.unescape(value) }
 }
 
-/// Reads one unfolded content line into an ``ICalendarProperty``.
-enum ContentLineParser {
-    enum Outcome {
+/// Reads one unfolded content line into an ``ICalendarProperty``: the one content-line reader
+/// of the package, for the calendar reader and the calendar merge (`ICalendar`) alike.
+package enum ContentLineParser {
+    package enum Outcome {
         case property(ICalendarProperty, droppedParameters: Bool)
         case malformed(String)
     }
 
-    static func parse(_ line: UnfoldedLine) -> Outcome {
+    package static func parse(_ line: UnfoldedLine) -> Outcome {
         let bytes = line.bytes
         var i = 0
         // RFC 5545 §3.1: name = iana-token / x-name, letters, digits and "-".

@@ -1,19 +1,25 @@
 /// RFC 5545 §3.1: a long content line is folded by inserting CRLF and one white-space
 /// character (space or tab); unfolding removes both. The reader is lenient: LF alone ends a
-/// line too, and a CR before LF is dropped.
-struct UnfoldedLine {
+/// line too, and a CR before LF is dropped. The one unfolding of the package: the calendar
+/// reader's, and the calendar merge's, which keeps every line as written (`ICalendar`).
+package struct UnfoldedLine {
     /// The line's bytes with every fold removed.
-    var bytes: [UInt8]
+    package var bytes: [UInt8]
     /// The physical line (1-based) the content line starts on.
-    var number: Int
-    /// Whether the line was cut at ``ICalendarLimits/maximumLineBytes``.
-    var truncated: Bool
+    package var number: Int
+    /// Whether the line was cut at the reader's line limit.
+    package var truncated: Bool
 }
 
-enum LineUnfolder {
-    /// The content lines of `bytes` in order, at most ``ICalendarLimits/maximumLines`` of
-    /// them (`limitHit` says whether more followed). Empty lines are dropped.
-    static func lines(_ bytes: ArraySlice<UInt8>) -> (lines: [UnfoldedLine], limitHit: Bool) {
+package enum LineUnfolder {
+    /// The content lines of `bytes` in order, at most `maximumLines` of them (`limitHit` says
+    /// whether more followed), each cut at `maximumLineBytes` (nil: never). Empty lines are
+    /// dropped; a continuation after one starts a line of its own, as the CRLF before it is no
+    /// fold (§3.1).
+    package static func lines(
+        _ bytes: ArraySlice<UInt8>, maximumLines: Int = ICalendarLimits.maximumLines,
+        maximumLineBytes: Int? = ICalendarLimits.maximumLineBytes
+    ) -> (lines: [UnfoldedLine], limitHit: Bool) {
         var result: [UnfoldedLine] = []
         var current: UnfoldedLine?
         var physical = 0
@@ -28,27 +34,27 @@ enum LineUnfolder {
             index = next
             if let first = line.first, first == 0x20 || first == 0x09, current != nil {
                 // RFC 5545 §3.1: a continuation; its one leading white-space character goes.
-                append(line.dropFirst(), to: &current)
+                append(line.dropFirst(), to: &current, limit: maximumLineBytes)
                 continue
             }
             if let done = current, !done.bytes.isEmpty {
-                guard result.count < ICalendarLimits.maximumLines else { return (result, true) }
+                guard result.count < maximumLines else { return (result, true) }
                 result.append(done)
             }
             current = UnfoldedLine(bytes: [], number: physical, truncated: false)
-            append(line, to: &current)
+            append(line, to: &current, limit: maximumLineBytes)
         }
         if let done = current, !done.bytes.isEmpty {
-            guard result.count < ICalendarLimits.maximumLines else { return (result, true) }
+            guard result.count < maximumLines else { return (result, true) }
             result.append(done)
         }
         return (result, false)
     }
 
-    private static func append(_ part: ArraySlice<UInt8>, to line: inout UnfoldedLine?) {
+    private static func append(_ part: ArraySlice<UInt8>, to line: inout UnfoldedLine?, limit: Int?) {
         guard var value = line else { return }
         line = nil  // keep the array uniquely referenced while appending
-        let room = ICalendarLimits.maximumLineBytes - value.bytes.count
+        let room = (limit ?? Int.max) - value.bytes.count
         if part.count > room {
             value.bytes += part.prefix(max(room, 0))
             value.truncated = true
