@@ -107,9 +107,6 @@ package struct CommandRunner {
         return values
     }
 
-    /// The time `--now` pins (ISO 8601 with an offset), or the system clock's now without it.
-    package static func clock(_ now: String?) throws(UsageError) -> Int64 { try wallClock(now).now() }
-
     /// The clock `--now` pins (ISO 8601 with an offset), or the system's without it.
     package static func wallClock(_ now: String?) throws(UsageError) -> WallClock {
         guard let now else { return .system }

@@ -36,34 +36,24 @@ public final class DocumentReaderPool: Sendable {
     /// same type and the same bytes, compared whole; only a reading the bytes alone decide is
     /// kept (not a time-out, nor a reader that failed).
     private struct Remembered {
-        struct Entry {
-            var type: DocumentType
-            var bytes: [UInt8]
-            var reading: DocumentReading
-        }
-        var entries: [Int: [Entry]] = [:]
+        var readings: [DocumentKey: DocumentReading] = [:]
         /// Oldest first, for eviction.
-        var order: [(key: Int, count: Int)] = []
+        var order: [DocumentKey] = []
         var bytes = 0
 
-        func reading(of document: [UInt8], _ type: DocumentType, key: Int) -> DocumentReading? {
-            entries[key]?.first { $0.type == type && $0.bytes == document }?.reading
-        }
-
-        mutating func keep(_ document: [UInt8], _ type: DocumentType, _ reading: DocumentReading, key: Int) {
-            guard document.count <= DocumentLimits.cachedDocumentBytes else { return }
+        mutating func keep(_ document: DocumentKey, _ reading: DocumentReading) {
+            guard document.bytes.count <= DocumentLimits.cachedDocumentBytes, readings[document] == nil else { return }
             switch reading.failure {
             case nil, .truncated, .tooLarge, .unreadable: break
             case .timedOut, .readerFailed, .readerMissing: return
             }
-            entries[key, default: []].append(Entry(type: type, bytes: document, reading: reading))
-            order.append((key, document.count))
-            bytes += document.count
+            readings[document] = reading
+            order.append(document)
+            bytes += document.bytes.count
             while bytes > DocumentLimits.cachedBytes, !order.isEmpty {
                 let oldest = order.removeFirst()
-                entries[oldest.key]?.removeFirst()
-                if entries[oldest.key]?.isEmpty == true { entries[oldest.key] = nil }
-                bytes -= oldest.count
+                readings[oldest] = nil
+                bytes -= oldest.bytes.count
             }
         }
     }
@@ -98,15 +88,13 @@ public final class DocumentReaderPool: Sendable {
         guard bytes.count <= DocumentLimits.maxDocumentBytes else { return DocumentReading(failure: .tooLarge) }
         // Bytes that are no document of the type (random data named .pdf): nothing to read.
         guard type.opens(bytes) else { return DocumentReading(failure: .unreadable) }
-        var hasher = Hasher()
-        bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
-        let key = hasher.finalize()
-        if let known = remembered.withLock({ $0.reading(of: bytes, type, key: key) }) {
+        let key = DocumentKey(bytes: bytes, type: type)
+        if let known = remembered.withLock({ $0.readings[key] }) {
             counts.withLock { $0.remembered += 1 }
             return known
         }
         let reading = readByReader(bytes, type: type, budgetMilliseconds: budgetMilliseconds)
-        remembered.withLock { $0.keep(bytes, type, reading, key: key) }
+        remembered.withLock { $0.keep(key, reading) }
         return reading
     }
 

@@ -53,18 +53,6 @@ public final class MessageAnalysis: Sendable {
         var forwarded: ForwardedAnalyses?
     }
 
-    struct DocumentKey: Hashable {
-        var bytes: [UInt8]
-        var type: DocumentType
-
-        /// The bytes hashed as one buffer: an array's own hashing feeds them one at a time,
-        /// which cost the milter a sixth of its time on messages with attachments.
-        func hash(into hasher: inout Hasher) {
-            bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
-            hasher.combine(type)
-        }
-    }
-
     struct ForwardedAnalyses {
         var messages: [MessageAnalysis]
         var diagnostics: [ReportDiagnostic]

@@ -253,7 +253,7 @@ public final class ReservationPipeline {
         let documents = readDocuments(
             view?.message ?? message, signedDate: trust.trusted ? view?.signedDate : nil, listing: listing, wholeMessage: wholeMessage,
             reader: { bytes, type, budget in
-                analysis.reading(\.documents, MessageAnalysis.DocumentKey(bytes: bytes, type: type)) { documentReader(bytes, type, budget) }
+                analysis.reading(\.documents, DocumentKey(bytes: bytes, type: type)) { documentReader(bytes, type, budget) }
             })
         diagnostics += documents.diagnostics
         let documentMarkup = documents.items.contains { $0.source == .markup }

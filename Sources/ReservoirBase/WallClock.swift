@@ -8,18 +8,10 @@
 /// request, so `x=` expiry, "already ended" and pending expiry follow the day.
 public struct WallClock: Sendable {
     private let read: @Sendable () -> Int64
-    /// The time a pinned clock always gives; nil for one that moves.
-    public let pinned: Int64?
 
     /// A clock read from `read` (a test's, that moves when the test says).
     public init(reading read: @escaping @Sendable () -> Int64) {
         self.read = read
-        pinned = nil
-    }
-
-    private init(pinned seconds: Int64) {
-        read = { seconds }
-        pinned = seconds
     }
 
     /// The system's real-time clock.
@@ -30,7 +22,7 @@ public struct WallClock: Sendable {
     })
 
     /// A clock that stays at `seconds`.
-    public static func pinned(at seconds: Int64) -> WallClock { WallClock(pinned: seconds) }
+    public static func pinned(at seconds: Int64) -> WallClock { WallClock(reading: { seconds }) }
 
     /// The time now.
     public func now() -> Int64 { read() }
